@@ -1,0 +1,5 @@
+import sys
+
+from tritonlab.cli import main
+
+sys.exit(main())

@@ -1,0 +1,172 @@
+"""The lesson/exercise model. Plain data: no torch, no Textual."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LANGS = ("en", "ja")
+DTYPES = ("float32", "float16", "bfloat16", "float64", "int32", "int64", "int8", "uint8", "bool")
+INITS = ("randn", "rand", "randint", "arange", "ones", "zeros", "large")
+LAYOUTS = ("contiguous", "transposed", "sliced", "offset")
+
+
+def tr(text: dict[str, str] | str | None, lang: str) -> str:
+    """Pick one language from an {en, ja} table, falling back to English."""
+    if text is None:
+        return ""
+    if isinstance(text, str):
+        return text
+    return text.get(lang) or text.get("en") or next(iter(text.values()), "")
+
+
+@dataclass
+class Problem:
+    path: Path
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line or 1}: {self.message}"
+
+    def to_dict(self) -> dict:
+        return {"path": str(self.path), "line": self.line, "message": self.message}
+
+
+@dataclass
+class InputSpec:
+    name: str
+    shape: list | None = None  # list of ints or expressions over case params; None for a scalar
+    value: str | int | float | None = None  # scalar argument expression
+    init: str = "randn"
+    init_args: tuple = ()
+    scale: float = 1.0
+    dtype: str = "case"
+    layout: str = "contiguous"
+
+    @property
+    def is_scalar(self) -> bool:
+        return self.shape is None
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "shape": self.shape,
+            "value": self.value,
+            "init": self.init,
+            "init_args": list(self.init_args),
+            "scale": self.scale,
+            "dtype": self.dtype,
+            "layout": self.layout,
+        }
+
+
+@dataclass
+class RejectCase:
+    name: str
+    why: dict
+    params: dict
+    dtype: str
+    override: dict
+
+
+@dataclass
+class VerifySpec:
+    dtypes: list[str]
+    seeds: list[int]
+    interpreter: list[dict]
+    gpu: list[dict]
+    variants: list[dict] = field(default_factory=lambda: [{}])
+    tolerance: dict = field(default_factory=dict)
+    output: str = "tensor"
+    bytes_budget: str | None = None
+
+
+@dataclass
+class BenchSpec:
+    sizes: list[dict]
+    interpreter: list[dict]
+    dtype: str = "float32"
+    bytes: str | None = None
+    flops: str | None = None
+    baseline: str | None = None
+    sweep: dict = field(default_factory=dict)
+    naive: bool = False
+    autotune: list[dict] = field(default_factory=list)
+
+
+@dataclass
+class RunSpec:
+    params: dict
+    dtype: str = "float32"
+    kwargs: dict = field(default_factory=dict)
+    show: str = "values"
+
+
+@dataclass
+class Exercise:
+    lesson_id: str
+    id: str
+    title: dict
+    starter: Path
+    solution: Path
+    entry: str
+    reference: str
+    outcomes: list[str]
+    hints: list[dict]
+    inputs: list[InputSpec]
+    verify: VerifySpec
+    rejects: list[RejectCase] = field(default_factory=list)
+    bench: BenchSpec | None = None
+    run: RunSpec | None = None
+    expect_kernel: bool = True
+    line: int | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.lesson_id}/{self.id}"
+
+
+@dataclass
+class Choice:
+    text: dict
+    correct: bool
+    explain: dict
+
+
+@dataclass
+class Question:
+    id: str
+    outcomes: list[str]
+    prompt: dict
+    choices: list[Choice]
+
+
+@dataclass
+class Outcome:
+    id: str
+    sections: dict  # lang -> list of heading titles
+    activities: list[str]
+
+
+@dataclass
+class Lesson:
+    id: str  # folder name, e.g. "05-vector-add"
+    number: int
+    path: Path
+    title: dict
+    summary: dict
+    texts: dict  # lang -> Path
+    outcomes: list[Outcome]
+    exercises: list[Exercise]
+    quiz: list[Question] = field(default_factory=list)
+
+    def text(self, lang: str) -> str:
+        path = self.texts.get(lang) or self.texts.get("en")
+        try:
+            return path.read_text(encoding="utf-8") if path else ""
+        except OSError:
+            return ""
+
+    def exercise(self, exercise_id: str) -> Exercise | None:
+        return next((e for e in self.exercises if e.id == exercise_id), None)
