@@ -259,13 +259,13 @@ def _exercise(raw: dict, folder: Path, kernels_root: Path, doc: _Doc, start: int
     if not isinstance(vraw, dict):
         raise LessonError(f"exercise {eid}: [exercise.verify] is required", start)
     vline = line("verify")
-    dtypes = [_dtype(d, f"exercise {eid}: verify.dtypes", vline) for d in vraw.get("dtypes", ["float32"])]
+    dtypes = [_dtype(d, f"exercise {eid}: verify.dtypes", line("dtypes")) for d in vraw.get("dtypes", ["float32"])]
     seeds = vraw.get("seeds", [0])
     if not isinstance(seeds, list) or not all(isinstance(s, int) for s in seeds) or not seeds:
         raise LessonError(f"exercise {eid}: verify.seeds must be a list of integers", vline)
-    interp = _cases(vraw.get("interpreter"), f"exercise {eid}: verify.interpreter", vline)
+    interp = _cases(vraw.get("interpreter"), f"exercise {eid}: verify.interpreter", line("interpreter"))
     if not interp:
-        raise LessonError(f"exercise {eid}: verify.interpreter needs at least one case", vline)
+        raise LessonError(f"exercise {eid}: verify.interpreter needs at least one case", line("interpreter"))
     gpu = _cases(vraw.get("gpu"), f"exercise {eid}: verify.gpu", vline) or interp
     variants = _cases(vraw.get("variants"), f"exercise {eid}: verify.variants", vline) or [{}]
     tolerance = vraw.get("tolerance") or {}

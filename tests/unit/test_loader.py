@@ -1,0 +1,139 @@
+"""The lesson loader: valid lessons load, broken ones are reported as path:line and never stop the rest."""
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tritonlab.content.loader import load_catalog
+from tritonlab.paths import kernels_dir, lessons_dir
+
+GOOD = textwrap.dedent('''
+    format = 1
+    number = 42
+    title = { en = "Test", ja = "テスト" }
+
+    [outcomes."L42.1"]
+    sections = { en = ["A"], ja = ["あ"] }
+    activities = ["exercise:add"]
+
+    [[exercise]]
+    id = "add"
+    title = { en = "Add", ja = "加算" }
+    starter = "add.py"
+    solution = "vector_add.py"
+    entry = "add"
+    reference = "x + y"
+    hints = [{ en = "h", ja = "ヒント" }, { en = "h2", ja = "ヒント2" }]
+    [exercise.inputs.x]
+    shape = ["n"]
+    [exercise.inputs.y]
+    shape = ["n"]
+    [exercise.verify]
+    dtypes = ["float32"]
+    interpreter = [{ n = 7 }]
+''')
+
+
+def make_lesson(root: Path, name: str, toml: str, starter: str = "def add(x, y):\n    pass\n") -> Path:
+    folder = root / name
+    folder.mkdir(parents=True)
+    (folder / "lesson.toml").write_text(toml, encoding="utf-8")
+    (folder / "text.en.md").write_text("# A\n", encoding="utf-8")
+    (folder / "text.ja.md").write_text("# あ\n", encoding="utf-8")
+    (folder / "add.py").write_text(starter, encoding="utf-8")
+    return folder
+
+
+def test_shipped_lessons_load_without_problems():
+    catalog = load_catalog()
+    assert catalog.lessons, "no lessons shipped"
+    lesson5 = catalog.lesson("5")
+    assert lesson5 is not None and lesson5.exercise("add") is not None
+
+
+def test_exercise_references_resolve():
+    catalog = load_catalog()
+    ex = catalog.exercise("5")
+    assert ex.key == "05-vector-add/add"
+    assert catalog.exercise("05").key == ex.key
+    assert catalog.exercise("05-vector-add/add").key == ex.key
+    assert catalog.exercise("vector-add/add").key == ex.key
+    with pytest.raises(KeyError):
+        catalog.exercise("99")
+    with pytest.raises(KeyError):
+        catalog.exercise("5/nope")
+
+
+def test_good_lesson_loads(tmp_path):
+    make_lesson(tmp_path, "42-test", GOOD)
+    catalog = load_catalog(tmp_path, kernels_dir())
+    assert not catalog.problems, [str(p) for p in catalog.problems]
+    exercise = catalog.exercise("42")
+    assert [i.name for i in exercise.inputs] == ["x", "y"]
+    assert exercise.verify.interpreter == [{"n": 7}]
+    assert exercise.verify.gpu == [{"n": 7}]  # falls back to the interpreter cases
+
+
+@pytest.mark.parametrize(
+    "mutation, expected_line, fragment",
+    [
+        (lambda s: s.replace('format = 1', 'format = 2'), 2, "format must be 1"),
+        (lambda s: s.replace('number = 42', 'number = 41'), 3, "does not match the folder"),
+        (lambda s: s.replace('starter = "add.py"', 'starter = "missing.py"'), 13, "starter missing.py not found"),
+        (lambda s: s.replace('solution = "vector_add.py"', 'solution = "nope.py"'), 14, "not found in kernels"),
+        (lambda s: s.replace('reference = "x + y"', 'reference = "x +"'), 16, "not a Python expression"),
+        (lambda s: s.replace('id = "add"', 'id = "Add Me"'), 11, "must be lowercase"),
+        (lambda s: s.replace('dtypes = ["float32"]', 'dtypes = ["float33"]'), 23, "unknown dtype"),
+        (lambda s: s.replace('interpreter = [{ n = 7 }]', 'interpreter = []'), 24, "at least one case"),
+        (lambda s: s.replace('title = { en = "Test", ja = "テスト" }', 'title = { en = "Test" }'), 4, "'ja'"),
+        (lambda s: s.replace('[exercise.verify]', '[exercise.verify\n'), 22, "invalid TOML"),
+    ],
+)
+def test_broken_lesson_reports_path_and_line(tmp_path, mutation, expected_line, fragment):
+    make_lesson(tmp_path, "42-test", mutation(GOOD))
+    make_lesson(tmp_path, "43-other", GOOD.replace("number = 42", "number = 43"))
+    catalog = load_catalog(tmp_path, kernels_dir())
+    assert [lesson.id for lesson in catalog.lessons] == ["43-other"], "the good lesson must still load"
+    assert len(catalog.problems) == 1
+    problem = catalog.problems[0]
+    assert problem.path.name == "lesson.toml"
+    assert fragment in problem.message
+    assert problem.line == expected_line, str(problem)
+    assert str(problem).startswith(f"{problem.path}:{expected_line}: ")
+
+
+def test_bad_folder_name_and_missing_files(tmp_path):
+    make_lesson(tmp_path, "Lesson_X", GOOD)
+    folder = make_lesson(tmp_path, "42-test", GOOD)
+    (folder / "text.ja.md").unlink()
+    catalog = load_catalog(tmp_path, kernels_dir())
+    messages = sorted(p.message for p in catalog.problems)
+    assert any("NN-slug" in m for m in messages)
+    assert any("text.ja.md" in m for m in messages)
+    assert catalog.lessons == []
+
+
+def test_quiz_needs_exactly_one_correct_choice(tmp_path):
+    folder = make_lesson(tmp_path, "42-test", GOOD)
+    (folder / "quiz.toml").write_text(textwrap.dedent('''
+        [[question]]
+        id = "q1"
+        prompt = { en = "?", ja = "？" }
+        [[question.choice]]
+        text = { en = "a", ja = "あ" }
+        correct = true
+        [[question.choice]]
+        text = { en = "b", ja = "い" }
+        correct = true
+    '''), encoding="utf-8")
+    catalog = load_catalog(tmp_path, kernels_dir())
+    assert len(catalog.problems) == 1
+    assert catalog.problems[0].path.name == "quiz.toml"
+    assert "exactly one choice" in catalog.problems[0].message
+
+
+def test_lessons_dir_points_at_the_repo_in_a_checkout():
+    assert (lessons_dir() / "05-vector-add" / "lesson.toml").is_file()
+    assert (kernels_dir() / "vector_add.py").is_file()

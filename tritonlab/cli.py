@@ -1,0 +1,338 @@
+"""Command line: one function per command. Never imports torch or triton (the worker does)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from tritonlab import __version__
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+def _console():
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False)
+
+
+def _lang(value: str | None) -> str:
+    from tritonlab.i18n import detect_lang
+
+    return value or detect_lang()
+
+
+def _catalog():
+    from tritonlab.content.loader import load_catalog
+
+    return load_catalog()
+
+
+def _exercise(ref: str):
+    catalog = _catalog()
+    try:
+        return catalog, catalog.exercise(ref)
+    except KeyError as exc:
+        raise UsageError(str(exc).strip("'\"")) from None
+
+
+def _emit_json(data) -> None:
+    from tritonlab.engine.protocol import _clean
+
+    print(json.dumps(_clean(data), ensure_ascii=False, indent=2, default=str))
+
+
+# ---- list ---------------------------------------------------------------------------------------
+
+
+def cmd_list(opts) -> int:
+    from tritonlab import store
+    from tritonlab.content.model import tr
+
+    catalog = _catalog()
+    progress = store.load_progress()
+    if opts.json:
+        _emit_json({
+            "lessons": [
+                {
+                    "id": lesson.id,
+                    "number": lesson.number,
+                    "title": lesson.title,
+                    "outcomes": [o.id for o in lesson.outcomes],
+                    "quiz": len(lesson.quiz),
+                    "exercises": [
+                        {"id": e.id, "key": e.key, "ref": f"{lesson.number}/{e.id}", "title": e.title,
+                         "entry": e.entry, "outcomes": e.outcomes,
+                         "state": store.exercise_state(e.key, progress)}
+                        for e in lesson.exercises
+                    ],
+                }
+                for lesson in catalog.lessons
+            ],
+            "problems": [p.to_dict() for p in catalog.problems],
+        })
+        return EXIT_OK
+    console = _console()
+    lang = _lang(opts.lang)
+    for lesson in catalog.lessons:
+        console.print(f"[bold]{lesson.number:>2}[/]  {tr(lesson.title, lang)}  [dim]{lesson.id}[/]")
+        for e in lesson.exercises:
+            state = store.exercise_state(e.key, progress)
+            mark = {"verified": "[green]✓[/]", "in progress": "[yellow]…[/]"}.get(state, " ")
+            console.print(f"     {mark} {lesson.number}/{e.id:<22} {tr(e.title, lang)}")
+        if lesson.quiz:
+            console.print(f"       [dim]quiz: {len(lesson.quiz)} questions — tritonlab quiz {lesson.number}[/]")
+    for problem in catalog.problems:
+        console.print(f"[red]{problem}[/]")
+    return EXIT_OK
+
+
+# ---- the worker-backed commands -----------------------------------------------------------------
+
+
+def _code_args(opts, exercise) -> dict:
+    from tritonlab import store
+
+    args = {"exercise": exercise.key}
+    if getattr(opts, "solution", False):
+        args["solution"] = True
+    elif getattr(opts, "file", None):
+        path = Path(opts.file)
+        if not path.is_file():
+            raise UsageError(f"--file {opts.file}: no such file")
+        args["file"] = str(path.resolve())
+    else:
+        draft = store.draft_path(exercise.key)
+        if draft.is_file():
+            args["file"] = str(draft)
+    return args
+
+
+def _client(opts):
+    from tritonlab.engine.client import WorkerClient
+
+    return WorkerClient(backend=opts.backend)
+
+
+def _progress_printer(opts):
+    if opts.json or not sys.stderr.isatty():
+        return None
+
+    def show(event):
+        sys.stderr.write(f"\r\033[K{event.get('message', '')}")
+        sys.stderr.flush()
+
+    return show
+
+
+def _request(opts, op: str, args: dict) -> dict:
+    client = _client(opts)
+    try:
+        result = client.request(op, args, timeout=opts.timeout, on_event=_progress_printer(opts))
+    finally:
+        client.close()
+        if not opts.json and sys.stderr.isatty():
+            sys.stderr.write("\r\033[K")
+    if "backend" not in result and client.info:
+        result["backend"] = client.info.get("backend")
+    return result
+
+
+def cmd_verify(opts) -> int:
+    catalog, exercise = _exercise(opts.exercise)
+    args = _code_args(opts, exercise)
+    result = _request(opts, "verify", args)
+    result.setdefault("exercise", exercise.key)
+    result.setdefault("passed", False)
+    result.setdefault("cases", [])
+    if result.get("passed") and not args.get("solution") and not opts.file:
+        from tritonlab import store
+
+        store.mark_verified(exercise.key, result.get("backend", "?"))
+    if opts.json:
+        _emit_json(result)
+    else:
+        from tritonlab.render import print_verify
+
+        print_verify(_console(), result, _lang(opts.lang))
+    return EXIT_OK if result.get("passed") else EXIT_FAIL
+
+
+def cmd_run(opts) -> int:
+    catalog, exercise = _exercise(opts.exercise)
+    result = _request(opts, "run", _code_args(opts, exercise))
+    if opts.json:
+        _emit_json(result)
+    else:
+        from tritonlab.render import print_run
+
+        print_run(_console(), result)
+    return EXIT_FAIL if result.get("error") else EXIT_OK
+
+
+def cmd_bench(opts) -> int:
+    catalog, exercise = _exercise(opts.exercise)
+    args = _code_args(opts, exercise)
+    result = _request(opts, "bench", args)
+    if opts.json:
+        _emit_json(result)
+    else:
+        from tritonlab.render import print_bench
+
+        print_bench(_console(), result)
+    return EXIT_FAIL if result.get("error") else EXIT_OK
+
+
+def cmd_ir(opts) -> int:
+    catalog, exercise = _exercise(opts.exercise)
+    args = _code_args(opts, exercise)
+    args.update(stage=opts.stage, arch=opts.arch)
+    result = _request(opts, "ir", args)
+    if opts.json:
+        _emit_json(result)
+    else:
+        from tritonlab.render import print_ir
+
+        print_ir(_console(), result)
+    return EXIT_FAIL if result.get("error") else EXIT_OK
+
+
+def cmd_doctor(opts) -> int:
+    from tritonlab.doctor import run_doctor
+
+    report = run_doctor(backend=opts.backend, timeout=opts.timeout)
+    if opts.json:
+        _emit_json(report)
+    else:
+        from tritonlab.render import print_doctor
+
+        print_doctor(_console(), report)
+    return EXIT_OK if report.get("ok") else EXIT_FAIL
+
+
+def cmd_quiz(opts) -> int:
+    from tritonlab.quiz import run_quiz
+
+    catalog = _catalog()
+    lesson = catalog.lesson(opts.lesson)
+    if lesson is None:
+        raise UsageError(f"no lesson {opts.lesson!r}")
+    if not lesson.quiz:
+        raise UsageError(f"lesson {lesson.id} has no quiz")
+    return run_quiz(lesson, _lang(opts.lang), answers=opts.answers, as_json=opts.json)
+
+
+def cmd_check(opts) -> int:
+    from tritonlab.content.check import run_check
+
+    return run_check(run_kernels=not opts.no_kernels, backend=opts.backend, as_json=opts.json,
+                     lessons=opts.lessons or None)
+
+
+def cmd_open(opts) -> int:
+    try:
+        from tritonlab.app.main import run_app
+    except ImportError as exc:  # pragma: no cover
+        print(f"tritonlab: the terminal app is not available ({exc})", file=sys.stderr)
+        return EXIT_FAIL
+    exercise_ref = getattr(opts, "exercise", None)
+    if exercise_ref:
+        _exercise(exercise_ref)  # a clear usage error before the screen opens
+    return run_app(exercise=exercise_ref, lang=opts.lang, backend=opts.backend) or EXIT_OK
+
+
+# ---- parser -------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tritonlab", description="A terminal lab for learning Triton kernels.")
+    parser.add_argument("--version", action="version", version=f"tritonlab {__version__}")
+    parser.add_argument("--lang", choices=["en", "ja"], help="language (default: from the locale)")
+    parser.add_argument("--backend", choices=["auto", "gpu", "interpreter"], default="auto",
+                        help="where kernels run (default: the GPU if there is one, else Triton's interpreter)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def common(p, timeout=120.0):
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+        p.add_argument("--lang", choices=["en", "ja"], default=argparse.SUPPRESS)
+        p.add_argument("--backend", choices=["auto", "gpu", "interpreter"], default=argparse.SUPPRESS)
+        p.add_argument("--timeout", type=float, default=timeout, metavar="SECONDS",
+                       help=f"stop the kernel after this long (default {timeout:g})")
+
+    def code(p):
+        group = p.add_mutually_exclusive_group()
+        group.add_argument("--file", metavar="PATH", help="verify this file instead of your draft")
+        group.add_argument("--solution", action="store_true", help="use the reference solution")
+
+    p = sub.add_parser("list", help="lessons and exercises")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--lang", choices=["en", "ja"], default=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_list)
+
+    for name, func, helptext in (
+        ("verify", cmd_verify, "check your kernel against torch on every case"),
+        ("run", cmd_run, "run the exercise's demo and show inputs and outputs"),
+        ("bench", cmd_bench, "time your kernel against torch (GPU) or count its bytes (interpreter)"),
+        ("ir", cmd_ir, "show your kernel at a compiler stage"),
+    ):
+        p = sub.add_parser(name, help=helptext)
+        p.add_argument("exercise", metavar="EXERCISE", help="LESSON[/EXERCISE], e.g. 5 or 05-vector-add/add")
+        code(p)
+        common(p, 600.0 if name == "bench" else 120.0)
+        if name == "ir":
+            p.add_argument("--stage", choices=["ttir", "ttgir", "llir", "ptx", "sass"], default="ttir")
+            p.add_argument("--arch", default=None, metavar="sm_NN", help="target when there is no GPU (default sm_90)")
+        p.set_defaults(func=func)
+
+    p = sub.add_parser("doctor", help="check Python, torch, triton, CUDA and the interpreter")
+    common(p, 180.0)
+    p.set_defaults(func=cmd_doctor)
+
+    p = sub.add_parser("quiz", help="self-check questions for a lesson")
+    p.add_argument("lesson", metavar="LESSON")
+    p.add_argument("--answers", help="answer without prompting, e.g. 'a,c,b' (for scripts)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--lang", choices=["en", "ja"], default=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_quiz)
+
+    p = sub.add_parser("check", help="developer: validate lessons; every starter fails, every solution passes")
+    p.add_argument("lessons", nargs="*", metavar="LESSON")
+    p.add_argument("--no-kernels", action="store_true", help="only the static checks")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--backend", choices=["auto", "gpu", "interpreter"], default=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("open", help="open the app at one exercise")
+    p.add_argument("exercise", metavar="EXERCISE", nargs="?")
+    p.add_argument("--lang", choices=["en", "ja"], default=argparse.SUPPRESS)
+    p.add_argument("--backend", choices=["auto", "gpu", "interpreter"], default=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_open)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    opts = parser.parse_args(argv)
+    if not getattr(opts, "func", None):
+        opts.func = cmd_open
+        opts.exercise = None
+    try:
+        return opts.func(opts)
+    except UsageError as exc:
+        print(f"tritonlab: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        os._exit(EXIT_OK)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

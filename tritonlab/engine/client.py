@@ -1,0 +1,302 @@
+"""The UI/CLI side of the worker: spawns it, sends requests, survives whatever the learner's code does.
+
+Never imports torch or triton. The worker is untrusted: every request has a timeout that escalates
+SIGINT → SIGTERM → SIGKILL on its process group; a dead worker is explained (signal name, last lines of its
+output, the learner's line from the faulthandler traceback) and the next request starts a fresh one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+from tritonlab.engine import protocol
+
+DEFAULT_TIMEOUT = 60.0
+STARTUP_TIMEOUT = 180.0
+OUTPUT_CAP = 64 * 1024
+
+SIGNAL_TEXT = {
+    "SIGSEGV": "segmentation fault: the process touched memory it does not own",
+    "SIGABRT": "aborted: typically a corrupted heap after an out-of-bounds store",
+    "SIGKILL": "killed: out of memory, or stopped after a timeout",
+    "SIGBUS": "bus error: a misaligned or unmapped memory access",
+    "SIGFPE": "arithmetic exception",
+    "SIGILL": "illegal instruction",
+    "SIGTERM": "terminated",
+    "SIGINT": "interrupted",
+}
+
+
+def describe_exit(returncode: int | None) -> str:
+    if returncode is None:
+        return "still running"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        text = SIGNAL_TEXT.get(name)
+        return f"{name} ({text})" if text else name
+    return f"exit code {returncode}"
+
+
+class WorkerClient:
+    """One worker process, kept warm between requests; replaced when it dies."""
+
+    def __init__(self, backend: str = "auto", env: dict | None = None, python: str | None = None):
+        self.backend_requested = backend
+        self.env = dict(env or {})
+        self.python = python or sys.executable
+        self.proc: subprocess.Popen | None = None
+        self.info: dict = {}  # the worker's hello: backend, device, versions
+        self.restarts = 0
+        self.last_exit: str | None = None
+        self._buffer = b""
+        self._lock = threading.Lock()
+        self._state_lock = threading.Lock()
+        self._cancelled = False
+        self._next_id = 0
+        self._dir = Path(tempfile.mkdtemp(prefix="tritonlab-worker-"))
+        self._log = self._dir / "worker.log"
+
+    # ---- lifecycle ------------------------------------------------------------------------------
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self, timeout: float = STARTUP_TIMEOUT) -> dict:
+        """Spawn the worker and wait for its hello (backend, device, versions)."""
+        with self._lock:
+            return self._ensure_started(timeout)
+
+    def _ensure_started(self, timeout: float = STARTUP_TIMEOUT) -> dict:
+        if self.alive:
+            return self.info
+        if self.proc is not None:
+            self.restarts += 1
+        env = os.environ.copy()
+        env.update(self.env)
+        env["PYTHONUNBUFFERED"] = "1"
+        env.pop("TRITON_INTERPRET", None)  # the worker decides, before it imports triton
+        if self.backend_requested == "interpreter":
+            env["TRITON_INTERPRET"] = "1"
+        log = open(self._log, "ab")
+        self.proc = subprocess.Popen(
+            [self.python, "-m", "tritonlab.engine.worker", "--backend", self.backend_requested],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log,
+            env=env,
+            start_new_session=True,  # its own process group, so a timeout can kill everything it started
+            close_fds=True,
+        )
+        log.close()
+        self._buffer = b""
+        hello = self._read_message(None, timeout, lambda m: None)
+        if "result" not in hello:
+            info = hello.get("error") or {}
+            raise WorkerStartError(info.get("message", "the worker did not start"), self.log_tail())
+        self.info = hello["result"]
+        return self.info
+
+    def close(self) -> None:
+        with self._state_lock:
+            proc = self.proc
+        if proc and proc.poll() is None:
+            try:
+                proc.stdin.close()
+                proc.wait(timeout=2)
+            except Exception:
+                self._kill(proc)
+
+    def cancel(self) -> None:
+        """Stop the running request (from any thread). The worker is killed and replaced on the next request."""
+        with self._state_lock:
+            self._cancelled = True
+            proc = self.proc
+        if proc and proc.poll() is None:
+            self._kill(proc, gentle=False)
+
+    def restart(self) -> dict:
+        with self._lock:
+            if self.proc and self.proc.poll() is None:
+                self._kill(self.proc, gentle=False)
+            return self._ensure_started()
+
+    # ---- requests -------------------------------------------------------------------------------
+
+    def request(self, op: str, args: dict | None = None, timeout: float = DEFAULT_TIMEOUT,
+                on_event: Callable[[dict], None] | None = None) -> dict:
+        """Send one request; returns the worker's result dict. Faults come back as {"error": {...}}."""
+        with self._lock:
+            self._cancelled = False
+            try:
+                self._ensure_started()
+            except WorkerStartError as exc:
+                return {"error": protocol.error("crash", f"the worker could not start: {exc}", stderr_tail=exc.tail)}
+            self._next_id += 1
+            rid = self._next_id
+            capture = self._dir / f"out-{rid}.txt"
+            message = {"id": rid, "op": op, "args": args or {}, "capture": str(capture)}
+            started = time.monotonic()
+            try:
+                self.proc.stdin.write(protocol.encode(message))
+                self.proc.stdin.flush()
+            except (BrokenPipeError, OSError):
+                return self._died(capture, rid)
+            reply = self._read_message(rid, timeout, on_event or (lambda m: None))
+            elapsed = time.monotonic() - started
+            if "result" in reply:
+                result = reply["result"]
+                result.setdefault("output", self._read_capture(capture))
+                result["elapsed_s"] = round(elapsed, 3)
+                if result.get("restart_worker"):
+                    self._kill(self.proc, gentle=True)
+                    self.last_exit = "replaced after a CUDA fault"
+                return result
+            if reply.get("timeout"):
+                self._dump_traceback()
+                self._kill(self.proc)
+                self.last_exit = f"killed after {timeout:g} s timeout"
+                return {
+                    "error": protocol.error(
+                        "timeout",
+                        f"no answer within {timeout:g} s: the kernel may loop forever (check the loop bounds) "
+                        "or run far more programs than you meant. The worker was stopped and will restart.",
+                        line=_learner_line(self._read_capture(capture), args or {}),
+                    ),
+                    "output": self._read_capture(capture),
+                    "elapsed_s": round(elapsed, 3),
+                }
+            return self._died(capture, rid)
+
+    def _died(self, capture: Path, rid: int) -> dict:
+        proc = self.proc
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self._kill(proc)
+        cancelled = self._cancelled
+        self.last_exit = describe_exit(proc.returncode)
+        output = self._read_capture(capture)
+        if cancelled:
+            return {"error": protocol.error("cancelled", "cancelled: the worker was stopped and will restart"),
+                    "output": output}
+        tail = "\n".join((output + "\n" + self.log_tail()).strip().splitlines()[-20:])
+        return {
+            "error": protocol.error(
+                "crash",
+                f"the worker process died: {self.last_exit}. It restarts on the next request; your code is kept.",
+                line=_learner_line(output, {}),
+                signal=describe_exit(proc.returncode).split(" ")[0] if (proc.returncode or 0) < 0 else None,
+                exit_code=proc.returncode,
+                stderr_tail=tail,
+            ),
+            "output": output,
+        }
+
+    # ---- plumbing -------------------------------------------------------------------------------
+
+    def _read_message(self, rid, timeout: float, on_event) -> dict:
+        deadline = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while True:
+            while b"\n" in self._buffer:
+                line, self._buffer = self._buffer.split(b"\n", 1)
+                if not line.strip():
+                    continue
+                try:
+                    message = protocol.decode(line)
+                except ValueError:
+                    continue
+                if "event" in message:
+                    on_event(message)
+                    continue
+                if rid is None or message.get("id") == rid:
+                    return message
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return {"timeout": True}
+            ready, _, _ = select.select([fd], [], [], min(remaining, 0.5))
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                return {"eof": True}
+            self._buffer += chunk
+
+    def _dump_traceback(self) -> None:
+        """Ask the worker's faulthandler for a traceback (into the capture file) before stopping it."""
+        try:
+            os.kill(self.proc.pid, signal.SIGUSR1)
+            time.sleep(0.3)
+        except (ProcessLookupError, AttributeError):
+            pass
+
+    def _kill(self, proc: subprocess.Popen, gentle: bool = True) -> None:
+        steps = [signal.SIGINT, signal.SIGTERM, signal.SIGKILL] if gentle else [signal.SIGKILL]
+        for sig in steps:
+            if proc.poll() is not None:
+                break
+            try:
+                os.killpg(proc.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                break
+            try:
+                proc.wait(timeout=0.5 if sig != signal.SIGKILL else 5)
+            except subprocess.TimeoutExpired:
+                continue
+
+    def _read_capture(self, capture: Path) -> str:
+        try:
+            with open(capture, "rb") as handle:
+                data = handle.read(OUTPUT_CAP + 1)
+        except OSError:
+            return ""
+        text = data[:OUTPUT_CAP].decode("utf-8", "replace")
+        if len(data) > OUTPUT_CAP:
+            text += f"\n… output cut at {OUTPUT_CAP // 1024} KiB"
+        return text
+
+    def log_tail(self, lines: int = 15) -> str:
+        try:
+            return "\n".join(self._log.read_text("utf-8", "replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+
+class WorkerStartError(Exception):
+    def __init__(self, message: str, tail: str = ""):
+        super().__init__(message)
+        self.tail = tail
+
+
+_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+def _learner_line(output: str, args: dict) -> int | None:
+    """The learner's line in a faulthandler/traceback dump: the innermost frame in a learner file."""
+    learner = args.get("file")
+    frames = [
+        int(line)
+        for path, line in _FRAME.findall(output or "")
+        if (learner and os.path.abspath(path) == os.path.abspath(learner)) or "/drafts/" in path
+    ]
+    if not frames:
+        return None
+    # faulthandler prints the most recent call first; Python tracebacks print it last.
+    return frames[0] if "most recent call first" in output else frames[-1]

@@ -1,0 +1,104 @@
+"""What every task needs in the worker: the exercise, the learner's module and wrapper, the device."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from tritonlab.content.loader import load_catalog
+from tritonlab.engine.learner import LearnerError, load_module
+from tritonlab.engine.protocol import error
+
+_CATALOGS: dict = {}
+
+
+def catalog(lessons_dir: str | None = None, kernels_dir: str | None = None):
+    key = (lessons_dir, kernels_dir)
+    if key not in _CATALOGS:
+        _CATALOGS[key] = load_catalog(
+            Path(lessons_dir) if lessons_dir else None, Path(kernels_dir) if kernels_dir else None
+        )
+    return _CATALOGS[key]
+
+
+@dataclass
+class Loaded:
+    exercise: object
+    file: str
+    module: object
+    wrapper: object
+    device: object
+
+
+def load(args: dict, backend: str) -> Loaded:
+    """Resolve args {exercise, file?, solution?} to a loaded learner module. Raises LearnerError."""
+    import torch
+
+    cat = catalog(args.get("lessons_dir"), args.get("kernels_dir"))
+    try:
+        exercise = cat.exercise(args["exercise"])
+    except KeyError as exc:
+        raise LearnerError(error("usage", str(exc).strip("'\""))) from None
+    if args.get("solution"):
+        path = exercise.solution
+    elif args.get("file"):
+        path = Path(args["file"])
+    else:
+        path = exercise.starter
+    module = load_module(path)
+    wrapper = getattr(module, exercise.entry, None)
+    if not callable(wrapper):
+        raise LearnerError(error("runtime", f"your file defines no function {exercise.entry}(): the lab calls "
+                                 f"{exercise.entry}(...) with torch tensors and compares what it returns", None))
+    device = torch.device("cuda") if backend == "gpu" else torch.device("cpu")
+    return Loaded(exercise, str(Path(path).resolve()), module, wrapper, device)
+
+
+# torch.testing's defaults per dtype (rtol, atol)
+DEFAULT_TOLERANCE = {
+    "float16": (1e-3, 1e-5),
+    "bfloat16": (1.6e-2, 1e-5),
+    "float32": (1.3e-6, 1e-5),
+    "float64": (1e-7, 1e-7),
+}
+
+
+def tolerance(exercise, dtype_name: str) -> tuple[float, float]:
+    """(atol, rtol) for a case: the exercise's override, else torch.testing's default for the dtype."""
+    rtol, atol = DEFAULT_TOLERANCE.get(dtype_name, (0.0, 0.0))
+    custom = exercise.verify.tolerance.get(dtype_name, {})
+    return float(custom.get("atol", atol)), float(custom.get("rtol", rtol))
+
+
+def element_size(dtype_name: str) -> int:
+    import torch
+
+    from tritonlab.engine.inputs import DTYPES
+
+    return torch.empty((), dtype=DTYPES[dtype_name]).element_size()
+
+
+def reference(exercise, inputs: dict, params: dict, kwargs: dict, expression: str | None = None):
+    import torch
+    import torch.nn.functional as F
+
+    names = {"torch": torch, "F": F, "math": math, "kw": kwargs}
+    names.update(params)
+    names.update(inputs)
+    return eval(expression or exercise.reference, names)  # noqa: S307 - shipped lesson content
+
+
+def case_name(params: dict, dtype: str, seed: int | None = None, kwargs: dict | None = None) -> str:
+    parts = [", ".join(f"{k}={v}" for k, v in params.items()), dtype]
+    if seed:
+        parts.append(f"seed {seed}")
+    if kwargs:
+        parts.append(", ".join(f"{k}={v}" for k, v in kwargs.items()))
+    return " · ".join(p for p in parts if p)
+
+
+def evaluate_bytes(expression: str, params: dict, size: int) -> float:
+    from tritonlab.engine.inputs import evaluate
+
+    return float(evaluate(expression, dict(params, element_size=size)))

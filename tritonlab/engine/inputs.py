@@ -1,0 +1,119 @@
+"""Builds an exercise's inputs for one case: seeded values, the declared dtype and memory layout."""
+
+from __future__ import annotations
+
+import math
+import zlib
+
+import torch
+
+DTYPES = {
+    "float32": torch.float32,
+    "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
+    "float64": torch.float64,
+    "int32": torch.int32,
+    "int64": torch.int64,
+    "int8": torch.int8,
+    "uint8": torch.uint8,
+    "bool": torch.bool,
+}
+
+_EXPR_GLOBALS = {"__builtins__": {}, "min": min, "max": max, "int": int, "abs": abs, "math": math,
+                 "cdiv": lambda a, b: -(-a // b),
+                 "next_power_of_2": lambda n: 1 if n <= 1 else 1 << (int(n) - 1).bit_length()}
+
+
+def evaluate(expression, names: dict):
+    """Evaluate a lesson's size/bytes expression (trusted content) over case params."""
+    if isinstance(expression, (int, float)):
+        return expression
+    return eval(str(expression), dict(_EXPR_GLOBALS), dict(names))  # noqa: S307 - lesson files are shipped content
+
+
+def case_dtype(spec_dtype: str, case: str) -> torch.dtype:
+    return DTYPES[case if spec_dtype == "case" else spec_dtype]
+
+
+def _values(shape, dtype: torch.dtype, init: str, init_args, scale: float, seed: int, name: str) -> torch.Tensor:
+    gen = torch.Generator().manual_seed((seed * 1_000_003 + zlib.crc32(name.encode())) % (2**63))
+    numel = math.prod(shape)
+    if init == "arange":
+        base = torch.arange(numel, dtype=torch.float64).reshape(shape)
+    elif init == "ones":
+        base = torch.ones(shape, dtype=torch.float64)
+    elif init == "zeros":
+        base = torch.zeros(shape, dtype=torch.float64)
+    elif init == "rand":
+        base = torch.rand(shape, generator=gen, dtype=torch.float64)
+    elif init == "randint":
+        low, high = (init_args + (0, 10))[:2] if len(init_args) != 1 else (0, init_args[0])
+        base = torch.randint(low, high, shape, generator=gen, dtype=torch.int64).to(torch.float64)
+    elif init == "large":
+        base = torch.randn(shape, generator=gen, dtype=torch.float64) * 1e4
+    else:
+        base = torch.randn(shape, generator=gen, dtype=torch.float64)
+    base = base * scale
+    if dtype == torch.bool:
+        return base > (0.5 if init == "rand" else 0)
+    if not dtype.is_floating_point:
+        info = torch.iinfo(dtype)
+        base = base.round().clamp(info.min, info.max)
+    elif dtype == torch.float16:
+        base = base.clamp(-65504, 65504)
+    return base.to(dtype)
+
+
+def other_device(device: torch.device) -> torch.device:
+    """A device the wrapper must refuse to mix with `device`: cpu on a GPU run, meta on the interpreter."""
+    return torch.device("cpu") if device.type == "cuda" else torch.device("meta")
+
+
+def make_inputs(exercise, params: dict, dtype_name: str, seed: int, device: torch.device,
+                allocator=None, override: dict | None = None) -> dict:
+    """Inputs in declaration order: name -> tensor or scalar. `allocator` (memcheck.GuardedAllocator) places
+    tensors inside poisoned guard zones; without it they are plain allocations."""
+    override = override or {}
+    result = {}
+    for spec in exercise.inputs:
+        change = override.get(spec.name, {})
+        if spec.is_scalar:
+            result[spec.name] = evaluate(change.get("value", spec.value), params)
+            continue
+        shape = [int(evaluate(d, params)) for d in change.get("shape", spec.shape)]
+        dtype = case_dtype(change.get("dtype", spec.dtype), dtype_name)
+        layout = change.get("layout", spec.layout)
+        values = _values(shape, dtype, spec.init, spec.init_args, spec.scale, seed, spec.name)
+        if change.get("device") == "other":
+            target = other_device(device)
+            result[spec.name] = torch.empty(shape, dtype=dtype, device=target) if target.type == "meta" else values
+            continue
+        if layout == "noncontiguous" and len(shape) == 1:
+            layout = "strided"
+        if allocator is not None:
+            tensor = allocator.empty(shape, dtype, layout=layout, name=spec.name)
+        else:
+            tensor = _plain_layout(shape, dtype, layout, device)
+        tensor.copy_(values.to(tensor.device))
+        result[spec.name] = tensor
+    return result
+
+
+def _plain_layout(shape, dtype, layout, device):
+    if layout == "transposed" and len(shape) == 2:
+        return torch.empty((shape[1], shape[0]), dtype=dtype, device=device).t()
+    if layout == "sliced" and len(shape) == 2:
+        return torch.empty((shape[0], shape[1] * 2), dtype=dtype, device=device)[:, ::2]
+    if layout == "offset":
+        numel = math.prod(shape)
+        return torch.empty(numel + 3, dtype=dtype, device=device)[3:].view(shape)
+    if layout == "strided":
+        return torch.empty(math.prod(shape) * 2, dtype=dtype, device=device)[::2].view(shape)
+    return torch.empty(shape, dtype=dtype, device=device)
+
+
+def describe(value) -> str:
+    if isinstance(value, torch.Tensor):
+        layout = "" if value.is_contiguous() else f", strides {tuple(value.stride())}"
+        return f"{tuple(value.shape)} {str(value.dtype).replace('torch.', '')} on {value.device.type}{layout}"
+    return repr(value)

@@ -1,0 +1,155 @@
+"""Loading the learner's file and turning whatever it raises into a kind, a message and a line."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import traceback
+from pathlib import Path
+
+from tritonlab.engine.protocol import error
+
+CUDA_FAULT_MARKERS = (
+    "illegal memory access",
+    "illegal address",
+    "device-side assert",
+    "misaligned address",
+    "unspecified launch failure",
+    "CUDA error: an illegal instruction",
+)
+
+
+class LearnerError(Exception):
+    def __init__(self, info: dict):
+        super().__init__(info.get("message"))
+        self.info = info
+
+
+def load_module(path: str | Path):
+    """Import the learner's file as a fresh module. Raises LearnerError(kind=syntax|runtime)."""
+    path = Path(path).resolve()
+    try:
+        source = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LearnerError(error("load", f"cannot read {path}: {exc}")) from None
+    try:
+        compile(source, str(path), "exec")
+    except SyntaxError as exc:
+        message = f"{type(exc).__name__}: {exc.msg}"
+        raise LearnerError(error("syntax", message, exc.lineno, column=exc.offset, file=str(path))) from None
+    digest = hashlib.sha1(f"{path}:{source}".encode()).hexdigest()[:12]
+    name = f"tritonlab_learner_{digest}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # triton.jit and inspect need to find the module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        sys.modules.pop(name, None)
+        raise LearnerError(classify(exc, str(path))) from None
+    return module
+
+
+def _frames(exc: BaseException):
+    """All traceback frames of an exception and its causes, innermost last."""
+    chain = []
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        chain.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    frames = []
+    for item in reversed(chain):
+        frames.extend(traceback.extract_tb(item.__traceback__))
+    return chain, frames
+
+
+def _same(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def classify(exc: BaseException, learner_file: str) -> dict:
+    """kind: syntax | compile | oob | cuda-fault | runtime, with the learner's line when it can be found."""
+    chain, frames = _frames(exc)
+    root = chain[-1]
+    learner_lines = [f.lineno for f in frames if f.filename and _same(f.filename, learner_file)]
+    line = learner_lines[-1] if learner_lines else None
+
+    try:
+        from tritonlab.engine import memcheck
+
+        oob = memcheck.find_oob(exc)
+    except Exception:
+        oob = None
+    if oob is not None:
+        info = oob.to_dict()
+        return error("oob", oob.message, info.get("line") or line, detail=info)
+
+    text = " ".join(str(e) for e in chain)
+    if any(marker in text for marker in CUDA_FAULT_MARKERS):
+        return error(
+            "cuda-fault",
+            "the GPU reported a memory fault (" + _first_line(root) + "). On a GPU an out-of-bounds access poisons "
+            "the CUDA context for good, so the worker is replaced. Check your masks and offsets; run the same case "
+            "on the interpreter (--backend interpreter) to have the lab name the line.",
+            line,
+        )
+
+    compile_error = None
+    for item in chain:
+        if type(item).__module__.startswith("triton.compiler") or type(item).__name__ == "CompilationError":
+            compile_error = item
+    if compile_error is not None:
+        cline = _compilation_line(compile_error, learner_file)
+        return error("compile", _compile_message(compile_error), cline or line)
+
+    innermost = frames[-1].filename if frames else ""
+    in_language = "/triton/language/" in innermost.replace("\\", "/")
+    if in_language and learner_lines:
+        return error("compile", f"{type(root).__name__}: {root}", line)
+    if isinstance(root, SyntaxError):
+        return error("syntax", f"SyntaxError: {root.msg}", root.lineno)
+    return error("runtime", f"{type(root).__name__}: {root}", line, traceback=_short_tb(frames))
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _compile_message(exc: BaseException) -> str:
+    text = str(exc).strip()
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    # Triton's message is "at L:C:\n<source excerpt>\n<error>"; keep the error, drop the excerpt.
+    tail = [ln for ln in lines if not ln.startswith(("at ", " "))]
+    return f"{type(exc).__name__}: " + (tail[-1] if tail else (lines[-1] if lines else ""))
+
+
+def _compilation_line(exc: BaseException, learner_file: str) -> int | None:
+    node = getattr(exc, "node", None)
+    lineno = getattr(node, "lineno", None)
+    src = getattr(exc, "src", None)
+    fn = getattr(exc, "fn", None) or getattr(src, "fn", None)
+    start = None
+    for candidate in (fn, getattr(fn, "fn", None)):
+        if candidate is None:
+            continue
+        start = getattr(candidate, "starting_line_number", None)
+        if start is None:
+            code = getattr(candidate, "__code__", None)
+            start = code.co_firstlineno if code else None
+        if start:
+            break
+    if lineno is not None and start is not None:
+        return start + lineno - 1
+    return None
+
+
+def _short_tb(frames) -> str:
+    keep = [f for f in frames if "/site-packages/" not in f.filename and "/tritonlab/engine/" not in f.filename]
+    return "".join(traceback.format_list(keep[-6:]))

@@ -1,0 +1,1 @@
+"""Requests the worker answers; each module has handle(args, ctx) -> dict."""

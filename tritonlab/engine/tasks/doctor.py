@@ -1,0 +1,110 @@
+"""doctor: what the worker sees — versions, GPU, a tiny kernel on the active backend, the cache dir."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+def _check(name, status, value, fix=None):
+    return {"name": name, "status": status, "value": value, "fix": fix}
+
+
+def handle(args: dict, ctx) -> dict:
+    import numpy
+    import torch
+    import triton
+
+    checks = []
+    backend = ctx.backend
+    checks.append(_check("python", "ok" if sys.version_info >= (3, 10) else "fail", sys.version.split()[0],
+                         "TritonLab needs Python 3.10 or newer"))
+    checks.append(_check("torch", "ok", torch.__version__))
+    checks.append(_check("triton", "ok", triton.__version__))
+    np_major_minor = tuple(int(p) for p in numpy.__version__.split(".")[:2])
+    np_bad = np_major_minor >= (2, 4)
+    checks.append(_check(
+        "numpy", ("fail" if backend == "interpreter" else "warn") if np_bad else "ok", numpy.__version__,
+        "Triton's CPU interpreter breaks with numpy >= 2.4 ('only 0-dimensional arrays can be converted to Python "
+        "scalars'): pip install 'numpy<2.4'" if np_bad else None))
+    cuda = torch.cuda.is_available()
+    checks.append(_check("cuda", "ok" if cuda else "info",
+                         f"CUDA {torch.version.cuda}" if cuda else "no CUDA GPU visible to torch",
+                         None if cuda else "kernels run on Triton's CPU interpreter (slow, but every lesson works)"))
+    if cuda:
+        props = torch.cuda.get_device_properties(0)
+        cc = (props.major, props.minor)
+        checks.append(_check("gpu", "ok", f"{props.name}, {props.multi_processor_count} SMs, "
+                                          f"{props.total_memory / 2**30:.0f} GiB"))
+        checks.append(_check("compute capability", "ok" if cc >= (7, 5) else "warn", f"{cc[0]}.{cc[1]}",
+                             None if cc >= (7, 5) else "Triton supports compute capability 7.5 (Turing) and newer"))
+        try:
+            driver = torch.cuda.driver_version() if hasattr(torch.cuda, "driver_version") else None
+        except Exception:
+            driver = None
+        if driver is None:
+            try:
+                import subprocess
+
+                driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                                        capture_output=True, text=True, timeout=10).stdout.strip() or None
+            except Exception:
+                driver = None
+        checks.append(_check("driver", "ok" if driver else "info", driver or "unknown"))
+    checks.append(_check("backend", "ok", "GPU" if backend == "gpu" else
+                         "Triton interpreter (TRITON_INTERPRET=1) — timings are not GPU timings"))
+    checks.append(_tiny_kernel(backend))
+    checks.append(_cache_dir())
+    ok = all(c["status"] != "fail" for c in checks)
+    return {"backend": backend, "ok": ok, "checks": checks}
+
+
+def _tiny_kernel(backend: str) -> dict:
+    import torch
+
+    source = '''
+import triton
+import triton.language as tl
+
+@triton.jit
+def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
+'''
+    try:
+        from tritonlab.engine.learner import load_module
+
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "doctor_copy.py"
+            path.write_text(source)
+            module = load_module(path)
+            device = "cuda" if backend == "gpu" else "cpu"
+            x = torch.arange(1000, dtype=torch.float32, device=device)
+            y = torch.empty_like(x)
+            module.copy_kernel[(4,)](x, y, 1000, BLOCK=256)
+            if device == "cuda":
+                torch.cuda.synchronize()
+            good = torch.equal(x, y)
+        where = "on the GPU" if backend == "gpu" else "on the interpreter"
+        return {"name": "sanity kernel", "status": "ok" if good else "fail",
+                "value": f"a copy kernel ran {where} and {'matched' if good else 'did NOT match'}",
+                "fix": None if good else "the kernel ran but produced wrong values: check the triton/torch versions"}
+    except Exception as exc:
+        detail = getattr(exc, "info", {}).get("message") if hasattr(exc, "info") else None
+        return {"name": "sanity kernel", "status": "fail", "value": detail or f"{type(exc).__name__}: {exc}",
+                "fix": "the environment cannot run a Triton kernel: see the message; reinstall triton/torch"}
+
+
+def _cache_dir() -> dict:
+    path = Path(os.environ.get("TRITON_CACHE_DIR") or Path.home() / ".triton" / "cache")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".tritonlab-check-"):
+            pass
+        return _check("cache dir", "ok", f"{path} is writable")
+    except OSError as exc:
+        return _check("cache dir", "fail", f"{path}: {exc.strerror}",
+                      "set TRITON_CACHE_DIR to a writable folder")

@@ -1,0 +1,107 @@
+"""run: the exercise's demo — small inputs, the learner's output beside torch's, and which program wrote what."""
+
+from __future__ import annotations
+
+import torch
+
+from tritonlab.engine import exercise_env, memcheck
+from tritonlab.engine.inputs import describe, make_inputs
+from tritonlab.engine.learner import LearnerError, classify
+
+
+def _show(t: torch.Tensor, limit: int = 64) -> str:
+    if not isinstance(t, torch.Tensor):
+        return repr(t)
+    flat = t.detach().cpu()
+    if flat.dim() <= 1:
+        values = flat.reshape(-1)[:limit].tolist()
+        more = f" … (+{flat.numel() - limit})" if flat.numel() > limit else ""
+        return "[" + ", ".join(_num(v) for v in values) + "]" + more
+    rows = [("  " + " ".join(f"{_num(v):>8}" for v in row[:12]) + (" …" if flat.shape[-1] > 12 else ""))
+            for row in flat.reshape(-1, flat.shape[-1])[:8].tolist()]
+    return "\n".join(rows) + ("\n  …" if flat.reshape(-1, flat.shape[-1]).shape[0] > 8 else "")
+
+
+def _num(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def program_map(t: torch.Tensor, width: int = 64) -> list[str]:
+    """One character per element: the program id that wrote it (0-9, a-z, A-Z), '?' when unwritten."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    flat = t.detach().cpu().reshape(-1)
+    poison = memcheck.is_poison(flat).reshape(-1) if flat.numel() else flat.bool()
+    chars = []
+    for value, unwritten in zip(flat.tolist(), poison.tolist()):
+        if unwritten:
+            chars.append("?")
+        else:
+            v = int(value)
+            chars.append(digits[v] if 0 <= v < len(digits) else "#")
+    return ["".join(chars[i:i + width]) for i in range(0, len(chars), width)]
+
+
+def handle(args: dict, ctx) -> dict:
+    result = {"exercise": args.get("exercise"), "backend": ctx.backend, "lines": [], "error": None}
+    try:
+        loaded = exercise_env.load(args, ctx.backend)
+    except LearnerError as exc:
+        result["error"] = exc.info
+        return result
+    exercise = loaded.exercise
+    spec = exercise.run
+    params = spec.params if spec else exercise.verify.interpreter[0]
+    dtype = spec.dtype if spec else exercise.verify.dtypes[0]
+    kwargs = spec.kwargs if spec else {}
+    allocator = memcheck.GuardedAllocator(loaded.device)
+    inputs = make_inputs(exercise, params, dtype, 0, loaded.device, allocator=allocator)
+    lines = result["lines"]
+    lines.append(f"{exercise.entry}({', '.join(inputs)}{', ' if kwargs else ''}"
+                 f"{', '.join(f'{k}={v}' for k, v in kwargs.items())})  on the {ctx.backend}")
+    for name, value in inputs.items():
+        lines.append(f"{name}: {describe(value)}")
+        if isinstance(value, torch.Tensor):
+            lines.append(_show(value))
+    originals = {k: (v.clone() if isinstance(v, torch.Tensor) else v) for k, v in inputs.items()}
+    checker = memcheck.InterpreterMemcheck(loaded.file) if ctx.backend == "interpreter" else None
+    try:
+        with memcheck.track_launches() as launches, memcheck.poisoned_allocations(allocator):
+            if checker is not None:
+                with checker:
+                    got = loaded.wrapper(*inputs.values(), **kwargs)
+            else:
+                got = loaded.wrapper(*inputs.values(), **kwargs)
+            if loaded.device.type == "cuda":
+                torch.cuda.synchronize()
+    except Exception as exc:
+        result["error"] = classify(exc, loaded.file)
+        if result["error"]["kind"] == "cuda-fault":
+            result["restart_worker"] = True
+        return result
+    for launch in launches:
+        lines.append(f"launched {launch.get('kernel')} on grid {launch.get('grid')}")
+    if checker is not None and checker.stats:
+        stats = checker.stats
+        lines.append(f"programs: {stats.get('programs')}, bytes loaded: {stats.get('bytes_loaded')}, "
+                     f"bytes stored: {stats.get('bytes_stored')}")
+    if exercise.verify.output.startswith("inplace:"):
+        got = inputs[exercise.verify.output.split(":", 1)[1]]
+    lines.append(f"output: {describe(got)}")
+    if isinstance(got, torch.Tensor):
+        if spec and spec.show == "program-map":
+            lines.append("which program wrote each element ('?' = never written):")
+            lines.extend("  " + row for row in program_map(got))
+        else:
+            lines.append(_show(got))
+        try:
+            expected = exercise_env.reference(exercise, originals, params, kwargs)
+            lines.append("torch says:")
+            lines.append(_show(expected))
+            result["matches"] = bool(got.shape == expected.shape and torch.allclose(
+                got.float().cpu(), expected.float().cpu(), equal_nan=False, atol=1e-2, rtol=1e-2))
+            lines.append("they match" if result["matches"] else "they differ: press F6 (Verify) for details")
+        except Exception as exc:
+            lines.append(f"(no torch comparison: {exc})")
+    return result

@@ -1,0 +1,201 @@
+"""The worker process: imports torch and triton, runs learner code, answers one JSON line per request.
+
+Started by `client.WorkerClient` as `python -m tritonlab.engine.worker --backend auto|gpu|interpreter`.
+The protocol travels on the original stdin/stdout, which are moved aside at start: the learner's code sees
+/dev/null as stdin, and its stdout/stderr (Python-level and C-level alike) go to a capture file per request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import faulthandler
+import os
+import signal
+import sys
+import time
+import traceback
+
+
+class Channel:
+    def __init__(self):
+        self._in = os.fdopen(os.dup(0), "rb", buffering=0)
+        self._out = os.fdopen(os.dup(1), "wb", buffering=0)
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.close(devnull)
+        os.dup2(2, 1)  # between requests, stray output goes to the worker log
+        self._reader = self._lines()
+        self.request_id = None
+
+    def _lines(self):
+        buffer = b""
+        while True:
+            chunk = self._in.read(65536)
+            if not chunk:
+                return
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                if line.strip():
+                    yield line
+
+    def receive(self):
+        from tritonlab.engine import protocol
+
+        try:
+            return protocol.decode(next(self._reader))
+        except StopIteration:
+            return None
+
+    def send(self, message: dict) -> None:
+        from tritonlab.engine import protocol
+
+        self._out.write(protocol.encode(message))
+
+    def event(self, message: str, **extra) -> None:
+        self.send({"id": self.request_id, "event": "progress", "message": message, **extra})
+
+
+class Capture:
+    """Point fds 1 and 2 at a file for the duration of a request."""
+
+    def __init__(self, path: str | None):
+        self.path = path
+
+    def __enter__(self):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self._saved = (os.dup(1), os.dup(2))
+        if self.path:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.dup2(fd, 1)
+            os.dup2(fd, 2)
+            os.close(fd)
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except Exception:
+            pass
+        os.dup2(self._saved[0], 1)
+        os.dup2(self._saved[1], 2)
+        os.close(self._saved[0])
+        os.close(self._saved[1])
+        return False
+
+
+def choose_backend(requested: str) -> tuple[str, str | None]:
+    """Decide gpu vs interpreter before triton is imported (TRITON_INTERPRET is read at import)."""
+    if "triton" in sys.modules:  # pragma: no cover - a programming error
+        raise RuntimeError("triton was imported before the backend was chosen")
+    if requested == "interpreter" or os.environ.get("TRITON_INTERPRET") == "1":
+        os.environ["TRITON_INTERPRET"] = "1"
+        return "interpreter", None
+    import torch
+
+    has_cuda = torch.cuda.is_available()
+    if requested == "gpu" and not has_cuda:
+        return "gpu", "--backend gpu was asked for, but torch sees no CUDA GPU (torch.cuda.is_available() is False)"
+    if not has_cuda:
+        os.environ["TRITON_INTERPRET"] = "1"
+        return "interpreter", None
+    return "gpu", None
+
+
+def hello(backend: str) -> dict:
+    import numpy
+    import torch
+    import triton
+
+    info = {
+        "backend": backend,
+        "python": sys.version.split()[0],
+        "torch": torch.__version__,
+        "triton": triton.__version__,
+        "numpy": numpy.__version__,
+        "pid": os.getpid(),
+    }
+    if backend == "gpu":
+        props = torch.cuda.get_device_properties(0)
+        info.update(
+            device=props.name,
+            capability=f"{props.major}.{props.minor}",
+            sm_count=props.multi_processor_count,
+            memory_gib=round(props.total_memory / 2**30, 1),
+            cuda=torch.version.cuda,
+        )
+    else:
+        info.update(device="CPU (Triton interpreter)")
+    return info
+
+
+OPS = ("verify", "run", "bench", "ir", "doctor", "autotune")
+
+
+def handle(op: str, args: dict, ctx) -> dict:
+    if op == "ping":
+        return {"pong": True, "pid": os.getpid()}
+    if op == "sleep":  # used by tests of the timeout path
+        time.sleep(float(args.get("seconds", 1)))
+        return {"slept": True}
+    if op not in OPS:
+        from tritonlab.engine.protocol import error
+
+        return {"error": error("usage", f"unknown request {op!r}")}
+    module = __import__(f"tritonlab.engine.tasks.{op}", fromlist=["handle"])
+    return module.handle(args, ctx)
+
+
+class Context:
+    def __init__(self, backend: str, channel: Channel):
+        self.backend = backend
+        self.channel = channel
+        self.info: dict = {}
+
+    def progress(self, message: str, **extra) -> None:
+        self.channel.event(message, **extra)
+
+
+def main(argv=None) -> int:
+    sys.dont_write_bytecode = True  # never leave __pycache__ in lesson folders
+    parser = argparse.ArgumentParser(prog="tritonlab-worker")
+    parser.add_argument("--backend", default="auto", choices=["auto", "gpu", "interpreter"])
+    opts = parser.parse_args(argv)
+    channel = Channel()
+    faulthandler.enable(all_threads=True)
+    if hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, all_threads=True)  # the client asks for a traceback on timeout
+    try:
+        backend, problem = choose_backend(opts.backend)
+        if problem:
+            channel.send({"id": None, "error": {"kind": "usage", "message": problem}})
+            return 2
+        ctx = Context(backend, channel)
+        ctx.info = hello(backend)
+    except Exception as exc:
+        traceback.print_exc()
+        channel.send({"id": None, "error": {"kind": "crash", "message": f"worker start failed: {exc!r}"}})
+        return 1
+    channel.send({"id": None, "result": ctx.info})
+    while True:
+        request = channel.receive()
+        if request is None or request.get("op") == "exit":
+            return 0
+        channel.request_id = request.get("id")
+        with Capture(request.get("capture")):
+            try:
+                result = handle(request.get("op", ""), request.get("args") or {}, ctx)
+            except Exception as exc:  # an engine bug must not look like the learner's fault
+                traceback.print_exc()
+                result = {"error": {"kind": "runtime", "message": f"internal error in the lab: {exc!r}",
+                                    "internal": True}}
+        result.setdefault("backend", backend)
+        channel.send({"id": channel.request_id, "result": result})
+        if result.get("restart_worker"):
+            return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())
