@@ -33,9 +33,9 @@ def print_verify(console, result: dict, lang: str = "en") -> None:
             table.add_column(col)
         for case in cases:
             mark = "[green]✓[/]" if case.get("passed") else "[red]✗[/]"
-            why = case["diagnoses"][0].get("message", "") if case.get("diagnoses") else ""
+            why = ", ".join(dict.fromkeys(d.get("kind", "") for d in case.get("diagnoses") or []))
             table.add_row(mark, escape(case.get("name", "")), _fmt(case.get("max_abs_err")),
-                          _fmt(case.get("max_rel_err")), _fmt(case.get("mismatches")), escape(why[:90]))
+                          _fmt(case.get("max_rel_err")), _fmt(case.get("mismatches")), escape(why))
         console.print(table)
     if result.get("error"):
         console.print(_err_line(result["error"]))
@@ -44,7 +44,8 @@ def print_verify(console, result: dict, lang: str = "en") -> None:
             console.print(f"[dim]{escape(detail)}[/]")
     failing = next((c for c in cases if not c.get("passed")), None)
     if failing is not None:
-        for diag in failing.get("diagnoses", [])[1:4]:
+        console.print(f"[bold]{escape(failing.get('name', ''))}[/]:")
+        for diag in failing.get("diagnoses", [])[:4]:
             console.print(f"  • {escape(diag.get('message', ''))}")
         if failing.get("map"):
             console.print(f"[dim]map of {escape(failing.get('name', ''))}:[/]")

@@ -154,7 +154,7 @@ class WorkerClient:
                 self.proc.stdin.write(protocol.encode(message))
                 self.proc.stdin.flush()
             except (BrokenPipeError, OSError):
-                return self._died(capture, rid)
+                return self._died(capture, args or {})
             reply = self._read_message(rid, timeout, on_event or (lambda m: None))
             elapsed = time.monotonic() - started
             if "result" in reply:
@@ -179,9 +179,9 @@ class WorkerClient:
                     "output": self._read_capture(capture),
                     "elapsed_s": round(elapsed, 3),
                 }
-            return self._died(capture, rid)
+            return self._died(capture, args or {})
 
-    def _died(self, capture: Path, rid: int) -> dict:
+    def _died(self, capture: Path, args: dict) -> dict:
         proc = self.proc
         try:
             proc.wait(timeout=5)
@@ -198,7 +198,7 @@ class WorkerClient:
             "error": protocol.error(
                 "crash",
                 f"the worker process died: {self.last_exit}. It restarts on the next request; your code is kept.",
-                line=_learner_line(output, {}),
+                line=_learner_line(output, args),
                 signal=describe_exit(proc.returncode).split(" ")[0] if (proc.returncode or 0) < 0 else None,
                 exit_code=proc.returncode,
                 stderr_tail=tail,

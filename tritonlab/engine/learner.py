@@ -108,7 +108,11 @@ def classify(exc: BaseException, learner_file: str) -> dict:
         cline = _compilation_line(compile_error, learner_file)
         return error("compile", _compile_message(compile_error), cline or line)
 
-    innermost = frames[-1].filename if frames else ""
+    root_frames = traceback.extract_tb(root.__traceback__)
+    innermost = root_frames[-1].filename if root_frames else ""
+    root_lines = [f.lineno for f in root_frames if f.filename and _same(f.filename, learner_file)]
+    if root_lines:
+        line = root_lines[-1]
     in_language = "/triton/language/" in innermost.replace("\\", "/")
     if in_language and learner_lines:
         return error("compile", f"{type(root).__name__}: {root}", line)

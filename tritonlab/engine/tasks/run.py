@@ -82,10 +82,10 @@ def handle(args: dict, ctx) -> dict:
         return result
     for launch in launches:
         lines.append(f"launched {launch.get('kernel')} on grid {launch.get('grid')}")
-    if checker is not None and checker.stats:
+    if checker is not None:
         stats = checker.stats
-        lines.append(f"programs: {stats.get('programs')}, bytes loaded: {stats.get('bytes_loaded')}, "
-                     f"bytes stored: {stats.get('bytes_stored')}")
+        lines.append(f"programs: {stats.programs}, bytes loaded: {stats.bytes_loaded}, "
+                     f"bytes stored: {stats.bytes_stored}")
     if exercise.verify.output.startswith("inplace:"):
         got = inputs[exercise.verify.output.split(":", 1)[1]]
     lines.append(f"output: {describe(got)}")

@@ -92,7 +92,7 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
     case["ms_wall"] = round((time.perf_counter() - began) * 1e3, 3)
     case["launches"] = [_launch_summary(launch) for launch in launches]
     if checker is not None:
-        case["stats"] = dict(checker.stats)
+        case["stats"] = checker.stats.to_dict()
         case["stats"].pop("launches", None)
 
     diagnoses = case["diagnoses"]
@@ -142,10 +142,10 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
     diagnoses.extend(report.get("diagnoses", []))
 
     budget = exercise.verify.bytes_budget
-    if budget and checker is not None and checker.stats:
+    if budget and checker is not None:
         size = exercise_env.element_size(dtype)
         limit = exercise_env.evaluate_bytes(budget, params, size)
-        moved = checker.stats.get("bytes_loaded", 0) + checker.stats.get("bytes_stored", 0)
+        moved = checker.stats.bytes_loaded + checker.stats.bytes_stored
         case["bytes_budget"] = limit
         if moved > limit:
             diagnoses.append({"kind": "perf-bytes", "moved": moved, "budget": limit,

