@@ -1,0 +1,180 @@
+"""diagnose(): counts, first bad elements, text maps and sentences on crafted outputs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+
+from tritonlab.engine.diagnose import LEGEND, diagnose
+
+N = 98432
+
+
+def _kinds(result: dict) -> list[str]:
+    return [d["kind"] for d in result["diagnoses"]]
+
+
+def _diag(result: dict, kind: str) -> dict:
+    [d] = [d for d in result["diagnoses"] if d["kind"] == kind]
+    return d
+
+
+@pytest.fixture
+def expected() -> torch.Tensor:
+    return torch.randn(N, generator=torch.Generator().manual_seed(0))
+
+
+def test_matching_output_has_no_diagnoses(expected):
+    r = diagnose(expected.clone(), expected, atol=1e-6, rtol=1e-6, block_size=1024)
+    assert r["mismatches"] == 0 and r["diagnoses"] == [] and r["first"] == [] and r["max_abs_err"] == 0.0
+    assert set(r["map"].splitlines()[1]) == {"."}
+    json.dumps(r)
+
+
+def test_unwritten_tail_blames_the_grid(expected):
+    unwritten = torch.zeros(N, dtype=torch.bool)
+    unwritten[98304:] = True
+    got = torch.where(unwritten, torch.tensor(float("nan")), expected)
+    r = diagnose(got, expected, atol=1e-5, rtol=1e-5, unwritten_mask=unwritten, block_size=1024)
+    assert _kinds(r) == ["unwritten"]
+    d = _diag(r, "unwritten")
+    assert d["count"] == 128 and d["ranges"] == [[98304, 98431]]
+    assert d["message"].startswith(
+        "elements 98304–98431 were never written: the last program was not launched"
+    )
+    assert "check the grid" in d["message"]
+    assert r["first"][0] == {
+        "index": [98304],
+        "got": r["first"][0]["got"],
+        "expected": expected[98304].item(),
+        "kind": "unwritten",
+    }
+    lines = r["map"].splitlines()
+    assert lines[0] == "elements 0–98431, 49 cells (2 programs each)"
+    assert lines[1] == "." * 48 + "u" and lines[2] == LEGEND
+
+
+def test_only_first_block_written(expected):
+    unwritten = torch.ones(N, dtype=torch.bool)
+    unwritten[:1024] = False
+    r = diagnose(expected, expected, atol=0, rtol=0, unwritten_mask=unwritten, block_size=1024)
+    assert _diag(r, "unwritten")["message"].startswith("only the first block (elements 0–1023) was written")
+    assert r["mismatches"] == N - 1024
+
+
+def test_nothing_written():
+    exp = torch.ones(10)
+    r = diagnose(exp, exp, atol=0, rtol=0, unwritten_mask=torch.ones(10, dtype=torch.bool))
+    assert _diag(r, "unwritten")["message"].startswith("no element was written")
+
+
+def test_skipped_programs_are_named():
+    exp = torch.arange(1024.0)
+    unwritten = torch.zeros(1024, dtype=torch.bool)
+    unwritten[128:256] = True
+    unwritten[512:640] = True
+    r = diagnose(exp, exp, atol=0, rtol=0, unwritten_mask=unwritten, block_size=128)
+    d = _diag(r, "unwritten")
+    assert d["programs"] == [1, 4] and "programs 1, 4 wrote nothing" in d["message"]
+    assert r["map"].splitlines()[1] == ".u..u..."
+
+
+def test_mismatch_names_programs(expected):
+    got = expected.clone()
+    got[3072:4096] += 1
+    r = diagnose(got, expected, atol=1e-5, rtol=1e-5, block_size=1024)
+    d = _diag(r, "mismatch")
+    assert d["count"] == 1024 and d["programs"] == [3] and d["ranges"] == [[3072, 4095]]
+    assert "programs 3 (of 97), elements 3072–4095" in d["message"]
+    assert abs(r["max_abs_err"] - 1.0) < 1e-5 and r["mismatches"] == 1024
+
+
+def test_mismatch_in_last_partial_block(expected):
+    got = expected.clone()
+    got[-5:] = 0
+    d = _diag(diagnose(got, expected, atol=1e-5, rtol=1e-5, block_size=1024), "mismatch")
+    assert "only in the last, partial block" in d["message"] and d["programs"] == [96]
+
+
+def test_all_zero_output():
+    d = _diag(diagnose(torch.zeros(100), torch.ones(100), atol=0, rtol=0), "mismatch")
+    assert "every element is 0" in d["message"]
+
+
+def test_unstable_softmax_row():
+    x = torch.randn(64, 781, generator=torch.Generator().manual_seed(1))
+    expected = torch.softmax(x, dim=1)
+    got = expected.clone()
+    got[3, 10:20] = float("nan")
+    got[3, 30] = float("inf")
+    r = diagnose(got, expected, atol=1e-5, rtol=1e-5)
+    d = _diag(r, "nan")
+    assert d["rows"] == [3] and d["count"] == 11
+    assert d["message"] == "row 3 has inf/NaN where torch has finite values: subtract the row max before exp"
+    assert _kinds(r) == ["nan"]
+
+
+def test_two_dimensional_map_and_unwritten_columns():
+    expected = torch.randn(1823, 781)
+    unwritten = torch.zeros_like(expected, dtype=torch.bool)
+    unwritten[:, 512:] = True
+    r = diagnose(expected, expected, atol=0, rtol=0, unwritten_mask=unwritten)
+    d = _diag(r, "unwritten")
+    assert d["rows"] == [[0, 1822]] and d["cols"] == [[512, 780]]
+    assert d["message"].startswith("rows 0–1822, columns 512–780 were never written")
+    lines = r["map"].splitlines()
+    assert lines[0] == "rows 0–1822 (114 per line) × columns 0–780 (17 per character)"
+    grid = lines[1:-1]
+    assert len(grid) == 16 and all(len(row) == 46 for row in grid)
+    assert all(row == "." * 30 + "u" * 16 for row in grid)
+
+
+def test_two_dimensional_mismatch_names_tiles():
+    expected = torch.zeros(256, 256)
+    got = expected.clone()
+    got[64:128, 192:256] = 1
+    d = _diag(diagnose(got, expected, atol=0, rtol=0, block_size=(64, 64)), "mismatch")
+    assert d["rows"] == [[64, 127]] and d["cols"] == [[192, 255]] and d["programs"] == [(1, 3)]
+    assert "rows 64–127, columns 192–255 (programs (1, 3))" in d["message"]
+
+
+def test_genuine_nan_in_both_is_equal():
+    exp = torch.tensor([1.0, float("nan"), float("inf")])
+    assert diagnose(exp.clone(), exp, atol=0, rtol=0)["mismatches"] == 0
+
+
+@pytest.mark.parametrize(
+    "got, expected",
+    [
+        (torch.tensor(1.0), torch.tensor(2.0)),
+        (torch.empty(0), torch.empty(0)),
+        (torch.arange(10), torch.arange(10) * (torch.arange(10) < 8)),
+        (torch.ones(5, dtype=torch.bool), torch.zeros(5, dtype=torch.bool)),
+        (torch.zeros(2, 3, 4), torch.zeros(2, 3, 4)),
+        (torch.ones(5), torch.zeros(6)),
+        (torch.ones(6), torch.zeros(2, 3)),
+        (torch.ones(3, dtype=torch.float16), torch.ones(3)),
+        (torch.ones(3, dtype=torch.complex64), torch.ones(3, dtype=torch.complex64) * 2),
+        (None, torch.zeros(3)),
+        ("junk", torch.zeros(3)),
+        ([1.0, 2.0, 3.0], torch.tensor([1.0, 2.0, 4.0])),
+    ],
+)
+def test_odd_inputs_never_raise(got, expected):
+    r = diagnose(got, expected, atol=1e-5, rtol=1e-5, unwritten_mask="not a mask", block_size=(1, 2, 3))
+    assert {"max_abs_err", "max_rel_err", "mismatches", "first", "map", "diagnoses"} <= set(r)
+    json.dumps(r, default=str)
+
+
+def test_odd_input_details():
+    assert diagnose(torch.tensor(1.0), torch.tensor(2.0), atol=0, rtol=0)["first"][0]["index"] == []
+    assert diagnose(torch.empty(0), torch.empty(0), atol=0, rtol=0)["mismatches"] == 0
+    ints = diagnose(torch.arange(10), torch.arange(10) * (torch.arange(10) < 8), atol=0, rtol=0)
+    assert ints["first"][0] == {"index": [8], "got": 8, "expected": 0, "kind": "wrong"}
+    assert _kinds(diagnose(torch.ones(5), torch.zeros(6), atol=0, rtol=0)) == ["shape"]
+    assert _kinds(diagnose(None, torch.zeros(3), atol=0, rtol=0)) == ["type"]
+    assert "dtype" in _kinds(diagnose(torch.ones(3, dtype=torch.float16), torch.zeros(3), atol=0, rtol=0))
+    folded = diagnose(torch.zeros(2, 3, 4), torch.zeros(2, 3, 4), atol=0, rtol=0)["map"]
+    assert "leading dimensions folded into rows" in folded

@@ -1,0 +1,487 @@
+"""Explain how a kernel's output differs from torch's: counts, first bad elements, a map, sentences.
+
+Pure torch (CPU or CUDA tensors). `diagnose` never raises: odd input comes back as an "error" diagnosis.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import torch
+
+__all__ = ["diagnose"]
+
+OK, UNWRITTEN, WRONG, NAN = 0, 1, 2, 3
+_SYMBOLS = {OK: ".", UNWRITTEN: "u", WRONG: "x", NAN: "n"}
+LEGEND = "legend: . ok   x wrong   n inf/NaN   u never written"
+_MAP_1D_CELLS = 64
+_MAP_ROWS, _MAP_COLS = 16, 48
+
+
+def diagnose(
+    got: Any,
+    expected: Any,
+    *,
+    atol: float,
+    rtol: float,
+    unwritten_mask: Any = None,
+    block_size: int | tuple[int, ...] | None = None,
+    max_items: int = 8,
+) -> dict:
+    """Compare `got` with `expected` the way torch.allclose does, and say where and how they differ.
+
+    `unwritten_mask` marks elements still holding the poison the output was filled with (memcheck.is_poison);
+    `block_size` (BLOCK_SIZE, or (BLOCK_M, BLOCK_N) for 2-D outputs) lets the report name the programs
+    at fault.
+    """
+    try:
+        return _diagnose(
+            got, expected, float(atol), float(rtol), unwritten_mask, block_size, max(1, int(max_items))
+        )
+    except Exception as e:  # noqa: BLE001 - a report about a broken output must not break the worker
+        return _result(
+            diagnoses=[
+                {"kind": "error", "message": f"could not compare the outputs: {type(e).__name__}: {e}"}
+            ]
+        )
+
+
+def _result(**fields) -> dict:
+    result = {
+        "max_abs_err": 0.0,
+        "max_rel_err": 0.0,
+        "mismatches": 0,
+        "numel": 0,
+        "first": [],
+        "map": "",
+        "diagnoses": [],
+    }
+    result.update(fields)
+    return result
+
+
+def _diagnose(got, expected, atol, rtol, unwritten_mask, block_size, max_items) -> dict:
+    if got is None:
+        return _result(
+            diagnoses=[{"kind": "type", "message": "the wrapper returned None — return the output tensor"}]
+        )
+    if not isinstance(expected, torch.Tensor):
+        expected = torch.as_tensor(expected)
+    if not isinstance(got, torch.Tensor):
+        try:
+            got = torch.as_tensor(got, device=expected.device)
+        except Exception:  # noqa: BLE001
+            return _result(
+                diagnoses=[
+                    {"kind": "type", "message": f"the wrapper returned {type(got).__name__}, not a tensor"}
+                ]
+            )
+    diagnoses: list[dict] = []
+    if tuple(got.shape) != tuple(expected.shape):
+        if got.numel() != expected.numel():
+            return _result(
+                numel=expected.numel(),
+                mismatches=expected.numel(),
+                diagnoses=[
+                    {
+                        "kind": "shape",
+                        "got": list(got.shape),
+                        "expected": list(expected.shape),
+                        "message": f"the output has shape {tuple(got.shape)} "
+                        f"but torch gives {tuple(expected.shape)}",
+                    }
+                ],
+            )
+        diagnoses.append(
+            {
+                "kind": "shape",
+                "got": list(got.shape),
+                "expected": list(expected.shape),
+                "message": f"the output has shape {tuple(got.shape)} but torch gives "
+                f"{tuple(expected.shape)} (same number of elements: compared in order)",
+            }
+        )
+        got = got.reshape(expected.shape)
+    if got.dtype != expected.dtype:
+        diagnoses.append(
+            {
+                "kind": "dtype",
+                "got": str(got.dtype).removeprefix("torch."),
+                "expected": str(expected.dtype).removeprefix("torch."),
+                "message": f"the output is {str(got.dtype).removeprefix('torch.')} but torch gives "
+                f"{str(expected.dtype).removeprefix('torch.')}",
+            }
+        )
+    device = got.device
+    expected = expected.to(device)
+    shape = tuple(expected.shape)
+    numel = expected.numel()
+    if numel == 0:
+        return _result(numel=0, map="(empty output)", diagnoses=diagnoses)
+
+    unwritten = torch.zeros(shape, dtype=torch.bool, device=device)
+    if unwritten_mask is not None:
+        mask = torch.as_tensor(unwritten_mask).to(device=device, dtype=torch.bool)
+        if mask.numel() == numel:
+            unwritten = mask.reshape(shape)
+
+    wide = torch.complex128 if (got.is_complex() or expected.is_complex()) else torch.float64
+    g, e = got.to(wide), expected.to(wide)
+    finite_g, finite_e = torch.isfinite(g), torch.isfinite(e)
+    both = finite_g & finite_e
+    diff = torch.where(both, (g - e).abs(), torch.zeros((), dtype=torch.float64, device=device))
+    scale = e.abs().to(torch.float64)
+    close = (both & (diff <= atol + rtol * scale)) | (torch.isnan(g) & torch.isnan(e)) | (~both & (g == e))
+    nan_bad = ~finite_g & finite_e & ~unwritten
+    wrong = ~close & ~unwritten & ~nan_bad
+    bad = ~close | unwritten
+
+    status = torch.zeros(shape, dtype=torch.int8, device=device)
+    status[unwritten] = UNWRITTEN
+    status[wrong] = WRONG
+    status[nan_bad] = NAN
+
+    written = both & ~unwritten
+    max_abs = float(diff[written].max()) if bool(written.any()) else 0.0
+    nonzero = written & (scale > 0)
+    max_rel = float((diff[nonzero] / scale[nonzero]).max()) if bool(nonzero.any()) else 0.0
+
+    result = _result(
+        max_abs_err=max_abs,
+        max_rel_err=max_rel,
+        mismatches=int(bad.sum()),
+        numel=numel,
+        unwritten=int(unwritten.sum()),
+        nonfinite=int(nan_bad.sum()),
+        wrong=int(wrong.sum()),
+        first=_first(got, expected, status, bad, max_items),
+        map=_map(status, block_size),
+    )
+    view_shape = _as_2d(shape)
+    if bool(unwritten.any()):
+        diagnoses.append(_unwritten(unwritten, view_shape, block_size, max_items))
+    if bool(nan_bad.any()):
+        diagnoses.append(_nonfinite(nan_bad, expected, view_shape, max_items))
+    if bool(wrong.any()):
+        diagnoses.append(_mismatch(wrong, g, e, diff, view_shape, block_size, max_items, atol, rtol))
+    result["diagnoses"] = diagnoses
+    return result
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Pieces
+
+
+def _as_2d(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """1-D shapes stay 1-D; higher ones fold their leading dimensions into rows."""
+    if len(shape) <= 1:
+        return (max(1, math.prod(shape)),) if len(shape) == 0 else shape
+    return (math.prod(shape[:-1]), shape[-1])
+
+
+def _scalar(t: torch.Tensor) -> Any:
+    value = t.item()
+    if isinstance(value, complex):
+        return str(value)
+    return value
+
+
+def _first(got, expected, status, bad, max_items) -> list[dict]:
+    flat = torch.nonzero(bad.reshape(-1)).reshape(-1)[:max_items].tolist()
+    g, e, s = got.reshape(-1), expected.reshape(-1), status.reshape(-1)
+    kinds = {UNWRITTEN: "unwritten", WRONG: "wrong", NAN: "nan", OK: "wrong"}
+    items = []
+    for i in flat:
+        items.append(
+            {
+                "index": list(_unravel(i, tuple(got.shape))),
+                "got": _scalar(g[i]),
+                "expected": _scalar(e[i]),
+                "kind": kinds[int(s[i])],
+            }
+        )
+    return items
+
+
+def _unravel(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    index = []
+    for size in reversed(shape):
+        index.append(flat % size)
+        flat //= size
+    return tuple(reversed(index))
+
+
+def _ranges(values: list[int]) -> list[tuple[int, int]]:
+    """Sorted distinct ints → maximal runs of consecutive values."""
+    runs: list[tuple[int, int]] = []
+    for v in values:
+        if runs and v == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], v)
+        else:
+            runs.append((v, v))
+    return runs
+
+
+def _fmt_ranges(runs: list[tuple[int, int]], max_items: int) -> str:
+    parts = [f"{a}" if a == b else f"{a}–{b}" for a, b in runs[:max_items]]
+    if len(runs) > max_items:
+        parts.append("…")
+    return ", ".join(parts)
+
+
+def _index_runs(mask: torch.Tensor) -> list[tuple[int, int]]:
+    """Runs of True in a 1-D bool tensor, computed on the tensor (no per-element Python loop)."""
+    idx = torch.nonzero(mask).reshape(-1)
+    if idx.numel() == 0:
+        return []
+    breaks = torch.nonzero(idx[1:] != idx[:-1] + 1).reshape(-1)
+    starts = torch.cat([idx[:1], idx[breaks + 1]]).tolist()
+    ends = torch.cat([idx[breaks], idx[-1:]]).tolist()
+    return list(zip(starts, ends))
+
+
+def _block_pair(block_size) -> tuple[int, int] | None:
+    if isinstance(block_size, (tuple, list)) and len(block_size) == 2:
+        return int(block_size[0]), int(block_size[1])
+    return None
+
+
+def _block_1d(block_size) -> int | None:
+    if isinstance(block_size, (tuple, list)):
+        return int(block_size[0]) if len(block_size) == 1 else None
+    return int(block_size) if block_size else None
+
+
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Diagnoses
+
+
+def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
+    flat = unwritten.reshape(-1)
+    n = flat.numel()
+    count = int(flat.sum())
+    runs = _index_runs(flat)
+    diag = {"kind": "unwritten", "count": count, "ranges": [list(r) for r in runs[:max_items]]}
+    block = _block_1d(block_size)
+    if count == n:
+        diag["message"] = (
+            f"no element was written ({n} elements still hold the poison): the kernel never stored to "
+            f"this output — check the tl.store pointer and that the wrapper returns the tensor it "
+            f"passed to the kernel"
+        )
+        return diag
+    if len(view_shape) == 2:
+        rect = _rectangle(unwritten.reshape(view_shape))
+        if rect is not None:
+            rows, cols = rect
+            R, C = view_shape
+            where = f"rows {_fmt_ranges(rows, max_items)}, columns {_fmt_ranges(cols, max_items)}"
+            if rows == [(0, R - 1)] and cols[-1][1] == C - 1 and len(cols) == 1:
+                hint = (
+                    "the programs along the columns stop early — check the grid's column axis "
+                    "(triton.cdiv(n_cols, BLOCK_N)) or the column loop bound"
+                )
+            elif cols == [(0, C - 1)] and rows[-1][1] == R - 1 and len(rows) == 1:
+                hint = (
+                    "the last rows were never reached — check the grid's row axis (one program per row, "
+                    "or triton.cdiv(n_rows, BLOCK_M))"
+                )
+            else:
+                hint = (
+                    "some programs store to the wrong tile or skip theirs — check the offsets built from "
+                    "tl.program_id"
+                )
+            diag["rows"] = [list(r) for r in rows[:max_items]]
+            diag["cols"] = [list(r) for r in cols[:max_items]]
+            diag["message"] = f"{where} were never written: {hint}"
+            return diag
+    if len(runs) == 1 and runs[0][1] == n - 1:
+        start = runs[0][0]
+        elements = f"elements {start}–{n - 1}" if start < n - 1 else f"element {start}"
+        if block and start == block:
+            diag["message"] = (
+                f"only the first block (elements 0–{block - 1}) was written: the grid launched one "
+                f"program — launch triton.cdiv(n_elements, BLOCK_SIZE) programs"
+            )
+        elif block and n % block and start == (n // block) * block:
+            diag["message"] = (
+                f"{elements} were never written: the last program was not launched — check the grid: "
+                f"triton.cdiv(n_elements, BLOCK_SIZE), not n_elements // BLOCK_SIZE"
+            )
+        else:
+            diag["message"] = (
+                f"{elements} were never written: the last programs were not launched — check the grid"
+            )
+        return diag
+    if len(runs) == 1 and runs[0][0] == 0:
+        diag["message"] = (
+            f"elements 0–{runs[0][1]} were never written: the first programs store somewhere else — "
+            f"check the offsets built from tl.program_id"
+        )
+        return diag
+    shown = _fmt_ranges(runs, max_items)
+    message = f"{count} elements in {_plural(len(runs), 'range')} were never written ({shown})"
+    if block:
+        whole = [
+            p
+            for p in sorted({a // block for a, _ in runs})
+            if int(flat[p * block : min(n, (p + 1) * block)].sum()) == min(n, (p + 1) * block) - p * block
+        ]
+        if whole:
+            diag["programs"] = whole[:max_items]
+            message += f": programs {_fmt_ranges(_ranges(whole), max_items)} wrote nothing"
+    diag["message"] = message + " — check the offsets each program computes from tl.program_id"
+    return diag
+
+
+def _rectangle(mask2d: torch.Tensor) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
+    """(row runs, column runs) when the True cells are exactly rows × columns, else None."""
+    rows = mask2d.any(dim=1)
+    cols = mask2d.any(dim=0)
+    if not bool(torch.equal(rows[:, None] & cols[None, :], mask2d)):
+        return None
+    return _index_runs(rows), _index_runs(cols)
+
+
+def _nonfinite(nan_bad, expected, view_shape, max_items) -> dict:
+    count = int(nan_bad.sum())
+    diag: dict = {"kind": "nan", "count": count}
+    if len(view_shape) == 2:
+        rows_mask = nan_bad.reshape(view_shape).any(dim=1)
+        rows = torch.nonzero(rows_mask).reshape(-1).tolist()
+        diag["rows"] = rows[:max_items]
+        if len(rows) == 1:
+            where = f"row {rows[0]} has"
+        else:
+            where = f"rows {_fmt_ranges(_ranges(rows), max_items)} ({len(rows)} rows) have"
+        hint = "look for overflow (exp of large inputs), division by zero, or unmasked loads of padding"
+        if _looks_like_softmax(expected.reshape(view_shape)):
+            hint = "subtract the row max before exp"
+        diag["message"] = f"{where} inf/NaN where torch has finite values: {hint}"
+        return diag
+    runs = _index_runs(nan_bad.reshape(-1))
+    diag["ranges"] = [list(r) for r in runs[:max_items]]
+    which = "element" if count == 1 else "elements"
+    diag["message"] = (
+        f"{which} {_fmt_ranges(runs, max_items)} ({count}) are inf/NaN where torch has finite values: "
+        f"look for overflow, division by zero, or unmasked loads of padding"
+    )
+    return diag
+
+
+def _looks_like_softmax(expected2d: torch.Tensor) -> bool:
+    if not expected2d.is_floating_point():
+        return False
+    e = expected2d.to(torch.float64)
+    if not bool(torch.isfinite(e).all()) or bool((e < 0).any()) or bool((e > 1).any()):
+        return False
+    return bool(
+        torch.allclose(e.sum(dim=1), torch.ones(e.shape[0], dtype=torch.float64, device=e.device), atol=1e-2)
+    )
+
+
+def _mismatch(wrong, g, e, diff, view_shape, block_size, max_items, atol, rtol) -> dict:
+    count = int(wrong.sum())
+    n = wrong.numel()
+    max_err = float(diff[wrong].max()) if count else 0.0
+    diag: dict = {"kind": "mismatch", "count": count, "max_abs_err": max_err}
+    verb = "differs" if count == 1 else "differ"
+    head = (
+        f"{_plural(count, 'element')} {verb} beyond tolerance (atol={atol:g}, rtol={rtol:g}; "
+        f"largest error {max_err:.3g})"
+    )
+    wrong_g = g[wrong]
+    if count == n:
+        hint = "every element is wrong — check the operation, the argument order and the dtype"
+        if bool((wrong_g == 0).all()):
+            hint = "every element is 0 — is the result stored, and stored to the output that is returned?"
+        diag["message"] = f"{head}: {hint}"
+        return diag
+    if len(view_shape) == 1:
+        flat = wrong.reshape(-1)
+        block = _block_1d(block_size)
+        runs = _index_runs(flat)
+        diag["ranges"] = [list(r) for r in runs[:max_items]]
+        where = f"elements {_fmt_ranges(runs, max_items)}"
+        if block:
+            pids = sorted(set((torch.nonzero(flat).reshape(-1) // block).tolist()))
+            diag["programs"] = pids[:max_items]
+            last = (n - 1) // block
+            where = f"programs {_fmt_ranges(_ranges(pids), max_items)} (of {last + 1}), {where}"
+            if pids == [last] and n % block:
+                diag["message"] = (
+                    f"{head}, only in the last, partial block ({where}): the tail lanes are handled "
+                    f"wrongly — check the mask and the other= value"
+                )
+                return diag
+        diag["message"] = f"{head} in {where}"
+        return diag
+    w2 = wrong.reshape(view_shape)
+    rows = _index_runs(w2.any(dim=1))
+    cols = _index_runs(w2.any(dim=0))
+    diag["rows"] = [list(r) for r in rows[:max_items]]
+    diag["cols"] = [list(r) for r in cols[:max_items]]
+    where = f"rows {_fmt_ranges(rows, max_items)}, columns {_fmt_ranges(cols, max_items)}"
+    pair = _block_pair(block_size)
+    if pair:
+        idx = torch.nonzero(w2)
+        tiles = torch.unique(torch.stack([idx[:, 0] // pair[0], idx[:, 1] // pair[1]], dim=1), dim=0).tolist()
+        diag["programs"] = [tuple(t) for t in tiles[:max_items]]
+        shown = ", ".join(f"({a}, {b})" for a, b in tiles[:max_items]) + (
+            ", …" if len(tiles) > max_items else ""
+        )
+        where += f" (programs {shown})"
+    diag["message"] = f"{head} in {where}"
+    return diag
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The map
+
+
+def _map(status: torch.Tensor, block_size) -> str:
+    shape = _as_2d(tuple(status.shape))
+    s = status.reshape(shape)
+    if len(shape) == 1:
+        n = shape[0]
+        block = _block_1d(block_size)
+        if block:
+            programs = _cdiv(n, block)
+            programs_per_cell = _cdiv(programs, _MAP_1D_CELLS)
+            per = block * programs_per_cell
+            unit = "one per program" if programs_per_cell == 1 else f"{programs_per_cell} programs each"
+        else:
+            per = _cdiv(n, min(_MAP_1D_CELLS, n))
+            unit = f"{per} element{'s' if per != 1 else ''} each"
+        cells = _reduce(s.reshape(1, n), 1, per)[0]
+        head = f"elements 0–{n - 1}, {len(cells)} cells ({unit})"
+        return "\n".join([head, _chars(cells), LEGEND])
+    R, C = shape
+    rh = _cdiv(R, min(_MAP_ROWS, R))
+    cw = _cdiv(C, min(_MAP_COLS, C))
+    grid = _reduce(s, rh, cw)
+    folded = " (leading dimensions folded into rows)" if status.dim() > 2 else ""
+    head = f"rows 0–{R - 1} ({rh} per line) × columns 0–{C - 1} ({cw} per character){folded}"
+    return "\n".join([head] + [_chars(row) for row in grid] + [LEGEND])
+
+
+def _reduce(s2d: torch.Tensor, rh: int, cw: int) -> list[list[int]]:
+    """Worst status per (rh × cw) tile; the padding added to fill the last tiles counts as ok."""
+    R, C = s2d.shape
+    gr, gc = _cdiv(R, rh), _cdiv(C, cw)
+    padded = torch.zeros((gr * rh, gc * cw), dtype=torch.int8, device=s2d.device)
+    padded[:R, :C] = s2d
+    return padded.reshape(gr, rh, gc, cw).amax(dim=(1, 3)).tolist()
+
+
+def _chars(codes: list[int]) -> str:
+    return "".join(_SYMBOLS[c] for c in codes)
