@@ -83,10 +83,12 @@ def print_bench(console, result: dict) -> None:
 def print_ir(console, result: dict) -> None:
     if result.get("error"):
         console.print(_err_line(result["error"]))
+        if result["error"].get("stderr_tail"):
+            console.print(f"[dim]{escape(result['error']['stderr_tail'])}[/]")
         return
     for line in result.get("header", []):
-        console.print(f"[dim]{escape(line)}[/]")
-    print(result.get("text", ""))
+        console.print(f"[dim]{escape(line)}[/]", soft_wrap=True)
+    print(result.get("text", ""), end="" if result.get("text", "").endswith("\n") else "\n")
 
 
 def print_doctor(console, report: dict) -> None:
