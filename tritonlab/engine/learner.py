@@ -135,22 +135,19 @@ def _compile_message(exc: BaseException) -> str:
 
 
 def _compilation_line(exc: BaseException, learner_file: str) -> int | None:
-    node = getattr(exc, "node", None)
-    lineno = getattr(node, "lineno", None)
+    """Triton reports the node's line relative to the @jit function's source, which starts at its `def`."""
+    lineno = getattr(getattr(exc, "node", None), "lineno", None)
     src = getattr(exc, "src", None)
-    fn = getattr(exc, "fn", None) or getattr(src, "fn", None)
-    start = None
-    for candidate in (fn, getattr(fn, "fn", None)):
-        if candidate is None:
-            continue
-        start = getattr(candidate, "starting_line_number", None)
-        if start is None:
-            code = getattr(candidate, "__code__", None)
-            start = code.co_firstlineno if code else None
-        if start:
-            break
-    if lineno is not None and start is not None:
-        return start + lineno - 1
+    if lineno is None or not isinstance(src, str) or not src.strip():
+        return None
+    first = src.strip().splitlines()[0].strip()
+    try:
+        lines = Path(learner_file).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    for index, text in enumerate(lines, 1):
+        if text.strip() == first:
+            return index + lineno - 1
     return None
 
 

@@ -24,9 +24,13 @@ def data_dir() -> Path:
     if home:
         path = Path(home).expanduser()
     else:
-        from platformdirs import user_data_dir
+        try:
+            from platformdirs import user_data_dir
 
-        path = Path(user_data_dir("tritonlab", appauthor=False))
+            path = Path(user_data_dir("tritonlab", appauthor=False))
+        except ImportError:  # the engine can run without the UI's dependencies (e.g. on a bare GPU image)
+            base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+            path = Path(base) / "tritonlab"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
