@@ -1,0 +1,81 @@
+"""Protocol encoding, exit-status naming, and the CLI's parsing (no worker needed)."""
+
+import json
+import signal
+
+import pytest
+
+from tritonlab import cli
+from tritonlab.engine import protocol
+from tritonlab.engine.client import _learner_line, describe_exit
+
+
+def test_encode_handles_nan_and_inf():
+    line = protocol.encode({"a": float("nan"), "b": [float("inf"), -float("inf")], "c": 1.5})
+    assert line.endswith(b"\n")
+    assert protocol.decode(line) == {"a": "nan", "b": ["inf", "-inf"], "c": 1.5}
+
+
+def test_decode_rejects_non_objects():
+    with pytest.raises(ValueError):
+        protocol.decode(b"[1, 2]")
+
+
+@pytest.mark.parametrize("code, text", [
+    (-signal.SIGSEGV, "SIGSEGV"), (-signal.SIGABRT, "SIGABRT"), (-signal.SIGKILL, "SIGKILL"), (3, "exit code 3"),
+])
+def test_describe_exit(code, text):
+    assert describe_exit(code).startswith(text)
+
+
+def test_learner_line_from_faulthandler_and_traceback():
+    fault = ('Fatal Python error: Segmentation fault\n\nCurrent thread 0x01 (most recent call first):\n'
+             '  File "/x/learner.py", line 7 in add\n  File "/x/learner.py", line 3 in outer\n')
+    assert _learner_line(fault, {"file": "/x/learner.py"}) == 7
+    tb = ('Traceback (most recent call last):\n  File "/x/learner.py", line 3, in outer\n'
+          '  File "/x/learner.py", line 9, in add\n')
+    assert _learner_line(tb, {"file": "/x/learner.py"}) == 9
+    assert _learner_line("nothing here", {"file": "/x/learner.py"}) is None
+
+
+def test_bad_flag_exits_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["verify", "5", "--bogus"])
+    assert exc.value.code == 2
+
+
+def test_unknown_exercise_is_a_usage_error(capsys):
+    assert cli.main(["verify", "99"]) == 2
+    assert "no lesson" in capsys.readouterr().err
+
+
+def test_file_and_solution_are_exclusive():
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["verify", "5", "--file", "x.py", "--solution"])
+    assert exc.value.code == 2
+
+
+def test_missing_file_is_a_usage_error(capsys, tmp_path):
+    assert cli.main(["verify", "5", "--file", str(tmp_path / "nope.py")]) == 2
+
+
+def test_list_json_has_lessons(capsys):
+    assert cli.main(["list", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert any(lesson["number"] == 5 for lesson in data["lessons"])
+
+
+def test_quiz_scripted_answers(capsys):
+    from tritonlab.content.loader import load_catalog
+
+    lesson = next((les for les in load_catalog().lessons if les.quiz), None)
+    if lesson is None:
+        pytest.skip("no lesson has a quiz yet")
+    right = ",".join("abcdefgh"[[c.correct for c in q.choices].index(True)] for q in lesson.quiz)
+    assert cli.main(["quiz", str(lesson.number), "--answers", right, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["score"] == data["total"] == len(lesson.quiz)
+    wrong = ",".join("abcdefgh"[[c.correct for c in q.choices].index(False)] for q in lesson.quiz)
+    assert cli.main(["quiz", str(lesson.number), "--answers", wrong, "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["score"] == 0 and all(q["explanation"] for q in data["questions"])
