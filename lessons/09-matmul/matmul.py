@@ -1,0 +1,103 @@
+"""Lesson 9, exercise 1: a tiled matrix multiplication C = A @ B.
+
+The host wrapper is complete. Fill in the kernel: each program computes one BLOCK_M x BLOCK_N tile of C by
+walking K in steps of BLOCK_K and accumulating tl.dot products in fp32.
+
+F5 runs it on a small case, F6 verifies (`tritonlab verify 9/matmul`), F7 benchmarks against torch.matmul
+(`tritonlab bench 9`).
+"""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def matmul_kernel(
+    a_ptr,  # *A, shape [M, K]
+    b_ptr,  # *B, shape [K, N]
+    c_ptr,  # *C, shape [M, N], written by this kernel
+    M,  # rows of A and C
+    N,  # columns of B and C
+    K,  # the reduction dimension: columns of A, rows of B
+    stride_am,  # elements between A[i, k] and A[i + 1, k]
+    stride_ak,  # elements between A[i, k] and A[i, k + 1]
+    stride_bk,  # elements between B[k, j] and B[k + 1, j]
+    stride_bn,  # elements between B[k, j] and B[k, j + 1]
+    stride_cm,  # elements between C[i, j] and C[i + 1, j]
+    stride_cn,  # elements between C[i, j] and C[i, j + 1]
+    BLOCK_M: tl.constexpr,  # rows of the C tile a program owns
+    BLOCK_N: tl.constexpr,  # columns of the C tile a program owns
+    BLOCK_K: tl.constexpr,  # how much of K each step of the loop consumes
+    GROUP_M: tl.constexpr,  # for the grouped launch order (the extra at the end of the lesson); unused at first
+):
+    # 1. Which output tile is mine? Row-major over the grid of tiles.
+    #    Extra, once everything passes: replace these two lines with the grouped order from the lesson text.
+    pid = tl.program_id(axis=0)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    pid_m = pid // num_pid_n
+    pid_n = pid % num_pid_n
+
+    # 2. TODO: offs_m (BLOCK_M row indices of my tile), offs_n (BLOCK_N column indices), offs_k = tl.arange(0, BLOCK_K),
+    #    and the pointer blocks a_ptrs [BLOCK_M, BLOCK_K] and b_ptrs [BLOCK_K, BLOCK_N], built from the strides.
+
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+
+    # 3. TODO: the K loop. For each slice of K:
+    #      load the A tile and the B tile with masks (other=0.0 makes the missing part add nothing),
+    #      acc = tl.dot(a, b, acc),
+    #      move a_ptrs and b_ptrs forward by one slice of K.
+
+    # 4. TODO: round the accumulator to the output dtype and store the tile, masked at the bottom and right edges.
+    #    Until then, this kernel stores nothing and C keeps whatever torch.empty left in it.
+
+
+def default_tiles(a):
+    """(BLOCK_M, BLOCK_N, BLOCK_K) when the caller names none.
+
+    On a GPU: 128 x 128 x 32, a portable tutorial tile. With 4 pipeline stages of 2-byte inputs it needs 64 KB of
+    shared memory, which datacenter and consumer GPUs alike provide (lesson 10 tunes it per GPU and shape).
+    On Triton's CPU interpreter (CPU tensors): 32 x 32 x 32, so small test shapes still span several tiles and
+    several K steps.
+    """
+    if a.device.type == "cpu":
+        return 32, 32, 32
+    return 128, 128, 32
+
+
+def matmul(a, b, BLOCK_M=None, BLOCK_N=None, BLOCK_K=None, GROUP_M=8):
+    """C = A @ B for 2D tensors of the same float dtype on the same device; fp32 accumulation."""
+    if a.dim() != 2 or b.dim() != 2:
+        raise ValueError(f"matmul expects 2D tensors, got {a.dim()}D and {b.dim()}D")
+    if a.shape[1] != b.shape[0]:
+        raise ValueError(f"inner dimensions differ: a is {tuple(a.shape)}, b is {tuple(b.shape)}")
+    if a.device != b.device:
+        raise ValueError(f"a is on {a.device}, b is on {b.device}")
+    if a.dtype != b.dtype:
+        raise TypeError(f"a is {a.dtype}, b is {b.dtype}: cast one of them first")
+    if a.dtype not in (torch.float16, torch.bfloat16, torch.float32):
+        raise TypeError(f"unsupported dtype {a.dtype}")
+    M, K = a.shape
+    _, N = b.shape
+    c = torch.empty((M, N), device=a.device, dtype=a.dtype)
+    if M == 0 or N == 0:
+        return c
+
+    default_m, default_n, default_k = default_tiles(a)
+    BLOCK_M = BLOCK_M or default_m
+    BLOCK_N = BLOCK_N or default_n
+    BLOCK_K = BLOCK_K or default_k
+    num_warps = 8 if BLOCK_M * BLOCK_N > 128 * 128 else 4  # 8 warps share the registers of a 128 x 256 accumulator
+    num_stages = 4 if a.element_size() <= 2 else 3  # fp32 tiles take twice the shared memory per stage
+
+    grid = (triton.cdiv(M, BLOCK_M) * triton.cdiv(N, BLOCK_N),)  # one program per output tile
+    matmul_kernel[grid](
+        a, b, c,
+        M, N, K,
+        a.stride(0), a.stride(1),
+        b.stride(0), b.stride(1),
+        c.stride(0), c.stride(1),
+        BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, BLOCK_K=BLOCK_K, GROUP_M=GROUP_M,
+        num_warps=num_warps, num_stages=num_stages,
+    )
+    return c
