@@ -23,6 +23,9 @@ def add_kernel(
 
 
 def add(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    # Validate before anything is allocated or launched: most bad inputs would not fail in the kernel,
+    # they would silently give a wrong answer. Devices are compared with each other, never with "cuda",
+    # so the same wrapper runs on a GPU and on Triton's CPU interpreter.
     if x.device != y.device:
         raise ValueError(f"x is on {x.device} but y is on {y.device}")
     if x.shape != y.shape:
@@ -30,7 +33,7 @@ def add(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     if x.dtype != y.dtype:
         raise TypeError(f"dtypes differ: {x.dtype} vs {y.dtype}")
     if not (x.is_contiguous() and y.is_contiguous()):
-        raise ValueError("x and y must be contiguous")
+        raise ValueError("x and y must be contiguous: the kernel reads them as flat arrays")
     output = torch.empty_like(x)
     n_elements = output.numel()
     grid = lambda meta: (triton.cdiv(n_elements, meta["BLOCK_SIZE"]),)  # noqa: E731
