@@ -1,0 +1,30 @@
+"""Lesson 3 reference: every program writes its own program id into the block it owns.
+
+The result is a map of the launch: element i holds i // BLOCK_SIZE, the id of the program that owns it.
+"""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def program_map_kernel(
+    out_ptr,  # pointer to the first element of the int32 output map
+    n_elements,  # length of the map
+    BLOCK_SIZE: tl.constexpr,  # elements per program
+):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)  # this program's slice of the map
+    mask = offsets < n_elements
+    pids = tl.full((BLOCK_SIZE,), pid, dtype=tl.int32)  # a block of BLOCK_SIZE copies of the scalar pid
+    tl.store(out_ptr + offsets, pids, mask=mask)
+
+
+def program_map(x: torch.Tensor, BLOCK_SIZE: int) -> torch.Tensor:
+    n_elements = x.numel()
+    # -1 marks an element that no program wrote.
+    out = torch.full((n_elements,), -1, dtype=torch.int32, device=x.device)
+    grid = lambda meta: (triton.cdiv(n_elements, meta["BLOCK_SIZE"]),)
+    program_map_kernel[grid](out, n_elements, BLOCK_SIZE=BLOCK_SIZE)
+    return out
