@@ -149,6 +149,9 @@ def cmd_verify(opts) -> int:
     catalog, exercise = _exercise(opts.exercise)
     args = _code_args(opts, exercise)
     result = _request(opts, "verify", args)
+    from tritonlab.engine.replay import with_replay
+
+    result = with_replay(result, args, timeout=opts.timeout)
     result.setdefault("exercise", exercise.key)
     result.setdefault("passed", False)
     result.setdefault("cases", [])

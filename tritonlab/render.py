@@ -52,6 +52,10 @@ def print_verify(console, result: dict, lang: str = "en") -> None:
             console.print(escape(failing["map"]))
         for item in (failing.get("first") or [])[:5]:
             console.print(f"  index {item.get('index')}: got {item.get('got')}, expected {item.get('expected')}")
+    if result.get("replay", {}).get("line"):
+        replay = result["replay"]
+        console.print(f"[yellow]replayed on the interpreter's bounds checker: line {replay['line']}[/]: "
+                      f"{escape(str(replay.get('message')))}")
     if result.get("output"):
         console.print("[dim]your program printed:[/]")
         console.print(escape(result["output"][-2000:]))

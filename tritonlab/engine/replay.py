@@ -1,0 +1,54 @@
+"""When a GPU run faults or writes out of bounds, replay the exercise on the interpreter's bounds checker,
+which checks every lane before the access and so can name the line. Client side: no torch."""
+
+from __future__ import annotations
+
+from tritonlab.engine.client import WorkerClient
+
+REPLAY_KINDS = ("oob", "cuda-fault")
+
+
+def needs_replay(result: dict) -> bool:
+    if result.get("backend") != "gpu":
+        return False
+    if (result.get("error") or {}).get("kind") in REPLAY_KINDS:
+        return True
+    return any(d.get("kind") in REPLAY_KINDS for c in result.get("cases", []) for d in c.get("diagnoses", []))
+
+
+def replay_on_interpreter(args: dict, timeout: float = 120.0) -> dict:
+    """Verify the same code on the interpreter (its small cases) and report the first out-of-bounds access."""
+    client = WorkerClient(backend="interpreter")
+    try:
+        replay = client.request("verify", dict(args), timeout=timeout)
+    finally:
+        client.close()
+    error = replay.get("error") or {}
+    found = {"backend": "interpreter", "summary": replay.get("summary"), "error": error or None}
+    if error.get("kind") == "oob":
+        found["line"] = error.get("line")
+        found["message"] = error.get("message")
+    return found
+
+
+def with_replay(result: dict, args: dict, timeout: float = 120.0) -> dict:
+    """Attach `replay` to a GPU result that faulted, and point its error at the line the replay found."""
+    if not needs_replay(result):
+        return result
+    try:
+        replay = replay_on_interpreter(args, timeout)
+    except Exception as exc:  # the replay is advice; never let it hide the GPU result
+        result["replay"] = {"error": {"kind": "crash", "message": f"replay failed: {exc}"}}
+        return result
+    result["replay"] = replay
+    if replay.get("line"):
+        err = result.get("error")
+        if err and not err.get("line"):
+            err["line"] = replay["line"]
+        for case in result.get("cases", []):
+            for diag in case.get("diagnoses", []):
+                if diag.get("kind") in REPLAY_KINDS and not diag.get("line"):
+                    diag["line"] = replay["line"]
+        result["summary"] = (result.get("summary") or "") + (
+            f" — the interpreter's bounds checker names line {replay['line']}: {replay.get('message')}")
+    return result
