@@ -1,7 +1,7 @@
 """Lesson 3 reference: size a 1D grid with triton.cdiv.
 
 Program p writes into slot p how many elements of x it owns: BLOCK_SIZE for full blocks, fewer for the
-last one. With too few programs the last slots stay -1 (never written).
+last one. With too few programs the last slots are never written, and the lab reports them as such.
 """
 
 import torch
@@ -25,7 +25,7 @@ def block_length_kernel(
 def elements_per_program(x: torch.Tensor, BLOCK_SIZE: int) -> torch.Tensor:
     n_elements = x.numel()
     num_programs = triton.cdiv(n_elements, BLOCK_SIZE)  # (n + BLOCK_SIZE - 1) // BLOCK_SIZE
-    out = torch.full((num_programs,), -1, dtype=torch.int32, device=x.device)
+    out = torch.empty((num_programs,), dtype=torch.int32, device=x.device)
     grid = (num_programs,)
     block_length_kernel[grid](out, n_elements, BLOCK_SIZE=BLOCK_SIZE)
     return out

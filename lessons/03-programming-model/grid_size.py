@@ -1,7 +1,7 @@
 """Lesson 3: size the launch grid.
 
 Program p writes into slot p how many elements of x it owns. The output has one slot per block of x;
-a slot that stays -1 belongs to a block that no program was launched for.
+a slot that is never written belongs to a block that no program was launched for.
 """
 
 import torch
@@ -24,11 +24,11 @@ def block_length_kernel(
 
 def elements_per_program(x: torch.Tensor, BLOCK_SIZE: int) -> torch.Tensor:
     n_elements = x.numel()
-    # One slot per block of x, counting the last, partial block: -1 until a program fills it.
+    # One slot per block of x, counting the last, partial block. Uninitialised until a program fills it.
     num_blocks = (n_elements + BLOCK_SIZE - 1) // BLOCK_SIZE
-    out = torch.full((num_blocks,), -1, dtype=torch.int32, device=x.device)
+    out = torch.empty((num_blocks,), dtype=torch.int32, device=x.device)
     # TODO: how many programs does it take to cover n_elements, BLOCK_SIZE at a time? This first guess
-    #       is not always enough: run it (F5, n = 10, BLOCK_SIZE = 4) and look for slots left at -1.
+    #       is not always enough: run it (F5, n = 10, BLOCK_SIZE = 4) and look for slots that no program wrote.
     grid = lambda meta: (n_elements // meta["BLOCK_SIZE"],)
     block_length_kernel[grid](out, n_elements, BLOCK_SIZE=BLOCK_SIZE)
     return out
