@@ -1,0 +1,52 @@
+"""Lesson 7 — transpose. Fill in the TODOs, then press F6 (Verify).
+
+transpose(x) returns x.t() as a NEW contiguous tensor of shape [N, M]: x[i, j] lands in output[j, i].
+The lab passes x as a sliced view (every other column of a wider buffer), so use x's strides.
+"""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def transpose_kernel(
+    x_ptr,  # pointer to x[0, 0]
+    output_ptr,  # pointer to output[0, 0]; output has shape [n_cols, n_rows]
+    n_rows,  # M: rows of x
+    n_cols,  # N: columns of x
+    stride_xm,  # elements between x[i, j] and x[i + 1, j]
+    stride_xn,  # elements between x[i, j] and x[i, j + 1]
+    stride_om,  # elements between output[j, i] and output[j + 1, i]
+    stride_on,  # elements between output[j, i] and output[j, i + 1]
+    BLOCK_M: tl.constexpr,  # tile rows (of x)
+    BLOCK_N: tl.constexpr,  # tile columns (of x)
+):
+    pid_m = tl.program_id(axis=0)
+    pid_n = tl.program_id(axis=1)
+    rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    tile = tl.load(x_ptr + rows[:, None] * stride_xm + cols[None, :] * stride_xn, mask=mask)
+    # TODO: x[i, j] belongs at output[j, i]. Build a [BLOCK_N, BLOCK_M] grid of output addresses
+    # (x's columns index the output's rows), a matching mask, and store tl.trans(tile) there.
+    # This placeholder writes x[i, j] to output[i, j] wherever both exist: a copy, not a transpose.
+    out_ptrs = output_ptr + rows[:, None] * stride_om + cols[None, :] * stride_on
+    out_mask = mask & (rows[:, None] < n_cols) & (cols[None, :] < n_rows)
+    tl.store(out_ptrs, tile, mask=out_mask)
+
+
+def transpose(x: torch.Tensor, BLOCK_M: int = 16, BLOCK_N: int = 128) -> torch.Tensor:
+    if x.dim() != 2:
+        raise ValueError(f"transpose expects a 2D tensor, got shape {tuple(x.shape)}")
+    n_rows, n_cols = x.shape
+    output = torch.empty((n_cols, n_rows), device=x.device, dtype=x.dtype)
+    if output.numel() == 0:
+        return output
+    grid = lambda meta: (triton.cdiv(n_rows, meta["BLOCK_M"]), triton.cdiv(n_cols, meta["BLOCK_N"]))  # noqa: E731
+    transpose_kernel[grid](
+        x, output, n_rows, n_cols,
+        x.stride(0), x.stride(1), output.stride(0), output.stride(1),
+        BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N,
+    )
+    return output
