@@ -590,7 +590,7 @@ class InterpreterMemcheck:
 
             self._patches.set(executor_cls, "_init_args_hst", init_args_hst)
 
-        def hook_access(name: str, access: str, ptr_pos: int, mask_pos: int | None, inner: bool = False):
+        def hook_access(name: str, access: str, ptr_pos: int, mask_pos: int | None):
             original = getattr(builder, name, None)
             if not callable(original):
                 return
