@@ -32,8 +32,12 @@ def replay_on_interpreter(args: dict, timeout: float = 120.0) -> dict:
 
 
 def with_replay(result: dict, args: dict, timeout: float = 120.0) -> dict:
-    """Attach `replay` to a GPU result that faulted, and point its error at the line the replay found."""
-    if not needs_replay(result):
+    """Attach `replay` to a GPU result that faulted, and point its error at the line the replay found.
+
+    A GPU run that passes is audited the same way: an unmasked load whose garbage is masked off at the store
+    gives right answers on a GPU, but it is still an out-of-bounds read, and the interpreter names it."""
+    audit = result.get("backend") == "gpu" and bool(result.get("passed"))
+    if not (needs_replay(result) or audit):
         return result
     try:
         replay = replay_on_interpreter(args, timeout)
@@ -41,6 +45,13 @@ def with_replay(result: dict, args: dict, timeout: float = 120.0) -> dict:
         result["replay"] = {"error": {"kind": "crash", "message": f"replay failed: {exc}"}}
         return result
     result["replay"] = replay
+    if audit and replay.get("line"):
+        result["passed"] = False
+        result["error"] = {"kind": "oob", "line": replay["line"], "found_by": "interpreter bounds audit",
+                           "message": "every GPU case matched torch, but the interpreter's bounds checker found an "
+                                      f"out-of-bounds access: {replay.get('message')}"}
+        result["summary"] = f"oob error (line {replay['line']}): {result['error']['message']}"
+        return result
     if replay.get("line"):
         err = result.get("error")
         if err and not err.get("line"):
