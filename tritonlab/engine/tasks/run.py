@@ -67,7 +67,7 @@ def handle(args: dict, ctx) -> dict:
     originals = {k: (v.clone() if isinstance(v, torch.Tensor) else v) for k, v in inputs.items()}
     checker = memcheck.InterpreterMemcheck(loaded.file) if ctx.backend == "interpreter" else None
     try:
-        with memcheck.track_launches() as launches, memcheck.poisoned_allocations(allocator):
+        with memcheck.track_launches() as launches, memcheck.poisoned_allocations(allocator, loaded.file):
             if checker is not None:
                 with checker:
                     got = loaded.wrapper(*inputs.values(), **kwargs)

@@ -77,7 +77,7 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
     checker = memcheck.InterpreterMemcheck(loaded.file) if backend == "interpreter" else None
     began = time.perf_counter()
     try:
-        with memcheck.track_launches() as launches, memcheck.poisoned_allocations(allocator):
+        with memcheck.track_launches() as launches, memcheck.poisoned_allocations(allocator, loaded.file):
             if checker is not None:
                 with checker:
                     got = loaded.wrapper(*inputs.values(), **kwargs)
