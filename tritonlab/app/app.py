@@ -1,0 +1,158 @@
+"""The TritonLab app: wires the catalog, the kernel worker client, the language and the screens together."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.worker import Worker, WorkerState
+
+from tritonlab import store
+from tritonlab.app import cjk_wrap
+from tritonlab.app.keys import relabel
+from tritonlab.content.loader import load_catalog
+from tritonlab.engine.client import WorkerClient
+
+
+class TritonLabApp(App):
+    CSS_PATH = "app.tcss"
+    TITLE = "TritonLab"
+    BINDINGS = [
+        Binding("f1", "help", "Help", priority=True),
+        Binding("question_mark", "help", "Help", show=False),
+        Binding("ctrl+l", "toggle_language", "日本語", priority=True),
+    ]
+    LABELS = {"help": "help", "toggle_language": "language"}
+
+    lang: reactive[str] = reactive("en")
+    worker_info: reactive[dict | None] = reactive(None)  # the worker's hello; None until it arrives
+    worker_problem: reactive[str] = reactive("")
+
+    def __init__(self, exercise_ref: str | None = None, lang: str = "en", backend: str = "auto",
+                 client=None, catalog=None) -> None:
+        super().__init__()
+        cjk_wrap.install()
+        self.backend = backend
+        self.catalog = catalog if catalog is not None else load_catalog()
+        self.client = client if client is not None else WorkerClient(backend=backend)
+        self._exercise_ref = exercise_ref
+        self.set_reactive(TritonLabApp.lang, lang)
+        theme = store.load_settings().get("theme")
+        if theme and theme in self.available_themes:
+            self.theme = theme
+
+    def on_mount(self) -> None:
+        from tritonlab.app.screens.home import HomeScreen
+
+        self.watch(self, "lang", self._relabel)
+        self.watch(self, "theme", self._save_theme, init=False)
+        self.start_worker()
+        self.push_screen(HomeScreen())
+        if self._exercise_ref:
+            try:
+                self.open_exercise(self.catalog.exercise(self._exercise_ref).key)
+            except KeyError as exc:
+                self.notify(str(exc).strip("'\""), severity="error")
+
+    def _relabel(self, lang: str) -> None:
+        relabel(self, lang, self.LABELS)
+
+    def get_key_display(self, binding: Binding) -> str:
+        display = super().get_key_display(binding)
+        return display.upper() if len(display) <= 3 and display[:1] in "fF" and display[1:].isdigit() else display
+
+    # ---- the kernel worker --------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="client")
+    def start_worker(self) -> dict:
+        """Spawn the worker (it imports torch: seconds) off the UI thread; the badges update on its hello."""
+        return self.client.start()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "client" or not event.worker.is_finished:
+            return
+        if event.state == WorkerState.SUCCESS:
+            self.worker_info = dict(event.worker.result or {})
+            self.worker_problem = ""
+        elif event.state == WorkerState.ERROR:
+            self.worker_problem = str(event.worker.error) or type(event.worker.error).__name__
+
+    async def action_quit(self) -> None:
+        flush = getattr(self.screen, "flush_draft", None)
+        if flush is not None:
+            flush()
+        self.exit()
+
+    def on_unmount(self) -> None:
+        self._stop_client()
+
+    def _stop_client(self) -> None:
+        busy = any(w.group in ("kernel", "client") and not w.is_finished for w in self.workers)
+        try:
+            if busy:
+                self.client.cancel()  # the blocked request returns at once, so the app exits at once
+            self.client.close()
+        except Exception:
+            pass
+
+    # ---- navigation ---------------------------------------------------------------------------------
+
+    def open_exercise(self, exercise_key: str | None, lesson_id: str | None = None, replace: bool = False) -> None:
+        from tritonlab.app.screens.lesson import LessonScreen
+
+        if exercise_key:
+            exercise = self.catalog.exercise(exercise_key)
+            lesson = self.catalog.lesson(exercise.lesson_id)
+            store.set_last(exercise.key)
+        else:
+            exercise, lesson = None, self.catalog.lesson(lesson_id)
+        screen = LessonScreen(lesson, exercise)
+        if replace:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def go_home(self) -> None:
+        from tritonlab.app.screens.home import HomeScreen
+
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
+            self.pop_screen()
+
+    def neighbour(self, exercise, lesson, step: int):
+        """The next or previous exercise across lessons, or None at either end."""
+        ordered = self.catalog.all_exercises()
+        if exercise is None:
+            later = [e for e in ordered if self.catalog.lesson(e.lesson_id).number > lesson.number]
+            earlier = [e for e in ordered if self.catalog.lesson(e.lesson_id).number < lesson.number]
+            return (later[0] if later else None) if step > 0 else (earlier[-1] if earlier else None)
+        index = next(i for i, e in enumerate(ordered) if e.key == exercise.key) + step
+        return ordered[index] if 0 <= index < len(ordered) else None
+
+    # ---- language, theme, notices, help -------------------------------------------------------------
+
+    def action_toggle_language(self) -> None:
+        self.lang = "ja" if self.lang == "en" else "en"
+        settings = store.load_settings()
+        settings["lang"] = self.lang
+        store.save_settings(settings)
+        self.show_store_notices()
+
+    def _save_theme(self, theme: str) -> None:
+        settings = store.load_settings()
+        if settings.get("theme") != theme:
+            settings["theme"] = theme
+            store.save_settings(settings)
+
+    def show_store_notices(self) -> None:
+        """Corrupt user files were set aside by the store; say so once, never as a traceback."""
+        while store.notices:
+            self.notify(store.notices.pop(0), severity="warning", timeout=12)
+
+    def action_help(self) -> None:
+        from tritonlab.app.screens.help import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss()
+        else:
+            self.push_screen(HelpScreen())

@@ -1,0 +1,30 @@
+"""Entry point for `tritonlab` / `tritonlab open`: resolve language and backend, then run the app."""
+
+from __future__ import annotations
+
+
+def resolve_lang(lang: str | None) -> str:
+    from tritonlab import store
+    from tritonlab.i18n import detect_lang
+
+    if lang in ("en", "ja"):
+        return lang
+    saved = store.load_settings().get("lang")
+    return saved if saved in ("en", "ja") else detect_lang()
+
+
+def resolve_backend(backend: str | None) -> str:
+    from tritonlab import store
+
+    if backend and backend != "auto":
+        return backend
+    saved = store.load_settings().get("backend")
+    return saved if saved in ("auto", "gpu", "interpreter") else "auto"
+
+
+def run_app(exercise: str | None = None, lang: str | None = None, backend: str | None = "auto") -> int:
+    from tritonlab.app.app import TritonLabApp
+
+    app = TritonLabApp(exercise_ref=exercise, lang=resolve_lang(lang), backend=resolve_backend(backend))
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,100 @@
+"""Environment tab (lesson 2): `tritonlab doctor`'s checks, each with its status and fix.
+
+The check starts a worker process of its own (importing torch takes seconds), so it runs in a thread worker
+and only when the tab is first shown.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Button, Static
+from textual.worker import Worker, WorkerState
+
+from tritonlab.app.strings import t
+
+MARKS = {"ok": ("✓", "green"), "warn": ("!", "yellow"), "fail": ("✗", "red"), "info": ("·", "dim")}
+
+
+class EnvPanel(Vertical):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._report: dict | None = None
+        self._problem: str | None = None
+        self.checking = False
+
+    def compose(self) -> ComposeResult:
+        yield Button("", id="env-run", compact=True)
+        yield Static(id="env-summary", markup=False)
+        with VerticalScroll(id="env-scroll"):
+            yield Static(id="env-body", markup=False)
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "lang", lambda _lang: self._update_view())
+
+    def start_if_needed(self) -> None:
+        if self._report is None and not self.checking:
+            self.check()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "env-run":
+            event.stop()
+            if not self.checking:
+                self.check()
+
+    def check(self) -> None:
+        self.checking = True
+        self._problem = None
+        self._update_view()
+        self._run_doctor(self.app.backend)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="doctor")
+    def _run_doctor(self, backend: str) -> dict:
+        from tritonlab.doctor import run_doctor
+
+        return run_doctor(backend=backend)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "doctor" or not event.worker.is_finished:
+            return
+        event.stop()
+        self.checking = False
+        if event.state == WorkerState.SUCCESS:
+            self._report = event.worker.result
+        elif event.state == WorkerState.ERROR:
+            self._problem = f"{type(event.worker.error).__name__}: {event.worker.error}"
+        self._update_view()
+
+    def _update_view(self) -> None:
+        lang = self.app.lang
+        button = self.query_one("#env-run", Button)
+        button.label = t("env_run", lang)
+        button.disabled = self.checking
+        summary = self.query_one("#env-summary", Static)
+        body = self.query_one("#env-body", Static)
+        if self.checking:
+            summary.update(Text(t("env_running", lang), style="dim"))
+            return
+        if self._problem:
+            summary.update(Text(self._problem, style="bold red"))
+            return
+        report = self._report
+        if report is None:
+            summary.update("")
+            body.update("")
+            return
+        if report.get("ok"):
+            summary.update(Text(t("env_ok", lang, backend=report.get("backend", "?")), style="bold green"))
+        else:
+            summary.update(Text(t("env_bad", lang), style="bold red"))
+        text = Text()
+        for item in report.get("checks", []):
+            mark, style = MARKS.get(item.get("status"), ("?", ""))
+            text.append(f"{mark} ", style=style)
+            text.append(f"{item.get('name', ''):<20}", style="bold")
+            text.append(f" {item.get('value', '')}\n")
+            if item.get("fix") and item.get("status") in ("warn", "fail"):
+                text.append("    " + t("env_fix", lang, fix=item["fix"]) + "\n", style="dim")
+        body.update(text)

@@ -1,0 +1,89 @@
+"""IR tab: the learner's kernel at one compiler stage, syntax-highlighted."""
+
+from __future__ import annotations
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.message import Message
+from textual.widgets import Button, Static
+
+from tritonlab.app.formatting import error_text
+from tritonlab.app.strings import t
+
+STAGES = ("ttir", "ttgir", "llir", "ptx", "sass")
+# Pygments has no MLIR lexer; LLVM's reads TTIR/TTGIR well (the same %values, types and attributes).
+LEXERS = {"ttir": "llvm", "ttgir": "llvm", "llir": "llvm", "ptx": "ptx", "sass": "nasm"}
+
+
+class IRPanel(Vertical):
+    class StageChosen(Message):
+        def __init__(self, stage: str) -> None:
+            super().__init__()
+            self.stage = stage
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.stage = "ttir"
+        self._result: dict | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="ir-stages"):
+            for stage in STAGES:
+                yield Button(stage, id=f"ir-{stage}", compact=True, classes="ir-stage")
+        yield Static(id="ir-header", markup=False)
+        with ScrollableContainer(id="ir-scroll"):
+            yield Static(id="ir-text", markup=False)
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "lang", lambda _lang: self._update_view())
+        self.watch(self.app, "theme", lambda _theme: self._update_view())
+        self._mark_stage()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if not (event.button.id or "").startswith("ir-"):
+            return
+        event.stop()
+        self.stage = event.button.id[3:]
+        self._mark_stage()
+        self.post_message(self.StageChosen(self.stage))
+
+    def _mark_stage(self) -> None:
+        for button in self.query(".ir-stage"):
+            button.set_class(button.id == f"ir-{self.stage}", "-active")
+
+    def show(self, result: dict, stage: str | None = None) -> None:
+        self._result = result
+        if stage:
+            self.stage = stage
+            self._mark_stage()
+        self._update_view()
+        self.query_one("#ir-scroll").scroll_home(animate=False)
+
+    def _update_view(self) -> None:
+        lang = self.app.lang
+        header = self.query_one("#ir-header", Static)
+        body = self.query_one("#ir-text", Static)
+        result = self._result
+        if result is None:
+            header.update(Text(t("ir_empty", lang), style="dim"))
+            body.update("")
+            return
+        head = Text()
+        if result.get("error"):
+            head.append_text(error_text(result["error"], lang))
+        for line in result.get("header") or []:
+            if head:
+                head.append("\n")
+            head.append(str(line), style="dim")
+        header.update(head)
+        text = result.get("text")
+        if not text and result.get("lines"):
+            text = "\n".join(result["lines"])
+        if not text:
+            body.update(Text(t("ir_none", lang), style="dim") if not result.get("error") else "")
+            return
+        dark = getattr(self.app.current_theme, "dark", True)
+        body.update(Syntax(text, LEXERS.get(self.stage, "text"), theme="monokai" if dark else "default",
+                           line_numbers=True, word_wrap=False, background_color="default"))

@@ -1,0 +1,92 @@
+"""The ten lessons and their exercises with the learner's progress; lessons that failed to load stay listed."""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from tritonlab import store
+from tritonlab.app.strings import state_mark, t
+from tritonlab.content.model import tr
+
+STATE_STYLE = {store.VERIFIED: "green", store.IN_PROGRESS: "yellow", store.NOT_STARTED: "dim"}
+_NUMBER = re.compile(r"(?:^|/)(\d{2})-[^/]*")
+
+
+def problem_number(problem) -> int:
+    """The lesson number a problem belongs to (from its NN-slug folder), so it sorts into place."""
+    match = _NUMBER.search(str(problem.path))
+    return int(match.group(1)) if match else 99
+
+
+class LessonList(OptionList):
+    class ExerciseChosen(Message):
+        def __init__(self, exercise_key: str | None, lesson_id: str) -> None:
+            super().__init__()
+            self.exercise_key = exercise_key
+            self.lesson_id = lesson_id
+
+    def __init__(self, catalog, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.catalog = catalog
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "lang", lambda _lang: self.rebuild(), init=False)
+
+    def rebuild(self, highlight: str | None = None) -> None:
+        lang = self.app.lang
+        current = highlight
+        if current is None and self.highlighted is not None and self.option_count:
+            current = self.get_option_at_index(self.highlighted).id
+        progress = store.load_progress()
+        entries = [(lesson.number, 0, lesson) for lesson in self.catalog.lessons]
+        entries += [(problem_number(p), 1, p) for p in self.catalog.problems]
+        options: list[Option] = []
+        for number, is_problem, item in sorted(entries, key=lambda e: (e[0], e[1])):
+            if is_problem:
+                prompt = Text.assemble((f"{number:>2}  " if number != 99 else "    "), ("✗ ", "bold red"),
+                                       (str(item), "red"))
+                options.append(Option(prompt, id=f"problem:{len(options)}"))
+                continue
+            options.append(Option(self._lesson_prompt(item, progress, lang), id=f"lesson:{item.id}"))
+            for exercise in item.exercises:
+                state = store.exercise_state(exercise.key, progress)
+                prompt = Text.assemble(
+                    "     ",
+                    (state_mark(state) + " ", STATE_STYLE[state]),
+                    (tr(exercise.title, lang), ""),
+                    ("  " + t(state, lang), STATE_STYLE[state]),
+                )
+                options.append(Option(prompt, id=f"exercise:{exercise.key}"))
+        self.clear_options()
+        self.add_options(options)
+        ids = [o.id for o in options]
+        if current in ids:
+            self.highlighted = ids.index(current)
+        elif options:
+            self.highlighted = 0
+
+    @staticmethod
+    def _lesson_prompt(lesson, progress: dict, lang: str) -> Text:
+        text = Text.assemble((f"{lesson.number:>2}  ", "bold"), (tr(lesson.title, lang), "bold"))
+        if lesson.quiz:
+            answers = progress["quiz"].get(lesson.id, {})
+            right = sum(1 for q in lesson.quiz if answers.get(q.id, {}).get("correct"))
+            text.append("  " + t("quiz_count", lang, answered=right, total=len(lesson.quiz)), style="dim")
+        return text
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        kind, _, ref = (event.option.id or "").partition(":")
+        if kind == "exercise":
+            self.post_message(self.ExerciseChosen(ref, ref.partition("/")[0]))
+        elif kind == "lesson":
+            lesson = self.catalog.lesson(ref)
+            first = lesson.exercises[0].key if lesson and lesson.exercises else None
+            self.post_message(self.ExerciseChosen(first, ref))
+        elif kind == "problem":
+            self.app.notify(str(event.option.prompt), severity="error", timeout=10)

@@ -1,0 +1,71 @@
+"""The results area: tabs for Output, Verify, Benchmark, IR, Hints, Quiz (and Environment in lesson 2)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import TabbedContent, TabPane
+
+from tritonlab.app.strings import t
+from tritonlab.app.widgets.bench_panel import BenchPanel
+from tritonlab.app.widgets.env_panel import EnvPanel
+from tritonlab.app.widgets.hints_panel import HintsPanel
+from tritonlab.app.widgets.ir_panel import IRPanel
+from tritonlab.app.widgets.output_panel import OutputPanel
+from tritonlab.app.widgets.quiz_panel import QuizPanel
+from tritonlab.app.widgets.verify_panel import VerifyPanel
+
+TABS = ("output", "verify", "bench", "ir", "hints", "quiz", "env")
+
+
+class ResultsPane(Vertical):
+    def __init__(self, lesson, exercise, with_environment: bool = False, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.lesson = lesson
+        self.exercise = exercise
+        self.with_environment = with_environment
+
+    def compose(self) -> ComposeResult:
+        lang = self.app.lang
+        initial = "tab-env" if self.with_environment else ("tab-output" if self.exercise else "tab-quiz")
+        with TabbedContent(id="results-tabs", initial=initial):
+            if self.exercise is not None:
+                with TabPane(t("tab_output", lang), id="tab-output"):
+                    yield OutputPanel(id="output-panel")
+                with TabPane(t("tab_verify", lang), id="tab-verify"):
+                    yield VerifyPanel(id="verify-panel")
+                with TabPane(t("tab_bench", lang), id="tab-bench"):
+                    yield BenchPanel(id="bench-panel")
+                with TabPane(t("tab_ir", lang), id="tab-ir"):
+                    yield IRPanel(id="ir-panel")
+                with TabPane(t("tab_hints", lang), id="tab-hints"):
+                    yield HintsPanel(self.exercise.hints, id="hints-panel")
+            with TabPane(t("tab_quiz", lang), id="tab-quiz"):
+                yield QuizPanel(self.lesson, id="quiz-panel")
+            if self.with_environment:
+                with TabPane(t("tab_env", lang), id="tab-env"):
+                    yield EnvPanel(id="env-panel")
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "lang", self._relabel, init=False)
+
+    def _relabel(self, lang: str) -> None:
+        tabs = self.query_one(TabbedContent)
+        for name in TABS:
+            if self.query(f"#tab-{name}"):
+                tabs.get_tab(f"tab-{name}").label = t(f"tab_{name}", lang)
+
+    def show_tab(self, name: str) -> None:
+        tabs = self.query_one(TabbedContent)
+        if self.query(f"#tab-{name}"):
+            tabs.active = f"tab-{name}"
+
+    @property
+    def active(self) -> str:
+        return (self.query_one(TabbedContent).active or "tab-").removeprefix("tab-")
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id == "tab-env":
+            self.query_one(EnvPanel).start_if_needed()
+        elif event.pane.id == "tab-quiz":
+            self.query_one(QuizPanel).build()

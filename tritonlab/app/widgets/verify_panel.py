@@ -1,0 +1,130 @@
+"""Verify tab: one row per case; the selected case shows its diagnoses, first mismatches and mismatch map."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import DataTable, Static
+
+from tritonlab.app.formatting import error_text, number
+from tritonlab.app.strings import t
+from tritonlab.content.model import tr
+
+COLUMNS = ("", "col_case", "col_abs", "col_rel", "col_mismatch", "col_why")
+
+
+class VerifyPanel(Vertical):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._result: dict | None = None
+        self._selected = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="verify-summary", markup=False)
+        table = DataTable(id="verify-cases", cursor_type="row", zebra_stripes=True)
+        table.display = False
+        yield table
+        with VerticalScroll(id="verify-detail"):
+            yield Static(id="verify-detail-body", markup=False)
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "lang", lambda _lang: self._update_view())
+
+    @property
+    def cases(self) -> list[dict]:
+        return (self._result or {}).get("cases") or []
+
+    def show(self, result: dict) -> None:
+        self._result = result
+        failing = next((i for i, case in enumerate(self.cases) if not case.get("passed")), 0)
+        self._selected = failing
+        self._update_view()
+
+    def _update_view(self) -> None:
+        lang = self.app.lang
+        summary = self.query_one("#verify-summary", Static)
+        table = self.query_one("#verify-cases", DataTable)
+        result = self._result
+        if result is None:
+            summary.update(Text(t("verify_empty", lang), style="dim"))
+            self.query_one("#verify-detail-body", Static).update("")
+            return
+        summary.update(self._summary(result, lang))
+        table.clear(columns=True)
+        table.add_columns(*(t(key, lang) if key else "" for key in COLUMNS))
+        for index, case in enumerate(self.cases):
+            table.add_row(*self._row(case), key=str(index))
+        table.display = bool(self.cases)
+        if self.cases:
+            table.move_cursor(row=min(self._selected, len(self.cases) - 1), animate=False)
+        self._show_case(self._selected)
+
+    @staticmethod
+    def _summary(result: dict, lang: str) -> Text:
+        text = Text()
+        if result.get("passed"):
+            text.append(t("passed", lang), style="bold green")
+        else:
+            text.append(t("failed", lang), style="bold red")
+        if result.get("summary") and not result.get("error"):
+            text.append("  " + result["summary"])
+        if result.get("error"):
+            text.append("\n")
+            text.append_text(error_text(result["error"], lang))
+        return text
+
+    @staticmethod
+    def _row(case: dict) -> tuple:
+        mark = Text("✓", style="bold green") if case.get("passed") else Text("✗", style="bold red")
+        diagnoses = case.get("diagnoses") or []
+        why = diagnoses[0].get("message", "") if diagnoses else ""
+        if len(why) > 70:
+            why = why[:69] + "…"
+        return (mark, case.get("name", ""), number(case.get("max_abs_err")), number(case.get("max_rel_err")),
+                number(case.get("mismatches")), why)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if event.row_key is not None and event.row_key.value is not None:
+            self._selected = int(event.row_key.value)
+            self._show_case(self._selected)
+
+    def _show_case(self, index: int) -> None:
+        lang = self.app.lang
+        body = self.query_one("#verify-detail-body", Static)
+        if not self.cases:
+            body.update("")
+            return
+        case = self.cases[min(index, len(self.cases) - 1)]
+        text = Text()
+        text.append(case.get("name", ""), style="bold")
+        if case.get("why"):
+            text.append(f"  — {tr(case['why'], lang)}", style="dim")
+        text.append("\n")
+        if case.get("passed"):
+            text.append(t("case_passed", lang), style="green")
+            if case.get("raised"):
+                text.append("  " + t("raised", lang, what=case["raised"]), style="dim")
+            text.append("\n")
+        for diagnosis in case.get("diagnoses") or []:
+            text.append("• ", style="red")
+            text.append(str(diagnosis.get("message", diagnosis.get("kind", ""))))
+            if diagnosis.get("line"):
+                text.append(f"  (line {diagnosis['line']})", style="dim")
+            text.append("\n")
+        first = case.get("first") or []
+        if first:
+            text.append(f"\n{t('first_mismatches', lang)}\n", style="bold")
+            for item in first[:8]:
+                text.append("  " + t("got_expected", lang, index=item.get("index"), got=item.get("got"),
+                                     expected=item.get("expected")) + "\n")
+        if case.get("map"):
+            text.append(f"\n{t('mismatch_map', lang)}\n", style="bold")
+            text.append(str(case["map"]).rstrip() + "\n")
+        inputs = case.get("inputs") or {}
+        if inputs:
+            text.append(f"\n{t('inputs', lang)}\n", style="bold")
+            for name, description in inputs.items():
+                text.append(f"  {name}: {description}\n", style="dim")
+        body.update(text)
