@@ -75,12 +75,22 @@ def print_run(console, result: dict) -> None:
 
 
 def print_bench(console, result: dict) -> None:
+    lines = result.get("lines") or []
     if result.get("error"):
         console.print(_err_line(result["error"]))
-        return
-    for line in result.get("lines", []):
-        console.print(escape(line))
-    if not result.get("lines"):
+        detail = result["error"].get("stderr_tail") or result["error"].get("traceback")
+        if detail:
+            console.print(f"[dim]{escape(detail)}[/]")
+        if result.get("verified") is False:
+            lines = lines[1:]  # the error already says why it was not timed
+    for index, line in enumerate(lines):
+        text = escape(line)
+        if index == 0 and result.get("verified"):
+            text = f"[bold]{text}[/]"
+        elif "← best" in line:
+            text = text.replace("← best", "[bold green]← best[/]")
+        console.print(text, soft_wrap=True)
+    if not lines and not result.get("error"):
         console.print(escape(str(result)))
 
 

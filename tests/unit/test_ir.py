@@ -75,6 +75,8 @@ def test_unknown_arch_is_a_usage_error(client):
     assert result["error"]["kind"] == "usage"
 
 
-@pytest.mark.parametrize("text, value", [("sm_90", 90), ("sm_90a", 90), ("80", 80), ("9.0", 90), ("sm_100a", 100)])
+@pytest.mark.parametrize(
+    "text, value", [("sm_90", 90), ("sm_90a", 90), ("80", 80), ("9.0", 90), ("sm_100a", 100)]
+)
 def test_parse_arch(text, value):
     assert parse_arch(text) == value

@@ -1,15 +1,15 @@
 """Compile the learner's kernel to one of Triton's stages (ttir, ttgir, llir, ptx, sass) for a chosen GPU.
 
-The kernel is found the way the lab runs it: the exercise's wrapper is called once on small inputs and the first
-@triton.jit launch is caught *instead of* running. Its function, arguments and keyword arguments give the signature
-(tensor dtypes → "*fp32", integers → "i32", alignment hints) and the constexpr values, through the same binder Triton
-uses at launch, so the IR is the one the real launch would compile.
+The kernel is found the way the lab runs it: the exercise's wrapper is called once on small inputs and the
+first @triton.jit launch is caught *instead of* running. Its function, arguments and keyword arguments give
+the signature (tensor dtypes → "*fp32", integers → "i32", alignment hints) and the constexpr values, through
+the same binder Triton uses at launch, so the IR is the one the real launch would compile.
 
 Triton only compiles real JITFunctions. Under TRITON_INTERPRET=1 (the worker on a machine without a GPU)
-`triton.jit` returns InterpretedFunction, and an interpreted run leaves `triton.language` patched, so the compile
-runs in a fresh process without TRITON_INTERPRET: `python -m tritonlab.engine.kernel_ir IN.json OUT.json`.
-No GPU is needed to compile: Triton's bundled ptxas makes the cubin, and cuobjdump (also bundled) reads SASS
-and the register count from it.
+`triton.jit` returns InterpretedFunction, and an interpreted run leaves `triton.language` patched, so the
+compile runs in a fresh process without TRITON_INTERPRET: `python -m tritonlab.engine.kernel_ir IN.json
+OUT.json`. No GPU is needed to compile: Triton's bundled ptxas makes the cubin, and cuobjdump (also bundled)
+reads SASS and the register count from it.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ TEXT_CAP = 4_000_000
 
 
 class Captured(BaseException):
-    """Raised from inside the wrapper at the first kernel launch; BaseException so `except Exception` lets it by."""
+    """Raised in the wrapper at the first launch; a BaseException, so `except Exception` lets it by."""
 
 
 @dataclasses.dataclass
@@ -111,7 +111,9 @@ def _autotuner_class():
 def _config_kwargs(config) -> dict:
     if hasattr(config, "all_kwargs"):
         return config.all_kwargs()
-    extra = {k: getattr(config, k) for k in ("num_warps", "num_stages", "num_ctas") if getattr(config, k, None)}
+    extra = {
+        k: getattr(config, k) for k in ("num_warps", "num_stages", "num_ctas") if getattr(config, k, None)
+    }
     return {**config.kwargs, **extra}
 
 
@@ -177,8 +179,17 @@ def _binder_factory():
 
 
 _DTYPE_NAMES = {
-    "float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float64": "fp64", "int8": "i8", "int16": "i16",
-    "int32": "i32", "int64": "i64", "uint8": "u8", "bool": "i1", "float8_e4m3fn": "fp8e4nv",
+    "float32": "fp32",
+    "float16": "fp16",
+    "bfloat16": "bf16",
+    "float64": "fp64",
+    "int8": "i8",
+    "int16": "i16",
+    "int32": "i32",
+    "int64": "i64",
+    "uint8": "u8",
+    "bool": "i1",
+    "float8_e4m3fn": "fp8e4nv",
     "float8_e5m2": "fp8e5",
 }
 
@@ -217,7 +228,7 @@ def _manual_signature(fn, args, kwargs) -> tuple[dict, dict, dict]:
     return signature, constexprs, options
 
 
-# ---- tools bundled with triton -----------------------------------------------------------------------------------
+# ---- tools bundled with triton -----------------------------------------------------------------------------
 
 
 def nvidia_tool(name: str) -> str | None:
@@ -235,7 +246,9 @@ def nvidia_tool(name: str) -> str | None:
 
 def _run_tool(argv: list[str], timeout: float = 60) -> tuple[int, str]:
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, check=False
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return 1, str(exc)
     return done.returncode, done.stdout + (done.stderr if done.returncode else "")
@@ -284,11 +297,11 @@ def resource_usage(cubin: bytes) -> dict:
     return usage
 
 
-# ---- the whole job -----------------------------------------------------------------------------------------------
+# ---- the whole job -----------------------------------------------------------------------------------------
 
 
 def _pick_inputs(exercise) -> tuple[dict, str]:
-    """Small, representative sizes: the bench's interpreter size (aligned like a real one), else the demo's."""
+    """Small, representative sizes: the bench's interpreter size (aligned like real ones), else the demo's."""
     if exercise.bench and exercise.bench.interpreter:
         return dict(exercise.bench.interpreter[0]), exercise.bench.dtype
     if exercise.run:
@@ -310,15 +323,27 @@ def compile_exercise(args: dict, device: str) -> dict:
     from tritonlab.engine.protocol import error
 
     stage = args.get("stage") or "ttir"
-    result: dict = {"exercise": args.get("exercise"), "stage": stage, "arch": None, "text": "", "header": [],
-                    "kernel": None, "registers": None, "spills": None, "shared": None, "error": None,
-                    "triton": triton.__version__}
+    result: dict = {
+        "exercise": args.get("exercise"),
+        "stage": stage,
+        "arch": None,
+        "text": "",
+        "header": [],
+        "kernel": None,
+        "registers": None,
+        "spills": None,
+        "shared": None,
+        "error": None,
+        "triton": triton.__version__,
+    }
     if stage not in STAGES:
         result["error"] = error("usage", f"unknown stage {stage!r}: choose one of {', '.join(STAGES)}")
         return result
     local = local_target() if device == "cuda" else None
     try:
-        capability = parse_arch(args["arch"]) if args.get("arch") else (local.arch if local else parse_arch(None))
+        capability = (
+            parse_arch(args["arch"]) if args.get("arch") else (local.arch if local else parse_arch(None))
+        )
     except ValueError as exc:
         result["error"] = error("usage", str(exc))
         return result
@@ -339,18 +364,23 @@ def compile_exercise(args: dict, device: str) -> dict:
             loaded.wrapper(*inputs.values())
         except Captured:
             pass
-        except Exception as exc:  # the wrapper failed before any launch
+        except Exception as exc:  # noqa: BLE001 - the learner's wrapper failed before any launch
             result["error"] = classify(exc, loaded.file)
             return result
     if not launches:
-        result["error"] = error("runtime", f"{exercise.entry}() launched no Triton kernel, so there is nothing to "
-                                           "compile: launch your @triton.jit kernel with kernel[grid](...)")
+        result["error"] = error(
+            "runtime",
+            f"{exercise.entry}() launched no Triton kernel, so there is nothing to "
+            "compile: launch your @triton.jit kernel with kernel[grid](...)",
+        )
         return result
     launch = launches[0]
-    result["kernel"] = getattr(launch.fn, "__name__", None) or getattr(getattr(launch.fn, "fn", None), "__name__", "?")
+    result["kernel"] = getattr(launch.fn, "__name__", None) or getattr(
+        getattr(launch.fn, "fn", None), "__name__", "?"
+    )
     try:
         compiled = compile_launch(launch, target)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - the learner's kernel does not compile: classified, with its line
         result["error"] = classify(exc, loaded.file)
         if result["error"]["kind"] == "runtime":
             result["error"]["kind"] = "compile"
@@ -385,12 +415,14 @@ def _find_block(lines: list[str], head: list[str]) -> int | None:
     if not head or not head[0]:
         return None
     for index, line in enumerate(lines):
-        if line.strip() == head[0] and [ln.strip() for ln in lines[index:index + len(head)]] == head:
+        if line.strip() == head[0] and [ln.strip() for ln in lines[index : index + len(head)]] == head:
             return index
     return None
 
 
-def describe(result: dict, compiled, stage: str, launch: Launch, params: dict, dtype: str, on_device: bool) -> None:
+def describe(
+    result: dict, compiled, stage: str, launch: Launch, params: dict, dtype: str, on_device: bool
+) -> None:
     metadata = compiled.metadata
     get = (lambda k, d=None: getattr(metadata, k, d)) if not isinstance(metadata, dict) else metadata.get
     asm = compiled.asm
@@ -409,7 +441,7 @@ def describe(result: dict, compiled, stage: str, launch: Launch, params: dict, d
             compiled._init_handles()
             result["registers"] = int(compiled.n_regs)
             result["spills"] = int(compiled.n_spills)
-        except Exception:  # noqa: BLE001 - too many resources for this GPU: the cubin's numbers stay
+        except Exception:  # noqa: BLE001, S110 - too many resources for this GPU: the cubin's numbers stay
             pass
     if stage == "sass":
         text, why = disassemble(cubin) if cubin else (None, "this Triton produced no cubin")
@@ -425,7 +457,9 @@ def describe(result: dict, compiled, stage: str, launch: Launch, params: dict, d
         if not text:
             from tritonlab.engine.protocol import error
 
-            result["error"] = error("compile", f"this Triton ({result['triton']}) does not keep the {stage} stage")
+            result["error"] = error(
+                "compile", f"this Triton ({result['triton']}) does not keep the {stage} stage"
+            )
             return
     if len(text) > TEXT_CAP:
         text = text[:TEXT_CAP] + f"\n… cut at {TEXT_CAP // 1_000_000} MB\n"
@@ -439,8 +473,10 @@ def describe(result: dict, compiled, stage: str, launch: Launch, params: dict, d
     if signature:
         header.append("signature: " + signature)
     if launch.config:
-        header.append(f"autotune config: {launch.config} (the first of {launch.configs}; "
-                      "`tritonlab bench` times them all)")
+        header.append(
+            f"autotune config: {launch.config} (the first of {launch.configs}; "
+            "`tritonlab bench` times them all)"
+        )
     res = [f"num_warps {result['num_warps']}", f"num_stages {result['num_stages']}"]
     if result["registers"] is not None:
         res.append(f"{result['registers']} registers/thread")
@@ -474,7 +510,7 @@ def _signature_line(launch: Launch) -> str:
     return ", ".join(parts)
 
 
-# ---- running in a fresh process ----------------------------------------------------------------------------------
+# ---- running in a fresh process ----------------------------------------------------------------------------
 
 
 def compile_in_subprocess(args: dict, timeout: float = 100.0) -> dict:
@@ -489,9 +525,16 @@ def compile_in_subprocess(args: dict, timeout: float = 100.0) -> dict:
         request, answer = Path(tmp) / "in.json", Path(tmp) / "out.json"
         request.write_text(json.dumps(args), encoding="utf-8")
         try:
-            done = subprocess.run([sys.executable, "-m", "tritonlab.engine.kernel_ir", str(request), str(answer)],
-                                  env=env, capture_output=True, text=True, timeout=timeout,
-                                  stdin=subprocess.DEVNULL, start_new_session=True)
+            done = subprocess.run(
+                [sys.executable, "-m", "tritonlab.engine.kernel_ir", str(request), str(answer)],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+                check=False,
+            )
         except subprocess.TimeoutExpired:
             return {"error": error("timeout", f"compiling took more than {timeout:g} s")}
         if answer.is_file():
@@ -500,8 +543,11 @@ def compile_in_subprocess(args: dict, timeout: float = 100.0) -> dict:
                 result["output"] = done.stdout[-4000:]
             return result
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-20:])
-        return {"error": error("crash", f"the compiler process failed (exit status {done.returncode})",
-                               stderr_tail=tail)}
+        return {
+            "error": error(
+                "crash", f"the compiler process failed (exit status {done.returncode})", stderr_tail=tail
+            )
+        }
 
 
 def main(argv: list[str]) -> int:
@@ -514,8 +560,14 @@ def main(argv: list[str]) -> int:
         import traceback
 
         traceback.print_exc()
-        result = {"error": {"kind": "runtime", "message": f"internal error in the lab: {exc!r}", "line": None,
-                            "internal": True}}
+        result = {
+            "error": {
+                "kind": "runtime",
+                "message": f"internal error in the lab: {exc!r}",
+                "line": None,
+                "internal": True,
+            }
+        }
     from tritonlab.engine.protocol import _clean
 
     Path(answer).write_text(json.dumps(_clean(result), default=str), encoding="utf-8")

@@ -1,7 +1,9 @@
-"""ir: the learner's kernel at one compiler stage (ttir, ttgir, llir, ptx, sass), with registers, spills, shared.
+"""ir: the learner's kernel at one compiler stage (ttir, ttgir, llir, ptx, sass), with registers, spills,
+shared.
 
-On a GPU the kernel is compiled in the worker for the local GPU (or the --arch asked for). On the interpreter the
-worker's Triton cannot compile (see engine/kernel_ir.py), so a fresh process compiles for --arch (default sm_90).
+On a GPU the kernel is compiled in the worker for the local GPU (or the --arch asked for). On the interpreter
+the worker's Triton cannot compile (see engine/kernel_ir.py), so a fresh process compiles for --arch (default
+sm_90).
 """
 
 from __future__ import annotations

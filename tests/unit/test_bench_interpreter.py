@@ -1,0 +1,197 @@
+"""`bench` on the interpreter: nothing is timed, what the kernel moves is counted exactly; wrong kernels
+are not benchmarked at all. Plus the pure parts (roofline placement, datasheet lookup, the ceilings cache)."""
+
+import re
+import shutil
+
+import pytest
+
+from tritonlab.engine import ceilings, roofline
+from tritonlab.engine.client import WorkerClient
+from tritonlab.paths import kernels_dir, lessons_dir
+
+ROW_KEYS = (
+    "numel",
+    "element_size",
+    "dtype",
+    "ms",
+    "ms_q20",
+    "ms_q80",
+    "gbps",
+    "tflops",
+    "torch_ms",
+    "speedup",
+    "pct_of_peak",
+)
+
+
+@pytest.fixture(scope="module")
+def client():
+    worker = WorkerClient(backend="interpreter")
+    yield worker
+    worker.close()
+
+
+def bench(client, **args):
+    return client.request("bench", args, timeout=300)
+
+
+def test_vector_add_solution_counts_exact_bytes_and_reports_no_times(client):
+    result = bench(client, exercise="5", solution=True)
+    assert result["error"] is None, result["error"]
+    assert result["backend"] == "interpreter"
+    assert result["verified"] is True
+    assert result["ceilings"] is None
+    assert "interpreter" in result["note"] and "GPU" in result["note"]
+    (row,) = result["rows"]
+    for key in ROW_KEYS:
+        assert key in row, key
+    n, size = row["params"]["n"], 4
+    assert row["numel"] == n and row["element_size"] == size and row["dtype"] == "float32"
+    for key in ("ms", "ms_q20", "ms_q80", "gbps", "tflops", "torch_ms", "speedup", "pct_of_peak"):
+        assert row[key] is None, key
+    assert row["bytes_loaded"] == 2 * n * size
+    assert row["bytes_stored"] == n * size
+    assert row["programs"] == -(-n // 1024)
+    assert row["arithmetic_intensity"] == pytest.approx(n / (3 * n * size))
+    assert result["roofline"]["arithmetic_intensity"] == pytest.approx(1 / 12)
+    assert result["roofline"]["bound"] is None
+    assert any("32,768" in line for line in result["lines"])
+
+
+def test_masked_off_lanes_are_not_counted(client, tmp_path):
+    """n = 1000 in half precision: one program of 1024 lanes, 24 of them masked off, 2-byte elements."""
+    lessons = tmp_path / "lessons"
+    shutil.copytree(lessons_dir() / "05-vector-add", lessons / "05-vector-add")
+    toml = lessons / "05-vector-add" / "lesson.toml"
+    text = toml.read_text(encoding="utf-8")
+    block = text[text.index("[exercise.bench]") :]
+    edited = block.replace("interpreter = [{ n = 4096 }]", "interpreter = [{ n = 1000 }]", 1)
+    edited = re.sub(r'dtype = "float32"', 'dtype = "float16"', edited, count=1)
+    assert edited != block
+    toml.write_text(text.replace(block, edited), encoding="utf-8")
+    result = bench(
+        client, exercise="5", solution=True, lessons_dir=str(lessons), kernels_dir=str(kernels_dir())
+    )
+    assert result["error"] is None, result["error"]
+    (row,) = result["rows"]
+    assert row["params"] == {"n": 1000}
+    assert row["dtype"] == "float16" and row["element_size"] == 2
+    assert row["programs"] == 1
+    assert row["bytes_loaded"] == 2 * 1000 * 2
+    assert row["bytes_stored"] == 1000 * 2
+    assert row["extra_bytes"] == 0
+
+
+def test_starter_is_not_timed(client):
+    result = bench(client, exercise="5")
+    assert result["verified"] is False
+    assert result["rows"] == []
+    assert result["error"] is not None and result["error"].get("not_timed")
+    assert result["verify"]["passed"] is False
+    assert "not timed" in " ".join(result["lines"])
+
+
+def test_sweep_counts_programs_per_block_size(client):
+    result = bench(client, exercise="6/copy", solution=True)
+    assert result["error"] is None, result["error"]
+    sweep = result["sweep"]
+    n = sweep["params"]["n"]
+    by_block = {row["config"]["BLOCK_SIZE"]: row for row in sweep["rows"]}
+    assert by_block[128]["programs"] == n // 128
+    assert by_block[1024]["programs"] == -(-n // 1024)
+    for row in sweep["rows"]:
+        assert row["ms"] is None and row["gbps"] is None
+        assert row["bytes_loaded"] == n * 4  # a bigger block masks its extra lanes off
+    assert sweep["best"] is None
+    assert "GPU" in sweep["note"]
+    assert "synchronize" in result["naive"]["note"]
+
+
+def test_autotune_on_the_interpreter_lists_configs(client):
+    result = bench(client, exercise="10/autotune-matmul", solution=True)
+    assert result["error"] is None, result["error"]
+    report = result["autotune"]
+    assert report["kernel"] == "matmul_kernel"
+    assert report["configs"] and all("BLOCK_M=" in c for c in report["configs"])
+    assert "GPU" in report["note"]
+
+
+# ---- pure parts --------------------------------------------------------------------------------------------
+
+
+def limits(bandwidth=4000.0, peak=700.0):
+    return {"bandwidth_gbps": bandwidth, "peak_tflops": peak, "ridge": roofline.ridge(bandwidth, peak)}
+
+
+def test_roofline_places_vector_add_under_the_memory_roof():
+    ai = 1 / 12
+    placed = roofline.place(ai, 3600.0, 3600.0 * ai / 1e3, limits())
+    assert placed["bound"] == "memory"
+    assert placed["attainable_tflops"] == pytest.approx(ai * 4000 / 1e3)
+    assert placed["pct_of_peak"] == pytest.approx(90.0)
+
+
+def test_roofline_places_a_big_matmul_under_the_compute_roof():
+    m = 4096
+    ai = 2 * m**3 / (3 * m * m * 2)
+    placed = roofline.place(ai, None, 630.0, limits())
+    assert placed["bound"] == "compute"
+    assert placed["attainable_tflops"] == pytest.approx(700.0)
+    assert placed["pct_of_peak"] == pytest.approx(90.0)
+    assert roofline.ridge(4000.0, 700.0) == pytest.approx(175.0)
+
+
+def test_a_copy_is_held_to_the_bandwidth():
+    placed = roofline.place(0.0, 2000.0, None, limits())
+    assert placed["bound"] == "memory" and placed["pct_of_peak"] == pytest.approx(50.0)
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("NVIDIA H200", "H200 SXM"),
+        ("NVIDIA H200 NVL", "H200 NVL"),
+        ("NVIDIA H100 80GB HBM3", "H100 SXM"),
+        ("NVIDIA H100 PCIe", "H100 PCIe"),
+        ("NVIDIA A100-SXM4-40GB", "A100 SXM 40GB"),
+        ("NVIDIA A100-SXM4-80GB", "A100 SXM 80GB"),
+        ("NVIDIA L40S", "L40S"),
+        ("NVIDIA GeForce RTX 4090", "GeForce RTX 4090"),
+        ("Tesla T4", "T4"),
+        ("NVIDIA L4", "L4"),
+    ],
+)
+def test_datasheet_lookup(name, expected):
+    entry = ceilings.datasheet(name)
+    assert entry["name"] == expected
+    assert entry["copy_gbps"] > 0 and entry["fp16_tflops"] > 0
+
+
+def test_unknown_gpu_has_no_datasheet():
+    assert ceilings.datasheet("Some Future GPU") is None
+    assert ceilings.datasheet(None) is None
+
+
+def test_ceilings_are_measured_once_and_cached(monkeypatch, isolated_home):
+    import torch
+
+    calls = []
+
+    def fake_measure(progress=None):
+        calls.append(1)
+        return {"copy_gbps": 4000.0, "matmul_fp16_tflops": 700.0, "matmul_fp32_tflops": 50.0}
+
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda *a: "NVIDIA H200")
+    monkeypatch.setattr(ceilings, "measure", fake_measure)
+    first = ceilings.get()
+    second = ceilings.get()
+    assert len(calls) == 1
+    assert first["cached"] is False and second["cached"] is True
+    assert second["measured"]["copy_gbps"] == 4000.0
+    assert second["datasheet"]["name"] == "H200 SXM"
+    assert (isolated_home / ceilings.CACHE_FILE).is_file()
+    assert torch.__version__ in second["key"]
+    lim = roofline.limits(second, "float16")
+    assert lim["peak_tflops"] == 700.0 and lim["datasheet_peak_tflops"] == 989
+    assert roofline.limits(second, "float32")["peak_tflops"] == 50.0
