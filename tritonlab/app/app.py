@@ -21,7 +21,7 @@ class TritonLabApp(App):
     BINDINGS = [
         Binding("f1", "help", "Help", priority=True),
         Binding("question_mark", "help", "Help", show=False),
-        Binding("ctrl+l", "toggle_language", "日本語", priority=True),
+        Binding("ctrl+l", "toggle_language", "日本語", show=False),
     ]
     LABELS = {"help": "help", "toggle_language": "language"}
 
@@ -50,9 +50,17 @@ class TritonLabApp(App):
         self.start_worker()
         self.push_screen(HomeScreen())
         if self._exercise_ref:
-            try:
-                self.open_exercise(self.catalog.exercise(self._exercise_ref).key)
-            except KeyError as exc:
+            self._open_ref(self._exercise_ref)
+
+    def _open_ref(self, ref: str) -> None:
+        """`tritonlab open REF`: an exercise, or a lesson (its first exercise, or its text when it has none)."""
+        try:
+            self.open_exercise(self.catalog.exercise(ref).key)
+        except KeyError as exc:
+            lesson = self.catalog.lesson(ref) if "/" not in ref else None
+            if lesson is not None and not lesson.exercises:
+                self.open_exercise(None, lesson_id=lesson.id)
+            else:
                 self.notify(str(exc).strip("'\""), severity="error")
 
     def _relabel(self, lang: str) -> None:

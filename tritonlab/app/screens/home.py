@@ -21,8 +21,9 @@ class HomeScreen(Screen):
     BINDINGS = [
         Binding("r", "resume", "Resume"),
         Binding("q", "app.quit", "Quit"),
+        Binding("ctrl+l", "app.toggle_language", "日本語"),
     ]
-    LABELS = {"resume": "resume_key", "app.quit": "quit"}
+    LABELS = {"resume": "resume_key", "app.quit": "quit", "app.toggle_language": "language"}
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="home-header"):

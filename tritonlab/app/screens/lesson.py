@@ -49,7 +49,7 @@ class LessonScreen(Screen):
         Binding("f7", "bench", "Benchmark", priority=True),
         Binding("escape", "cancel_job", "Cancel", priority=True),
         Binding("escape", "back_to_code", "Code", priority=True),
-        Binding("f2", "hint", "Hint", priority=True),
+        Binding("f2", "hint", "Hint", show=False, priority=True),
         Binding("ctrl+t", "cycle_pane", "Panes", priority=True),
         Binding("f9", "home", "Lessons", priority=True),
         Binding("f3", "solution", "Solution", show=False, priority=True),
@@ -82,7 +82,7 @@ class LessonScreen(Screen):
         lang = self.app.lang
         with Horizontal(id="lesson-header"):
             yield Static(id="lesson-title", markup=False)
-            yield BackendBadge(id="badge")
+            yield BackendBadge(compact_below=120, id="badge")
         yield Tabs(
             Tab(t("pane_text", lang), id="pane-text"),
             Tab(t("pane_code", lang), id="pane-code"),
@@ -208,8 +208,7 @@ class LessonScreen(Screen):
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         if self.exercise is None or event.text_area.id != "editor":
             return
-        if self.editor.error_line is not None and event.text_area.text != self._disk_text:
-            self.editor.clear_error()
+        self.editor.clear_error()
         if self._save_timer is not None:
             self._save_timer.stop()
         self._save_timer = self.set_timer(SAVE_DELAY, self.flush_draft)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import ScrollableContainer, Vertical
 from textual.widgets import DataTable, Static
 
 from tritonlab.app.formatting import error_text, number
@@ -27,7 +27,7 @@ def _numeric(value) -> float | None:
 
 
 def _label(row: dict, index: int) -> str:
-    for key in ("label", "size", "name", "case", "shape", "params"):
+    for key in ("label", "size", "name", "case", "shape", "params", "config"):
         if key in row and row[key] not in (None, ""):
             value = row[key]
             if isinstance(value, dict):
@@ -36,17 +36,22 @@ def _label(row: dict, index: int) -> str:
     return str(index + 1)
 
 
+def _has_numbers(rows: list[dict], key: str) -> bool:
+    return any(_numeric(r.get(key)) is not None for r in rows)
+
+
 def _metric_keys(rows: list[dict]) -> tuple[str | None, str | None]:
-    """(yours, baseline) column names: GB/s when present, else milliseconds."""
-    keys = [k for k in rows[0] if any(_numeric(r.get(k)) is not None for r in rows)]
-    for unit in ("gbps", "gb/s", "gb_s", "tflops", "ms", "us"):
+    """(yours, baseline) column names: GB/s when measured, else TFLOP/s, else milliseconds."""
+    for yours, baseline in (("gbps", "torch_gbps"), ("tflops", "torch_tflops"), ("ms", "torch_ms")):
+        if _has_numbers(rows, yours):
+            return yours, baseline if _has_numbers(rows, baseline) else None
+    keys = [k for k in rows[0] if _has_numbers(rows, k)]
+    for unit in ("gbps", "gb/s", "tflops", "ms"):
         matching = [k for k in keys if unit in k.lower().replace(" ", "")]
-        if not matching:
-            continue
-        baseline = next((k for k in matching if any(w in k.lower() for w in BASELINE_WORDS)), None)
-        yours = next((k for k in matching if k != baseline and "naive" not in k.lower()), None)
-        if yours:
-            return yours, baseline
+        base = next((k for k in matching if any(w in k.lower() for w in BASELINE_WORDS)), None)
+        mine = next((k for k in matching if k != base and "naive" not in k.lower()), None)
+        if mine:
+            return mine, base
     return None, None
 
 
@@ -64,57 +69,42 @@ def sizes_series(result: dict) -> tuple[list[str], str, list[float], str | None,
 
 
 def sweep_series(result: dict) -> tuple[str, list[str], list[float]] | None:
-    """(parameter, values, GB/s) from `sweep` as a list of points or {param, points|rows}."""
+    """(what was swept, config labels, GB/s) for the configs that were timed."""
     sweep = result.get("sweep")
-    param = None
-    points = sweep
     if isinstance(sweep, dict):
-        param = sweep.get("param") or sweep.get("name")
-        points = sweep.get("points") or sweep.get("rows") or sweep.get("results")
-        if points is None and param and isinstance(sweep.get("values"), list):
-            ys = sweep.get("gbps") or sweep.get("GB/s") or sweep.get("y")
-            if isinstance(ys, list) and len(ys) == len(sweep["values"]):
-                return param, [str(v) for v in sweep["values"]], [_numeric(y) or 0.0 for y in ys]
-    if not isinstance(points, list) or not points or not all(isinstance(p, dict) for p in points):
+        points = sweep.get("rows") or sweep.get("points") or []
+        param = ", ".join(sweep.get("keys") or []) or sweep.get("param") or "config"
+    elif isinstance(sweep, list):
+        points, param = sweep, "config"
+    else:
         return None
-    if param is None:
-        param = next((k for k in points[0] if k.isupper() or k in ("value", "block_size")), None)
-    if param is None:
+    points = [p for p in points if isinstance(p, dict)]
+    if not points:
         return None
-    yours, _ = _metric_keys(points)
-    ykey = yours or next((k for k in ("gbps", "GB/s", "value_gbps") if k in points[0]), None)
+    ykey = next((k for k in ("gbps", "tflops") if _has_numbers(points, k)), None)
     if ykey is None:
         return None
-    return param, [str(p.get(param, p.get("value"))) for p in points], [_numeric(p.get(ykey)) or 0.0 for p in points]
+    timed = [p for p in points if _numeric(p.get(ykey)) is not None]
+    return param, [_label(p, i) for i, p in enumerate(timed)], [_numeric(p[ykey]) for p in timed]
 
 
-def roofline_point(result: dict) -> dict | None:
-    """{intensity, achieved, peak_compute, peak_bandwidth} in FLOP/byte and GFLOP/s, when the result has them."""
+def roofline_series(result: dict) -> dict | None:
+    """Roofs (TFLOP/s against FLOP/byte) and one point per size for yours and torch, when measured."""
     roof = result.get("roofline")
     if not isinstance(roof, dict):
         return None
-
-    def pick(*names):
-        for name in names:
-            value = _numeric(roof.get(name))
-            if value is not None:
-                return value
+    points = [p for p in roof.get("points") or [] if isinstance(p, dict)
+              and _numeric(p.get("ai")) and _numeric(p.get("tflops"))]
+    if not points:
         return None
-
-    intensity = pick("intensity", "arithmetic_intensity", "ai", "flops_per_byte")
-    achieved = pick("achieved_gflops", "gflops")
-    if achieved is None and pick("achieved_tflops", "tflops") is not None:
-        achieved = pick("achieved_tflops", "tflops") * 1e3
-    peak = pick("peak_gflops")
-    if peak is None and pick("peak_tflops") is not None:
-        peak = pick("peak_tflops") * 1e3
-    bandwidth = pick("peak_gbps", "peak_bandwidth_gbps", "bandwidth_gbps")
-    if intensity is None or achieved is None:
-        return None
-    return {"intensity": intensity, "achieved": achieved, "peak_compute": peak, "peak_bandwidth": bandwidth}
+    return {
+        "bandwidth_gbps": _numeric(roof.get("bandwidth_gbps")),
+        "peak_tflops": _numeric(roof.get("peak_tflops")),
+        "points": points,
+    }
 
 
-class BenchPanel(VerticalScroll):
+class BenchPanel(ScrollableContainer):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._result: dict | None = None
@@ -143,14 +133,19 @@ class BenchPanel(VerticalScroll):
         if result is None:
             summary.update(Text(t("bench_empty", lang), style="dim"))
             return
-        text = Text()
+        text = Text(no_wrap=True)
         if result.get("error"):
             text.append_text(error_text(result["error"], lang))
             text.append("\n")
-        for line in result.get("lines") or []:
+        lines = result.get("lines") or []
+        for line in lines:
             text.append(f"{line}\n")
         summary.update(text)
-        self._fill_table(table, result)
+        # The engine's lines already hold the table, formatted as `tritonlab bench` prints it.
+        if lines:
+            table.display = False
+        else:
+            self._fill_table(table, result)
         charts.remove_children()
         plots = self._charts(result, lang)
         if plots:
@@ -179,7 +174,7 @@ class BenchPanel(VerticalScroll):
             table.add_row(*cells)
 
     def _charts(self, result: dict, lang: str) -> list:
-        sizes, sweep, roof = sizes_series(result), sweep_series(result), roofline_point(result)
+        sizes, sweep, roof = sizes_series(result), sweep_series(result), roofline_series(result)
         if not (sizes or sweep or roof):
             return []
         from textual_plotext import PlotextPlot  # plotext is only paid for when there is something to draw
@@ -199,20 +194,25 @@ class BenchPanel(VerticalScroll):
             param, xs, ys = sweep
             plot = PlotextPlot(classes="bench-chart")
             plot.plt.bar(xs, ys)
-            plot.plt.title(t("bench_sweep", lang, param=param))
+            plot.plt.title(t("bench_sweep", lang, param=param) + " (GB/s)")
             plots.append(plot)
         if roof:
             plot = PlotextPlot(classes="bench-chart")
             plt = plot.plt
-            xs = [2.0 ** k for k in range(-4, 9)]
-            if roof["peak_bandwidth"] and roof["peak_compute"]:
-                ceiling = [min(roof["peak_compute"], roof["peak_bandwidth"] * x) for x in xs]
-                plt.plot(xs, ceiling, label="roof")
-            plt.scatter([roof["intensity"]], [roof["achieved"]], label=t("yours", lang), marker="●")
+            ais = [p["ai"] for p in roof["points"]]
+            low, high = min(ais + [0.01]) / 4, max(ais + [1.0]) * 8
+            xs = [low * (high / low) ** (k / 40) for k in range(41)]
+            if roof["bandwidth_gbps"] and roof["peak_tflops"]:
+                plt.plot(xs, [min(roof["peak_tflops"], roof["bandwidth_gbps"] * x / 1e3) for x in xs], label="roof")
+            for who, marker in (("yours", "●"), ("torch", "◆")):
+                mine = [p for p in roof["points"] if p.get("who", "yours") == who]
+                if mine:
+                    plt.scatter([p["ai"] for p in mine], [p["tflops"] for p in mine], label=t(who, lang),
+                                marker=marker)
             plt.xscale("log")
             plt.yscale("log")
             plt.xlabel("FLOP/byte")
-            plt.ylabel("GFLOP/s")
+            plt.ylabel("TFLOP/s")
             plt.title(t("bench_roofline", lang))
             plots.append(plot)
         return plots

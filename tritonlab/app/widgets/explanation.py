@@ -6,6 +6,7 @@ import re
 
 from rich.markdown import Markdown
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -41,8 +42,8 @@ class Explanation(VerticalScroll, can_focus=True):
     costs over a second for a long lesson and would push the first paint past a second."""
 
     BINDINGS = [
-        ("up", "scroll_up", "Scroll up"),
-        ("down", "scroll_down", "Scroll down"),
+        Binding("up", "scroll_up", show=False),
+        Binding("down", "scroll_down", show=False),
     ]
 
     def __init__(self, markdown: str, **kwargs) -> None:

@@ -23,6 +23,14 @@ def problem_number(problem) -> int:
     return int(match.group(1)) if match else 99
 
 
+def problem_text(problem) -> str:
+    """`NN-slug/file:line: message`, without the install location in front."""
+    parts = list(getattr(problem.path, "parts", ()))
+    start = next((i for i, part in enumerate(parts) if re.match(r"^\d{2}-", part)), None)
+    where = "/".join(parts[start:]) if start is not None else str(problem.path)
+    return f"{where}:{problem.line or 1}: {problem.message}"
+
+
 class LessonList(OptionList):
     class ExerciseChosen(Message):
         def __init__(self, exercise_key: str | None, lesson_id: str) -> None:
@@ -49,7 +57,7 @@ class LessonList(OptionList):
         for number, is_problem, item in sorted(entries, key=lambda e: (e[0], e[1])):
             if is_problem:
                 prompt = Text.assemble((f"{number:>2}  " if number != 99 else "    "), ("✗ ", "bold red"),
-                                       (str(item), "red"))
+                                       (problem_text(item), "red"))
                 options.append(Option(prompt, id=f"problem:{len(options)}"))
                 continue
             options.append(Option(self._lesson_prompt(item, progress, lang), id=f"lesson:{item.id}"))

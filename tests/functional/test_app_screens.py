@@ -1,0 +1,275 @@
+"""The app's screens with a fake worker client: navigation, language, drafts, hints, quiz, dialogs, layout.
+
+The fake client answers instantly with canned results, so these tests are about the UI, not the kernels
+(tests/functional/test_app_workflow.py runs the real worker).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from app_helpers import FakeClient, fixture_catalog, settle
+from textual.widgets import OptionList, RadioSet
+
+from tritonlab import store
+from tritonlab.app.app import TritonLabApp
+from tritonlab.app.screens.confirm import ConfirmScreen
+from tritonlab.app.screens.help import HelpScreen
+from tritonlab.app.screens.home import HomeScreen
+from tritonlab.app.screens.lesson import LessonScreen
+from tritonlab.app.screens.solution import SolutionScreen
+from tritonlab.app.widgets.editor import CodeEditor
+from tritonlab.app.widgets.hints_panel import HintsPanel
+from tritonlab.app.widgets.verify_panel import VerifyPanel
+
+KEY = "05-vector-add/add"
+
+FAILED_VERIFY = {
+    "exercise": KEY, "backend": "interpreter", "passed": False, "error": None,
+    "summary": "1/2 cases pass — first failure, n=97 · float32: elements 1–96 were never written",
+    "cases": [
+        {"name": "n=1 · float32", "passed": True, "max_abs_err": 0.0, "max_rel_err": 0.0, "mismatches": 0,
+         "diagnoses": []},
+        {"name": "n=97 · float32", "passed": False, "max_abs_err": 1.5, "max_rel_err": 1.0, "mismatches": 96,
+         "diagnoses": [{"kind": "unwritten", "message": "elements 1–96 were never written"}],
+         "first": [{"index": [1], "got": "nan", "expected": 0.25}], "map": "✓✗✗✗✗✗✗✗"},
+    ],
+    "output": "debug print from the kernel file\n",
+}
+
+
+def run(scenario, size=(80, 24), client=None, **app_args):
+    async def main():
+        app = TritonLabApp(lang=app_args.pop("lang", "en"), backend="interpreter", client=client or FakeClient(),
+                           catalog=fixture_catalog(), **app_args)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await scenario(app, pilot)
+
+    asyncio.run(main())
+
+
+def test_home_lists_lessons_states_and_problems():
+    async def scenario(app, pilot):
+        assert isinstance(app.screen, HomeScreen)
+        prompts = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        text = "\n".join(prompts)
+        assert "First steps" in text and "Vector addition, the whole life cycle" in text
+        assert "Vector add" in text and "not started" in text
+        assert "03-broken/lesson.toml:1: missing text.ja.md" in text  # listed, not hidden
+        assert "CPU interpreter — timings are not GPU timings" in str(app.screen.query_one("#badge").render())
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        text = "\n".join(str(o.prompt) for o in app.screen.query_one(OptionList).options)
+        assert "ベクトル加算：実装から検証まで" in text and "未着手" in text
+        assert store.load_settings()["lang"] == "ja"
+
+    run(scenario)
+
+
+def test_open_exercise_from_home_and_come_back():
+    async def scenario(app, pilot):
+        options = app.screen.query_one(OptionList)
+        options.focus()
+        ids = [o.id for o in options.options]
+        options.highlighted = ids.index(f"exercise:{KEY}")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LessonScreen) and app.screen.exercise.key == KEY
+        assert store.load_progress()["last"] == KEY
+        await pilot.press("f9")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert app.screen.query_one("#resume").display
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, LessonScreen)
+        await pilot.press("ctrl+b")  # previous exercise: lesson 2's
+        await pilot.pause()
+        assert app.screen.exercise.key == "02-environment/add"
+
+    run(scenario)
+
+
+def test_draft_is_saved_while_typing_and_restored_after_a_restart():
+    async def type_something(app, pilot):
+        editor = app.screen.query_one(CodeEditor)
+        editor.focus()
+        editor.move_cursor((0, 0))
+        await pilot.press(*"# mine", "enter")
+        path = store.draft_path(KEY)
+        for _ in range(100):  # the debounced save, polled (not a blind sleep)
+            if path.exists():
+                break
+            await pilot.pause(0.05)
+        assert path.read_text(encoding="utf-8").startswith("# mine\n")
+        await pilot.press(*"# unsaved until exit")
+
+    async def check_restored(app, pilot):
+        assert app.screen.query_one(CodeEditor).text.startswith("# mine\n# unsaved until exit")
+        assert store.exercise_state(KEY) == store.IN_PROGRESS
+
+    run(type_something, exercise_ref="5/add")
+    run(check_restored, exercise_ref="5/add")
+
+
+def test_untouched_starter_is_not_saved():
+    async def scenario(app, pilot):
+        assert app.screen.query_one(CodeEditor).text.startswith('"""Lesson 5')
+
+    run(scenario, exercise_ref="5/add")
+    assert not store.draft_path(KEY).exists()
+    assert store.exercise_state(KEY) == store.NOT_STARTED
+
+
+def test_verify_result_shows_cases_and_narrow_layout_switches_to_results():
+    client = FakeClient(results={"verify": FAILED_VERIFY})
+
+    async def scenario(app, pilot):
+        screen = app.screen
+        assert screen.has_class("-narrow") and screen.has_class("-show-code")
+        await pilot.press("f6")
+        await settle(pilot)
+        op, args = client.requests[-1]
+        assert op == "verify" and args == {"exercise": KEY, "file": str(store.draft_path(KEY))}
+        assert store.draft_path(KEY).exists()  # saved before the request
+        assert screen.has_class("-show-results") and screen.results.active == "verify"
+        panel = screen.query_one(VerifyPanel)
+        assert panel.query_one("#verify-cases").row_count == 2
+        detail = str(panel.query_one("#verify-detail-body").render())
+        assert "n=97" in detail and "never written" in detail and "expected 0.25" in detail
+        assert "✓✗✗" in detail  # the mismatch map
+        assert "debug print" in str(screen.query_one("#output-body").render())
+        assert screen.focused is not None and screen.focused is not screen.editor  # no typing into a hidden pane
+        await pilot.press("escape")  # back to the code
+        assert screen.has_class("-show-code") and screen.focused is screen.editor
+        await pilot.press("ctrl+t")
+        assert screen.has_class("-show-results")
+
+    run(scenario, client=client, exercise_ref="5/add")
+
+
+def test_wide_layout_is_side_by_side():
+    async def scenario(app, pilot):
+        screen = app.screen
+        assert screen.has_class("-wide")
+        text, code, results = (screen.query_one(f"#{p}-pane") for p in ("text", "code", "results"))
+        assert text.region.x < code.region.x and code.region.y < results.region.y
+        assert not screen.check_action("cycle_pane", ())
+
+    run(scenario, size=(160, 48), exercise_ref="5/add")
+
+
+def test_hints_are_revealed_one_at_a_time():
+    async def scenario(app, pilot):
+        hints = app.screen.query_one(HintsPanel)
+        assert hints.revealed == 0
+        await pilot.press("f2")
+        await pilot.pause()
+        assert hints.revealed == 1 and app.screen.results.active == "hints"
+        body = str(hints.query_one("#hints-body").render())
+        assert "Hint 1 of 2" in body and "Hint 2" not in body
+        await pilot.press("f2")
+        await pilot.press("f2")
+        assert hints.revealed == 2
+
+    run(scenario, exercise_ref="5/add")
+
+
+def test_quiz_answers_are_graded_and_recorded():
+    async def scenario(app, pilot):
+        screen = app.screen
+        assert screen.exercise is None  # lesson 1 has only text and a quiz
+        screen.results.show_tab("quiz")
+        await pilot.pause()
+        radios = screen.query_one("#quiz-0", RadioSet)
+        radios.focus()
+        await pilot.press("enter")  # the first choice, the right one
+        await pilot.pause()
+        assert "correct" in str(screen.query_one("#quiz-feedback-0").render())
+        assert store.load_progress()["quiz"]["01-first-steps"]["what"]["correct"] is True
+
+    run(scenario, exercise_ref="1")
+
+
+def test_reset_and_solution_ask_first():
+    async def scenario(app, pilot):
+        screen = app.screen
+        editor = screen.editor
+        editor.load_text("mine = 1\n")
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert editor.text == "mine = 1\n"
+        await pilot.press("f3")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, SolutionScreen)
+        assert "-mine = 1" in app.screen.diff and "+def add(" in app.screen.diff
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+
+    run(scenario, exercise_ref="5/add")
+
+
+def test_help_language_and_editor_fallbacks(monkeypatch):
+    monkeypatch.setenv("EDITOR", "true")
+
+    async def scenario(app, pilot):
+        screen = app.screen
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        assert "ベクトル加算" in str(screen.query_one("#lesson-title").render())
+        assert any(b.description == "検証" for b in screen._bindings.key_to_bindings["f6"])
+        await pilot.press("f4")  # headless: the terminal cannot be handed over; a notice, not a crash
+        await pilot.pause()
+        assert any("外部エディタ" in n.message for n in app._notifications)
+        store.save_draft(KEY, "edited elsewhere = True\n")
+        screen.reload_from_disk()
+        assert screen.editor.text == "edited elsewhere = True\n"
+
+    run(scenario, exercise_ref="5/add")
+
+
+def test_environment_panel_runs_the_doctor_in_the_background(monkeypatch):
+    import tritonlab.doctor
+
+    report = {"ok": True, "backend": "interpreter",
+              "checks": [{"name": "torch", "status": "ok", "value": "2.13"},
+                         {"name": "cuda", "status": "warn", "value": "no GPU", "fix": "use the interpreter"}]}
+    monkeypatch.setattr(tritonlab.doctor, "run_doctor", lambda backend="auto", timeout=180.0: report)
+
+    async def scenario(app, pilot):
+        screen = app.screen
+        assert screen.results.active == "env"
+        await settle(pilot)
+        body = str(screen.query_one("#env-body").render())
+        assert "torch" in body and "fix: use the interpreter" in body
+        assert "can run kernels" in str(screen.query_one("#env-summary").render())
+
+    run(scenario, exercise_ref="2")
+
+
+def test_corrupt_user_files_are_set_aside_with_a_notice(isolated_home):
+    isolated_home.mkdir(parents=True, exist_ok=True)
+    (isolated_home / store.PROGRESS_FILE).write_text("{not json", encoding="utf-8")
+    (isolated_home / store.SETTINGS_FILE).write_text(json.dumps([1, 2]), encoding="utf-8")
+
+    async def scenario(app, pilot):
+        messages = [n.message for n in app._notifications]
+        assert any(store.PROGRESS_FILE in m and "moved to" in m for m in messages), messages
+        assert isinstance(app.screen, HomeScreen)
+
+    run(scenario)
+    assert list(isolated_home.glob(f"{store.PROGRESS_FILE}.corrupt-*"))
