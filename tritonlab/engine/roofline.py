@@ -44,9 +44,16 @@ def place(ai: float | None, gbps: float | None, tflops: float | None, lim: dict)
     With no FLOPs (a copy) the roof is the bandwidth alone and % of peak is GB/s over the measured copy rate.
     """
     bandwidth, peak = lim["bandwidth_gbps"], lim.get("peak_tflops")
+    sheet_bandwidth, sheet_peak = lim.get("datasheet_bandwidth_gbps"), lim.get("datasheet_peak_tflops")
     out = {
         "pct_of_bandwidth": (gbps / bandwidth * 100) if gbps is not None else None,
         "pct_of_compute": (tflops / peak * 100) if tflops is not None and peak else None,
+        "pct_of_datasheet_bandwidth": (gbps / sheet_bandwidth * 100)
+        if gbps is not None and sheet_bandwidth
+        else None,
+        "pct_of_datasheet_compute": (tflops / sheet_peak * 100)
+        if tflops is not None and sheet_peak
+        else None,
     }
     if not ai:
         out.update(bound="memory", attainable_tflops=None, pct_of_peak=out["pct_of_bandwidth"])

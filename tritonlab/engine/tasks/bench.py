@@ -15,6 +15,7 @@ masked-in lanes, programs run, and the arithmetic intensity that follows.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -112,6 +113,14 @@ def handle(args: dict, ctx) -> dict:
     result["dtype"] = spec.dtype
     result["baseline"] = spec.baseline or loaded.exercise.reference
     result["formulas"] = {"bytes": spec.bytes, "flops": spec.flops}
+    skip = set(args.get("skip") or ())  # "sweep", "naive", "autotune": a quicker bench
+    if skip:
+        spec = dataclasses.replace(
+            spec,
+            sweep={} if "sweep" in skip else spec.sweep,
+            naive=spec.naive and "naive" not in skip,
+            autotune=[] if "autotune" in skip else spec.autotune,
+        )
     try:
         if backend == "gpu":
             _bench_gpu(loaded, spec, ctx, result, refresh=bool(args.get("refresh_ceilings")))

@@ -1,0 +1,184 @@
+"""bench and ir on a real GPU. The honesty check: bench's median agrees with triton.testing.do_bench's
+median for the same callable, timed in the same process. A test never asserts a speed, only agreement and
+structure."""
+
+import os
+
+import pytest
+
+pytestmark = pytest.mark.gpu
+
+QUANTILES = [0.5, 0.2, 0.8]
+TOLERANCE = 0.05
+
+
+class Ctx:
+    backend = "gpu"
+
+    def __init__(self):
+        import torch
+
+        self.info = {"device": torch.cuda.get_device_name()}
+        self.messages = []
+
+    def progress(self, message, **extra):
+        self.messages.append(message)
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    """One user-data dir for the module: the ceilings are measured once, not once per test."""
+    path = tmp_path_factory.mktemp("tritonlab-home")
+    previous = os.environ.get("TRITONLAB_HOME")
+    os.environ["TRITONLAB_HOME"] = str(path)
+    yield path
+    if previous is None:
+        os.environ.pop("TRITONLAB_HOME", None)
+    else:
+        os.environ["TRITONLAB_HOME"] = previous
+
+
+def run_bench(**args):
+    from tritonlab.engine.tasks import bench
+
+    return bench.handle(args, Ctx())
+
+
+@pytest.fixture(scope="module")
+def add_result(home):
+    return run_bench(exercise="5", solution=True)
+
+
+@pytest.fixture(scope="module")
+def matmul_result(home):
+    return run_bench(exercise="9/matmul", solution=True)
+
+
+def do_bench_median(ref: str, params: dict) -> float:
+    """triton.testing.do_bench on the same wrapper and the same inputs that bench timed."""
+    from triton.testing import do_bench
+
+    from tritonlab.engine import exercise_env
+    from tritonlab.engine.inputs import make_inputs
+
+    loaded = exercise_env.load({"exercise": ref, "solution": True}, "gpu")
+    inputs = make_inputs(loaded.exercise, params, loaded.exercise.bench.dtype, 0, loaded.device)
+    values = list(inputs.values())
+    return do_bench(lambda: loaded.wrapper(*values), quantiles=QUANTILES)[0]
+
+
+def test_add_rows_carry_the_promised_fields(add_result):
+    assert add_result["error"] is None, add_result["error"]
+    assert add_result["backend"] == "gpu" and add_result["verified"]
+    measured = add_result["ceilings"]["measured"]
+    assert measured["copy_gbps"] > 0 and measured["matmul_fp16_tflops"] > 0
+    for row in add_result["rows"]:
+        for key in (
+            "numel",
+            "element_size",
+            "dtype",
+            "ms",
+            "ms_q20",
+            "ms_q80",
+            "gbps",
+            "tflops",
+            "torch_ms",
+            "speedup",
+            "pct_of_peak",
+        ):
+            assert row.get(key) is not None, key
+        assert row["ms_q20"] <= row["ms"] <= row["ms_q80"]
+    assert add_result["lines"]
+
+
+def test_add_median_matches_do_bench(add_result):
+    row = add_result["rows"][-1]
+    reference = do_bench_median("5", row["params"])
+    assert abs(row["ms"] - reference) <= TOLERANCE * reference, (row["ms"], reference)
+
+
+def test_add_is_memory_bound(add_result):
+    assert add_result["roofline"]["bound"] == "memory"
+    assert all(row["bound"] == "memory" for row in add_result["rows"])
+    assert add_result["roofline"]["ridge"] > add_result["roofline"]["arithmetic_intensity"]
+
+
+def test_matmul_median_matches_do_bench(matmul_result):
+    assert matmul_result["error"] is None, matmul_result["error"]
+    row = next(r for r in matmul_result["rows"] if r["params"].get("M") == 4096)
+    reference = do_bench_median("9/matmul", row["params"])
+    assert abs(row["ms"] - reference) <= TOLERANCE * reference, (row["ms"], reference)
+    assert row["tflops"] is not None and row["tflops"] > 0
+
+
+def test_big_matmul_is_compute_bound(matmul_result):
+    assert matmul_result["rows"][-1]["bound"] == "compute"
+
+
+def test_sweep_marks_one_best(matmul_result):
+    sweep = matmul_result["sweep"]
+    best = [row for row in sweep["rows"] if row["best"]]
+    assert len(best) == 1
+    timed = [row for row in sweep["rows"] if row.get("ms")]
+    assert best[0]["ms"] == min(row["ms"] for row in timed)
+    assert sweep["best"] == best[0]["config"]
+    assert sweep["best_gbps"] is not None
+
+
+def test_naive_timing_is_shown_beside_the_real_one(home):
+    result = run_bench(exercise="6/copy", solution=True, skip=["sweep"])
+    assert result["error"] is None, result["error"]
+    naive = result["naive"]
+    assert naive["rows"] and all(r["naive_ms"] > 0 and r["ms"] > 0 for r in naive["rows"])
+    assert "synchronisation" in naive["note"]
+
+
+def test_wrong_kernel_is_not_timed(home):
+    result = run_bench(exercise="5")
+    assert result["verified"] is False and result["rows"] == []
+    assert result["error"] is not None
+
+
+def test_autotune_explorer_times_every_config(home):
+    """Small shapes so that the test stays quick: the structure is what is checked, not the speeds."""
+    from tritonlab.engine import exercise_env
+
+    exercise = exercise_env.catalog().exercise("10/autotune-matmul")
+    saved = (exercise.bench.sizes, exercise.bench.autotune)
+    exercise.bench.sizes = [{"M": 512, "N": 512, "K": 512}]
+    exercise.bench.autotune = [{"M": 512, "N": 512, "K": 512}, {"M": 16, "N": 512, "K": 512}]
+    try:
+        result = run_bench(exercise="10/autotune-matmul", solution=True)
+    finally:
+        exercise.bench.sizes, exercise.bench.autotune = saved
+    assert result["error"] is None, result["error"]
+    report = result["autotune"]
+    assert len(report["shapes"]) == 2
+    for shape in report["shapes"]:
+        assert len(shape["rows"]) == len(report["configs"])
+        assert sum(row["best"] for row in shape["rows"]) == 1
+    assert report["winner"]
+    assert report["second"]["gap"] >= 1.0
+
+
+def test_ir_on_this_gpu_reports_registers():
+    import torch
+
+    from tritonlab.engine import kernel_ir
+
+    result = kernel_ir.compile_exercise({"exercise": "5", "solution": True, "stage": "sass"}, "cuda")
+    assert result["error"] is None, result["error"]
+    major, minor = torch.cuda.get_device_capability()
+    assert result["arch"] == f"sm_{major * 10 + minor}"
+    assert "Function : add_kernel" in result["text"]
+    assert result["registers"] > 0 and result["spills"] == 0
+
+
+def test_ir_for_another_target_on_a_gpu_machine():
+    from tritonlab.engine import kernel_ir
+
+    result = kernel_ir.compile_exercise(
+        {"exercise": "5", "solution": True, "stage": "ptx", "arch": "sm_80"}, "cuda"
+    )
+    assert result["error"] is None, result["error"]
+    assert ".target sm_80" in result["text"]
