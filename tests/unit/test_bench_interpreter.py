@@ -92,6 +92,12 @@ def test_starter_is_not_timed(client):
     assert "not timed" in " ".join(result["lines"])
 
 
+def test_exercise_without_bench_is_a_usage_error_before_verify(client):
+    result = bench(client, exercise="3/program-map", solution=True)
+    assert result["error"]["kind"] == "usage"
+    assert result["verify"] is None
+
+
 def test_sweep_counts_programs_per_block_size(client):
     result = bench(client, exercise="6/copy", solution=True)
     assert result["error"] is None, result["error"]

@@ -72,6 +72,17 @@ def handle(args: dict, ctx) -> dict:
         "lines": [],
         "error": None,
     }
+    try:
+        exercise = exercise_env.catalog(args.get("lessons_dir"), args.get("kernels_dir")).exercise(
+            args["exercise"]
+        )
+    except KeyError as exc:
+        result["error"] = error("usage", str(exc).strip("'\""))
+        return result
+    if exercise.bench is None:
+        result["exercise"] = exercise.key
+        result["error"] = error("usage", f"{exercise.key} declares no [exercise.bench]: nothing to time")
+        return result
     ctx.progress("verify first: a wrong kernel is not timed")
     checked = verify.handle(dict(args), ctx)
     result.update(
@@ -104,12 +115,6 @@ def handle(args: dict, ctx) -> dict:
         result["error"] = exc.info
         return result
     spec = loaded.exercise.bench
-    if spec is None:
-        result["error"] = error(
-            "usage", f"{loaded.exercise.key} declares no [exercise.bench]: nothing to time"
-        )
-        result["lines"] = benchlines.render(result)
-        return result
     result["dtype"] = spec.dtype
     result["baseline"] = spec.baseline or loaded.exercise.reference
     result["formulas"] = {"bytes": spec.bytes, "flops": spec.flops}
