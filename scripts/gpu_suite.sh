@@ -12,10 +12,12 @@ PY=python3
 } | tee "$OUT/versions.txt"
 
 SECONDS=0
-timeout 300 $PY -m pytest -q -p no:cacheprovider -rs --ignore=tests/functional tests/unit tests/integration tests/gpu \
+TESTS="tests/unit tests/integration"; [ -d tests/gpu ] && TESTS="$TESTS tests/gpu"
+timeout 300 $PY -m pytest -q -p no:cacheprovider -rs --ignore=tests/functional $TESTS \
   --junitxml="$OUT/pytest.xml" > "$OUT/pytest.log" 2>&1
 echo "pytest rc=$? in ${SECONDS}s: $(tail -1 "$OUT/pytest.log")"
 
+if [ -z "${SKIP_CHECK:-}" ]; then
 SECONDS=0
 timeout 240 $PY -m tritonlab check --backend gpu --json > "$OUT/check.json" 2> "$OUT/check.err"
 echo "content check on GPU rc=$? in ${SECONDS}s"
@@ -30,6 +32,7 @@ for run in data["runs"]:
 for f in data["failures"]:
     print("  FAIL:", f[:160])
 PYEOF
+fi
 
 if [ -f scripts/gpu_check.py ]; then
   SECONDS=0

@@ -28,6 +28,9 @@ def replay_on_interpreter(args: dict, timeout: float = 120.0) -> dict:
     if error.get("kind") == "oob":
         found["line"] = error.get("line")
         found["message"] = error.get("message")
+    perf = [d for c in replay.get("cases", []) for d in c.get("diagnoses", []) if d.get("kind") == "perf-bytes"]
+    if perf:
+        found["perf"] = perf[0]
     return found
 
 
@@ -45,6 +48,13 @@ def with_replay(result: dict, args: dict, timeout: float = 120.0) -> dict:
         result["replay"] = {"error": {"kind": "crash", "message": f"replay failed: {exc}"}}
         return result
     result["replay"] = replay
+    if audit and replay.get("perf") and not replay.get("line"):
+        result["passed"] = False
+        result["error"] = {"kind": "runtime", "found_by": "interpreter byte count",
+                           "message": "every GPU case matched torch, but counted on the interpreter: "
+                                      + replay["perf"]["message"]}
+        result["summary"] = f"perf-bytes: {replay['perf']['message']}"
+        return result
     if audit and replay.get("line"):
         result["passed"] = False
         result["error"] = {"kind": "oob", "line": replay["line"], "found_by": "interpreter bounds audit",
