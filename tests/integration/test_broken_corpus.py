@@ -25,6 +25,11 @@ CORPUS = {
     "no_validation.py": ("5", "validation", None),
     "wrong_op.py": ("5", "mismatch", None),
     "python_error.py": ("5", "runtime", 9),
+    "stride_ignored_copy2d.py": ("7/copy-2d", "mismatch", None),
+    "transpose_swapped_strides.py": ("7/transpose", "mismatch", None),
+    "unstable_softmax.py": ("8/softmax", "nan", None),
+    "matmul_k_tail_unmasked.py": ("9/matmul", "oob", 57),
+    "matmul_store_off_by_one.py": ("9/matmul", "oob", 66),
 }
 
 
@@ -56,3 +61,8 @@ def test_broken_kernel_gets_the_right_diagnosis(worker, name):
         else:  # GPU: a guard zone caught the store; the line comes from the interpreter replay
             diag = next(d for c in result["cases"] for d in c["diagnoses"] if d["kind"] == kind)
             assert diag.get("line") == line, diag
+
+
+def test_the_corpus_covers_at_least_fifteen_bugs():
+    assert len(CORPUS) >= 15
+    assert sorted(CORPUS) == sorted(p.name for p in BROKEN.glob("*.py"))

@@ -317,6 +317,11 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
                 f"{elements} were never written: the last program was not launched — check the grid: "
                 f"triton.cdiv(n_elements, BLOCK_SIZE), not n_elements // BLOCK_SIZE"
             )
+        elif len(view_shape) == 2:
+            diag["message"] = (
+                f"{elements} (the end of the output, counted row by row) were never written: the grid is too "
+                f"small, or the stores land somewhere else — check the grid and the output's strides"
+            )
         else:
             diag["message"] = (
                 f"{elements} were never written: the last programs were not launched — check the grid"
