@@ -38,6 +38,7 @@ class TritonLabApp(App):
         self.client = client if client is not None else WorkerClient(backend=backend)
         self._exercise_ref = exercise_ref
         self.set_reactive(TritonLabApp.lang, lang)
+        relabel(self, lang, self.LABELS)  # before the first frame: a relabel after it rebuilds the footer
         theme = store.load_settings().get("theme")
         if theme and theme in self.available_themes:
             self.theme = theme
@@ -47,10 +48,11 @@ class TritonLabApp(App):
 
         self.watch(self, "lang", self._relabel)
         self.watch(self, "theme", self._save_theme, init=False)
-        self.start_worker()
         self.push_screen(HomeScreen())
         if self._exercise_ref:
             self._open_ref(self._exercise_ref)
+        # Right after the first frame: the worker's `import torch` must not compete with it for the CPU.
+        self.call_after_refresh(self.start_worker)
 
     def _open_ref(self, ref: str) -> None:
         """`tritonlab open REF`: an exercise, or a lesson (its first exercise, or its text when it has none)."""

@@ -14,9 +14,14 @@ from tritonlab.app.strings import t
 def relabel(node, lang: str, labels: dict[str, str]) -> None:
     """`labels` maps an action name to a strings key; bindings for other actions are left alone."""
     key_to_bindings = node._bindings.key_to_bindings
+    changed = False
     for key, bindings in list(key_to_bindings.items()):
-        key_to_bindings[key] = [
+        relabelled = [
             replace(binding, description=t(labels[binding.action], lang)) if binding.action in labels else binding
             for binding in bindings
         ]
-    node.refresh_bindings()
+        if relabelled != bindings:
+            key_to_bindings[key] = relabelled
+            changed = True
+    if changed:  # every refresh rebuilds the footer: not for nothing
+        node.refresh_bindings()

@@ -25,6 +25,10 @@ class HomeScreen(Screen):
     ]
     LABELS = {"resume": "resume_key", "app.quit": "quit", "app.toggle_language": "language"}
 
+    def __init__(self) -> None:
+        super().__init__()
+        relabel(self, self.app.lang, self.LABELS)
+
     def compose(self) -> ComposeResult:
         with Horizontal(id="home-header"):
             yield Static("TritonLab", id="home-title")

@@ -64,7 +64,7 @@ class LessonScreen(Screen):
         "reset": "reset", "next_exercise": "next", "previous_exercise": "previous", "back_to_code": "pane_code",
     }
 
-    busy: reactive[bool] = reactive(False)
+    busy: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, lesson, exercise) -> None:
         super().__init__(classes=f"-show-{'code' if exercise is not None else 'text'}")
@@ -75,6 +75,7 @@ class LessonScreen(Screen):
         self._starter = ""
         self._job: str | None = None
         self._editor: CodeEditor | None = None
+        relabel(self, self.app.lang, self.LABELS)
 
     # ---- layout -----------------------------------------------------------------------------------
 
@@ -146,6 +147,8 @@ class LessonScreen(Screen):
             return
         event.stop()
         active = (event.tab.id or "pane-code").removeprefix("pane-")
+        if self.has_class(f"-show-{active}"):
+            return
         for pane in PANES:
             self.set_class(pane == active, f"-show-{pane}")
         self.refresh_bindings()

@@ -51,16 +51,18 @@ class Explanation(VerticalScroll, can_focus=True):
         self._markdown = join_cjk_soft_breaks(markdown)
 
     def compose(self) -> ComposeResult:
-        yield Static(self._renderable(), id="explanation-body")
+        yield Static(id="explanation-body")
 
     def on_mount(self) -> None:
         self.watch(self.app, "theme", self._restyle, init=False)
+        # After the first frame: rendering a long lesson (code blocks highlighted) takes a noticeable moment.
+        self.call_after_refresh(self._restyle)
 
     def _renderable(self) -> Markdown:
         dark = getattr(self.app.current_theme, "dark", True)
         return Markdown(self._markdown, code_theme="monokai" if dark else "friendly", hyperlinks=False)
 
-    def _restyle(self, _theme: str) -> None:
+    def _restyle(self, _theme: str | None = None) -> None:
         self.query_one("#explanation-body", Static).update(self._renderable())
 
     def show(self, markdown: str) -> None:
