@@ -38,6 +38,19 @@ def home(tmp_path_factory):
         os.environ["TRITONLAB_HOME"] = previous
 
 
+@pytest.fixture
+def measured_home(home, isolated_home):
+    """This test's own user-data dir, seeded with the module's measured ceilings (no re-measuring)."""
+    import shutil
+
+    from tritonlab.engine.ceilings import CACHE_FILE
+
+    isolated_home.mkdir(parents=True, exist_ok=True)
+    if (home / CACHE_FILE).is_file():
+        shutil.copy(home / CACHE_FILE, isolated_home / CACHE_FILE)
+    return isolated_home
+
+
 def run_bench(**args):
     from tritonlab.engine.tasks import bench
 
@@ -125,7 +138,7 @@ def test_sweep_marks_one_best(matmul_result):
     assert sweep["best_gbps"] is not None
 
 
-def test_naive_timing_is_shown_beside_the_real_one(home):
+def test_naive_timing_is_shown_beside_the_real_one(add_result, measured_home):
     result = run_bench(exercise="6/copy", solution=True, skip=["sweep"])
     assert result["error"] is None, result["error"]
     naive = result["naive"]
@@ -133,13 +146,13 @@ def test_naive_timing_is_shown_beside_the_real_one(home):
     assert "synchronisation" in naive["note"]
 
 
-def test_wrong_kernel_is_not_timed(home):
+def test_wrong_kernel_is_not_timed(measured_home):
     result = run_bench(exercise="5")
     assert result["verified"] is False and result["rows"] == []
     assert result["error"] is not None
 
 
-def test_autotune_explorer_times_every_config(home):
+def test_autotune_explorer_times_every_config(add_result, measured_home):
     """Small shapes so that the test stays quick: the structure is what is checked, not the speeds."""
     from tritonlab.engine import exercise_env
 
