@@ -101,11 +101,11 @@ def test_missing_wrapper_is_explained(client, tmp_path):
     assert "add()" in result["error"]["message"]
 
 
-@pytest.mark.gpu
-def test_official_tutorial_add_passes_unchanged_on_gpu(client):
+def test_official_tutorial_add_passes_unchanged(client):
+    """The tutorial's DEVICE = driver.active.get_active_torch_device() works on the GPU and, through the lab's
+    CPU stand-in driver, on the interpreter of a machine with no GPU driver."""
     result = verify(client, "tutorial_add.py")
-    assert result["backend"] == "gpu"
-    assert result["passed"] or all(c["passed"] for c in result["cases"] if c.get("kind") != "reject"), result
+    assert result["passed"], result.get("summary")
 
 
 def run_cli(*args, cwd=None):

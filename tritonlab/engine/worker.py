@@ -109,6 +109,11 @@ def hello(backend: str) -> dict:
     import torch
     import triton
 
+    if backend == "interpreter":
+        from tritonlab.engine.interpreter_support import install_if_needed
+
+        install_if_needed()
+
     info = {
         "backend": backend,
         "python": sys.version.split()[0],
