@@ -52,3 +52,16 @@ async def settle(pilot) -> None:
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+def screen_text(app) -> str:
+    """What the terminal shows now, as plain text (for asserting on rendered words, not widget internals)."""
+    import io
+
+    from rich.console import Console
+
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, record=True,
+                      color_system="truecolor", legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text(styles=False)

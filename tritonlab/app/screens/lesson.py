@@ -11,7 +11,7 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
@@ -247,7 +247,8 @@ class LessonScreen(Screen):
     def action_bench(self) -> None:
         self.start_job("bench")
 
-    def on_ir_panel_stage_chosen(self, event: IRPanel.StageChosen) -> None:
+    @on(IRPanel.StageChosen)
+    def _ir_stage_chosen(self, event: IRPanel.StageChosen) -> None:
         self.start_job("ir", {"stage": event.stage, "arch": None})
 
     def start_job(self, op: str, extra: dict | None = None) -> None:

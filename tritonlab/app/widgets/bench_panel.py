@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import ScrollableContainer, Vertical
+from textual.containers import HorizontalScroll, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from tritonlab.app.formatting import error_text, number
 from tritonlab.app.strings import t
 
 SCALAR = (str, int, float, bool, type(None))
-BASELINE_WORDS = ("torch", "baseline", "ref")
 
 
 def _numeric(value) -> float | None:
@@ -45,13 +44,6 @@ def _metric_keys(rows: list[dict]) -> tuple[str | None, str | None]:
     for yours, baseline in (("gbps", "torch_gbps"), ("tflops", "torch_tflops"), ("ms", "torch_ms")):
         if _has_numbers(rows, yours):
             return yours, baseline if _has_numbers(rows, baseline) else None
-    keys = [k for k in rows[0] if _has_numbers(rows, k)]
-    for unit in ("gbps", "gb/s", "tflops", "ms"):
-        matching = [k for k in keys if unit in k.lower().replace(" ", "")]
-        base = next((k for k in matching if any(w in k.lower() for w in BASELINE_WORDS)), None)
-        mine = next((k for k in matching if k != base and "naive" not in k.lower()), None)
-        if mine:
-            return mine, base
     return None, None
 
 
@@ -104,13 +96,26 @@ def roofline_series(result: dict) -> dict | None:
     }
 
 
-class BenchPanel(ScrollableContainer):
+def report_blocks(lines: list[str]) -> list[tuple[bool, list[str]]]:
+    """Split the engine's lines into (is_table, lines) runs: table rows keep their columns, prose wraps."""
+    blocks: list[tuple[bool, list[str]]] = []
+    for line in lines:
+        is_table = "  " in line.strip()
+        if blocks and blocks[-1][0] == is_table:
+            blocks[-1][1].append(line)
+        else:
+            blocks.append((is_table, [line]))
+    return blocks
+
+
+class BenchPanel(VerticalScroll):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._result: dict | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="bench-summary", markup=False)
+        yield Vertical(id="bench-report")
         table = DataTable(id="bench-table", zebra_stripes=True, cursor_type="none")
         table.display = False
         yield table
@@ -133,14 +138,19 @@ class BenchPanel(ScrollableContainer):
         if result is None:
             summary.update(Text(t("bench_empty", lang), style="dim"))
             return
-        text = Text(no_wrap=True)
-        if result.get("error"):
-            text.append_text(error_text(result["error"], lang))
-            text.append("\n")
-        lines = result.get("lines") or []
-        for line in lines:
-            text.append(f"{line}\n")
+        text = error_text(result["error"], lang) if result.get("error") else Text()
         summary.update(text)
+        summary.display = bool(text)
+        report = self.query_one("#bench-report", Vertical)
+        report.remove_children()
+        lines = [str(line) for line in result.get("lines") or []]
+        blocks = []
+        for is_table, block in report_blocks(lines):
+            body = Static(Text("\n".join(block), no_wrap=is_table), markup=False,
+                          classes="bench-table-text" if is_table else "bench-prose")
+            blocks.append(HorizontalScroll(body, classes="bench-table-scroll") if is_table else body)
+        if blocks:
+            report.mount_all(blocks)
         # The engine's lines already hold the table, formatted as `tritonlab bench` prints it.
         if lines:
             table.display = False

@@ -6,6 +6,7 @@ and only when the tab is first shown.
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -89,12 +90,14 @@ class EnvPanel(Vertical):
             summary.update(Text(t("env_ok", lang, backend=report.get("backend", "?")), style="bold green"))
         else:
             summary.update(Text(t("env_bad", lang), style="bold red"))
-        text = Text()
+        table = Table.grid(padding=(0, 1))
+        table.add_column(no_wrap=True)
+        table.add_column(no_wrap=True, style="bold")
+        table.add_column(ratio=1)
         for item in report.get("checks", []):
             mark, style = MARKS.get(item.get("status"), ("?", ""))
-            text.append(f"{mark} ", style=style)
-            text.append(f"{item.get('name', ''):<20}", style="bold")
-            text.append(f" {item.get('value', '')}\n")
+            value = Text(str(item.get("value", "")))
             if item.get("fix") and item.get("status") in ("warn", "fail"):
-                text.append("    " + t("env_fix", lang, fix=item["fix"]) + "\n", style="dim")
-        body.update(text)
+                value.append("\n" + t("env_fix", lang, fix=item["fix"]), style="dim")
+            table.add_row(Text(mark, style=style), str(item.get("name", "")), value)
+        body.update(table)
