@@ -273,3 +273,39 @@ def test_corrupt_user_files_are_set_aside_with_a_notice(isolated_home):
 
     run(scenario)
     assert list(isolated_home.glob(f"{store.PROGRESS_FILE}.corrupt-*"))
+
+
+GPU_BENCH = {
+    "exercise": KEY, "backend": "gpu", "error": None,
+    "lines": ["05-vector-add/add on the gpu (NVIDIA H200)", "size    ms  GB/s  torch GB/s", "n=1M  0.01  1200  1100"],
+    "rows": [{"label": "n=1M", "ms": 0.01, "gbps": 1200.0, "torch_ms": 0.011, "torch_gbps": 1100.0, "tflops": 0.1},
+             {"label": "n=16M", "ms": 0.05, "gbps": 3000.0, "torch_ms": 0.05, "torch_gbps": 2900.0, "tflops": 0.3}],
+    "sweep": {"keys": ["BLOCK_SIZE"], "rows": [{"label": "BLOCK_SIZE=128", "gbps": 1000.0},
+                                              {"label": "BLOCK_SIZE=1024", "gbps": 3000.0},
+                                              {"label": "BLOCK_SIZE=8192", "gbps": None, "status": "error"}]},
+    "roofline": {"bandwidth_gbps": 4000.0, "peak_tflops": 60.0,
+                 "points": [{"who": "yours", "ai": 0.083, "tflops": 0.3}, {"who": "torch", "ai": 0.083, "tflops": 0.29}]},
+}
+
+
+def test_ir_stage_buttons_and_bench_charts():
+    client = FakeClient(results={"ir": {"text": "tt.func public @add_kernel() {\n  tt.return\n}\n",
+                                        "header": ["add_kernel · ptx · sm_90"]},
+                                 "bench": GPU_BENCH})
+
+    async def scenario(app, pilot):
+        screen = app.screen
+        screen.results.show_tab("ir")
+        await pilot.pause()
+        await pilot.click("#ir-ptx")
+        await settle(pilot)
+        assert client.requests[-1][0] == "ir" and client.requests[-1][1]["stage"] == "ptx"
+        shown = screen_text(app)
+        assert "add_kernel · ptx · sm_90" in shown and "tt.func public @add_kernel" in shown
+        await pilot.press("f7")
+        await settle(pilot)
+        assert screen.results.active == "bench"
+        assert len(screen.query(".bench-chart")) == 3  # yours vs torch, the sweep, the roofline
+        assert "NVIDIA H200" in screen_text(app)
+
+    run(scenario, size=(120, 48), client=client, exercise_ref="5/add")

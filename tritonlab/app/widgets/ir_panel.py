@@ -51,7 +51,7 @@ class IRPanel(Vertical):
 
     def _mark_stage(self) -> None:
         for button in self.query(".ir-stage"):
-            button.set_class(button.id == f"ir-{self.stage}", "-active")
+            button.set_class(button.id == f"ir-{self.stage}", "-current-stage")
 
     def show(self, result: dict, stage: str | None = None) -> None:
         self._result = result

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import TabbedContent, TabPane
+from textual.widgets import TabbedContent, TabPane, Tabs
 
 from tritonlab.app.strings import t
 from tritonlab.app.widgets.bench_panel import BenchPanel
@@ -57,8 +57,13 @@ class ResultsPane(Vertical):
 
     def show_tab(self, name: str) -> None:
         tabs = self.query_one(TabbedContent)
-        if self.query(f"#tab-{name}"):
-            tabs.active = f"tab-{name}"
+        if not self.query(f"#tab-{name}"):
+            return
+        focused = self.screen.focused
+        if focused is not None and self in focused.ancestors and all(a.id != f"tab-{name}" for a in focused.ancestors):
+            # Focus left in the pane being hidden would pull TabbedContent straight back to it.
+            tabs.query_one(Tabs).focus()
+        tabs.active = f"tab-{name}"
 
     @property
     def active(self) -> str:
