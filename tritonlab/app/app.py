@@ -89,9 +89,11 @@ class TritonLabApp(App):
             self.worker_problem = str(event.worker.error) or type(event.worker.error).__name__
 
     async def action_quit(self) -> None:
-        flush = getattr(self.screen, "flush_draft", None)
-        if flush is not None:
-            flush()
+        for screen in self.screen_stack:
+            flush = getattr(screen, "flush_draft", None)
+            if flush is not None:
+                flush()
+        self._stop_client()  # before exiting: closing a screen waits for its thread workers
         self.exit()
 
     def on_unmount(self) -> None:
@@ -103,7 +105,7 @@ class TritonLabApp(App):
             if busy:
                 self.client.cancel()  # the blocked request returns at once, so the app exits at once
             self.client.close()
-        except Exception:
+        except Exception:  # shutting down: nothing left to report it to
             pass
 
     # ---- navigation ---------------------------------------------------------------------------------
