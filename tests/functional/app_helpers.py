@@ -7,8 +7,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_LESSONS = Path(__file__).parent / "fixtures" / "lessons"
 
-FAKE_INFO = {"backend": "interpreter", "device": "CPU (Triton interpreter)", "python": "3.11", "torch": "2",
-             "triton": "3"}
+FAKE_INFO = {
+    "backend": "interpreter",
+    "device": "CPU (Triton interpreter)",
+    "python": "3.11",
+    "torch": "2",
+    "triton": "3",
+}
 
 
 class FakeClient:
@@ -31,7 +36,9 @@ class FakeClient:
         self.requests.append((op, dict(args or {})))
         if on_event:
             on_event({"message": "case 1/1"})
-        return dict(self.results.get(op) or {"error": {"kind": "usage", "message": f"no fake result for {op}"}})
+        return dict(
+            self.results.get(op) or {"error": {"kind": "usage", "message": f"no fake result for {op}"}}
+        )
 
     def cancel(self) -> None:
         self.cancelled = True
@@ -61,7 +68,15 @@ def screen_text(app) -> str:
     from rich.console import Console
 
     width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, record=True,
-                      color_system="truecolor", legacy_windows=False, safe_box=False)
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        force_terminal=True,
+        record=True,
+        color_system="truecolor",
+        legacy_windows=False,
+        safe_box=False,
+    )
     console.print(app.screen._compositor.render_update(full=True))
     return console.export_text(styles=False)

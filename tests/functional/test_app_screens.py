@@ -26,14 +26,30 @@ from tritonlab.app.widgets.verify_panel import VerifyPanel
 KEY = "05-vector-add/add"
 
 FAILED_VERIFY = {
-    "exercise": KEY, "backend": "interpreter", "passed": False, "error": None,
+    "exercise": KEY,
+    "backend": "interpreter",
+    "passed": False,
+    "error": None,
     "summary": "1/2 cases pass — first failure, n=97 · float32: elements 1–96 were never written",
     "cases": [
-        {"name": "n=1 · float32", "passed": True, "max_abs_err": 0.0, "max_rel_err": 0.0, "mismatches": 0,
-         "diagnoses": []},
-        {"name": "n=97 · float32", "passed": False, "max_abs_err": 1.5, "max_rel_err": 1.0, "mismatches": 96,
-         "diagnoses": [{"kind": "unwritten", "message": "elements 1–96 were never written"}],
-         "first": [{"index": [1], "got": "nan", "expected": 0.25}], "map": "✓✗✗✗✗✗✗✗"},
+        {
+            "name": "n=1 · float32",
+            "passed": True,
+            "max_abs_err": 0.0,
+            "max_rel_err": 0.0,
+            "mismatches": 0,
+            "diagnoses": [],
+        },
+        {
+            "name": "n=97 · float32",
+            "passed": False,
+            "max_abs_err": 1.5,
+            "max_rel_err": 1.0,
+            "mismatches": 96,
+            "diagnoses": [{"kind": "unwritten", "message": "elements 1–96 were never written"}],
+            "first": [{"index": [1], "got": "nan", "expected": 0.25}],
+            "map": "✓✗✗✗✗✗✗✗",
+        },
     ],
     "output": "debug print from the kernel file\n",
 }
@@ -41,8 +57,13 @@ FAILED_VERIFY = {
 
 def run(scenario, size=(80, 24), client=None, **app_args):
     async def main():
-        app = TritonLabApp(lang=app_args.pop("lang", "en"), backend="interpreter", client=client or FakeClient(),
-                           catalog=fixture_catalog(), **app_args)
+        app = TritonLabApp(
+            lang=app_args.pop("lang", "en"),
+            backend="interpreter",
+            client=client or FakeClient(),
+            catalog=fixture_catalog(),
+            **app_args,
+        )
         async with app.run_test(size=size) as pilot:
             await settle(pilot)
             await scenario(app, pilot)
@@ -141,7 +162,9 @@ def test_verify_result_shows_cases_and_narrow_layout_switches_to_results():
         assert "n=97" in detail and "never written" in detail and "expected 0.25" in detail
         assert "✓✗✗" in detail  # the mismatch map
         assert "debug print" in str(screen.query_one("#output-body").render())
-        assert screen.focused is not None and screen.focused is not screen.editor  # no typing into a hidden pane
+        assert (
+            screen.focused is not None and screen.focused is not screen.editor
+        )  # no typing into a hidden pane
         await pilot.press("escape")  # back to the code
         assert screen.has_class("-show-code") and screen.focused is screen.editor
         await pilot.press("ctrl+t")
@@ -245,9 +268,14 @@ def test_help_language_and_editor_fallbacks(monkeypatch):
 def test_environment_panel_runs_the_doctor_in_the_background(monkeypatch):
     import tritonlab.doctor
 
-    report = {"ok": True, "backend": "interpreter",
-              "checks": [{"name": "torch", "status": "ok", "value": "2.13"},
-                         {"name": "cuda", "status": "warn", "value": "no GPU", "fix": "use the interpreter"}]}
+    report = {
+        "ok": True,
+        "backend": "interpreter",
+        "checks": [
+            {"name": "torch", "status": "ok", "value": "2.13"},
+            {"name": "cuda", "status": "warn", "value": "no GPU", "fix": "use the interpreter"},
+        ],
+    }
     monkeypatch.setattr(tritonlab.doctor, "run_doctor", lambda backend="auto", timeout=180.0: report)
 
     async def scenario(app, pilot):
@@ -276,22 +304,47 @@ def test_corrupt_user_files_are_set_aside_with_a_notice(isolated_home):
 
 
 GPU_BENCH = {
-    "exercise": KEY, "backend": "gpu", "error": None,
-    "lines": ["05-vector-add/add on the gpu (NVIDIA H200)", "size    ms  GB/s  torch GB/s", "n=1M  0.01  1200  1100"],
-    "rows": [{"label": "n=1M", "ms": 0.01, "gbps": 1200.0, "torch_ms": 0.011, "torch_gbps": 1100.0, "tflops": 0.1},
-             {"label": "n=16M", "ms": 0.05, "gbps": 3000.0, "torch_ms": 0.05, "torch_gbps": 2900.0, "tflops": 0.3}],
-    "sweep": {"keys": ["BLOCK_SIZE"], "rows": [{"label": "BLOCK_SIZE=128", "gbps": 1000.0},
-                                              {"label": "BLOCK_SIZE=1024", "gbps": 3000.0},
-                                              {"label": "BLOCK_SIZE=8192", "gbps": None, "status": "error"}]},
-    "roofline": {"bandwidth_gbps": 4000.0, "peak_tflops": 60.0,
-                 "points": [{"who": "yours", "ai": 0.083, "tflops": 0.3}, {"who": "torch", "ai": 0.083, "tflops": 0.29}]},
+    "exercise": KEY,
+    "backend": "gpu",
+    "error": None,
+    "lines": [
+        "05-vector-add/add on the gpu (NVIDIA H200)",
+        "size    ms  GB/s  torch GB/s",
+        "n=1M  0.01  1200  1100",
+    ],
+    "rows": [
+        {"label": "n=1M", "ms": 0.01, "gbps": 1200.0, "torch_ms": 0.011, "torch_gbps": 1100.0, "tflops": 0.1},
+        {"label": "n=16M", "ms": 0.05, "gbps": 3000.0, "torch_ms": 0.05, "torch_gbps": 2900.0, "tflops": 0.3},
+    ],
+    "sweep": {
+        "keys": ["BLOCK_SIZE"],
+        "rows": [
+            {"label": "BLOCK_SIZE=128", "gbps": 1000.0},
+            {"label": "BLOCK_SIZE=1024", "gbps": 3000.0},
+            {"label": "BLOCK_SIZE=8192", "gbps": None, "status": "error"},
+        ],
+    },
+    "roofline": {
+        "bandwidth_gbps": 4000.0,
+        "peak_tflops": 60.0,
+        "points": [
+            {"who": "yours", "ai": 0.083, "tflops": 0.3},
+            {"who": "torch", "ai": 0.083, "tflops": 0.29},
+        ],
+    },
 }
 
 
 def test_ir_stage_buttons_and_bench_charts():
-    client = FakeClient(results={"ir": {"text": "tt.func public @add_kernel() {\n  tt.return\n}\n",
-                                        "header": ["add_kernel · ptx · sm_90"]},
-                                 "bench": GPU_BENCH})
+    client = FakeClient(
+        results={
+            "ir": {
+                "text": "tt.func public @add_kernel() {\n  tt.return\n}\n",
+                "header": ["add_kernel · ptx · sm_90"],
+            },
+            "bench": GPU_BENCH,
+        }
+    )
 
     async def scenario(app, pilot):
         screen = app.screen

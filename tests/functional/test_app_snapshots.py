@@ -32,6 +32,7 @@ def test_home(snap_compare, lang, size):
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
 def test_lesson(snap_compare, lang, size):
-    app = TritonLabApp(exercise_ref="5/add", lang=lang, backend="interpreter", client=FakeClient(),
-                       catalog=fixture_catalog())
+    app = TritonLabApp(
+        exercise_ref="5/add", lang=lang, backend="interpreter", client=FakeClient(), catalog=fixture_catalog()
+    )
     assert snap_compare(app, terminal_size=size, run_before=_ready)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import work
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.worker import Worker, WorkerState
 
@@ -18,19 +20,25 @@ from tritonlab.engine.client import WorkerClient
 class TritonLabApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "TritonLab"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help", priority=True),
         Binding("question_mark", "help", "Help", show=False),
         Binding("ctrl+l", "toggle_language", "日本語", show=False),
     ]
-    LABELS = {"help": "help", "toggle_language": "language"}
+    LABELS: ClassVar[dict[str, str]] = {"help": "help", "toggle_language": "language"}
 
     lang: reactive[str] = reactive("en")
     worker_info: reactive[dict | None] = reactive(None)  # the worker's hello; None until it arrives
     worker_problem: reactive[str] = reactive("")
 
-    def __init__(self, exercise_ref: str | None = None, lang: str = "en", backend: str = "auto",
-                 client=None, catalog=None) -> None:
+    def __init__(
+        self,
+        exercise_ref: str | None = None,
+        lang: str = "en",
+        backend: str = "auto",
+        client=None,
+        catalog=None,
+    ) -> None:
         super().__init__()
         cjk_wrap.install()
         self.backend = backend
@@ -70,7 +78,11 @@ class TritonLabApp(App):
 
     def get_key_display(self, binding: Binding) -> str:
         display = super().get_key_display(binding)
-        return display.upper() if len(display) <= 3 and display[:1] in "fF" and display[1:].isdigit() else display
+        return (
+            display.upper()
+            if len(display) <= 3 and display[:1] in "fF" and display[1:].isdigit()
+            else display
+        )
 
     # ---- the kernel worker --------------------------------------------------------------------------
 
@@ -105,12 +117,14 @@ class TritonLabApp(App):
             if busy:
                 self.client.cancel()  # the blocked request returns at once, so the app exits at once
             self.client.close()
-        except Exception:  # shutting down: nothing left to report it to
+        except OSError:  # shutting down: nothing left to report it to
             pass
 
     # ---- navigation ---------------------------------------------------------------------------------
 
-    def open_exercise(self, exercise_key: str | None, lesson_id: str | None = None, replace: bool = False) -> None:
+    def open_exercise(
+        self, exercise_key: str | None, lesson_id: str | None = None, replace: bool = False
+    ) -> None:
         from tritonlab.app.screens.lesson import LessonScreen
 
         if exercise_key:

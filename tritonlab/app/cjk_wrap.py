@@ -17,9 +17,7 @@ _CLOSE = "、。，．・：；？！ー」』）］｝〉》】〕ぁぃぅぇ�
 _OPEN = "「『（［｛〈《【〔"
 _CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 
-WORD = re.compile(
-    rf"\s*[{_OPEN}]*(?:[{_CJK}]|[^\s{_CJK}]+)[{_CLOSE}]*\s*"
-)
+WORD = re.compile(rf"\s*[{_OPEN}]*(?:[{_CJK}]|[^\s{_CJK}]+)[{_CLOSE}]*\s*")
 
 
 def install() -> None:

@@ -24,7 +24,9 @@ def number(value, digits: int = 3) -> str:
 def error_text(err: dict, lang: str) -> Text:
     """The error's headline (kind, line) and message, then any detail the worker sent."""
     kind = err.get("kind", "error")
-    head = t("error_at", lang, kind=kind, line=err["line"]) if err.get("line") else t("error", lang, kind=kind)
+    head = (
+        t("error_at", lang, kind=kind, line=err["line"]) if err.get("line") else t("error", lang, kind=kind)
+    )
     text = Text()
     text.append(head, style="bold red")
     if err.get("case"):
@@ -43,7 +45,11 @@ def restart_notice(err: dict, lang: str, last_exit: str | None) -> str | None:
     """'worker restarted after a crash: SIGSEGV' for results that took the worker down, else None."""
     kind = err.get("kind")
     if kind == "crash":
-        why = err.get("signal") or last_exit or (f"exit code {err['exit_code']}" if err.get("exit_code") else "?")
+        why = (
+            err.get("signal")
+            or last_exit
+            or (f"exit code {err['exit_code']}" if err.get("exit_code") else "?")
+        )
         return t("restarted_crash", lang, why=why)
     if kind == "timeout":
         return t("restarted_timeout", lang)

@@ -17,7 +17,9 @@ def relabel(node, lang: str, labels: dict[str, str]) -> None:
     changed = False
     for key, bindings in list(key_to_bindings.items()):
         relabelled = [
-            replace(binding, description=t(labels[binding.action], lang)) if binding.action in labels else binding
+            replace(binding, description=t(labels[binding.action], lang))
+            if binding.action in labels
+            else binding
             for binding in bindings
         ]
         if relabelled != bindings:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -35,7 +37,7 @@ COMMON_KEYS = (
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,f1,question_mark,q", "close", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,question_mark,q", "close", show=False)]
 
     def compose(self) -> ComposeResult:
         lang = self.app.lang
@@ -55,8 +57,9 @@ class HelpScreen(ModalScreen[None]):
         table.add_row("", "")
         for key, label in COMMON_KEYS:
             table.add_row(key, t(label, lang))
-        return Group(Text(t("help_intro", lang)), Text(""), Text(t("help_keys_lesson", lang), style="underline"),
-                     table)
+        return Group(
+            Text(t("help_intro", lang)), Text(""), Text(t("help_keys_lesson", lang), style="underline"), table
+        )
 
     def action_close(self) -> None:
         self.dismiss()

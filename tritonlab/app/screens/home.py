@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
@@ -18,12 +20,16 @@ from tritonlab.content.model import tr
 
 class HomeScreen(Screen):
     CSS_PATH = "../home.tcss"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "resume", "Resume"),
         Binding("q", "app.quit", "Quit"),
         Binding("ctrl+l", "app.toggle_language", "日本語"),
     ]
-    LABELS = {"resume": "resume_key", "app.quit": "quit", "app.toggle_language": "language"}
+    LABELS: ClassVar[dict[str, str]] = {
+        "resume": "resume_key",
+        "app.quit": "quit",
+        "app.toggle_language": "language",
+    }
 
     def __init__(self) -> None:
         super().__init__()

@@ -10,10 +10,11 @@ import os
 import shlex
 import subprocess
 from pathlib import Path
+from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -42,8 +43,8 @@ SAVE_DELAY = 0.5
 
 class LessonScreen(Screen):
     CSS_PATH = "../lesson.tcss"
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
-    BINDINGS = [
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f5", "run_code", "Run", priority=True),
         Binding("f6", "verify", "Verify", priority=True),
         Binding("f7", "bench", "Benchmark", priority=True),
@@ -58,10 +59,20 @@ class LessonScreen(Screen):
         Binding("ctrl+n", "next_exercise", "Next", show=False, priority=True),
         Binding("ctrl+b", "previous_exercise", "Previous", show=False, priority=True),
     ]
-    LABELS = {
-        "run_code": "run", "verify": "verify", "bench": "bench", "cancel_job": "cancel", "hint": "hint",
-        "cycle_pane": "panes", "home": "home", "solution": "solution", "open_in_editor": "editor",
-        "reset": "reset", "next_exercise": "next", "previous_exercise": "previous", "back_to_code": "pane_code",
+    LABELS: ClassVar[dict[str, str]] = {
+        "run_code": "run",
+        "verify": "verify",
+        "bench": "bench",
+        "cancel_job": "cancel",
+        "hint": "hint",
+        "cycle_pane": "panes",
+        "home": "home",
+        "solution": "solution",
+        "open_in_editor": "editor",
+        "reset": "reset",
+        "next_exercise": "next",
+        "previous_exercise": "previous",
+        "back_to_code": "pane_code",
     }
 
     busy: reactive[bool] = reactive(False, init=False)
@@ -99,8 +110,9 @@ class LessonScreen(Screen):
                     yield self._editor
                 else:
                     yield Static(t("no_exercises", lang), id="no-exercise")
-            yield ResultsPane(self.lesson, self.exercise, with_environment=self.lesson.number == 2,
-                              id="results-pane")
+            yield ResultsPane(
+                self.lesson, self.exercise, with_environment=self.lesson.number == 2, id="results-pane"
+            )
         yield ActionBar(id="action-bar")
         yield Footer()
 
@@ -130,7 +142,9 @@ class LessonScreen(Screen):
         title = f"{self.lesson.number}. {tr(self.lesson.title, lang)}"
         if self.exercise is not None:
             exercises = self.lesson.exercises
-            position = f" ({exercises.index(self.exercise) + 1}/{len(exercises)})" if len(exercises) > 1 else ""
+            position = (
+                f" ({exercises.index(self.exercise) + 1}/{len(exercises)})" if len(exercises) > 1 else ""
+            )
             title += f"  ›  {tr(self.exercise.title, lang)}{position}"
         self.query_one("#lesson-title", Static).update(title)
         self.query_one(Explanation).show(self.lesson.text(lang))
@@ -159,7 +173,9 @@ class LessonScreen(Screen):
         """Keys must never go to a hidden pane (typing into an editor you cannot see)."""
         pane = self.query_one(f"#{active}-pane")
         focused = self.focused
-        if focused is not None and (focused is pane or pane in focused.ancestors or focused.id == "pane-tabs"):
+        if focused is not None and (
+            focused is pane or pane in focused.ancestors or focused.id == "pane-tabs"
+        ):
             return
         self._focus_pane(pane)
 
@@ -196,8 +212,12 @@ class LessonScreen(Screen):
         if action == "cycle_pane":
             return not self.has_class("-wide")
         if action == "back_to_code":
-            return not self.busy and self.has_class("-narrow") and not self.has_class("-show-code") \
+            return (
+                not self.busy
+                and self.has_class("-narrow")
+                and not self.has_class("-show-code")
                 and self.exercise is not None
+            )
         if action in ("solution", "reset", "open_in_editor", "hint"):
             return self.exercise is not None
         return True
@@ -321,7 +341,11 @@ class LessonScreen(Screen):
             results.query_one("#bench-panel").show(result)
         elif op == "ir":
             results.query_one("#ir-panel").show(result, args.get("stage"))
-        if err and op in ("verify", "bench") and err.get("kind") in ("crash", "timeout", "cancelled", "cuda-fault"):
+        if (
+            err
+            and op in ("verify", "bench")
+            and err.get("kind") in ("crash", "timeout", "cancelled", "cuda-fault")
+        ):
             tab = "output" if result.get("output") and op != "verify" else tab
         results.show_tab(tab)
         if self.has_class("-narrow"):
@@ -347,8 +371,10 @@ class LessonScreen(Screen):
         if op == "verify":
             passed = result.get("passed")
             word = t("passed", lang) if passed else t("failed", lang)
-            bar.set_status(f"{t('job_verify', lang)}: {word} — {result.get('summary', '')}",
-                           "bold green" if passed else "bold red")
+            bar.set_status(
+                f"{t('job_verify', lang)}: {word} — {result.get('summary', '')}",
+                "bold green" if passed else "bold red",
+            )
             if not passed:
                 line = self._diagnosis_line(result)
                 if line:

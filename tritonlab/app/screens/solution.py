@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import difflib
+from typing import ClassVar
 
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
@@ -16,14 +17,19 @@ from tritonlab.app.strings import t
 
 
 def solution_diff(mine: str, solution: str) -> str:
-    return "".join(difflib.unified_diff(
-        mine.splitlines(keepends=True), solution.splitlines(keepends=True),
-        fromfile="your code", tofile="solution", n=3,
-    ))
+    return "".join(
+        difflib.unified_diff(
+            mine.splitlines(keepends=True),
+            solution.splitlines(keepends=True),
+            fromfile="your code",
+            tofile="solution",
+            n=3,
+        )
+    )
 
 
 class SolutionScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,f3", "close", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f3", "close", show=False)]
 
     def __init__(self, mine: str, solution: str) -> None:
         super().__init__()
@@ -36,8 +42,16 @@ class SolutionScreen(ModalScreen[None]):
             with VerticalScroll(id="solution-scroll"):
                 if self.diff:
                     dark = getattr(self.app.current_theme, "dark", True)
-                    yield Static(Syntax(self.diff, "diff", theme="monokai" if dark else "default",
-                                        background_color="default", word_wrap=True), id="solution-diff")
+                    yield Static(
+                        Syntax(
+                            self.diff,
+                            "diff",
+                            theme="monokai" if dark else "default",
+                            background_color="default",
+                            word_wrap=True,
+                        ),
+                        id="solution-diff",
+                    )
                 else:
                     yield Static(Text(t("solution_same", lang), style="green"), id="solution-diff")
             yield Button(f"{t('close', lang)} (Esc)", id="close", compact=True)

@@ -7,6 +7,7 @@ from textual.widget import Widget
 
 from tritonlab.app.strings import t
 
+
 class BackendBadge(Widget):
     def __init__(self, compact_below: int = 0, **kwargs) -> None:
         """`compact_below`: terminal width under which the interpreter badge is shortened (the lesson header)."""

@@ -85,8 +85,11 @@ def roofline_series(result: dict) -> dict | None:
     roof = result.get("roofline")
     if not isinstance(roof, dict):
         return None
-    points = [p for p in roof.get("points") or [] if isinstance(p, dict)
-              and _numeric(p.get("ai")) and _numeric(p.get("tflops"))]
+    points = [
+        p
+        for p in roof.get("points") or []
+        if isinstance(p, dict) and _numeric(p.get("ai")) and _numeric(p.get("tflops"))
+    ]
     if not points:
         return None
     return {
@@ -146,8 +149,11 @@ class BenchPanel(VerticalScroll):
         lines = [str(line) for line in result.get("lines") or []]
         blocks = []
         for is_table, block in report_blocks(lines):
-            body = Static(Text("\n".join(block), no_wrap=is_table), markup=False,
-                          classes="bench-table-text" if is_table else "bench-prose")
+            body = Static(
+                Text("\n".join(block), no_wrap=is_table),
+                markup=False,
+                classes="bench-table-text" if is_table else "bench-prose",
+            )
             blocks.append(HorizontalScroll(body, classes="bench-table-scroll") if is_table else body)
         if blocks:
             report.mount_all(blocks)
@@ -191,7 +197,7 @@ class BenchPanel(VerticalScroll):
 
         plots = []
         if sizes:
-            labels, yours_key, mine, base_key, theirs = sizes
+            labels, yours_key, mine, _baseline_key, theirs = sizes
             plot = PlotextPlot(classes="bench-chart")
             plt = plot.plt
             if theirs:
@@ -213,12 +219,18 @@ class BenchPanel(VerticalScroll):
             low, high = min(ais + [0.01]) / 4, max(ais + [1.0]) * 8
             xs = [low * (high / low) ** (k / 40) for k in range(41)]
             if roof["bandwidth_gbps"] and roof["peak_tflops"]:
-                plt.plot(xs, [min(roof["peak_tflops"], roof["bandwidth_gbps"] * x / 1e3) for x in xs], label="roof")
+                plt.plot(
+                    xs, [min(roof["peak_tflops"], roof["bandwidth_gbps"] * x / 1e3) for x in xs], label="roof"
+                )
             for who, marker in (("yours", "●"), ("torch", "◆")):
                 mine = [p for p in roof["points"] if p.get("who", "yours") == who]
                 if mine:
-                    plt.scatter([p["ai"] for p in mine], [p["tflops"] for p in mine], label=t(who, lang),
-                                marker=marker)
+                    plt.scatter(
+                        [p["ai"] for p in mine],
+                        [p["tflops"] for p in mine],
+                        label=t(who, lang),
+                        marker=marker,
+                    )
             plt.xscale("log")
             plt.yscale("log")
             plt.xlabel("FLOP/byte")

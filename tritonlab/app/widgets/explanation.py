@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 from rich.markdown import Markdown
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
-
 
 _CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
 _ENDS_CJK = re.compile(rf"[{_CJK}]$")
@@ -28,9 +28,15 @@ def join_cjk_soft_breaks(markdown: str) -> str:
             out.append(line)
             continue
         previous = out[-1] if out else ""
-        if (not fenced and out and _ENDS_CJK.search(previous) and _STARTS_CJK.match(line)
-                and not previous.lstrip().startswith(("#", "|", "```", "~~~"))
-                and not stripped.startswith(("#", "|", "-", "*", "+", ">")) and not re.match(r"\d+[.)]\s", stripped)):
+        if (
+            not fenced
+            and out
+            and _ENDS_CJK.search(previous)
+            and _STARTS_CJK.match(line)
+            and not previous.lstrip().startswith(("#", "|", "```", "~~~"))
+            and not stripped.startswith(("#", "|", "-", "*", "+", ">"))
+            and not re.match(r"\d+[.)]\s", stripped)
+        ):
             out[-1] = previous + stripped
         else:
             out.append(line)
@@ -41,7 +47,7 @@ class Explanation(VerticalScroll, can_focus=True):
     """Rendered with Rich's Markdown in one Static: Textual's Markdown widget mounts a widget per block, which
     costs over a second for a long lesson and would push the first paint past a second."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "scroll_up", show=False),
         Binding("down", "scroll_down", show=False),
     ]

@@ -85,5 +85,13 @@ class IRPanel(Vertical):
             body.update(Text(t("ir_none", lang), style="dim") if not result.get("error") else "")
             return
         dark = getattr(self.app.current_theme, "dark", True)
-        body.update(Syntax(text, LEXERS.get(self.stage, "text"), theme="monokai" if dark else "default",
-                           line_numbers=True, word_wrap=False, background_color="default"))
+        body.update(
+            Syntax(
+                text,
+                LEXERS.get(self.stage, "text"),
+                theme="monokai" if dark else "default",
+                line_numbers=True,
+                word_wrap=False,
+                background_color="default",
+            )
+        )

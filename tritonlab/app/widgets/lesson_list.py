@@ -56,8 +56,11 @@ class LessonList(OptionList):
         options: list[Option] = []
         for number, is_problem, item in sorted(entries, key=lambda e: (e[0], e[1])):
             if is_problem:
-                prompt = Text.assemble((f"{number:>2}  " if number != 99 else "    "), ("✗ ", "bold red"),
-                                       (problem_text(item), "red"))
+                prompt = Text.assemble(
+                    (f"{number:>2}  " if number != 99 else "    "),
+                    ("✗ ", "bold red"),
+                    (problem_text(item), "red"),
+                )
                 options.append(Option(prompt, id=f"problem:{len(options)}"))
                 continue
             options.append(Option(self._lesson_prompt(item, progress, lang), id=f"lesson:{item.id}"))

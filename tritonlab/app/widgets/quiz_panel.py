@@ -33,12 +33,16 @@ class QuizPanel(VerticalScroll):
         widgets = []
         for q_index, question in enumerate(self.lesson.quiz):
             widgets.append(Static(id=f"quiz-prompt-{q_index}", classes="quiz-prompt", markup=False))
-            widgets.append(RadioSet(
-                *(RadioButton(self._choice_label(c_index, choice, lang)) for c_index, choice in
-                  enumerate(question.choices)),
-                id=f"quiz-{q_index}",
-                classes="quiz-choices",
-            ))
+            widgets.append(
+                RadioSet(
+                    *(
+                        RadioButton(self._choice_label(c_index, choice, lang))
+                        for c_index, choice in enumerate(question.choices)
+                    ),
+                    id=f"quiz-{q_index}",
+                    classes="quiz-choices",
+                )
+            )
             widgets.append(Static(id=f"quiz-feedback-{q_index}", classes="quiz-feedback", markup=False))
         self.mount_all(widgets)
         self.call_after_refresh(self._relabel)

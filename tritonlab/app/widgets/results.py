@@ -60,7 +60,11 @@ class ResultsPane(Vertical):
         if not self.query(f"#tab-{name}"):
             return
         focused = self.screen.focused
-        if focused is not None and self in focused.ancestors and all(a.id != f"tab-{name}" for a in focused.ancestors):
+        if (
+            focused is not None
+            and self in focused.ancestors
+            and all(a.id != f"tab-{name}" for a in focused.ancestors)
+        ):
             # Focus left in the pane being hidden would pull TabbedContent straight back to it.
             tabs.query_one(Tabs).focus()
         tabs.active = f"tab-{name}"

@@ -81,8 +81,14 @@ class VerifyPanel(Vertical):
         why = diagnoses[0].get("message", "") if diagnoses else ""
         if len(why) > 70:
             why = why[:69] + "…"
-        return (mark, case.get("name", ""), number(case.get("max_abs_err")), number(case.get("max_rel_err")),
-                number(case.get("mismatches")), why)
+        return (
+            mark,
+            case.get("name", ""),
+            number(case.get("max_abs_err")),
+            number(case.get("max_rel_err")),
+            number(case.get("mismatches")),
+            why,
+        )
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
@@ -117,8 +123,17 @@ class VerifyPanel(Vertical):
         if first:
             text.append(f"\n{t('first_mismatches', lang)}\n", style="bold")
             for item in first[:8]:
-                text.append("  " + t("got_expected", lang, index=item.get("index"), got=item.get("got"),
-                                     expected=item.get("expected")) + "\n")
+                text.append(
+                    "  "
+                    + t(
+                        "got_expected",
+                        lang,
+                        index=item.get("index"),
+                        got=item.get("got"),
+                        expected=item.get("expected"),
+                    )
+                    + "\n"
+                )
         if case.get("map"):
             text.append(f"\n{t('mismatch_map', lang)}\n", style="bold")
             text.append(str(case["map"]).rstrip() + "\n")
