@@ -13,6 +13,7 @@ from textual.worker import Worker, WorkerState
 from tritonlab import store
 from tritonlab.app import cjk_wrap
 from tritonlab.app.keys import relabel
+from tritonlab.app.strings import t
 from tritonlab.content.loader import load_catalog
 from tritonlab.engine.client import WorkerClient
 
@@ -99,6 +100,7 @@ class TritonLabApp(App):
             self.worker_problem = ""
         elif event.state == WorkerState.ERROR:
             self.worker_problem = str(event.worker.error) or type(event.worker.error).__name__
+            self.notify(t("badge_failed", self.lang, message=self.worker_problem), severity="error", timeout=20)
 
     async def action_quit(self) -> None:
         for screen in self.screen_stack:

@@ -44,6 +44,8 @@ def error_text(err: dict, lang: str) -> Text:
 def restart_notice(err: dict, lang: str, last_exit: str | None) -> str | None:
     """'worker restarted after a crash: SIGSEGV' for results that took the worker down, else None."""
     kind = err.get("kind")
+    if kind == "crash" and "exit_code" not in err and not err.get("signal"):
+        return None  # the worker never started: nothing was restarted (the badge says why)
     if kind == "crash":
         why = (
             err.get("signal")
