@@ -25,7 +25,7 @@ MODULES_SCRIPT = """
 import asyncio, json, sys
 from tritonlab.app.app import TritonLabApp
 
-HEAVY = ("torch", "triton")
+HEAVY = ("torch", "triton", "numpy")
 
 async def main():
     app = TritonLabApp(exercise_ref="5/add", lang="en", backend="interpreter")

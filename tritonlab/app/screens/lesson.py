@@ -84,7 +84,6 @@ class LessonScreen(Screen):
         self._save_timer = None
         self._disk_text: str | None = None  # the draft as saved, None while there is no draft
         self._starter = ""
-        self._job: str | None = None
         self._editor: CodeEditor | None = None
         relabel(self, self.app.lang, self.LABELS)
 
@@ -280,7 +279,6 @@ class LessonScreen(Screen):
         path = self.flush_draft(force=True)
         args = {"exercise": self.exercise.key, "file": str(path)}
         args.update(extra or {})
-        self._job = op
         self.busy = True
         self.editor.clear_error()
         self.query_one(ActionBar).set_status(t("running", self.app.lang, job=t(f"job_{op}", self.app.lang)))
@@ -341,12 +339,6 @@ class LessonScreen(Screen):
             results.query_one("#bench-panel").show(result)
         elif op == "ir":
             results.query_one("#ir-panel").show(result, args.get("stage"))
-        if (
-            err
-            and op in ("verify", "bench")
-            and err.get("kind") in ("crash", "timeout", "cancelled", "cuda-fault")
-        ):
-            tab = "output" if result.get("output") and op != "verify" else tab
         results.show_tab(tab)
         if self.has_class("-narrow"):
             self.show_pane("results")
