@@ -85,6 +85,7 @@ class LessonScreen(Screen):
         self._disk_text: str | None = None  # the draft as saved, None while there is no draft
         self._starter = ""
         self._editor: CodeEditor | None = None
+        self._cancel_requested = False
         relabel(self, self.app.lang, self.LABELS)
 
     # ---- layout -----------------------------------------------------------------------------------
@@ -280,6 +281,7 @@ class LessonScreen(Screen):
         args = {"exercise": self.exercise.key, "file": str(path)}
         args.update(extra or {})
         self.busy = True
+        self._cancel_requested = False
         self.editor.clear_error()
         self.query_one(ActionBar).set_status(t("running", self.app.lang, job=t(f"job_{op}", self.app.lang)))
         self._kernel_job(op, args)
@@ -287,6 +289,10 @@ class LessonScreen(Screen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="kernel")
     def _kernel_job(self, op: str, args: dict) -> tuple[str, dict, dict]:
         def progress(event: dict) -> None:
+            if self._cancel_requested:
+                # Esc came before the request reached the worker (the kill found no request to stop): again.
+                self.app.client.cancel()
+                return
             try:
                 self.app.call_from_thread(self._show_progress, op, str(event.get("message", "")))
             except RuntimeError:  # the app is closing
@@ -302,6 +308,7 @@ class LessonScreen(Screen):
 
     def action_cancel_job(self) -> None:
         if self.busy:
+            self._cancel_requested = True
             self.app.client.cancel()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
