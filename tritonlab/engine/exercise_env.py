@@ -102,3 +102,35 @@ def evaluate_bytes(expression: str, params: dict, size: int) -> float:
     from tritonlab.engine.inputs import evaluate
 
     return float(evaluate(expression, dict(params, element_size=size)))
+
+
+class LearnerCall:
+    """Calls the learner's wrapper under the lab's watch: launches recorded, the learner's own allocations
+    poisoned (and guarded), every load/store bounds-checked on the interpreter, the GPU synchronised.
+    `launches` and `checker` stay readable after the call, also when it raised."""
+
+    def __init__(self, loaded: Loaded, backend: str, allocator=None):
+        from tritonlab.engine import memcheck
+
+        self.loaded = loaded
+        self.allocator = allocator
+        self.checker = memcheck.InterpreterMemcheck(loaded.file) if backend == "interpreter" else None
+        self.launches: list = []
+
+    def __call__(self, *args, **kwargs):
+        import contextlib
+
+        import torch
+
+        from tritonlab.engine import memcheck
+
+        with contextlib.ExitStack() as stack:
+            self.launches = stack.enter_context(memcheck.track_launches())
+            if self.allocator is not None:
+                stack.enter_context(memcheck.poisoned_allocations(self.allocator, self.loaded.file))
+            if self.checker is not None:
+                stack.enter_context(self.checker)
+            result = self.loaded.wrapper(*args, **kwargs)
+            if self.loaded.device.type == "cuda":
+                torch.cuda.synchronize()
+        return result

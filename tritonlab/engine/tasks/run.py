@@ -65,21 +65,15 @@ def handle(args: dict, ctx) -> dict:
         if isinstance(value, torch.Tensor):
             lines.append(_show(value))
     originals = {k: (v.clone() if isinstance(v, torch.Tensor) else v) for k, v in inputs.items()}
-    checker = memcheck.InterpreterMemcheck(loaded.file) if ctx.backend == "interpreter" else None
+    call = exercise_env.LearnerCall(loaded, ctx.backend, allocator)
     try:
-        with memcheck.track_launches() as launches, memcheck.poisoned_allocations(allocator, loaded.file):
-            if checker is not None:
-                with checker:
-                    got = loaded.wrapper(*inputs.values(), **kwargs)
-            else:
-                got = loaded.wrapper(*inputs.values(), **kwargs)
-            if loaded.device.type == "cuda":
-                torch.cuda.synchronize()
+        got = call(*inputs.values(), **kwargs)
     except Exception as exc:
         result["error"] = classify(exc, loaded.file)
         if result["error"]["kind"] == "cuda-fault":
             result["restart_worker"] = True
         return result
+    launches, checker = call.launches, call.checker
     for launch in launches:
         lines.append(f"launched {launch.get('kernel')} on grid {launch.get('grid')}")
     if checker is not None:

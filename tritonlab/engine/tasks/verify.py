@@ -74,22 +74,16 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
                                                                     if not isinstance(v, torch.Tensor)}),
                                       params, kwargs)
     case["inputs"] = {k: describe(v) for k, v in inputs.items()}
-    checker = memcheck.InterpreterMemcheck(loaded.file) if backend == "interpreter" else None
+    call = exercise_env.LearnerCall(loaded, backend, allocator)
     began = time.perf_counter()
     try:
-        with memcheck.track_launches() as launches, memcheck.poisoned_allocations(allocator, loaded.file):
-            if checker is not None:
-                with checker:
-                    got = loaded.wrapper(*inputs.values(), **kwargs)
-            else:
-                got = loaded.wrapper(*inputs.values(), **kwargs)
-            if device.type == "cuda":
-                torch.cuda.synchronize()
+        got = call(*inputs.values(), **kwargs)
     except Exception as exc:  # the learner's code raised: classify and stop
         case["error"] = classify(exc, loaded.file)
         case["diagnoses"].append(dict(case["error"]))
         return case
     case["ms_wall"] = round((time.perf_counter() - began) * 1e3, 3)
+    launches, checker = call.launches, call.checker
     case["launches"] = [_launch_summary(launch) for launch in launches]
     if checker is not None:
         case["stats"] = checker.stats.to_dict()
@@ -193,16 +187,11 @@ def run_reject(loaded, reject, backend: str) -> dict:
         case["diagnoses"].append({"kind": "lesson", "message": f"cannot build this case: {exc!r}"})
         return case
     case["inputs"] = {k: describe(v) for k, v in inputs.items()}
-    checker = memcheck.InterpreterMemcheck(loaded.file) if backend == "interpreter" else None
+    call = exercise_env.LearnerCall(loaded, backend)
     try:
-        with memcheck.track_launches() as launches:
-            if checker is not None:
-                with checker:
-                    loaded.wrapper(*inputs.values())
-            else:
-                loaded.wrapper(*inputs.values())
+        call(*inputs.values())
     except Exception as exc:
-        if launches:
+        if call.launches:
             info = classify(exc, loaded.file)
             case["diagnoses"].append({"kind": "validation", "message": f"it failed inside the kernel instead of "
                                       f"being rejected before the launch ({info['message']})"})
