@@ -116,6 +116,8 @@ class LearnerCall:
         self.allocator = allocator
         self.checker = memcheck.InterpreterMemcheck(loaded.file) if backend == "interpreter" else None
         self.launches: list = []
+        self.checked = False  # whether the bounds checker really watched the call
+        self.unchecked_reason: str | None = None
 
     def __call__(self, *args, **kwargs):
         import contextlib
@@ -130,7 +132,10 @@ class LearnerCall:
                 stack.enter_context(memcheck.poisoned_allocations(self.allocator, self.loaded.file))
             if self.checker is not None:
                 stack.enter_context(self.checker)
+                self.checked, self.unchecked_reason = self.checker.active, self.checker.reason
             result = self.loaded.wrapper(*args, **kwargs)
+            if self.checker is not None:  # the checker can give up mid-way (it says why)
+                self.checked, self.unchecked_reason = self.checker.active, self.checker.reason
             if self.loaded.device.type == "cuda":
                 torch.cuda.synchronize()
         return result

@@ -224,10 +224,10 @@ def _inplace_name(exercise) -> str | None:
 
 
 def _count(loaded, inputs: dict, kwargs: dict) -> dict:
-    checker = memcheck.InterpreterMemcheck(loaded.file)
-    with memcheck.track_launches() as launches, checker:
-        loaded.wrapper(*inputs.values(), **kwargs)
-        active, reason = checker.active, checker.reason
+    call = exercise_env.LearnerCall(loaded, "interpreter")
+    call(*inputs.values(), **kwargs)
+    checker, launches = call.checker, call.launches
+    active, reason = call.checked, call.unchecked_reason
     stats = _stats_dict(checker.stats)
     if not active:
         return {"counted": False, "why": reason or "the interpreter could not be instrumented"}

@@ -136,7 +136,7 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
     diagnoses.extend(report.get("diagnoses", []))
 
     budget = exercise.verify.bytes_budget
-    if budget and checker is not None:
+    if budget and call.checked:
         size = exercise_env.element_size(dtype)
         limit = exercise_env.evaluate_bytes(budget, params, size)
         moved = checker.stats.bytes_loaded + checker.stats.bytes_stored
