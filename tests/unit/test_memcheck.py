@@ -226,7 +226,8 @@ def test_masked_kernel_passes_with_exact_byte_counts(interpreter_run):
 
 def test_track_launches_sees_interpreter_launch_and_file(interpreter_run):
     r = _scenario(interpreter_run, "masked")
-    assert r["launches"] == [{"kernel": "add_kernel", "file": interpreter_run["file"], "grid": [8, 1, 1]}]
+    assert r["launches"] == [{"kernel": "add_kernel", "file": interpreter_run["file"], "grid": [8, 1, 1],
+                              "meta": {"BLOCK_SIZE": 128}}]
     heuristics = _scenario(interpreter_run, "heuristics")
     assert heuristics["error"] is None
     assert [(x["kernel"], x["file"]) for x in heuristics["launches"]] == [

@@ -319,6 +319,8 @@ def _record_launch(fn: Any, grid: Any, args: tuple, kwargs: dict) -> None:
         "kernel": _kernel_name(fn),
         "file": _kernel_file(fn),
         "grid": _evaluate_grid(fn, grid, args, kwargs),
+        # block-size meta-parameters, so a report can tell "too few programs" from "each wrote too little"
+        "meta": {k: v for k, v in kwargs.items() if k.startswith("BLOCK") and isinstance(v, int)},
     }
     if record["grid"] is not None:
         record["grid"] = list(record["grid"])

@@ -128,9 +128,10 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
         return case
 
     unwritten = memcheck.is_poison(got) if got.numel() else None
-    block = kwargs.get("BLOCK_SIZE") or _block_size_guess(loaded)
+    block = kwargs.get("BLOCK_SIZE") or _launch_block(mine) or _block_size_guess(loaded)
     report = diagnose(got.detach(), expected.to(got.device), atol=atol, rtol=rtol, unwritten_mask=unwritten,
                       block_size=block)
+    _refine_unwritten(report.get("diagnoses", []), mine, block, got.numel())
     for key in ("max_abs_err", "max_rel_err", "mismatches", "first", "map"):
         case[key] = report.get(key)
     diagnoses.extend(report.get("diagnoses", []))
@@ -219,6 +220,31 @@ def _same_file(a, b) -> bool:
         return os.path.samefile(a, b)
     except OSError:
         return os.path.abspath(a) == os.path.abspath(b)
+
+
+def _launch_block(launches) -> int | None:
+    for launch in launches:
+        value = (launch.get("meta") or {}).get("BLOCK_SIZE")
+        if isinstance(value, int):
+            return value
+    return None
+
+
+def _refine_unwritten(diagnoses: list, launches: list, block, numel: int) -> None:
+    """'The last programs were not launched' is only true when the grid really was too small."""
+    if not block or len(launches) != 1 or not launches[0].get("grid"):
+        return
+    programs = 1
+    for dim in launches[0]["grid"]:
+        programs *= max(int(dim), 1)
+    if programs * block < numel:
+        return
+    for diag in diagnoses:
+        if diag.get("kind") == "unwritten" and "not launched" in diag.get("message", ""):
+            head = diag["message"].split(":", 1)[0]
+            diag["message"] = (f"{head}: the grid had enough programs ({programs} × BLOCK_SIZE {block} ≥ {numel}), "
+                               "but each program wrote only part of its block — check the offsets: "
+                               "pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)")
 
 
 def _block_size_guess(loaded):
