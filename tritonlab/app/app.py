@@ -100,7 +100,9 @@ class TritonLabApp(App):
             self.worker_problem = ""
         elif event.state == WorkerState.ERROR:
             self.worker_problem = str(event.worker.error) or type(event.worker.error).__name__
-            self.notify(t("badge_failed", self.lang, message=self.worker_problem), severity="error", timeout=20)
+            self.notify(
+                t("badge_failed", self.lang, message=self.worker_problem), severity="error", timeout=20
+            )
 
     async def action_quit(self) -> None:
         for screen in self.screen_stack:

@@ -335,17 +335,17 @@ class LessonScreen(Screen):
         results = self.results
         bar = self.query_one(ActionBar)
         err = result.get("error") or None
-        results.query_one("#output-panel").show(op, result)
+        results.panel("output-panel", lambda panel: panel.show(op, result))
         tab = {"run": "output", "verify": "verify", "bench": "bench", "ir": "ir"}.get(op, "output")
         if op == "verify":
-            results.query_one("#verify-panel").show(result)
+            results.panel("verify-panel", lambda panel: panel.show(result))
             if result.get("passed"):
                 backend = result.get("backend") or (self.app.worker_info or {}).get("backend", "?")
                 store.mark_verified(self.exercise.key, backend)
         elif op == "bench":
-            results.query_one("#bench-panel").show(result)
+            results.panel("bench-panel", lambda panel: panel.show(result))
         elif op == "ir":
-            results.query_one("#ir-panel").show(result, args.get("stage"))
+            results.panel("ir-panel", lambda panel: panel.show(result, args.get("stage")))
         results.show_tab(tab)
         if self.has_class("-narrow"):
             self.show_pane("results")
@@ -394,7 +394,7 @@ class LessonScreen(Screen):
 
     def action_hint(self) -> None:
         self.results.show_tab("hints")
-        self.results.query_one("#hints-panel").reveal_next()
+        self.results.panel("hints-panel", lambda hints: hints.reveal_next())
         if self.has_class("-narrow"):
             self.show_pane("results")
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.lazy import Lazy
+from textual.widget import Widget
 from textual.widgets import TabbedContent, TabPane, Tabs
 
 from tritonlab.app.strings import t
@@ -32,16 +36,17 @@ class ResultsPane(Vertical):
             if self.exercise is not None:
                 with TabPane(t("tab_output", lang), id="tab-output"):
                     yield OutputPanel(id="output-panel")
+                # The hidden tabs fill in after the first frame (Lazy): fewer widgets to lay out before it.
                 with TabPane(t("tab_verify", lang), id="tab-verify"):
-                    yield VerifyPanel(id="verify-panel")
+                    yield Lazy(VerifyPanel(id="verify-panel"))
                 with TabPane(t("tab_bench", lang), id="tab-bench"):
-                    yield BenchPanel(id="bench-panel")
+                    yield Lazy(BenchPanel(id="bench-panel"))
                 with TabPane(t("tab_ir", lang), id="tab-ir"):
-                    yield IRPanel(id="ir-panel")
+                    yield Lazy(IRPanel(id="ir-panel"))
                 with TabPane(t("tab_hints", lang), id="tab-hints"):
-                    yield HintsPanel(self.exercise.hints, id="hints-panel")
+                    yield Lazy(HintsPanel(self.exercise.hints, id="hints-panel"))
             with TabPane(t("tab_quiz", lang), id="tab-quiz"):
-                yield QuizPanel(self.lesson, id="quiz-panel")
+                yield Lazy(QuizPanel(self.lesson, id="quiz-panel"))
             if self.with_environment:
                 with TabPane(t("tab_env", lang), id="tab-env"):
                     yield EnvPanel(id="env-panel")
@@ -69,6 +74,14 @@ class ResultsPane(Vertical):
             tabs.query_one(Tabs).focus()
         tabs.active = f"tab-{name}"
 
+    def panel(self, panel_id: str, then: Callable[[Widget], None]) -> None:
+        """Call `then(panel)` once the panel is mounted (the Lazy ones arrive just after the first frame)."""
+        found = self.query(f"#{panel_id}")
+        if found:
+            then(found.first())
+        else:
+            self.call_after_refresh(self.panel, panel_id, then)
+
     @property
     def active(self) -> str:
         return (self.query_one(TabbedContent).active or "tab-").removeprefix("tab-")
@@ -77,4 +90,4 @@ class ResultsPane(Vertical):
         if event.pane.id == "tab-env":
             self.query_one(EnvPanel).start_if_needed()
         elif event.pane.id == "tab-quiz":
-            self.query_one(QuizPanel).build()
+            self.panel("quiz-panel", lambda quiz: quiz.build())
