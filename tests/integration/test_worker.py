@@ -142,3 +142,25 @@ def test_cli_doctor_json():
     assert out.returncode == 0, data
     names = {c["name"] for c in data["checks"]}
     assert {"python", "torch", "triton", "numpy", "sanity kernel", "cache dir"} <= names
+
+
+def test_cancel_before_the_request_starts_still_cancels():
+    worker = WorkerClient(backend="interpreter")
+    try:
+        worker.start()
+        worker.cancel()
+        assert worker.request("sleep", {"seconds": 5})["error"]["kind"] == "cancelled"
+        assert worker.request("ping", {})["pong"] is True
+    finally:
+        worker.close()
+
+
+def test_a_worker_that_cannot_start_says_why_every_time():
+    from tests.conftest import HAS_CUDA
+
+    if HAS_CUDA:
+        pytest.skip("this machine has a GPU")
+    worker = WorkerClient(backend="gpu")
+    for _ in range(2):
+        error = worker.request("ping", {})["error"]
+        assert "no CUDA GPU" in error["message"]

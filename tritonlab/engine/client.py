@@ -106,6 +106,7 @@ class WorkerClient:
         hello = self._read_message(None, timeout, lambda m: None)
         if "result" not in hello:
             info = hello.get("error") or {}
+            self._kill(self.proc, gentle=False)  # never reuse a worker that failed to start
             raise WorkerStartError(info.get("message", "the worker did not start"), self.log_tail())
         self.info = hello["result"]
         return self.info
@@ -138,48 +139,57 @@ class WorkerClient:
 
     def request(self, op: str, args: dict | None = None, timeout: float = DEFAULT_TIMEOUT,
                 on_event: Callable[[dict], None] | None = None) -> dict:
-        """Send one request; returns the worker's result dict. Faults come back as {"error": {...}}."""
+        """Send one request; returns the worker's result dict. Faults come back as {"error": {...}}.
+
+        A cancel() that arrives before the request reaches the worker still cancels it."""
         with self._lock:
-            self._cancelled = False
             try:
-                self._ensure_started()
-            except WorkerStartError as exc:
-                return {"error": protocol.error("crash", f"the worker could not start: {exc}", stderr_tail=exc.tail)}
-            self._next_id += 1
-            rid = self._next_id
-            capture = self._dir / f"out-{rid}.txt"
-            message = {"id": rid, "op": op, "args": args or {}, "capture": str(capture)}
-            started = time.monotonic()
-            try:
-                self.proc.stdin.write(protocol.encode(message))
-                self.proc.stdin.flush()
-            except (BrokenPipeError, OSError):
-                return self._died(capture, args or {})
-            reply = self._read_message(rid, timeout, on_event or (lambda m: None))
-            elapsed = time.monotonic() - started
-            if "result" in reply:
-                result = reply["result"]
-                result.setdefault("output", self._read_capture(capture))
-                result["elapsed_s"] = round(elapsed, 3)
-                if result.get("restart_worker"):
-                    self._kill(self.proc, gentle=True)
-                    self.last_exit = "replaced after a CUDA fault"
-                return result
-            if reply.get("timeout"):
-                self._dump_traceback()
-                self._kill(self.proc)
-                self.last_exit = f"killed after {timeout:g} s timeout"
-                return {
-                    "error": protocol.error(
-                        "timeout",
-                        f"no answer within {timeout:g} s: the kernel may loop forever (check the loop bounds) "
-                        "or run far more programs than you meant. The worker was stopped and will restart.",
-                        line=_learner_line(self._read_capture(capture), args or {}),
-                    ),
-                    "output": self._read_capture(capture),
-                    "elapsed_s": round(elapsed, 3),
-                }
+                return self._request(op, args, timeout, on_event)
+            finally:
+                self._cancelled = False
+
+    def _request(self, op, args, timeout, on_event) -> dict:
+        if self._cancelled:
+            return {"error": protocol.error("cancelled", "cancelled before it started")}
+        try:
+            self._ensure_started()
+        except WorkerStartError as exc:
+            return {"error": protocol.error("crash", f"the worker could not start: {exc}", stderr_tail=exc.tail)}
+        self._next_id += 1
+        rid = self._next_id
+        capture = self._dir / f"out-{rid}.txt"
+        message = {"id": rid, "op": op, "args": args or {}, "capture": str(capture)}
+        started = time.monotonic()
+        try:
+            self.proc.stdin.write(protocol.encode(message))
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
             return self._died(capture, args or {})
+        reply = self._read_message(rid, timeout, on_event or (lambda m: None))
+        elapsed = time.monotonic() - started
+        if "result" in reply:
+            result = reply["result"]
+            result.setdefault("output", self._read_capture(capture))
+            result["elapsed_s"] = round(elapsed, 3)
+            if result.get("restart_worker"):
+                self._kill(self.proc, gentle=True)
+                self.last_exit = "replaced after a CUDA fault"
+            return result
+        if reply.get("timeout"):
+            self._dump_traceback()
+            self._kill(self.proc)
+            self.last_exit = f"killed after {timeout:g} s timeout"
+            return {
+                "error": protocol.error(
+                    "timeout",
+                    f"no answer within {timeout:g} s: the kernel may loop forever (check the loop bounds) "
+                    "or run far more programs than you meant. The worker was stopped and will restart.",
+                    line=_learner_line(self._read_capture(capture), args or {}),
+                ),
+                "output": self._read_capture(capture),
+                "elapsed_s": round(elapsed, 3),
+            }
+        return self._died(capture, args or {})
 
     def _died(self, capture: Path, args: dict) -> dict:
         proc = self.proc
