@@ -25,11 +25,28 @@ CORPUS = {
     "no_validation.py": ("5", "validation", None),
     "wrong_op.py": ("5", "mismatch", None),
     "python_error.py": ("5", "runtime", 9),
-    "stride_ignored_copy2d.py": ("7/copy-2d", "mismatch", None),
-    "transpose_swapped_strides.py": ("7/transpose", "mismatch", None),
-    "unstable_softmax.py": ("8/softmax", "nan", None),
-    "matmul_k_tail_unmasked.py": ("9/matmul", "oob", 57),
-    "matmul_store_off_by_one.py": ("9/matmul", "oob", 66),
+}
+
+# One bug planted in a reference solution: (exercise, solution, text, replacement, kind, the bug's line is reported?)
+KERNELS = Path(__file__).resolve().parents[2] / "kernels"
+MUTATIONS = {
+    "stride_ignored_copy2d": ("7/copy-2d", "copy_2d.py",
+                              "x_ptrs = x_ptr + rows[:, None] * stride_xm + cols[None, :] * stride_xn",
+                              "x_ptrs = x_ptr + rows[:, None] * n_cols + cols[None, :]", "mismatch", False),
+    "transpose_swapped_strides": ("7/transpose", "transpose.py",
+                                  "out_ptrs = output_ptr + cols[:, None] * stride_om + rows[None, :] * stride_on",
+                                  "out_ptrs = output_ptr + cols[:, None] * stride_on + rows[None, :] * stride_om",
+                                  "mismatch", False),
+    "unstable_softmax": ("8/softmax", "softmax.py", "numerator = tl.exp(row - row_max)",
+                         "numerator = tl.exp(row)", "nan", False),
+    "matmul_k_tail_unmasked": ("9/matmul", "matmul.py",
+                               "a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_remaining), "
+                               "other=0.0)",
+                               "a = tl.load(a_ptrs, mask=(offs_m[:, None] < M), other=0.0)", "oob", True),
+    "matmul_store_off_by_one": ("9/matmul", "matmul.py",
+                                "tl.store(c_ptrs, c, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))",
+                                "tl.store(c_ptrs, c, mask=(offs_m[:, None] <= M) & (offs_n[None, :] < N))",
+                                "oob", True),
 }
 
 
@@ -63,6 +80,24 @@ def test_broken_kernel_gets_the_right_diagnosis(worker, name):
             assert diag.get("line") == line, diag
 
 
+@pytest.mark.parametrize("name", sorted(MUTATIONS))
+def test_planted_bug_in_a_solution_gets_the_right_diagnosis(worker, name, tmp_path):
+    exercise, solution, text, replacement, kind, has_line = MUTATIONS[name]
+    source = (KERNELS / solution).read_text(encoding="utf-8")
+    assert source.count(text) == 1, f"{solution} changed: the mutation no longer applies"
+    line = source[: source.index(text)].count("\n") + 1
+    path = tmp_path / f"{name}.py"
+    path.write_text(source.replace(text, replacement), encoding="utf-8")
+    args = {"exercise": exercise, "file": str(path)}
+    result = with_replay(worker.request("verify", args, timeout=120), args)
+    assert result.get("passed") is False
+    assert kind in kinds_of(result), (kind, kinds_of(result), result.get("summary"))
+    if has_line:
+        lines = {result["error"]["line"]} if result.get("error") else {
+            d.get("line") for c in result["cases"] for d in c["diagnoses"] if d["kind"] == kind}
+        assert line in lines, (line, lines)
+
+
 def test_the_corpus_covers_at_least_fifteen_bugs():
-    assert len(CORPUS) >= 15
+    assert len(CORPUS) + len(MUTATIONS) >= 15
     assert sorted(CORPUS) == sorted(p.name for p in BROKEN.glob("*.py"))
