@@ -176,7 +176,7 @@ class WorkerClient:
                 self.last_exit = "replaced after a CUDA fault"
             return result
         if reply.get("timeout"):
-            self._dump_traceback()
+            self._dump_traceback(capture)
             self._kill(self.proc)
             self.last_exit = f"killed after {timeout:g} s timeout"
             return {
@@ -184,7 +184,7 @@ class WorkerClient:
                     "timeout",
                     f"no answer within {timeout:g} s: the kernel may loop forever (check the loop bounds) "
                     "or run far more programs than you meant. The worker was stopped and will restart.",
-                    line=_learner_line(self._read_capture(capture), args or {}),
+                    line=_learner_line(self._read_tail(capture), args or {}),
                 ),
                 "output": self._read_capture(capture),
                 "elapsed_s": round(elapsed, 3),
@@ -200,15 +200,16 @@ class WorkerClient:
         cancelled = self._cancelled
         self.last_exit = describe_exit(proc.returncode)
         output = self._read_capture(capture)
+        tail_text = self._read_tail(capture)
         if cancelled:
             return {"error": protocol.error("cancelled", "cancelled: the worker was stopped and will restart"),
                     "output": output}
-        tail = "\n".join((output + "\n" + self.log_tail()).strip().splitlines()[-20:])
+        tail = "\n".join((tail_text + "\n" + self.log_tail()).strip().splitlines()[-20:])
         return {
             "error": protocol.error(
                 "crash",
                 f"the worker process died: {self.last_exit}. It restarts on the next request; your code is kept.",
-                line=_learner_line(output, args),
+                line=_learner_line(tail_text, args),
                 signal=describe_exit(proc.returncode).split(" ")[0] if (proc.returncode or 0) < 0 else None,
                 exit_code=proc.returncode,
                 stderr_tail=tail,
@@ -249,13 +250,19 @@ class WorkerClient:
                 return {"eof": True}
             self._buffer += chunk
 
-    def _dump_traceback(self) -> None:
-        """Ask the worker's faulthandler for a traceback (into the capture file) before stopping it."""
+    def _dump_traceback(self, capture: Path) -> None:
+        """Ask the worker's faulthandler for a traceback (into the capture file) before stopping it, and wait
+        until it is there (a busy machine may take a moment to schedule the worker)."""
         try:
             os.kill(self.proc.pid, signal.SIGUSR1)
-            time.sleep(0.3)
         except (ProcessLookupError, AttributeError):
-            pass
+            return
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline:
+            if "most recent call first" in self._read_tail(capture):
+                time.sleep(0.05)  # let the dump finish
+                return
+            time.sleep(0.05)
 
     def _kill(self, proc: subprocess.Popen, gentle: bool = True) -> None:
         steps = [signal.SIGINT, signal.SIGTERM, signal.SIGKILL] if gentle else [signal.SIGKILL]
@@ -270,6 +277,16 @@ class WorkerClient:
                 proc.wait(timeout=0.5 if sig != signal.SIGKILL else 5)
             except subprocess.TimeoutExpired:
                 continue
+
+    def _read_tail(self, capture: Path, size: int = 16 * 1024) -> str:
+        """The end of the capture: where a faulthandler dump lands, even after a flood of output."""
+        try:
+            with open(capture, "rb") as handle:
+                handle.seek(0, os.SEEK_END)
+                handle.seek(max(0, handle.tell() - size))
+                return handle.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
 
     def _read_capture(self, capture: Path) -> str:
         try:
