@@ -164,3 +164,11 @@ def test_a_worker_that_cannot_start_says_why_every_time():
     for _ in range(2):
         error = worker.request("ping", {})["error"]
         assert "no CUDA GPU" in error["message"]
+
+
+def test_output_is_capped_and_the_crash_line_survives_a_flood(client):
+    result = verify(client, "flood_then_segfault.py")
+    assert result["error"]["kind"] == "crash"
+    assert result["error"]["line"] == 8
+    assert len(result["output"]) < 70 * 1024
+    assert "output cut at 64 KiB" in result["output"]
