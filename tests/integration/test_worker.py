@@ -172,3 +172,10 @@ def test_output_is_capped_and_the_crash_line_survives_a_flood(client):
     assert result["error"]["line"] == 8
     assert len(result["output"]) < 70 * 1024
     assert "output cut at 64 KiB" in result["output"]
+
+
+def test_verify_can_replay_exact_cases(client):
+    case = {"params": {"n": 77}, "dtype": "float16", "seed": 3, "kwargs": {}}
+    result = client.request("verify", {"exercise": "5", "solution": True, "cases": [case]})
+    assert result["passed"]
+    assert [c["name"] for c in result["cases"]] == ["n=77 · float16 · seed 3"]

@@ -79,3 +79,19 @@ def test_quiz_scripted_answers(capsys):
     assert cli.main(["quiz", str(lesson.number), "--answers", wrong, "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["score"] == 0 and all(q["explanation"] for q in data["questions"])
+
+
+def test_replay_picks_the_small_failing_gpu_case_and_skips_huge_ones():
+    from tritonlab.engine.replay import _failing_case, needs_replay
+
+    def result(n):
+        return {"backend": "gpu", "passed": False, "cases": [
+            {"name": "ok", "passed": True, "params": {"n": 10}, "dtype": "float32", "seed": 0, "kwargs": {},
+             "diagnoses": []},
+            {"name": "bad", "passed": False, "params": {"n": n}, "dtype": "float16", "seed": 1, "kwargs": {},
+             "diagnoses": [{"kind": "oob", "message": "guard changed"}]}]}
+
+    assert needs_replay(result(97))
+    assert _failing_case(result(97)) == {"params": {"n": 97}, "dtype": "float16", "seed": 1, "kwargs": {}}
+    assert _failing_case(result(16_777_216)) is None  # too big for the interpreter: use its own cases
+    assert not needs_replay({"backend": "interpreter", "cases": result(97)["cases"]})

@@ -6,6 +6,23 @@ from __future__ import annotations
 from tritonlab.engine.client import WorkerClient
 
 REPLAY_KINDS = ("oob", "cuda-fault")
+#: The interpreter runs programs one after another in Python: replay the exact GPU case only when it is small.
+EXACT_REPLAY_LIMIT = 1 << 20
+
+
+def _failing_case(result: dict) -> dict | None:
+    for case in result.get("cases", []):
+        faulted = case.get("error") or next(
+            (d for d in case.get("diagnoses", []) if d.get("kind") in REPLAY_KINDS), None)
+        if faulted and case.get("kind") != "reject" and "params" in case:
+            size = 1
+            for value in case["params"].values():
+                if isinstance(value, (int, float)):
+                    size *= max(int(value), 1)
+            if size <= EXACT_REPLAY_LIMIT:
+                return {k: case.get(k) for k in ("params", "dtype", "seed", "kwargs")}
+            return None
+    return None
 
 
 def needs_replay(result: dict) -> bool:
@@ -16,11 +33,16 @@ def needs_replay(result: dict) -> bool:
     return any(d.get("kind") in REPLAY_KINDS for c in result.get("cases", []) for d in c.get("diagnoses", []))
 
 
-def replay_on_interpreter(args: dict, timeout: float = 120.0) -> dict:
-    """Verify the same code on the interpreter (its small cases) and report the first out-of-bounds access."""
+def replay_on_interpreter(args: dict, timeout: float = 120.0, case: dict | None = None) -> dict:
+    """Verify the same code on the interpreter — the failing GPU case itself when it is small enough, else the
+    interpreter's own (small) cases — and report the first out-of-bounds access."""
     client = WorkerClient(backend="interpreter")
     try:
-        replay = client.request("verify", dict(args), timeout=timeout)
+        replay = None
+        if case is not None:
+            replay = client.request("verify", dict(args, cases=[case]), timeout=timeout)
+        if replay is None or (replay.get("error") or {}).get("kind") != "oob":
+            replay = client.request("verify", dict(args), timeout=timeout)
     finally:
         client.close()
     error = replay.get("error") or {}
@@ -43,7 +65,7 @@ def with_replay(result: dict, args: dict, timeout: float = 120.0) -> dict:
     if not (needs_replay(result) or audit):
         return result
     try:
-        replay = replay_on_interpreter(args, timeout)
+        replay = replay_on_interpreter(args, timeout, case=_failing_case(result))
     except Exception as exc:  # the replay is advice; never let it hide the GPU result
         result["replay"] = {"error": {"kind": "crash", "message": f"replay failed: {exc}"}}
         return result

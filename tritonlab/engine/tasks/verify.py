@@ -19,7 +19,12 @@ from tritonlab.engine.learner import LearnerError, classify
 from tritonlab.engine.protocol import error
 
 
-def iter_cases(exercise, backend: str):
+def iter_cases(exercise, backend: str, only: list | None = None):
+    if only:  # a replay of exact cases (e.g. the GPU case that faulted, on the interpreter)
+        for case in only:
+            yield case.get("params", {}), case.get("dtype", exercise.verify.dtypes[0]), case.get("seed", 0), \
+                case.get("kwargs", {})
+        return
     spec = exercise.verify
     params_list = spec.gpu if backend == "gpu" else spec.interpreter
     for params, dtype, seed, kwargs in itertools.product(params_list, spec.dtypes, spec.seeds, spec.variants):
@@ -37,7 +42,7 @@ def handle(args: dict, ctx) -> dict:
         return result
     exercise = loaded.exercise
     result.update(exercise=exercise.key, file=loaded.file, entry=exercise.entry)
-    cases = list(iter_cases(exercise, backend))
+    cases = list(iter_cases(exercise, backend, args.get("cases")))
     total = len(cases) + len(exercise.rejects)
     for index, (params, dtype, seed, kwargs) in enumerate(cases, 1):
         name = exercise_env.case_name(params, dtype, seed, kwargs)
@@ -50,7 +55,7 @@ def handle(args: dict, ctx) -> dict:
             if case["error"]["kind"] == "cuda-fault":
                 result["restart_worker"] = True
             break
-    if not result["error"]:
+    if not result["error"] and not args.get("cases"):
         for offset, reject in enumerate(exercise.rejects, len(cases) + 1):
             ctx.progress(f"case {offset}/{total}: rejects {reject.name}", case=offset, total=total)
             result["cases"].append(run_reject(loaded, reject, backend))
