@@ -10,6 +10,7 @@ UI_SIDE = [
     "tritonlab.content.loader",
     "tritonlab.content.check",
     "tritonlab.engine.client",
+    "tritonlab.engine.replay",
     "tritonlab.store",
     "tritonlab.render",
     "tritonlab.doctor",

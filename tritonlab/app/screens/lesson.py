@@ -299,6 +299,14 @@ class LessonScreen(Screen):
                 pass
 
         result = self.app.client.request(op, args, timeout=TIMEOUTS.get(op, 120.0), on_event=progress)
+        if op == "verify" and not self._cancel_requested:
+            # A GPU fault or guard hit is replayed on the interpreter's bounds checker, which names the line;
+            # a GPU pass is audited for out-of-bounds reads the GPU cannot see.
+            from tritonlab.engine.replay import needs_replay, with_replay
+
+            if needs_replay(result) or (result.get("backend") == "gpu" and result.get("passed")):
+                progress({"message": "checking bounds on the interpreter…"})
+                result = with_replay(result, args, timeout=TIMEOUTS["verify"])
         return op, args, result
 
     def _show_progress(self, op: str, message: str) -> None:
