@@ -142,6 +142,8 @@ def _request(opts, op: str, args: dict) -> dict:
             sys.stderr.write("\r\033[K")
     if "backend" not in result and client.info:
         result["backend"] = client.info.get("backend")
+    if (result.get("error") or {}).get("kind") == "usage":
+        raise UsageError(result["error"]["message"])
     return result
 
 

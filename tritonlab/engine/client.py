@@ -107,7 +107,8 @@ class WorkerClient:
         if "result" not in hello:
             info = hello.get("error") or {}
             self._kill(self.proc, gentle=False)  # never reuse a worker that failed to start
-            raise WorkerStartError(info.get("message", "the worker did not start"), self.log_tail())
+            raise WorkerStartError(info.get("message", "the worker did not start"), self.log_tail(),
+                                   kind=info.get("kind", "crash"))
         self.info = hello["result"]
         return self.info
 
@@ -154,7 +155,7 @@ class WorkerClient:
         try:
             self._ensure_started()
         except WorkerStartError as exc:
-            return {"error": protocol.error("crash", f"the worker could not start: {exc}", stderr_tail=exc.tail)}
+            return {"error": protocol.error(exc.kind, f"the worker could not start: {exc}", stderr_tail=exc.tail)}
         self._next_id += 1
         rid = self._next_id
         capture = self._dir / f"out-{rid}.txt"
@@ -307,9 +308,10 @@ class WorkerClient:
 
 
 class WorkerStartError(Exception):
-    def __init__(self, message: str, tail: str = ""):
+    def __init__(self, message: str, tail: str = "", kind: str = "crash"):
         super().__init__(message)
         self.tail = tail
+        self.kind = kind
 
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
