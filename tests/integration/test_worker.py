@@ -179,3 +179,31 @@ def test_verify_can_replay_exact_cases(client):
     result = client.request("verify", {"exercise": "5", "solution": True, "cases": [case]})
     assert result["passed"]
     assert [c["name"] for c in result["cases"]] == ["n=77 · float16 · seed 3"]
+
+
+def test_a_worker_never_outlives_its_parent(tmp_path):
+    """A parent that dies mid-request (no cleanup at all) must not leave its worker spinning."""
+    import os
+    import time
+
+    loop = LEARNERS / "endless_loop.py"
+    code = (
+        "import os, sys, threading, time\n"
+        "from tritonlab.engine.client import WorkerClient\n"
+        "c = WorkerClient(backend='interpreter')\n"
+        "print(c.start()['pid'], flush=True)\n"
+        f"threading.Thread(target=lambda: c.request('verify', {{'exercise': '5', 'file': {str(loop)!r}}}, "
+        "timeout=600), daemon=True).start()\n"
+        "time.sleep(3)\n"
+        "os._exit(0)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    pid = int(out.stdout.split()[0])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and os.path.exists(f"/proc/{pid}"):
+        state = open(f"/proc/{pid}/status").read().split("State:")[1].split()[0]
+        if state == "Z":
+            break
+        time.sleep(0.2)
+    else:
+        assert not os.path.exists(f"/proc/{pid}"), "the worker outlived its parent"

@@ -7,6 +7,7 @@ output, the learner's line from the faulthandler traceback) and the next request
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import select
@@ -48,6 +49,20 @@ def describe_exit(returncode: int | None) -> str:
         text = SIGNAL_TEXT.get(name)
         return f"{name} ({text})" if text else name
     return f"exit code {returncode}"
+
+
+_LIVE: "set[subprocess.Popen]" = set()
+
+
+@atexit.register
+def _stop_live_workers() -> None:
+    """Never leave a worker behind when the app or CLI exits (it may be spinning in a learner's loop)."""
+    for proc in list(_LIVE):
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
 
 class WorkerClient:
@@ -102,6 +117,8 @@ class WorkerClient:
             close_fds=True,
         )
         log.close()
+        _LIVE.difference_update({p for p in _LIVE if p.poll() is not None})
+        _LIVE.add(self.proc)
         self._buffer = b""
         hello = self._read_message(None, timeout, lambda m: None)
         if "result" not in hello:

@@ -163,12 +163,29 @@ class Context:
         self.channel.event(message, **extra)
 
 
+def watch_parent(interval: float = 1.0) -> None:
+    """Exit when the process that started us is gone: a worker stuck in a learner's endless loop must never
+    outlive the app or CLI that owns it (a thread, because the main thread may be busy in learner code)."""
+    import threading
+
+    parent = os.getppid()
+
+    def loop() -> None:
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent:
+                os._exit(70)
+
+    threading.Thread(target=loop, name="tritonlab-parent-watch", daemon=True).start()
+
+
 def main(argv=None) -> int:
     sys.dont_write_bytecode = True  # never leave __pycache__ in lesson folders
     parser = argparse.ArgumentParser(prog="tritonlab-worker")
     parser.add_argument("--backend", default="auto", choices=["auto", "gpu", "interpreter"])
     opts = parser.parse_args(argv)
     channel = Channel()
+    watch_parent()
     faulthandler.enable(all_threads=True)
     if hasattr(signal, "SIGUSR1"):
         faulthandler.register(signal.SIGUSR1, all_threads=True)  # the client asks for a traceback on timeout
