@@ -1,7 +1,7 @@
 """Lesson 4 — a masked element-wise kernel: y = x * a + b for any length.
 
-F5 runs it on 10 elements with BLOCK_SIZE=4 and shows which program wrote which element.
-F6 verifies it on awkward lengths (1, primes, BLOCK_SIZE - 1, BLOCK_SIZE + 1, 98432).
+F5 runs it on 10 elements with BLOCK_SIZE=4 and shows your output beside torch's, with the bytes moved.
+F6 verifies it on awkward lengths (1, the prime 97, BLOCK_SIZE - 1, BLOCK_SIZE + 1, 98432).
 """
 
 import torch
