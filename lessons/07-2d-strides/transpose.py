@@ -1,7 +1,7 @@
 """Lesson 7 — transpose. Fill in the TODOs, then press F6 (Verify).
 
 transpose(x) returns x.t() as a NEW contiguous tensor of shape [N, M]: x[i, j] lands in output[j, i].
-The lab passes x as a sliced view (every other column of a wider buffer), so use x's strides.
+The lab passes x as a sliced view of a wider buffer, so its strides are not (N, 1): use x's strides.
 """
 
 import torch
