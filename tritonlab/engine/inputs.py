@@ -71,8 +71,12 @@ def other_device(device: torch.device) -> torch.device:
 
 def make_inputs(exercise, params: dict, dtype_name: str, seed: int, device: torch.device,
                 allocator=None, override: dict | None = None) -> dict:
-    """Inputs in declaration order: name -> tensor or scalar. `allocator` (memcheck.GuardedAllocator) places
-    tensors inside poisoned guard zones; without it they are plain allocations."""
+    """Inputs in declaration order: name -> tensor or scalar. Tensors are placed by a memcheck.GuardedAllocator
+    (inside poisoned guard zones), so verify, run and bench see the very same layouts."""
+    if allocator is None:
+        from tritonlab.engine.memcheck import GuardedAllocator
+
+        allocator = GuardedAllocator(device)
     override = override or {}
     result = {}
     for spec in exercise.inputs:
@@ -88,28 +92,10 @@ def make_inputs(exercise, params: dict, dtype_name: str, seed: int, device: torc
             target = other_device(device)
             result[spec.name] = torch.empty(shape, dtype=dtype, device=target) if target.type == "meta" else values
             continue
-        if layout == "noncontiguous" and len(shape) == 1:
-            layout = "strided"
-        if allocator is not None:
-            tensor = allocator.empty(shape, dtype, layout=layout, name=spec.name)
-        else:
-            tensor = _plain_layout(shape, dtype, layout, device)
+        tensor = allocator.empty(shape, dtype, layout=layout, name=spec.name)
         tensor.copy_(values.to(tensor.device))
         result[spec.name] = tensor
     return result
-
-
-def _plain_layout(shape, dtype, layout, device):
-    if layout == "transposed" and len(shape) == 2:
-        return torch.empty((shape[1], shape[0]), dtype=dtype, device=device).t()
-    if layout == "sliced" and len(shape) == 2:
-        return torch.empty((shape[0], shape[1] * 2), dtype=dtype, device=device)[:, ::2]
-    if layout == "offset":
-        numel = math.prod(shape)
-        return torch.empty(numel + 3, dtype=dtype, device=device)[3:].view(shape)
-    if layout == "strided":
-        return torch.empty(math.prod(shape) * 2, dtype=dtype, device=device)[::2].view(shape)
-    return torch.empty(shape, dtype=dtype, device=device)
 
 
 def describe(value) -> str:
