@@ -274,7 +274,8 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
     block = _block_1d(block_size)
     if count == n:
         diag["message"] = (
-            f"no element was written ({n} elements still hold the poison): the kernel never stored to "
+            f"no element was written ({_plural(n, 'element')} still {'holds' if n == 1 else 'hold'} the poison): "
+            f"the kernel never stored to "
             f"this output — check the tl.store pointer and that the wrapper returns the tensor it "
             f"passed to the kernel"
         )
@@ -334,7 +335,8 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
         )
         return diag
     shown = _fmt_ranges(runs, max_items)
-    message = f"{count} elements in {_plural(len(runs), 'range')} were never written ({shown})"
+    message = (f"{_plural(count, 'element')} in {_plural(len(runs), 'range')} "
+               f"{'was' if count == 1 else 'were'} never written ({shown})")
     if block:
         whole = [
             p

@@ -137,9 +137,9 @@ class OutOfBounds(Exception):
                 f"{verb} {target} out of bounds in {self.program}: {where}, before the start of the tensor — "
                 f"check the offset arithmetic (negative offsets) or mask {what}"
             )
-        size = f"the tensor has {self.numel} elements"
+        size = f"the tensor has {self.numel} element{'' if self.numel == 1 else 's'}"
         if self.numel != self.extent:
-            size = f"the view spans {self.extent} elements ({self.numel} in the view)"
+            size = f"the view spans {self.extent} element{'' if self.extent == 1 else 's'} ({self.numel} in the view)"
         hint = f"mask {what} (offsets < n_elements)"
         return f"{verb} {target} out of bounds in {self.program}: {where}, {size} — {hint}"
 

@@ -90,6 +90,9 @@ def choose_backend(requested: str) -> tuple[str, str | None]:
     """Decide gpu vs interpreter before triton is imported (TRITON_INTERPRET is read at import)."""
     if "triton" in sys.modules:  # pragma: no cover - a programming error
         raise RuntimeError("triton was imported before the backend was chosen")
+    # Triton 3.9 warns that its default for fusing a*b+c into one FMA flips in 3.10; the lessons (and their SASS
+    # excerpts) assume fusion on, as every Triton before 3.10 did. A learner can still set it themselves.
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     if requested == "interpreter" or os.environ.get("TRITON_INTERPRET") == "1":
         os.environ["TRITON_INTERPRET"] = "1"
         return "interpreter", None
