@@ -362,3 +362,106 @@ def test_ir_stage_buttons_and_bench_charts():
         assert "NVIDIA H200" in screen_text(app)
 
     run(scenario, size=(120, 48), client=client, exercise_ref="5/add")
+
+
+OOB_VERIFY = {
+    "exercise": KEY,
+    "backend": "interpreter",
+    "passed": False,
+    "error": {
+        "kind": "oob",
+        "message": "load from x_ptr out of bounds in program 0 — mask the load (offsets < n_elements)",
+        "line": 3,
+        "case": "n=1 · float32",
+        "detail": {"access": "load", "arg": "x_ptr", "offsets": [1, 2, 3]},
+    },
+    "cases": [
+        {
+            "name": "n=1 · float32",
+            "passed": False,
+            "diagnoses": [{"kind": "oob", "message": "load from x_ptr out of bounds", "line": 3}],
+        }
+    ],
+}
+
+
+def test_verify_error_reads_as_words_and_points_at_the_line():
+    client = FakeClient(results={"verify": OOB_VERIFY})
+
+    async def scenario(app, pilot):
+        screen = app.screen
+        await pilot.press("f6")
+        await settle(pilot)
+        summary = str(screen.query_one("#verify-summary").render())
+        assert "out-of-bounds access at line 3" in summary
+        assert "'access'" not in summary  # the worker's structured detail is not dumped as a dict
+        assert "out-of-bounds access" in str(screen.query_one("#status").render())
+        assert screen.editor.error_line == 3 and screen.editor.cursor_location == (2, 0)
+
+    run(scenario, client=client, exercise_ref="5/add")
+
+
+def test_failed_verify_summary_leaves_the_diagnosis_to_the_selected_case():
+    client = FakeClient(results={"verify": FAILED_VERIFY})
+
+    async def scenario(app, pilot):
+        await pilot.press("f6")
+        await settle(pilot)
+        summary = str(app.screen.query_one("#verify-summary").render())
+        assert "1/2 cases pass" in summary and "never written" not in summary
+        detail = str(app.screen.query_one("#verify-detail-body").render())
+        assert detail.index("mismatch map") < detail.index("first mismatches")
+
+    run(scenario, client=client, exercise_ref="5/add")
+
+
+def test_cancelled_verify_is_not_a_failure_and_keeps_the_code_in_view():
+    cancelled = {
+        "passed": False,
+        "error": {"kind": "cancelled", "message": "cancelled: the worker was stopped"},
+    }
+    client = FakeClient(results={"verify": cancelled})
+
+    async def scenario(app, pilot):
+        screen = app.screen
+        await pilot.press("f6")
+        await settle(pilot)
+        summary = str(screen.query_one("#verify-summary").render())
+        assert "FAILED" not in summary and "cancelled" in summary
+        assert not screen.query_one("#verify-detail").display  # no empty case area
+        assert screen.has_class("-show-code")
+
+    run(scenario, client=client, exercise_ref="5/add")
+
+
+def test_narrow_title_keeps_the_exercise_name_and_buttons_fit_after_a_language_switch():
+    async def scenario(app, pilot):
+        screen = app.screen
+        assert str(screen.query_one("#lesson-title").render()).startswith("5. Vector add")
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        bar = screen_text(app).splitlines()[-2]
+        assert "Verify F6" in bar and "Benchmark F7" in bar
+
+    run(scenario, exercise_ref="5/add")
+
+
+def test_ir_text_hides_source_locations():
+    from tritonlab.app.widgets.ir_panel import without_locations
+
+    ttir = (
+        '#loc = loc("/tmp/add.py":13:1)\n'
+        "module {\n"
+        '  tt.func public @k(%x_ptr: !tt.ptr<f32> loc("x_ptr"(#loc))) {\n'
+        "    %pid = tt.get_program_id x : i32 loc(#loc17)\n"
+        "  } loc(#loc)\n"
+        "} loc(#loc)\n"
+        '#loc17 = loc("/tmp/add.py":20:10)\n'
+    )
+    shown = without_locations(ttir, "ttir")
+    assert "loc" not in shown
+    assert "%pid = tt.get_program_id x : i32" in shown and "@k(%x_ptr: !tt.ptr<f32>)" in shown
+    assert without_locations("  %7 = add i32 %3, %4, !dbg !12", "llir") == "  %7 = add i32 %3, %4"
+    assert without_locations("ld.global.b32 ...", "ptx") == "ld.global.b32 ..."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tritonlab.app.strings import t
+from tritonlab.app.strings import kind_label, t
 
 CRASH_KINDS = ("crash", "timeout", "cuda-fault")
 
@@ -21,12 +21,24 @@ def number(value, digits: int = 3) -> str:
     return str(value)
 
 
-def error_text(err: dict, lang: str) -> Text:
-    """The error's headline (kind, line) and message, then any detail the worker sent."""
-    kind = err.get("kind", "error")
-    head = (
+def error_head(err: dict, lang: str) -> str:
+    """'out-of-bounds access at line 25', or the kind alone when no line is known."""
+    kind = kind_label(err.get("kind"), lang)
+    return (
         t("error_at", lang, kind=kind, line=err["line"]) if err.get("line") else t("error", lang, kind=kind)
     )
+
+
+def value_text(value) -> str:
+    """Got/expected values at a readable precision: float32 noise digits say nothing to a learner."""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def error_text(err: dict, lang: str) -> Text:
+    """The error's headline (kind, line) and message, then any detail the worker sent."""
+    head = error_head(err, lang)
     text = Text()
     text.append(head, style="bold red")
     if err.get("case"):
@@ -35,7 +47,7 @@ def error_text(err: dict, lang: str) -> Text:
     text.append(str(err.get("message", "")))
     for key in ("hint", "detail", "traceback", "stderr_tail"):
         value = err.get(key)
-        if value:
+        if value and isinstance(value, str):  # a dict `detail` is for tools; the message already says it
             text.append("\n\n")
             text.append(str(value).rstrip(), style="dim")
     return text

@@ -63,8 +63,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "busy": "a job is running — press Esc to cancel it first",
         "done": "{job}: done in {seconds} s",
         # results
-        "error_at": "{kind} error at line {line}",
-        "error": "{kind} error",
+        "error_at": "{kind} at line {line}",
+        "error": "{kind}",
+        "kind_syntax": "syntax error",
+        "kind_compile": "compile error",
+        "kind_runtime": "runtime error",
+        "kind_oob": "out-of-bounds access",
+        "kind_timeout": "timed out",
+        "kind_crash": "the worker crashed",
+        "kind_cuda-fault": "CUDA memory fault",
+        "kind_cancelled": "cancelled",
+        "kind_usage": "usage error",
+        "cases_pass": "{passed}/{total} cases pass — the first failing case is selected below",
+        "next_exercise_tip": "ctrl+n opens the next exercise",
+        "help_focus": "Move between tab rows, buttons and text (shift+Tab: back); on a tab row ← → switch tabs",
         "output_empty": "Press F5 to run the exercise's demo. What your code prints appears here.",
         "printed": "your program printed:",
         "no_output": "(your program printed nothing)",
@@ -180,8 +192,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "job_failed": "ラボがこのジョブを実行できませんでした: {message}",
         "busy": "ジョブの実行中です — 先に Esc で中止してください",
         "done": "{job}: {seconds} 秒で完了",
-        "error_at": "{kind} エラー ({line} 行目)",
-        "error": "{kind} エラー",
+        "error_at": "{kind} ({line} 行目)",
+        "error": "{kind}",
+        "kind_syntax": "構文エラー",
+        "kind_compile": "コンパイルエラー",
+        "kind_runtime": "実行時エラー",
+        "kind_oob": "範囲外アクセス",
+        "kind_timeout": "タイムアウト",
+        "kind_crash": "ワーカーがクラッシュしました",
+        "kind_cuda-fault": "CUDA メモリフォールト",
+        "kind_cancelled": "中止しました",
+        "kind_usage": "使い方のエラー",
+        "cases_pass": "{total} ケース中 {passed} ケース合格 — 最初の不合格ケースを下に表示しています",
+        "next_exercise_tip": "ctrl+n で次の演習へ",
+        "help_focus": "タブ列・ボタン・本文の間を移動 (shift+Tab で戻る)。タブ列では ← → で切り替え",
         "output_empty": "F5 で演習のデモを実行します。コードが print した内容はここに表示されます。",
         "printed": "プログラムの出力:",
         "no_output": "(出力はありません)",
@@ -252,6 +276,13 @@ def t(key: str, lang: str = "en", **fmt) -> str:
     if text is None:
         return shared(key, lang, **fmt)
     return text.format(**fmt) if fmt else text
+
+
+def kind_label(kind: str | None, lang: str = "en") -> str:
+    """'oob' → 'out-of-bounds access': the worker's error kinds in words a learner reads."""
+    kind = kind or "error"
+    label = STRINGS.get(lang, STRINGS["en"]).get(f"kind_{kind}") or STRINGS["en"].get(f"kind_{kind}")
+    return label or f"{kind} error"
 
 
 def state_mark(state: str) -> str:

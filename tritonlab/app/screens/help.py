@@ -26,6 +26,7 @@ LESSON_KEYS = (
     ("ctrl+r", "reset"),
     ("ctrl+n / ctrl+b", "help_next_prev"),
     ("ctrl+t", "panes"),
+    ("Tab", "help_focus"),
     ("F9", "home"),
 )
 COMMON_KEYS = (

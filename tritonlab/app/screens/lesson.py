@@ -22,7 +22,7 @@ from textual.widgets import Footer, Static, Tab, Tabs, TextArea
 from textual.worker import Worker, WorkerState
 
 from tritonlab import store
-from tritonlab.app.formatting import restart_notice
+from tritonlab.app.formatting import error_head, restart_notice
 from tritonlab.app.keys import relabel
 from tritonlab.app.screens.confirm import ConfirmScreen
 from tritonlab.app.screens.solution import SolutionScreen
@@ -139,20 +139,35 @@ class LessonScreen(Screen):
 
     def _relabel(self, lang: str) -> None:
         relabel(self, lang, self.LABELS)
-        title = f"{self.lesson.number}. {tr(self.lesson.title, lang)}"
-        if self.exercise is not None:
-            exercises = self.lesson.exercises
-            position = (
-                f" ({exercises.index(self.exercise) + 1}/{len(exercises)})" if len(exercises) > 1 else ""
-            )
-            title += f"  ›  {tr(self.exercise.title, lang)}{position}"
-        self.query_one("#lesson-title", Static).update(title)
+        self._update_title()
         self.query_one(Explanation).show(self.lesson.text(lang))
         tabs = self.query_one("#pane-tabs", Tabs)
         for pane in PANES:
             tabs.query_one(f"#pane-{pane}", Tab).label = t(f"pane_{pane}", lang)
         if not self.busy:
             self.query_one(ActionBar).set_status(t("ready", lang))
+
+    def _update_title(self) -> None:
+        """Wide: 'lesson › exercise'. Narrow: the exercise first, so the ellipsis eats the lesson's title (the
+        Text pane shows it), not the name of the exercise being worked on."""
+        lang = self.app.lang
+        lesson = f"{self.lesson.number}. {tr(self.lesson.title, lang)}"
+        if self.exercise is None:
+            title = lesson
+        else:
+            exercises = self.lesson.exercises
+            position = (
+                f" ({exercises.index(self.exercise) + 1}/{len(exercises)})" if len(exercises) > 1 else ""
+            )
+            exercise = f"{tr(self.exercise.title, lang)}{position}"
+            if self.has_class("-narrow"):
+                title = f"{self.lesson.number}. {exercise}  ·  {tr(self.lesson.title, lang)}"
+            else:
+                title = f"{lesson}  ›  {exercise}"
+        self.query_one("#lesson-title", Static).update(title)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._update_title)  # after the breakpoint classes follow the new width
 
     # ---- panes (tabs when narrow, side by side when wide) -----------------------------------------
 
@@ -354,8 +369,9 @@ class LessonScreen(Screen):
             results.panel("bench-panel", lambda panel: panel.show(result))
         elif op == "ir":
             results.panel("ir-panel", lambda panel: panel.show(result, args.get("stage")))
+        cancelled = bool(err) and err.get("kind") == "cancelled"
         results.show_tab(tab)
-        if self.has_class("-narrow"):
+        if self.has_class("-narrow") and not cancelled:  # the learner pressed Esc to get back to the code
             self.show_pane("results")
 
         if err:
@@ -372,15 +388,17 @@ class LessonScreen(Screen):
                 self.notify(notice, severity="warning", timeout=8)
                 self.app.start_worker()
             else:
-                where = f" (line {line})" if line else ""
-                bar.set_status(f"{t(f'job_{op}', lang)}: {kind}{where}: {err.get('message', '')}", "bold red")
+                head = error_head({**err, "line": line}, lang)
+                bar.set_status(f"{t(f'job_{op}', lang)}: {head}: {err.get('message', '')}", "bold red")
             return
         if op == "verify":
             passed = result.get("passed")
             word = t("passed", lang) if passed else t("failed", lang)
+            tail = result.get("summary", "")
+            if passed and self.app.neighbour(self.exercise, self.lesson, +1) is not None:
+                tail = t("next_exercise_tip", lang)  # what now? is the question after a pass
             bar.set_status(
-                f"{t('job_verify', lang)}: {word} — {result.get('summary', '')}",
-                "bold green" if passed else "bold red",
+                f"{t('job_verify', lang)}: {word} — {tail}", "bold green" if passed else "bold red"
             )
             if not passed:
                 line = self._diagnosis_line(result)

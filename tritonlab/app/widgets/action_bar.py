@@ -28,7 +28,10 @@ class ActionBar(Horizontal):
 
     def _relabel(self, lang: str) -> None:
         for button_id, label, key, _action in BUTTONS:
-            self.query_one(f"#{button_id}", Button).label = f"{t(label, lang)} {key}"
+            button = self.query_one(f"#{button_id}", Button)
+            button.label = f"{t(label, lang)} {key}"
+            # Without a layout refresh a new label keeps the old width: 'Benchma', 'Verify' with no F6.
+            button.refresh(layout=True)
 
     def set_busy(self, busy: bool) -> None:
         self.set_class(busy, "-busy")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,6 +17,23 @@ from tritonlab.app.strings import t
 STAGES = ("ttir", "ttgir", "llir", "ptx", "sass")
 # Pygments has no MLIR lexer; LLVM's reads TTIR/TTGIR well (the same %values, types and attributes).
 LEXERS = {"ttir": "llvm", "ttgir": "llvm", "llir": "llvm", "ptx": "ptx", "sass": "nasm"}
+
+
+_LOC_SUFFIX = re.compile(r'\s+loc\((?:"[^"]*"\(#loc\d*\)|#loc\d*)\)')
+_LOC_DEFINITION = re.compile(r"^#loc\d*\s*=\s*loc\(")
+_DBG_SUFFIX = re.compile(r",?\s+!dbg\s+!\d+")
+
+
+def without_locations(text: str, stage: str) -> str:
+    """TTIR/TTGIR end every op with `loc(#loc16)` and open with a block of `#loc = loc("file":13:1)`; LLVM IR
+    carries `, !dbg !12`. They pushed most lines past 80 columns and say nothing to a learner: the values are
+    already named after the kernel's variables (%offsets, %mask)."""
+    if stage in ("ttir", "ttgir"):
+        lines = [_LOC_SUFFIX.sub("", line) for line in text.splitlines() if not _LOC_DEFINITION.match(line)]
+        return "\n".join(lines).strip("\n")
+    if stage == "llir":
+        return _DBG_SUFFIX.sub("", text)
+    return text
 
 
 class IRPanel(Vertical):
@@ -39,7 +58,6 @@ class IRPanel(Vertical):
     def on_mount(self) -> None:
         self.watch(self.app, "lang", lambda _lang: self._update_view())
         self.watch(self.app, "theme", lambda _theme: self._update_view())
-        self._mark_stage()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if not (event.button.id or "").startswith("ir-"):
@@ -87,7 +105,7 @@ class IRPanel(Vertical):
         dark = getattr(self.app.current_theme, "dark", True)
         body.update(
             Syntax(
-                text,
+                without_locations(text, self.stage),
                 LEXERS.get(self.stage, "text"),
                 theme="monokai" if dark else "default",
                 line_numbers=True,

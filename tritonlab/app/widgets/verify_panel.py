@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
-from tritonlab.app.formatting import error_text, number
+from tritonlab.app.formatting import error_text, number, value_text
 from tritonlab.app.strings import t
 from tritonlab.content.model import tr
 
@@ -56,22 +56,31 @@ class VerifyPanel(Vertical):
         for index, case in enumerate(self.cases):
             table.add_row(*self._row(case), key=str(index))
         table.display = bool(self.cases)
+        self.query_one("#verify-detail").display = bool(self.cases)
         if self.cases:
             table.move_cursor(row=min(self._selected, len(self.cases) - 1), animate=False)
         self._show_case(self._selected)
 
-    @staticmethod
-    def _summary(result: dict, lang: str) -> Text:
+    def _summary(self, result: dict, lang: str) -> Text:
         text = Text()
+        error = result.get("error")
+        if error and error.get("kind") == "cancelled":
+            text.append(t("cancelled", lang), style="bold yellow")
+            return text
         if result.get("passed"):
             text.append(t("passed", lang), style="bold green")
         else:
             text.append(t("failed", lang), style="bold red")
-        if result.get("summary") and not result.get("error"):
-            text.append("  " + result["summary"])
-        if result.get("error"):
+        if error:
             text.append("\n")
-            text.append_text(error_text(result["error"], lang))
+            text.append_text(error_text(error, lang))
+        elif self.cases and not result.get("passed"):
+            # The engine's summary repeats the first failure's diagnosis, which the selected case shows below:
+            # at 80×24 that repeat took the lines the mismatch map needs.
+            passed = sum(1 for case in self.cases if case.get("passed"))
+            text.append("  " + t("cases_pass", lang, passed=passed, total=len(self.cases)))
+        elif result.get("summary"):
+            text.append("  " + result["summary"])
         return text
 
     @staticmethod
@@ -119,6 +128,10 @@ class VerifyPanel(Vertical):
             if diagnosis.get("line"):
                 text.append(f"  (line {diagnosis['line']})", style="dim")
             text.append("\n")
+        if case.get("map") and not case.get("passed"):
+            # The map first: where the wrong elements are is the picture; the values below are the detail.
+            text.append(f"\n{t('mismatch_map', lang)}\n", style="bold")
+            text.append(str(case["map"]).rstrip() + "\n")
         first = case.get("first") or []
         if first:
             text.append(f"\n{t('first_mismatches', lang)}\n", style="bold")
@@ -129,14 +142,11 @@ class VerifyPanel(Vertical):
                         "got_expected",
                         lang,
                         index=item.get("index"),
-                        got=item.get("got"),
-                        expected=item.get("expected"),
+                        got=value_text(item.get("got")),
+                        expected=value_text(item.get("expected")),
                     )
                     + "\n"
                 )
-        if case.get("map"):
-            text.append(f"\n{t('mismatch_map', lang)}\n", style="bold")
-            text.append(str(case["map"]).rstrip() + "\n")
         inputs = case.get("inputs") or {}
         if inputs:
             text.append(f"\n{t('inputs', lang)}\n", style="bold")
