@@ -126,7 +126,7 @@ class VerifyPanel(Vertical):
             text.append("• ", style="red")
             text.append(str(diagnosis.get("message", diagnosis.get("kind", ""))))
             if diagnosis.get("line"):
-                text.append(f"  (line {diagnosis['line']})", style="dim")
+                text.append(f"  ({t('line_n', lang, line=diagnosis['line'])})", style="dim")
             text.append("\n")
         if case.get("map") and not case.get("passed"):
             # The map first: where the wrong elements are is the picture; the values below are the detail.
