@@ -45,7 +45,7 @@ def table(headers: list[str], rows: list[list[str]], left: int = 1) -> list[str]
 def render(result: dict) -> list[str]:
     lines: list[str] = []
     head = f"{result.get('exercise')} on the {result.get('backend')}"
-    if result.get("device"):
+    if result.get("device") and result.get("backend") == "gpu":
         head += f" ({result['device']})"
     verify = result.get("verify") or {}
     if verify.get("summary"):
