@@ -72,6 +72,7 @@ def test_os_exit_is_a_crash_and_the_next_request_works(client):
     result = verify(client, "exit_3.py")
     assert result["error"]["kind"] == "crash"
     assert result["error"]["exit_code"] == 3
+    assert result["error"]["line"] == 8  # the worker prints where os._exit was called
     assert "about to exit" in result["output"]
     again = verify(client, solution=True)
     assert again["passed"]
@@ -207,3 +208,12 @@ def test_a_worker_never_outlives_its_parent(tmp_path):
         time.sleep(0.2)
     else:
         assert not os.path.exists(f"/proc/{pid}"), "the worker outlived its parent"
+
+
+def test_sys_exit_in_the_wrapper_is_a_runtime_error_on_its_line(client, tmp_path):
+    path = tmp_path / "sys_exit.py"
+    path.write_text("import sys\n\n\ndef add(x, y):\n    sys.exit(4)\n")
+    result = client.request("verify", {"exercise": "5", "file": str(path)})
+    assert result["error"]["kind"] == "runtime"
+    assert result["error"]["line"] == 5
+    assert client.request("ping", {})["pong"] is True

@@ -166,6 +166,22 @@ class Context:
         self.channel.event(message, **extra)
 
 
+def trace_hard_exits() -> None:
+    """os._exit() skips every handler: print where it was called from first, so the crash report can name the
+    learner's line."""
+    real_exit = os._exit
+
+    def traced_exit(code: int = 0) -> None:
+        try:
+            sys.stderr.write(f"os._exit({code}) called here (most recent call last):\n")
+            traceback.print_stack(sys._getframe(1), file=sys.stderr)
+            sys.stderr.flush()
+        finally:
+            real_exit(code)
+
+    os._exit = traced_exit
+
+
 def watch_parent(interval: float = 1.0) -> None:
     """Exit when the process that started us is gone: a worker stuck in a learner's endless loop must never
     outlive the app or CLI that owns it (a thread, because the main thread may be busy in learner code)."""
@@ -188,6 +204,7 @@ def main(argv=None) -> int:
     parser.add_argument("--backend", default="auto", choices=["auto", "gpu", "interpreter"])
     opts = parser.parse_args(argv)
     channel = Channel()
+    trace_hard_exits()
     watch_parent()
     faulthandler.enable(all_threads=True)
     if hasattr(signal, "SIGUSR1"):

@@ -68,7 +68,7 @@ def handle(args: dict, ctx) -> dict:
     call = exercise_env.LearnerCall(loaded, ctx.backend, allocator)
     try:
         got = call(*inputs.values(), **kwargs)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         result["error"] = classify(exc, loaded.file)
         if result["error"]["kind"] == "cuda-fault":
             result["restart_worker"] = True

@@ -83,7 +83,7 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
     began = time.perf_counter()
     try:
         got = call(*inputs.values(), **kwargs)
-    except Exception as exc:  # the learner's code raised: classify and stop
+    except (Exception, SystemExit) as exc:  # the learner's code raised (or called sys.exit): classify, stop
         case["error"] = classify(exc, loaded.file)
         case["diagnoses"].append(dict(case["error"]))
         return case
@@ -196,7 +196,7 @@ def run_reject(loaded, reject, backend: str) -> dict:
     call = exercise_env.LearnerCall(loaded, backend)
     try:
         call(*inputs.values())
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         if call.launches:
             info = classify(exc, loaded.file)
             case["diagnoses"].append({"kind": "validation", "message": f"it failed inside the kernel instead of "
