@@ -66,7 +66,10 @@ def _frames(exc: BaseException):
     return chain, frames
 
 
-def _same(a: str, b: str) -> bool:
+def same_file(a: str | None, b: str | None) -> bool:
+    """Whether two paths name one file (falls back to comparing absolute paths when one does not exist)."""
+    if not a or not b:
+        return False
     try:
         return os.path.samefile(a, b)
     except OSError:
@@ -77,7 +80,7 @@ def classify(exc: BaseException, learner_file: str) -> dict:
     """kind: syntax | compile | oob | cuda-fault | runtime, with the learner's line when it can be found."""
     chain, frames = _frames(exc)
     root = chain[-1]
-    learner_lines = [f.lineno for f in frames if f.filename and _same(f.filename, learner_file)]
+    learner_lines = [f.lineno for f in frames if same_file(f.filename, learner_file)]
     line = learner_lines[-1] if learner_lines else None
 
     try:
@@ -110,7 +113,7 @@ def classify(exc: BaseException, learner_file: str) -> dict:
 
     root_frames = traceback.extract_tb(root.__traceback__)
     innermost = root_frames[-1].filename if root_frames else ""
-    root_lines = [f.lineno for f in root_frames if f.filename and _same(f.filename, learner_file)]
+    root_lines = [f.lineno for f in root_frames if same_file(f.filename, learner_file)]
     if root_lines:
         line = root_lines[-1]
     in_language = "/triton/language/" in innermost.replace("\\", "/")

@@ -15,7 +15,7 @@ import torch
 from tritonlab.engine import exercise_env, memcheck
 from tritonlab.engine.diagnose import diagnose
 from tritonlab.engine.inputs import describe, make_inputs
-from tritonlab.engine.learner import LearnerError, classify
+from tritonlab.engine.learner import LearnerError, classify, same_file
 from tritonlab.engine.protocol import error
 
 
@@ -95,7 +95,7 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
         case["stats"].pop("launches", None)
 
     diagnoses = case["diagnoses"]
-    mine = [launch for launch in launches if _same_file(launch.get("file"), loaded.file)]
+    mine = [launch for launch in launches if same_file(launch.get("file"), loaded.file)]
     if exercise.expect_kernel and not mine:
         what = ("no Triton kernel ran" if not launches else
                 "the kernels that ran are not defined in your file")
@@ -211,17 +211,6 @@ def run_reject(loaded, reject, backend: str) -> dict:
 
 def _launch_summary(launch: dict) -> dict:
     return {k: launch.get(k) for k in ("kernel", "file", "grid")}
-
-
-def _same_file(a, b) -> bool:
-    import os
-
-    if not a or not b:
-        return False
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.abspath(a) == os.path.abspath(b)
 
 
 def _launch_block(launches) -> int | None:
