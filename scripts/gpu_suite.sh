@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole GPU pass (device tool: 10 minutes a call, ~45 minutes a session). Prints a short table and leaves
 # ONE archive, $OUT/gpu-results.tgz, because the device tool brings back only a few files per call.
-#   bash scripts/gpu_suite.sh [tests|check|bench|all]      (default: all; textual is not on the GPU image, so
+#   bash scripts/gpu_suite.sh [gpu|unit|tests|check|bench|all]      (default: all; textual is not on the GPU image, so
 #                                                            tests/functional is skipped there)
 # Budget seen on the H200 (2026-12-02): tests ~5 min (the bench GPU tests measure ceilings and sweeps),
 # content check ~4 min, scripts/gpu_check.py ~3 min. Run them as separate calls.
@@ -17,13 +17,24 @@ PY=python3
   $PY -c "import sys,torch,triton,numpy;print('python',sys.version.split()[0],'torch',torch.__version__,'triton',triton.__version__,'numpy',numpy.__version__)"
 } | tee "$WORK/versions.txt"
 
-if [ "$PART" = tests ] || [ "$PART" = all ]; then
+# pytest in two parts, so each fits a 10-minute call: "gpu" = the GPU-marked tests, the broken-kernel corpus and
+# the worker tests (the GPU paths); "unit" = the rest. -v puts each test's name in the log before it runs, and
+# faulthandler dumps the stacks of a test that runs past 150 s, so a cut-off log still says where the time went.
+run_pytest() {  # $1 = label, rest = test paths
+  local label="$1"; shift
   SECONDS=0
-  TESTS="tests/unit tests/integration"; [ -d tests/gpu ] && TESTS="$TESTS tests/gpu"
-  timeout 480 $PY -m pytest -q -p no:cacheprovider -rs --ignore=tests/functional $TESTS \
-    --junitxml="$WORK/pytest.xml" > "$WORK/pytest.log" 2>&1
-  echo "pytest rc=$? in ${SECONDS}s: $(tail -1 "$WORK/pytest.log")"
-  grep -E "^(FAILED|ERROR)" "$WORK/pytest.log" | head -20
+  timeout 520 $PY -m pytest -v -p no:cacheprovider -rs --durations=25 -o faulthandler_timeout=150 \
+    --ignore=tests/functional "$@" --junitxml="$WORK/pytest-$label.xml" > "$WORK/pytest-$label.log" 2>&1
+  echo "pytest $label rc=$? in ${SECONDS}s: $(tail -1 "$WORK/pytest-$label.log")"
+  grep -E "(FAILED|ERROR)( |$)" "$WORK/pytest-$label.log" | grep -v "^tests/.*PASSED" | head -20
+}
+GPU_TESTS="tests/gpu tests/integration/test_broken_corpus.py tests/integration/test_worker.py"
+if [ "$PART" = gpu ] || [ "$PART" = tests ] || [ "$PART" = all ]; then
+  run_pytest gpu $GPU_TESTS
+fi
+if [ "$PART" = unit ] || [ "$PART" = tests ] || [ "$PART" = all ]; then
+  run_pytest unit tests/unit tests/integration \
+    --ignore=tests/integration/test_broken_corpus.py --ignore=tests/integration/test_worker.py
 fi
 
 if [ "$PART" = check ] || [ "$PART" = all ]; then

@@ -113,9 +113,10 @@ def hello(backend: str) -> dict:
     import triton
 
     if backend == "interpreter":
-        from tritonlab.engine.interpreter_support import install_if_needed
+        from tritonlab.engine.interpreter_support import install_if_needed, repair_scalar_index
 
         install_if_needed()
+        repair_scalar_index()
 
     info = {
         "backend": backend,

@@ -25,10 +25,20 @@ def handle(args: dict, ctx) -> dict:
     checks.append(_check("triton", "ok", triton.__version__))
     np_major_minor = tuple(int(p) for p in numpy.__version__.split(".")[:2])
     np_bad = np_major_minor >= (2, 4)
-    checks.append(_check(
-        "numpy", ("fail" if backend == "interpreter" else "warn") if np_bad else "ok", numpy.__version__,
-        "Triton's CPU interpreter breaks with numpy >= 2.4 ('only 0-dimensional arrays can be converted to Python "
-        "scalars'): pip install 'numpy<2.4'" if np_bad else None))
+    repaired = False
+    if np_bad and backend == "interpreter":
+        from tritonlab.engine import interpreter_support
+
+        repaired = interpreter_support.SCALAR_INDEX_REPAIRED
+    if not np_bad or repaired:
+        checks.append(_check("numpy", "ok", numpy.__version__ + (
+            " (TritonLab repairs the interpreter's scalar-to-int conversion that numpy >= 2.4 broke)"
+            if repaired else "")))
+    else:
+        checks.append(_check(
+            "numpy", "fail" if backend == "interpreter" else "warn", numpy.__version__,
+            "Triton's CPU interpreter breaks with numpy >= 2.4 ('only 0-dimensional arrays can be converted to "
+            "Python scalars') and TritonLab could not repair it here: pip install 'numpy<2.4'"))
     cuda = torch.cuda.is_available()
     checks.append(_check("cuda", "ok" if cuda else "info",
                          f"CUDA {torch.version.cuda}" if cuda else "no CUDA GPU visible to torch",
