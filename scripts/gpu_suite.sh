@@ -23,7 +23,7 @@ PY=python3
 run_pytest() {  # $1 = label, rest = test paths
   local label="$1"; shift
   SECONDS=0
-  timeout 520 $PY -m pytest -v -p no:cacheprovider -rs --durations=25 -o faulthandler_timeout=150 \
+  timeout "${PYTEST_LIMIT:-520}" $PY -m pytest -v -p no:cacheprovider -rs --durations=25 -o faulthandler_timeout=150 \
     --ignore=tests/functional "$@" --junitxml="$WORK/pytest-$label.xml" > "$WORK/pytest-$label.log" 2>&1
   echo "pytest $label rc=$? in ${SECONDS}s: $(tail -1 "$WORK/pytest-$label.log")"
   grep -E "(FAILED|ERROR)( |$)" "$WORK/pytest-$label.log" | grep -v "^tests/.*PASSED" | head -20
@@ -56,7 +56,7 @@ fi
 
 if { [ "$PART" = bench ] || [ "$PART" = all ]; } && [ -f scripts/gpu_check.py ]; then
   SECONDS=0
-  OUT="$WORK" timeout 400 $PY scripts/gpu_check.py > "$WORK/gpu_check.log" 2>&1
+  OUT="$WORK" timeout "${BENCH_LIMIT:-400}" $PY scripts/gpu_check.py > "$WORK/gpu_check.log" 2>&1
   echo "gpu_check rc=$? in ${SECONDS}s"; tail -40 "$WORK/gpu_check.log"
 fi
-tar czf "$OUT/gpu-results.tgz" -C "$WORK" . && echo "archive: \$OUT/gpu-results.tgz"
+tar czf "$OUT/gpu-results-$PART.tgz" -C "$WORK" . && echo "archive: \$OUT/gpu-results-$PART.tgz"

@@ -176,7 +176,7 @@ class WorkerClient:
         self._next_id += 1
         rid = self._next_id
         capture = self._dir / f"out-{rid}.txt"
-        message = {"id": rid, "op": op, "args": args or {}, "capture": str(capture)}
+        message = {"id": rid, "op": op, "args": args or {}, "capture": str(capture), "timeout": timeout}
         started = time.monotonic()
         try:
             self.proc.stdin.write(protocol.encode(message))

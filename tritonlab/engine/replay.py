@@ -6,14 +6,17 @@ from __future__ import annotations
 from tritonlab.engine.client import WorkerClient
 
 REPLAY_KINDS = ("oob", "cuda-fault")
+#: Wrong answers an out-of-bounds access can cause on a GPU (an unmasked load of NaN padding, a store that landed
+#: elsewhere): the exact failing case is replayed on the bounds checker too, when it is small.
+SUSPECT_KINDS = ("nan", "unwritten", "mismatch")
 #: The interpreter runs programs one after another in Python: replay the exact GPU case only when it is small.
 EXACT_REPLAY_LIMIT = 1 << 20
 
 
-def _failing_case(result: dict) -> dict | None:
+def _failing_case(result: dict, kinds=REPLAY_KINDS) -> dict | None:
     for case in result.get("cases", []):
         faulted = case.get("error") or next(
-            (d for d in case.get("diagnoses", []) if d.get("kind") in REPLAY_KINDS), None)
+            (d for d in case.get("diagnoses", []) if d.get("kind") in kinds), None)
         if faulted and case.get("kind") != "reject" and "params" in case:
             size = 1
             for value in case["params"].values():
@@ -30,18 +33,30 @@ def needs_replay(result: dict) -> bool:
         return False
     if (result.get("error") or {}).get("kind") in REPLAY_KINDS:
         return True
-    return any(d.get("kind") in REPLAY_KINDS for c in result.get("cases", []) for d in c.get("diagnoses", []))
+    if any(d.get("kind") in REPLAY_KINDS for c in result.get("cases", []) for d in c.get("diagnoses", [])):
+        return True
+    return suspect_case(result) is not None
 
 
-def replay_on_interpreter(args: dict, timeout: float = 120.0, case: dict | None = None) -> dict:
-    """Verify the same code on the interpreter — the failing GPU case itself when it is small enough, else the
-    interpreter's own (small) cases — and report the first out-of-bounds access."""
+def suspect_case(result: dict) -> dict | None:
+    """A small failing GPU case whose wrong answer may come from an out-of-bounds access (no error raised)."""
+    if result.get("backend") != "gpu" or result.get("passed") or result.get("error"):
+        return None
+    if any(d.get("kind") in REPLAY_KINDS for c in result.get("cases", []) for d in c.get("diagnoses", [])):
+        return None
+    return _failing_case(result, SUSPECT_KINDS)
+
+
+def replay_on_interpreter(args: dict, timeout: float = 120.0, case: dict | None = None,
+                          exact_only: bool = False) -> dict:
+    """Verify the same code on the interpreter — the failing GPU case itself when it is small enough, else (unless
+    exact_only) the interpreter's own (small) cases — and report the first out-of-bounds access."""
     client = WorkerClient(backend="interpreter")
     try:
         replay = None
         if case is not None:
             replay = client.request("verify", dict(args, cases=[case]), timeout=timeout)
-        if replay is None or (replay.get("error") or {}).get("kind") != "oob":
+        if not exact_only and (replay is None or (replay.get("error") or {}).get("kind") != "oob"):
             replay = client.request("verify", dict(args), timeout=timeout)
     finally:
         client.close()
@@ -62,10 +77,15 @@ def with_replay(result: dict, args: dict, timeout: float = 120.0) -> dict:
     A GPU run that passes is audited the same way: an unmasked load whose garbage is masked off at the store
     gives right answers on a GPU, but it is still an out-of-bounds read, and the interpreter names it."""
     audit = result.get("backend") == "gpu" and bool(result.get("passed"))
-    if not (needs_replay(result) or audit):
+    suspect = suspect_case(result)
+    faulted = needs_replay(result) and suspect is None
+    if not (faulted or audit or suspect):
         return result
     try:
-        replay = replay_on_interpreter(args, timeout, case=_failing_case(result))
+        if suspect is not None:  # a wrong answer with no fault: only the exact case is worth the wait
+            replay = replay_on_interpreter(args, timeout, case=suspect, exact_only=True)
+        else:
+            replay = replay_on_interpreter(args, timeout, case=_failing_case(result))
     except Exception as exc:  # the replay is advice; never let it hide the GPU result
         result["replay"] = {"error": {"kind": "crash", "message": f"replay failed: {exc}"}}
         return result
@@ -83,6 +103,16 @@ def with_replay(result: dict, args: dict, timeout: float = 120.0) -> dict:
                            "message": "every GPU case matched torch, but the interpreter's bounds checker found an "
                                       f"out-of-bounds access: {replay.get('message')}"}
         result["summary"] = f"oob error (line {replay['line']}): {result['error']['message']}"
+        return result
+    if suspect is not None and replay.get("line"):
+        found = {"kind": "oob", "line": replay["line"], "found_by": "interpreter replay of this case",
+                 "message": f"the interpreter's bounds checker, replaying this case: {replay.get('message')}"}
+        for case in result.get("cases", []):
+            if {k: case.get(k) for k in ("params", "dtype", "seed", "kwargs")} == suspect:
+                case.setdefault("diagnoses", []).insert(0, found)
+                break
+        result["summary"] = (result.get("summary") or "") + (
+            f" — likely cause: an out-of-bounds access at line {replay['line']} ({replay.get('message')})")
         return result
     if replay.get("line"):
         err = result.get("error")

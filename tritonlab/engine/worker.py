@@ -86,6 +86,28 @@ class Capture:
         return False
 
 
+class TracebackOnTimeout:
+    """Make sure a request that runs past its timeout leaves a traceback in the capture file.
+
+    The client asks with SIGUSR1 first, but a library imported later (torch, the CUDA driver) may take that signal
+    over, so the handler is registered again for every request, and a watchdog thread (no signal needed) dumps the
+    stacks just before the client's deadline."""
+
+    def __init__(self, timeout):
+        self.timeout = timeout if isinstance(timeout, (int, float)) and timeout > 0 else None
+
+    def __enter__(self):
+        if hasattr(signal, "SIGUSR1"):
+            faulthandler.register(signal.SIGUSR1, all_threads=True)
+        if self.timeout:
+            faulthandler.dump_traceback_later(max(self.timeout - 1.0, self.timeout * 0.8), repeat=False)
+        return self
+
+    def __exit__(self, *exc):
+        faulthandler.cancel_dump_traceback_later()
+        return False
+
+
 def choose_backend(requested: str) -> tuple[str, str | None]:
     """Decide gpu vs interpreter before triton is imported (TRITON_INTERPRET is read at import)."""
     if "triton" in sys.modules:  # pragma: no cover - a programming error
@@ -227,7 +249,7 @@ def main(argv=None) -> int:
         if request is None or request.get("op") == "exit":
             return 0
         channel.request_id = request.get("id")
-        with Capture(request.get("capture")):
+        with Capture(request.get("capture")), TracebackOnTimeout(request.get("timeout")):
             try:
                 result = handle(request.get("op", ""), request.get("args") or {}, ctx)
             except Exception as exc:  # an engine bug must not look like the learner's fault

@@ -1,0 +1,89 @@
+"""When a GPU run goes wrong without a fault (NaN, unwritten, mismatch), the exact small case is replayed on the
+interpreter's bounds checker, and an out-of-bounds access it finds is named on that case."""
+
+import numpy as np
+import pytest
+
+from tritonlab.engine import interpreter_support, replay
+
+
+def gpu_result(kind: str, params: dict) -> dict:
+    return {"backend": "gpu", "passed": False, "error": None, "summary": "1/2 cases pass",
+            "cases": [
+                {"name": "ok", "params": {"n": 1}, "dtype": "float32", "seed": 0, "kwargs": {}, "passed": True,
+                 "diagnoses": []},
+                {"name": "bad", "params": params, "dtype": "float16", "seed": 1, "kwargs": {}, "passed": False,
+                 "diagnoses": [{"kind": kind}]},
+            ]}
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    seen = []
+
+    def fake(args, timeout=120.0, case=None, exact_only=False):
+        seen.append({"case": case, "exact_only": exact_only})
+        return {"backend": "interpreter", "line": 31, "message": "load of 'a_ptr' out of bounds"}
+
+    monkeypatch.setattr(replay, "replay_on_interpreter", fake)
+    return seen
+
+
+def test_a_nan_on_the_gpu_replays_that_case_and_names_the_line(calls):
+    result = replay.with_replay(gpu_result("nan", {"M": 17, "N": 33, "K": 65}), {"exercise": "9/matmul"})
+    assert calls == [{"case": {"params": {"M": 17, "N": 33, "K": 65}, "dtype": "float16", "seed": 1, "kwargs": {}},
+                      "exact_only": True}]
+    bad = result["cases"][1]
+    assert bad["diagnoses"][0]["kind"] == "oob" and bad["diagnoses"][0]["line"] == 31
+    assert result["cases"][0]["diagnoses"] == []
+    assert "line 31" in result["summary"]
+    assert result["passed"] is False
+
+
+def test_a_large_failing_case_is_not_replayed(calls):
+    result = replay.with_replay(gpu_result("mismatch", {"n": 1 << 24}), {"exercise": "5"})
+    assert calls == []
+    assert "replay" not in result
+
+
+def test_a_guard_hit_is_replayed_with_fallback_to_the_interpreter_cases(calls):
+    result = gpu_result("oob", {"n": 1000})
+    replay.with_replay(result, {"exercise": "5"})
+    assert calls and calls[0]["exact_only"] is False
+    assert result["cases"][1]["diagnoses"][0]["line"] == 31
+
+
+def test_interpreter_results_are_left_alone(calls):
+    result = dict(gpu_result("nan", {"n": 10}), backend="interpreter")
+    assert replay.with_replay(result, {"exercise": "5"}) is result and calls == []
+
+
+class FakeHandle:
+    def __init__(self, data):
+        self.data = data
+
+
+class FakeTensor:
+    def __init__(self, data):
+        self.handle = FakeHandle(np.asarray(data))
+
+
+def test_scalar_index_accepts_a_one_element_array_and_refuses_a_block():
+    assert interpreter_support._scalar_index(FakeTensor([7])) == 7
+    assert interpreter_support._scalar_index(FakeTensor(np.int32(5))) == 5
+    with pytest.raises(ValueError):
+        interpreter_support._scalar_index(FakeTensor([1, 2]))
+
+
+def test_range_over_a_scalar_argument_works_on_the_interpreter():
+    """The numpy >= 2.4 trap: `range(0, K, BLOCK_K)` in a kernel (run in a worker, where the repair is installed)."""
+    from tritonlab.engine.client import WorkerClient
+
+    worker = WorkerClient(backend="interpreter")
+    try:
+        result = worker.request("verify", {"exercise": "9/matmul", "solution": True,
+                                           "cases": [{"params": {"M": 5, "N": 7, "K": 70}, "dtype": "float32"}]},
+                                timeout=120)
+    finally:
+        worker.close()
+    assert result["passed"], result.get("summary") or result.get("error")
