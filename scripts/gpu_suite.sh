@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The whole GPU pass (device tool: 10 minutes a call, ~45 minutes a session). Prints a short table and leaves
-# ONE archive, $OUT/gpu-results.tgz, because the device tool brings back only a few files per call.
-#   bash scripts/gpu_suite.sh [gpu|unit|tests|check|bench|all]      (default: all; textual is not on the GPU image, so
-#                                                            tests/functional is skipped there)
-# Budget seen on the H200 (2026-12-02): tests ~5 min (the bench GPU tests measure ceilings and sweeps),
-# content check ~4 min, scripts/gpu_check.py ~3 min. Run them as separate calls.
+# ONE archive per call, $OUT/gpu-results-PART.tgz, because the device tool brings back only a few files per call.
+#   bash scripts/gpu_suite.sh [gpu|unit|tests|check|bench|all]   (default: all; textual is not on the GPU image, so
+#                                                                tests/functional is skipped there)
+# Limits: PYTEST_LIMIT (s, each pytest part, default 520), BENCH_LIMIT (s, default 400), GPU_CHECK_BUDGET_S.
+# Seen on the H200 (2026-12-02): "gpu" 340 s, "unit" > 190 s (the content tests JIT every solution), content
+# "check" ~4 min, "bench" (scripts/gpu_check.py) ~155 s. One part per call; "tests" = gpu + unit does not fit one.
 set -uo pipefail
 PART="${1:-all}"
 OUT="${OUT:-/tmp/gpu-out}"; mkdir -p "$OUT"
