@@ -89,8 +89,14 @@ def test_home_lists_lessons_states_and_problems():
     run(scenario)
 
 
+def footer_keys(app) -> set:
+    return {key for key, active in app.screen.active_bindings.items() if active.enabled}
+
+
 def test_open_exercise_from_home_and_come_back():
     async def scenario(app, pilot):
+        assert not app.screen.query_one("#resume").display
+        assert "r" not in footer_keys(app), "nothing to resume yet: no 'r Resume' in the footer"
         options = app.screen.query_one(OptionList)
         options.focus()
         ids = [o.id for o in options.options]
@@ -103,6 +109,7 @@ def test_open_exercise_from_home_and_come_back():
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         assert app.screen.query_one("#resume").display
+        assert "r" in footer_keys(app)
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, LessonScreen)

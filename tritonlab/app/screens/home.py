@@ -73,11 +73,17 @@ class HomeScreen(Screen):
         if focus:
             target.focus()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "resume":  # no "r Resume" in the footer when there is nothing to resume
+            return self._last_exercise() is not None
+        return True
+
     def _relabel(self, lang: str) -> None:
         relabel(self, lang, self.LABELS)
         resume = self.query_one("#resume", Button)
         exercise = self._last_exercise()
         resume.display = exercise is not None
+        self.refresh_bindings()
         if exercise is not None:
             lesson = self.app.catalog.lesson(exercise.lesson_id)
             title = f"{lesson.number}. {tr(exercise.title, lang)}" if lesson else tr(exercise.title, lang)
