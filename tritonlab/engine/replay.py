@@ -13,6 +13,14 @@ SUSPECT_KINDS = ("nan", "unwritten", "mismatch")
 EXACT_REPLAY_LIMIT = 1 << 20
 
 
+CASE_FIELDS = ("params", "dtype", "seed", "kwargs")
+
+
+def _exact(case: dict) -> dict:
+    """What verify needs to run this very case again."""
+    return {k: case.get(k) for k in CASE_FIELDS}
+
+
 def _failing_case(result: dict, kinds=REPLAY_KINDS) -> dict | None:
     for case in result.get("cases", []):
         faulted = case.get("error") or next(
@@ -22,27 +30,36 @@ def _failing_case(result: dict, kinds=REPLAY_KINDS) -> dict | None:
             for value in case["params"].values():
                 if isinstance(value, (int, float)):
                     size *= max(int(value), 1)
-            if size <= EXACT_REPLAY_LIMIT:
-                return {k: case.get(k) for k in ("params", "dtype", "seed", "kwargs")}
-            return None
+            return _exact(case) if size <= EXACT_REPLAY_LIMIT else None
     return None
+
+
+def _faulted(result: dict) -> bool:
+    """A GPU fault or a guard-zone hit: what the replay is there to explain."""
+    if (result.get("error") or {}).get("kind") in REPLAY_KINDS:
+        return True
+    return any(d.get("kind") in REPLAY_KINDS for c in result.get("cases", []) for d in c.get("diagnoses", []))
 
 
 def needs_replay(result: dict) -> bool:
     if result.get("backend") != "gpu":
         return False
-    if (result.get("error") or {}).get("kind") in REPLAY_KINDS:
-        return True
-    if any(d.get("kind") in REPLAY_KINDS for c in result.get("cases", []) for d in c.get("diagnoses", [])):
-        return True
-    return suspect_case(result) is not None
+    return _faulted(result) or suspect_case(result) is not None
+
+
+def _audited(result: dict) -> bool:
+    """A GPU pass is still checked for out-of-bounds reads the GPU could not see."""
+    return result.get("backend") == "gpu" and bool(result.get("passed"))
+
+
+def will_replay(result: dict) -> bool:
+    """Whether with_replay() will start an interpreter worker for this result (the app says so while it waits)."""
+    return _audited(result) or needs_replay(result)
 
 
 def suspect_case(result: dict) -> dict | None:
     """A small failing GPU case whose wrong answer may come from an out-of-bounds access (no error raised)."""
-    if result.get("backend") != "gpu" or result.get("passed") or result.get("error"):
-        return None
-    if any(d.get("kind") in REPLAY_KINDS for c in result.get("cases", []) for d in c.get("diagnoses", [])):
+    if result.get("backend") != "gpu" or result.get("passed") or result.get("error") or _faulted(result):
         return None
     return _failing_case(result, SUSPECT_KINDS)
 
@@ -76,11 +93,10 @@ def with_replay(result: dict, args: dict, timeout: float = 120.0) -> dict:
 
     A GPU run that passes is audited the same way: an unmasked load whose garbage is masked off at the store
     gives right answers on a GPU, but it is still an out-of-bounds read, and the interpreter names it."""
-    audit = result.get("backend") == "gpu" and bool(result.get("passed"))
-    suspect = suspect_case(result)
-    faulted = needs_replay(result) and suspect is None
-    if not (faulted or audit or suspect):
+    if not will_replay(result):
         return result
+    audit = _audited(result)
+    suspect = suspect_case(result)
     try:
         if suspect is not None:  # a wrong answer with no fault: only the exact case is worth the wait
             replay = replay_on_interpreter(args, timeout, case=suspect, exact_only=True)
@@ -108,7 +124,7 @@ def with_replay(result: dict, args: dict, timeout: float = 120.0) -> dict:
         found = {"kind": "oob", "line": replay["line"], "found_by": "interpreter replay of this case",
                  "message": f"the interpreter's bounds checker, replaying this case: {replay.get('message')}"}
         for case in result.get("cases", []):
-            if {k: case.get(k) for k in ("params", "dtype", "seed", "kwargs")} == suspect:
+            if _exact(case) == suspect:
                 case.setdefault("diagnoses", []).insert(0, found)
                 break
         result["summary"] = (result.get("summary") or "") + (

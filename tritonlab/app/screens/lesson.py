@@ -317,9 +317,9 @@ class LessonScreen(Screen):
         if op == "verify" and not self._cancel_requested:
             # A GPU fault or guard hit is replayed on the interpreter's bounds checker, which names the line;
             # a GPU pass is audited for out-of-bounds reads the GPU cannot see.
-            from tritonlab.engine.replay import needs_replay, with_replay
+            from tritonlab.engine.replay import will_replay, with_replay
 
-            if needs_replay(result) or (result.get("backend") == "gpu" and result.get("passed")):
+            if will_replay(result):
                 progress({"message": "checking bounds on the interpreter…"})
                 result = with_replay(result, args, timeout=TIMEOUTS["verify"])
         return op, args, result
