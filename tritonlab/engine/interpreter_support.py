@@ -69,10 +69,6 @@ def host_clock_bench(fn, warmup=1, rep=3, grad_to_none=None, quantiles=None, ret
     return statistics.median(times) if return_mode == "median" else statistics.fmean(times)
 
 
-#: Set by repair_scalar_index(): True once the interpreter's scalar __index__ has been made numpy-2.4-safe.
-SCALAR_INDEX_REPAIRED = False
-
-
 def _scalar_index(self):
     return int(self.handle.data.item())  # size-1 arrays of any rank; a block still raises, as it should
 
@@ -81,8 +77,8 @@ def repair_scalar_index() -> bool:
     """Triton's interpreter (3.6 and older) turns a scalar into a Python int with `int(ndarray_of_shape_(1,))`,
     which numpy >= 2.4 refuses ("only 0-dimensional arrays can be converted to Python scalars") — so every
     `range(0, K, BLOCK_K)` loop breaks. Wrap the interpreter's per-launch patch of `tl.tensor` so `__index__`
-    uses `.item()`. The learner's code and the installed Triton are unchanged; newer Tritons already do this."""
-    global SCALAR_INDEX_REPAIRED
+    uses `.item()`. The learner's code and the installed Triton are unchanged; newer Tritons already do this.
+    Idempotent; returns whether the repair is in place."""
     try:
         from triton.runtime import interpreter
     except Exception:
@@ -104,7 +100,6 @@ def repair_scalar_index() -> bool:
 
     patch_lang_tensor._tritonlab_repaired = True
     interpreter._patch_lang_tensor = patch_lang_tensor
-    SCALAR_INDEX_REPAIRED = True
     return True
 
 

@@ -27,9 +27,9 @@ def handle(args: dict, ctx) -> dict:
     np_bad = np_major_minor >= (2, 4)
     repaired = False
     if np_bad and backend == "interpreter":
-        from tritonlab.engine import interpreter_support
+        from tritonlab.engine.interpreter_support import repair_scalar_index
 
-        repaired = interpreter_support.SCALAR_INDEX_REPAIRED
+        repaired = repair_scalar_index()  # idempotent: the worker already did it at start-up
     if not np_bad or repaired:
         checks.append(_check("numpy", "ok", numpy.__version__ + (
             " (TritonLab repairs the interpreter's scalar-to-int conversion that numpy >= 2.4 broke)"
