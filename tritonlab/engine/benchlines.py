@@ -29,6 +29,13 @@ def _x(value) -> str:
     return "—" if value is None else f"{value:.2f}×"
 
 
+def _split_errors(rows: list) -> tuple[list, list[str]]:
+    """The rows that ran, and one indented line per row that failed (listed under the table)."""
+    ok = [row for row in rows if not row.get("error")]
+    errors = [f"  {row['label']}: {row['error'].get('message')}" for row in rows if row.get("error")]
+    return ok, errors
+
+
 def table(headers: list[str], rows: list[list[str]], left: int = 1) -> list[str]:
     """Columns padded to their widest cell; the first `left` columns left-aligned, numbers right-aligned."""
     widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
@@ -97,11 +104,8 @@ def _gpu(result: dict) -> list[str]:
         + ["% peak", "torch ms", "torch GB/s", "speedup"]
     )
     body = []
-    errors = []
-    for row in rows:
-        if row.get("error"):
-            errors.append(f"  {row['label']}: {row['error'].get('message')}")
-            continue
+    timed, errors = _split_errors(rows)
+    for row in timed:
         cells = [
             row["label"],
             _ms(row.get("ms")),
@@ -229,11 +233,8 @@ def _interpreter(result: dict) -> list[str]:
     lines = []
     rows = result.get("rows") or []
     body = []
-    errors = []
-    for row in rows:
-        if row.get("error"):
-            errors.append(f"  {row['label']}: {row['error'].get('message')}")
-            continue
+    counted, errors = _split_errors(rows)
+    for row in counted:
         ai = row.get("arithmetic_intensity")
         body.append(
             [
