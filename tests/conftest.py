@@ -23,6 +23,21 @@ def _has_cuda() -> bool:
 
 HAS_CUDA = _has_cuda()
 
+#: The fields every `bench --json` row promises (issue: benchmarks), on the GPU and on the interpreter alike.
+BENCH_ROW_KEYS = (
+    "numel",
+    "element_size",
+    "dtype",
+    "ms",
+    "ms_q20",
+    "ms_q80",
+    "gbps",
+    "tflops",
+    "torch_ms",
+    "speedup",
+    "pct_of_peak",
+)
+
 
 def pytest_collection_modifyitems(config, items):
     skip_gpu = pytest.mark.skip(reason="needs a CUDA GPU")

@@ -6,6 +6,8 @@ import os
 
 import pytest
 
+from tests.conftest import BENCH_ROW_KEYS
+
 pytestmark = pytest.mark.gpu
 
 QUANTILES = [0.5, 0.2, 0.8]
@@ -86,19 +88,7 @@ def test_add_rows_carry_the_promised_fields(add_result):
     measured = add_result["ceilings"]["measured"]
     assert measured["copy_gbps"] > 0 and measured["matmul_fp16_tflops"] > 0
     for row in add_result["rows"]:
-        for key in (
-            "numel",
-            "element_size",
-            "dtype",
-            "ms",
-            "ms_q20",
-            "ms_q80",
-            "gbps",
-            "tflops",
-            "torch_ms",
-            "speedup",
-            "pct_of_peak",
-        ):
+        for key in BENCH_ROW_KEYS:
             assert row.get(key) is not None, key
         assert row["ms_q20"] <= row["ms"] <= row["ms_q80"]
     assert add_result["lines"]

@@ -6,23 +6,10 @@ import shutil
 
 import pytest
 
+from tests.conftest import BENCH_ROW_KEYS
 from tritonlab.engine import ceilings, roofline
 from tritonlab.engine.client import WorkerClient
 from tritonlab.paths import kernels_dir, lessons_dir
-
-ROW_KEYS = (
-    "numel",
-    "element_size",
-    "dtype",
-    "ms",
-    "ms_q20",
-    "ms_q80",
-    "gbps",
-    "tflops",
-    "torch_ms",
-    "speedup",
-    "pct_of_peak",
-)
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +31,7 @@ def test_vector_add_solution_counts_exact_bytes_and_reports_no_times(client):
     assert result["ceilings"] is None
     assert "interpreter" in result["note"] and "GPU" in result["note"]
     (row,) = result["rows"]
-    for key in ROW_KEYS:
+    for key in BENCH_ROW_KEYS:
         assert key in row, key
     n, size = row["params"]["n"], 4
     assert row["numel"] == n and row["element_size"] == size and row["dtype"] == "float32"
