@@ -441,6 +441,26 @@ def test_cancelled_verify_is_not_a_failure_and_keeps_the_code_in_view():
     run(scenario, client=client, exercise_ref="5/add")
 
 
+def test_gpu_verifies_are_replayed_on_one_warm_interpreter_worker():
+    passed_on_gpu = {"exercise": KEY, "backend": "gpu", "passed": True, "error": None, "summary": "all pass",
+                     "cases": [{"name": "n=1000", "params": {"n": 1000}, "dtype": "float32", "seed": 0,
+                                "kwargs": {}, "passed": True, "diagnoses": []}]}
+    oob = {"backend": "interpreter", "passed": False, "cases": [],
+           "error": {"kind": "oob", "line": 11, "message": "load of 'x_ptr' out of bounds"}}
+    replays = FakeClient(results={"verify": oob})
+
+    async def scenario(app, pilot):
+        for _ in range(2):
+            await pilot.press("f6")
+            await settle(pilot)
+        assert [op for op, _ in replays.requests] == ["verify", "verify"], "both GPU passes audited, one worker"
+        assert app.replay_client() is replays
+        summary = str(app.screen.query_one("#verify-summary").render())
+        assert "line 11" in summary  # the audit's finding replaces the GPU pass
+
+    run(scenario, client=FakeClient(results={"verify": passed_on_gpu}), exercise_ref="5/add", replay_client=replays)
+
+
 def test_narrow_title_keeps_the_exercise_name_and_buttons_fit_after_a_language_switch():
     async def scenario(app, pilot):
         screen = app.screen

@@ -21,7 +21,7 @@ def gpu_result(kind: str, params: dict) -> dict:
 def calls(monkeypatch):
     seen = []
 
-    def fake(args, timeout=120.0, case=None, exact_only=False):
+    def fake(args, timeout=120.0, case=None, exact_only=False, client=None):
         seen.append({"case": case, "exact_only": exact_only})
         return {"backend": "interpreter", "line": 31, "message": "load of 'a_ptr' out of bounds"}
 
@@ -87,3 +87,37 @@ def test_range_over_a_scalar_argument_works_on_the_interpreter():
     finally:
         worker.close()
     assert result["passed"], result.get("summary") or result.get("error")
+
+
+class RecordingClient:
+    """An interpreter worker stand-in: answers each request with the next canned reply, never closed by replay."""
+
+    def __init__(self, *replies):
+        self.replies = list(replies)
+        self.requests = []
+        self.closed = False
+
+    def request(self, op, args=None, timeout=60.0, on_event=None):
+        self.requests.append(dict(args or {}))
+        return self.replies.pop(0)
+
+    def close(self):
+        self.closed = True
+
+
+def test_a_given_replay_client_is_used_and_kept_warm():
+    oob = {"error": {"kind": "oob", "line": 12, "message": "store out of bounds"}, "cases": []}
+    client = RecordingClient(oob)
+    result = replay.with_replay(gpu_result("oob", {"n": 1000}), {"exercise": "5"}, client=client)
+    assert [r.get("cases") for r in client.requests] == [
+        [{"params": {"n": 1000}, "dtype": "float16", "seed": 1, "kwargs": {}}]]
+    assert client.closed is False
+    assert result["replay"]["line"] == 12
+
+
+def test_a_cancelled_replay_does_not_start_another_run():
+    client = RecordingClient({"error": {"kind": "cancelled", "message": "cancelled"}, "cases": []})
+    result = replay.with_replay(gpu_result("oob", {"n": 1000}), {"exercise": "5"}, client=client)
+    assert len(client.requests) == 1, "after a cancel the fallback run on the interpreter's own cases must not start"
+    assert result["replay"]["error"]["kind"] == "cancelled"
+    assert result["passed"] is False

@@ -39,12 +39,14 @@ class TritonLabApp(App):
         backend: str = "auto",
         client=None,
         catalog=None,
+        replay_client=None,
     ) -> None:
         super().__init__()
         cjk_wrap.install()
         self.backend = backend
         self.catalog = catalog if catalog is not None else load_catalog()
         self.client = client if client is not None else WorkerClient(backend=backend)
+        self._replay_client: WorkerClient | None = replay_client
         self._exercise_ref = exercise_ref
         self.set_reactive(TritonLabApp.lang, lang)
         relabel(self, lang, self.LABELS)  # before the first frame: a relabel after it rebuilds the footer
@@ -115,14 +117,30 @@ class TritonLabApp(App):
     def on_unmount(self) -> None:
         self._stop_client()
 
+    def replay_client(self) -> WorkerClient:
+        """The interpreter worker that replays GPU runs on the bounds checker: started on first use, then kept
+        warm, so a verify on a GPU does not pay an interpreter start-up every time."""
+        if self._replay_client is None:
+            self._replay_client = WorkerClient(backend="interpreter")
+        return self._replay_client
+
+    def cancel_requests(self) -> None:
+        """Stop whatever a kernel job is waiting for: the kernel worker's request or the replay's."""
+        self.client.cancel()
+        if self._replay_client is not None:
+            self._replay_client.cancel()
+
     def _stop_client(self) -> None:
         busy = any(w.group in ("kernel", "client") and not w.is_finished for w in self.workers)
-        try:
-            if busy:
-                self.client.cancel()  # the blocked request returns at once, so the app exits at once
-            self.client.close()
-        except OSError:  # shutting down: nothing left to report it to
-            pass
+        for client in (self.client, self._replay_client):
+            if client is None:
+                continue
+            try:
+                if busy:
+                    client.cancel()  # the blocked request returns at once, so the app exits at once
+                client.close()
+            except OSError:  # shutting down: nothing left to report it to
+                pass
 
     # ---- navigation ---------------------------------------------------------------------------------
 

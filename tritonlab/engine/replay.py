@@ -65,18 +65,25 @@ def suspect_case(result: dict) -> dict | None:
 
 
 def replay_on_interpreter(args: dict, timeout: float = 120.0, case: dict | None = None,
-                          exact_only: bool = False) -> dict:
+                          exact_only: bool = False, client: WorkerClient | None = None) -> dict:
     """Verify the same code on the interpreter — the failing GPU case itself when it is small enough, else (unless
-    exact_only) the interpreter's own (small) cases — and report the first out-of-bounds access."""
-    client = WorkerClient(backend="interpreter")
+    exact_only) the interpreter's own (small) cases — and report the first out-of-bounds access.
+
+    `client`: an interpreter worker to use and keep (the app keeps one warm, and can cancel it); without one, a
+    worker is started for this replay and closed after it."""
+    own = client is None
+    if own:
+        client = WorkerClient(backend="interpreter")
     try:
         replay = None
         if case is not None:
             replay = client.request("verify", dict(args, cases=[case]), timeout=timeout)
-        if not exact_only and (replay is None or (replay.get("error") or {}).get("kind") != "oob"):
+        kind = (replay.get("error") or {}).get("kind") if replay else None
+        if not exact_only and kind not in ("oob", "cancelled"):
             replay = client.request("verify", dict(args), timeout=timeout)
     finally:
-        client.close()
+        if own:
+            client.close()
     error = replay.get("error") or {}
     found = {"backend": "interpreter", "summary": replay.get("summary"), "error": error or None}
     if error.get("kind") == "oob":
@@ -88,7 +95,7 @@ def replay_on_interpreter(args: dict, timeout: float = 120.0, case: dict | None 
     return found
 
 
-def with_replay(result: dict, args: dict, timeout: float = 120.0) -> dict:
+def with_replay(result: dict, args: dict, timeout: float = 120.0, client: WorkerClient | None = None) -> dict:
     """Attach `replay` to a GPU result that faulted, and point its error at the line the replay found.
 
     A GPU run that passes is audited the same way: an unmasked load whose garbage is masked off at the store
@@ -99,9 +106,9 @@ def with_replay(result: dict, args: dict, timeout: float = 120.0) -> dict:
     suspect = suspect_case(result)
     try:
         if suspect is not None:  # a wrong answer with no fault: only the exact case is worth the wait
-            replay = replay_on_interpreter(args, timeout, case=suspect, exact_only=True)
+            replay = replay_on_interpreter(args, timeout, case=suspect, exact_only=True, client=client)
         else:
-            replay = replay_on_interpreter(args, timeout, case=_failing_case(result))
+            replay = replay_on_interpreter(args, timeout, case=_failing_case(result), client=client)
     except Exception as exc:  # the replay is advice; never let it hide the GPU result
         result["replay"] = {"error": {"kind": "crash", "message": f"replay failed: {exc}"}}
         return result

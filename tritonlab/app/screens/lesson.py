@@ -306,7 +306,7 @@ class LessonScreen(Screen):
         def progress(event: dict) -> None:
             if self._cancel_requested:
                 # Esc came before the request reached the worker (the kill found no request to stop): again.
-                self.app.client.cancel()
+                self.app.cancel_requests()
                 return
             try:
                 self.app.call_from_thread(self._show_progress, op, str(event.get("message", "")))
@@ -321,7 +321,7 @@ class LessonScreen(Screen):
 
             if will_replay(result):
                 progress({"message": "checking bounds on the interpreter…"})
-                result = with_replay(result, args, timeout=TIMEOUTS["verify"])
+                result = with_replay(result, args, timeout=TIMEOUTS["verify"], client=self.app.replay_client())
         return op, args, result
 
     def _show_progress(self, op: str, message: str) -> None:
@@ -332,7 +332,7 @@ class LessonScreen(Screen):
     def action_cancel_job(self) -> None:
         if self.busy:
             self._cancel_requested = True
-            self.app.client.cancel()
+            self.app.cancel_requests()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """Every kernel job ends here: success shows its result, an exception in the lab is reported, never raised."""
