@@ -77,31 +77,54 @@ def test_good_lesson_loads(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "mutation, expected_line, fragment",
+    "mutation, expected_line, code, fragment",
     [
-        (lambda s: s.replace('format = 1', 'format = 2'), 2, "format must be 1"),
-        (lambda s: s.replace('number = 42', 'number = 41'), 3, "does not match the folder"),
-        (lambda s: s.replace('starter = "add.py"', 'starter = "missing.py"'), 13, "starter missing.py not found"),
-        (lambda s: s.replace('solution = "vector_add.py"', 'solution = "nope.py"'), 14, "not found in kernels"),
-        (lambda s: s.replace('reference = "x + y"', 'reference = "x +"'), 16, "not a Python expression"),
-        (lambda s: s.replace('id = "add"', 'id = "Add Me"'), 11, "must be lowercase"),
-        (lambda s: s.replace('dtypes = ["float32"]', 'dtypes = ["float33"]'), 23, "unknown dtype"),
-        (lambda s: s.replace('interpreter = [{ n = 7 }]', 'interpreter = []'), 24, "at least one case"),
-        (lambda s: s.replace('title = { en = "Test", ja = "テスト" }', 'title = { en = "Test" }'), 4, "'ja'"),
-        (lambda s: s.replace('[exercise.verify]', '[exercise.verify\n'), 22, "invalid TOML"),
+        (lambda s: s.replace('format = 1', 'format = 2'), 2, "format", "format must be 1"),
+        (lambda s: s.replace('number = 42', 'number = 41'), 3, "number-mismatch", "does not match the folder"),
+        (lambda s: s.replace('starter = "add.py"', 'starter = "missing.py"'), 13, "file-not-found",
+         "exercise[add].starter: missing.py not found"),
+        (lambda s: s.replace('solution = "vector_add.py"', 'solution = "nope.py"'), 14, "file-not-found",
+         "not found in kernels"),
+        (lambda s: s.replace('reference = "x + y"', 'reference = "x +"'), 16, "not-an-expression",
+         "not a Python expression"),
+        (lambda s: s.replace('id = "add"', 'id = "Add Me"'), 11, "bad-id", "must be lowercase"),
+        (lambda s: s.replace('dtypes = ["float32"]', 'dtypes = ["float33"]'), 23, "unknown-choice",
+         "float33 is not one of float32"),
+        (lambda s: s.replace('interpreter = [{ n = 7 }]', 'interpreter = []'), 24, "empty-cases",
+         "at least one case"),
+        (lambda s: s.replace('title = { en = "Test", ja = "テスト" }', 'title = { en = "Test" }'), 4, "missing-key",
+         "title.ja is required"),
+        (lambda s: s.replace('[exercise.verify]', '[exercise.verify\n'), 22, "bad-toml", "invalid TOML"),
+        # the schema: unknown keys and wrong types, each at its own line
+        (lambda s: s.replace('reference = "x + y"', 'refrence = "x + y"'), 16, "unknown-key",
+         "unknown key exercise[add].refrence"),
+        (lambda s: s.replace('dtypes = ["float32"]', 'dtypes = ["float32"]\nseed = [1]'), 24, "unknown-key",
+         "exercise[add].verify.seed"),
+        (lambda s: s.replace('number = 42', 'number = "42"'), 3, "wrong-type", "number must be an integer, not text"),
+        (lambda s: s.replace('dtypes = ["float32"]', 'dtypes = 5'), 23, "wrong-type",
+         "exercise[add].verify.dtypes must be a list, not an integer"),
+        (lambda s: s.replace('dtypes = ["float32"]', 'dtypes = []'), 23, "empty", "needs at least one entry"),
+        (lambda s: s.replace('[exercise.inputs.x]\nshape = ["n"]', '[exercise.inputs.x]\nshape = 3'), 19,
+         "wrong-type", "exercise[add].inputs.x.shape must be a list"),
+        (lambda s: s.replace('[exercise.verify]', '[[exercise.verify]]'), 22, "wrong-type",
+         "exercise[add].verify must be a table, not a list"),
+        (lambda s: s.replace('[outcomes."L42.1"]', '[[outcomes]]'), 6, "wrong-type", "outcomes must be a table"),
     ],
 )
-def test_broken_lesson_reports_path_and_line(tmp_path, mutation, expected_line, fragment):
+def test_broken_lesson_reports_path_and_line(tmp_path, mutation, expected_line, code, fragment):
     make_lesson(tmp_path, "42-test", mutation(GOOD))
     make_lesson(tmp_path, "43-other", GOOD.replace("number = 42", "number = 43"))
     catalog = load_catalog(tmp_path, kernels_dir())
     assert [lesson.id for lesson in catalog.lessons] == ["43-other"], "the good lesson must still load"
-    assert len(catalog.problems) == 1
+    assert len(catalog.problems) >= 1
     problem = catalog.problems[0]
     assert problem.path.name == "lesson.toml"
+    assert problem.code == code, str(problem)
     assert fragment in problem.message
     assert problem.line == expected_line, str(problem)
     assert str(problem).startswith(f"{problem.path}:{expected_line}: ")
+    japanese = problem.text("ja")
+    assert japanese != problem.message and "{" not in japanese.replace("{ atol", ""), japanese
 
 
 def test_bad_folder_name_and_missing_files(tmp_path):

@@ -1,0 +1,134 @@
+"""Words for lesson problems, in English and Japanese.
+
+A problem crosses the loader as facts (path, line, code, values); the sentence is made here, in the reader's
+language. The table is plain data (code -> {en, ja} templates) so it can move into the presentation layer as is.
+Values are formatted with str.format; the `expected` and `found` type names are translated through TYPES.
+"""
+
+from __future__ import annotations
+
+#: Names of TOML value kinds, as the schema reports them (expected and found).
+TYPES: dict[str, dict[str, str]] = {
+    "table": {"en": "a table", "ja": "テーブル"},
+    "list": {"en": "a list", "ja": "リスト"},
+    "text": {"en": "text", "ja": "文字列"},
+    "integer": {"en": "an integer", "ja": "整数"},
+    "number": {"en": "a number", "ja": "数値"},
+    "bool": {"en": "true or false", "ja": "真偽値（true / false）"},
+    "integer or text": {"en": "an integer or text", "ja": "整数または文字列"},
+    "value": {"en": "a number, text or true/false", "ja": "数値・文字列・真偽値のいずれか"},
+    "date": {"en": "a date", "ja": "日付"},
+}
+
+MESSAGES: dict[str, dict[str, str]] = {
+    # reading files
+    "lessons-dir-missing": {"en": "lessons folder not found", "ja": "レッスンのフォルダーが見つかりません"},
+    "folder-name": {
+        "en": "lesson folder names look like NN-slug (two digits, lowercase words)",
+        "ja": "レッスンのフォルダー名は NN-slug の形（2 桁の数字と小文字の単語）にしてください",
+    },
+    "missing-file": {"en": "missing {file}", "ja": "{file} がありません"},
+    "cannot-read": {"en": "cannot read: {reason}", "ja": "読み込めません: {reason}"},
+    "not-utf8": {
+        "en": "not UTF-8 text (byte {offset} cannot be decoded)",
+        "ja": "UTF-8 のテキストではありません（{offset} バイト目を解読できません）",
+    },
+    "bad-toml": {"en": "invalid TOML: {detail}", "ja": "TOML の書き方が正しくありません: {detail}"},
+    # the schema
+    "unknown-key": {
+        "en": "unknown key {key} (known here: {known})",
+        "ja": "未知のキー {key} です（ここで使えるキー: {known}）",
+    },
+    "wrong-type": {
+        "en": "{key} must be {expected}, not {found}",
+        "ja": "{key} は{expected}で書いてください（{found}になっています）",
+    },
+    "missing-key": {"en": "{key} is required", "ja": "{key} は必須です"},
+    "empty": {"en": "{key} needs at least one entry", "ja": "{key} には 1 つ以上の項目が必要です"},
+    "empty-cases": {
+        "en": "{key} needs at least one case",
+        "ja": "{key} には少なくとも 1 つのケースが必要です",
+    },
+    # lesson.toml
+    "format": {"en": "format must be {expected} (found {found})", "ja": "format は {expected} にしてください（{found} になっています）"},
+    "number-mismatch": {
+        "en": "number {number} does not match the folder {folder}",
+        "ja": "number {number} がフォルダー {folder} と一致しません",
+    },
+    "duplicate-number": {
+        "en": "lesson number {number} is also used by {other}",
+        "ja": "レッスン番号 {number} は {other} でも使われています",
+    },
+    "outcome-id": {
+        "en": "outcome id {oid} should look like L{number}.1",
+        "ja": "学習目標の id {oid} は L{number}.1 の形にしてください",
+    },
+    "bad-id": {
+        "en": "{key} {value} must be lowercase letters, digits and dashes",
+        "ja": "{key} {value} には小文字の英字・数字・ダッシュだけを使ってください",
+    },
+    "duplicate-id": {"en": "duplicate {key} {value}", "ja": "{key} {value} が重複しています"},
+    "file-not-found": {"en": "{key}: {file} not found in {where}", "ja": "{key}: {file} が {where} にありません"},
+    "not-a-name": {"en": "{key} must be a Python name", "ja": "{key} は Python の名前にしてください"},
+    "not-an-expression": {
+        "en": "{key} is not a Python expression: {detail}",
+        "ja": "{key} が Python の式になっていません: {detail}",
+    },
+    "unknown-choice": {
+        "en": "{key}: {value} is not one of {allowed}",
+        "ja": "{key}: {value} は使えません（{allowed} のいずれか）",
+    },
+    "init-args": {"en": "{key}: init arguments must be integers", "ja": "{key}: init の引数は整数にしてください"},
+    "input-form": {
+        "en": "{key} needs shape = [...] (ints or expressions) or value",
+        "ja": "{key} には shape = [...]（整数か式）か value が必要です",
+    },
+    "layout-2d": {"en": "{key}: layout {layout} needs a 2D shape", "ja": "{key}: layout {layout} には 2 次元の shape が必要です"},
+    "tolerance-keys": {
+        "en": "{key} must be {{ atol = …, rtol = … }}",
+        "ja": "{key} は {{ atol = …, rtol = … }} の形にしてください",
+    },
+    "output-form": {
+        "en": "{key} must be 'tensor' or 'inplace:<input name>'",
+        "ja": "{key} は 'tensor' か 'inplace:<入力名>' にしてください",
+    },
+    "override-unknown": {
+        "en": "{key} overrides unknown inputs {names}",
+        "ja": "{key} が存在しない入力 {names} を上書きしています",
+    },
+    # quiz.toml
+    "choices-min": {"en": "{key} needs at least two choices", "ja": "{key} には 2 つ以上の選択肢が必要です"},
+    "one-correct": {
+        "en": "{key}: exactly one choice must be correct",
+        "ja": "{key}: 正解の選択肢はちょうど 1 つにしてください",
+    },
+}
+
+
+_TYPE_FIELDS = ("expected", "found")
+
+
+def _value(name: str, value, lang: str):
+    if name in _TYPE_FIELDS and isinstance(value, str) and value in TYPES:
+        return TYPES[value][lang]
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return value
+
+
+def render(code: str, values: dict, lang: str = "en") -> str:
+    """The sentence for a problem code in `lang` (English when the language or code is unknown)."""
+    lang = lang if lang in ("en", "ja") else "en"
+    templates = MESSAGES.get(code)
+    if templates is None:
+        return f"{code}: {values}"
+    shown = {name: _value(name, value, lang) for name, value in values.items()}
+    try:
+        return templates[lang].format(**shown)
+    except (KeyError, IndexError):
+        return templates["en"].format_map(_Missing(shown))
+
+
+class _Missing(dict):
+    def __missing__(self, key):
+        return "{" + key + "}"
