@@ -235,10 +235,10 @@ def cmd_quiz(opts) -> int:
 
 
 def cmd_check(opts) -> int:
-    from tritonlab.content.check import run_check
+    from tritonlab.dev.check import run_check
 
     return run_check(run_kernels=not opts.no_kernels, backend=opts.backend, as_json=opts.json,
-                     lessons=opts.lessons or None)
+                     lessons=opts.lessons or None, lang=_lang(opts.lang))
 
 
 def cmd_open(opts) -> int:

@@ -9,6 +9,7 @@ UI_SIDE = [
     "tritonlab.cli",
     "tritonlab.content.loader",
     "tritonlab.content.check",
+    "tritonlab.dev.check",
     "tritonlab.engine.client",
     "tritonlab.engine.replay",
     "tritonlab.store",
@@ -33,3 +34,17 @@ def test_engine_and_content_do_not_import_textual(module):
     code = f"import sys, {module}; print('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False"
+
+
+CONTENT_MODULES = ["tritonlab.content." + name for name in (
+    "model", "loader", "check", "schema", "exercises", "quiz_parser", "toml_source", "where", "problems")]
+
+
+@pytest.mark.parametrize("module", CONTENT_MODULES)
+def test_content_does_not_import_the_engine(module):
+    """Content is content: the developer check that needs kernels lives in tritonlab.dev (rustlings' src/dev)."""
+    code = f"import sys, {module}; print(','.join(m for m in sys.modules if m.startswith('tritonlab.engine')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "", f"{module} imported {out.stdout.strip()}"
+

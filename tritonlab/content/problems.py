@@ -102,7 +102,89 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{key}: exactly one choice must be correct",
         "ja": "{key}: 正解の選択肢はちょうど 1 つにしてください",
     },
+    # the content check (content/check.py) and the developer check (dev/check.py)
+    "ja-not-japanese": {
+        "en": "does not read as Japanese ({percent}% of its letters are kana/kanji)",
+        "ja": "日本語として読めません（かな・漢字は文字の {percent}% だけです）",
+    },
+    "en-has-japanese": {"en": "contains Japanese prose", "ja": "日本語の文章が含まれています"},
+    "short-text": {"en": "is short ({lines} lines)", "ja": "短すぎます（{lines} 行）"},
+    "title-not-japanese": {"en": "{key}: the Japanese title is not Japanese", "ja": "{key}: 日本語のタイトルが日本語になっていません"},
+    "no-outcomes": {
+        "en": "the lesson maps no outcomes ([outcomes.\"L{number}.1\"])",
+        "ja": "学習目標が 1 つも定義されていません（[outcomes.\"L{number}.1\"]）",
+    },
+    "outcome-numbering": {
+        "en": "outcome ids run L{number}.1, L{number}.2, … without gaps: {missing} is missing",
+        "ja": "学習目標の id は L{number}.1、L{number}.2、… と欠番なしに続けてください: {missing} がありません",
+    },
+    "outcome-other-lesson": {
+        "en": "outcome {oid} does not belong to lesson {number}",
+        "ja": "学習目標 {oid} はレッスン {number} のものではありません",
+    },
+    "outcome-no-section": {
+        "en": "outcome {oid} has no {lang} text section",
+        "ja": "学習目標 {oid} に {lang} の本文セクションがありません",
+    },
+    "outcome-heading": {
+        "en": "outcome {oid}: heading \"{title}\" not found in {file}",
+        "ja": "学習目標 {oid}: 見出し「{title}」が {file} にありません",
+    },
+    "activity-missing": {
+        "en": "outcome {oid}: activity {activity} does not exist",
+        "ja": "学習目標 {oid}: アクティビティ {activity} が存在しません",
+    },
+    "outcome-unchecked": {
+        "en": "outcome {oid} has no checked activity (exercise, quiz or sweep)",
+        "ja": "学習目標 {oid} に確認できるアクティビティ（exercise・quiz・sweep）がありません",
+    },
+    "outcome-unknown": {
+        "en": "{key} names outcome {oid}, which the lesson does not map",
+        "ja": "{key} が学習目標 {oid} を指していますが、このレッスンにはありません",
+    },
+    "hints-few": {"en": "{key}: needs two or more hints", "ja": "{key}: ヒントは 2 つ以上必要です"},
+    "hint-not-japanese": {
+        "en": "{key}: hint {n} needs en and Japanese ja text",
+        "ja": "{key}: ヒント {n} には en と日本語の ja が必要です",
+    },
+    "no-demo": {"en": "{key}: no [exercise.run] demo declared", "ja": "{key}: [exercise.run] のデモがありません"},
+    "starter-no-todo": {"en": "{key}: the starter {file} has no TODO", "ja": "{key}: スターター {file} に TODO がありません"},
+    "choice-text": {
+        "en": "question {qid}: every choice needs text and explain in {lang}",
+        "ja": "問題 {qid}: すべての選択肢に {lang} の text と explain が必要です",
+    },
+    "stray-file": {"en": "unexpected file {file}", "ja": "想定外のファイル {file} があります"},
+    "lesson-gap": {"en": "lesson {number} does not exist yet", "ja": "レッスン {number} はまだありません"},
+    "solution-fails": {
+        "en": "{key}: the solution FAILS on the {backend}: {summary}",
+        "ja": "{key}: 解答が {backend} で不合格です: {summary}",
+    },
+    "starter-passes": {
+        "en": "{key}: the starter PASSES on the {backend}",
+        "ja": "{key}: スターターが {backend} で合格してしまいます",
+    },
+    "slow-verify": {
+        "en": "{key}: interpreter verify took {seconds} s (> {budget} s)",
+        "ja": "{key}: インタープリターでの検証に {seconds} 秒かかりました（上限 {budget} 秒）",
+    },
 }
+
+#: The developer check's own labels (dev/check.py prints them around the problems above).
+LABELS: dict[str, dict[str, str]] = {
+    "warning": {"en": "warning", "ja": "警告"},
+    "fail": {"en": "FAIL", "ja": "不合格"},
+    "pass": {"en": "pass", "ja": "合格"},
+    "solution": {"en": "solution", "ja": "解答"},
+    "starter": {"en": "starter", "ja": "スターター"},
+    "ok": {"en": "content check: ok", "ja": "コンテンツチェック: 問題なし"},
+    "problems": {"en": "content check: {count} problems", "ja": "コンテンツチェック: 問題 {count} 件"},
+    "no-lesson": {"en": "no lesson {ref}", "ja": "レッスン {ref} はありません"},
+}
+
+
+def label(name: str, lang: str = "en", **values) -> str:
+    templates = LABELS[name]
+    return templates.get(lang, templates["en"]).format(**values)
 
 
 _TYPE_FIELDS = ("expected", "found")
