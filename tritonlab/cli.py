@@ -35,8 +35,15 @@ def _catalog():
     return load_catalog()
 
 
-def _exercise(ref: str):
+def _report_lesson_problems(catalog, lang: str) -> None:
+    """Broken lessons are named on stderr (one `path:line: message` each) while the command goes on."""
+    for problem in catalog.problems:
+        print(f"tritonlab: {problem.located(lang)}", file=sys.stderr)
+
+
+def _exercise(ref: str, lang: str | None = None):
     catalog = _catalog()
+    _report_lesson_problems(catalog, _lang(lang))
     try:
         return catalog, catalog.exercise(ref)
     except KeyError as exc:
@@ -76,9 +83,11 @@ def cmd_list(opts) -> int:
                 }
                 for lesson in catalog.lessons
             ],
-            "problems": [p.to_dict() for p in catalog.problems],
+            "problems": [p.to_dict(_lang(opts.lang)) for p in catalog.problems],
         })
         return EXIT_OK
+    from rich.markup import escape
+
     console = _console()
     lang = _lang(opts.lang)
     for lesson in catalog.lessons:
@@ -90,7 +99,7 @@ def cmd_list(opts) -> int:
         if lesson.quiz:
             console.print(f"       [dim]quiz: {len(lesson.quiz)} questions — tritonlab quiz {lesson.number}[/]")
     for problem in catalog.problems:
-        console.print(f"[red]{problem}[/]")
+        console.print(f"[red]{escape(problem.located(lang))}[/]", soft_wrap=True)
     return EXIT_OK
 
 
@@ -148,7 +157,7 @@ def _request(opts, op: str, args: dict) -> dict:
 
 
 def cmd_verify(opts) -> int:
-    catalog, exercise = _exercise(opts.exercise)
+    catalog, exercise = _exercise(opts.exercise, opts.lang)
     args = _code_args(opts, exercise)
     result = _request(opts, "verify", args)
     from tritonlab.engine.replay import with_replay
@@ -171,7 +180,7 @@ def cmd_verify(opts) -> int:
 
 
 def cmd_run(opts) -> int:
-    catalog, exercise = _exercise(opts.exercise)
+    catalog, exercise = _exercise(opts.exercise, opts.lang)
     result = _request(opts, "run", _code_args(opts, exercise))
     if opts.json:
         _emit_json(result)
@@ -183,7 +192,7 @@ def cmd_run(opts) -> int:
 
 
 def cmd_bench(opts) -> int:
-    catalog, exercise = _exercise(opts.exercise)
+    catalog, exercise = _exercise(opts.exercise, opts.lang)
     args = _code_args(opts, exercise)
     result = _request(opts, "bench", args)
     if opts.json:
@@ -196,7 +205,7 @@ def cmd_bench(opts) -> int:
 
 
 def cmd_ir(opts) -> int:
-    catalog, exercise = _exercise(opts.exercise)
+    catalog, exercise = _exercise(opts.exercise, opts.lang)
     args = _code_args(opts, exercise)
     args.update(stage=opts.stage, arch=opts.arch)
     result = _request(opts, "ir", args)
@@ -226,6 +235,7 @@ def cmd_quiz(opts) -> int:
     from tritonlab.quiz import run_quiz
 
     catalog = _catalog()
+    _report_lesson_problems(catalog, _lang(opts.lang))
     lesson = catalog.lesson(opts.lesson)
     if lesson is None:
         raise UsageError(f"no lesson {opts.lesson!r}")
