@@ -1,5 +1,6 @@
-"""The app opens its home screen over a lessons folder full of broken lessons (issue #14 item 3): every broken lesson
-is listed as broken with its `NN-slug/file:line: message`, in the app's language, and the good lesson opens."""
+"""The app opens its home screen over a lessons folder full of broken lessons (issue #14 item 3): every broken
+lesson is listed as broken with its `NN-slug/file:line: message`, in the app's language, and the good lesson
+opens."""
 
 from __future__ import annotations
 

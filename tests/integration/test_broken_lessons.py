@@ -1,10 +1,9 @@
-"""Every malformed lesson file is a `path:line: message` problem of that lesson only; the other lessons load and run
-(issue #14 item 3). Driven through the real CLI with TRITONLAB_LESSONS_DIR, as a lesson author would meet it.
+"""Every malformed lesson file is a `path:line: message` problem of that lesson only; the other lessons load
+and run (issue #14 item 3). Driven through the real CLI with TRITONLAB_LESSONS_DIR, as authors meet it.
 
-`list` and `list --json` run once per broken case (no torch: fast). `verify` starts a worker (torch, ~3 s), so it
-runs once per case that crashed `verify` before this check existed, and once over a folder holding every case at
-the same time.
-"""
+`list` and `list --json` run once per broken case (no torch: fast). `verify` starts a worker (torch, ~3 s), so
+it runs once per case that crashed `verify` before this check existed, and once over a folder holding every
+case at the same time."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.broken_lessons import CASES, DUPLICATE, GOOD_REF, expected_location, make_duplicate, make_lessons
+from tests.broken_lessons import CASES, GOOD_REF, expected_location, make_duplicate, make_lessons
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The cases that crashed `tritonlab list`/`verify` (a traceback) before the schema and the UTF-8 checks.
@@ -35,8 +34,14 @@ BY_NAME = {case.name: case for case in CASES}
 
 def cli(lessons: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     env = {**os.environ, "TRITONLAB_LESSONS_DIR": str(lessons), "COLUMNS": "300"}
-    return subprocess.run([sys.executable, "-m", "tritonlab", *args], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "tritonlab", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=timeout,
+    )
 
 
 def no_traceback(out: subprocess.CompletedProcess) -> None:
@@ -80,7 +85,9 @@ def test_list_reports_the_broken_lesson_and_lists_the_good_one(one_broken, name)
     japanese = cli(lessons, "--lang", "ja", "list")
     no_traceback(japanese)
     ja_line = next(ln for ln in japanese.stdout.splitlines() if ln.startswith(located(path, line)))
-    en_line = next(ln for ln in out_lines(cli(lessons, "--lang", "en", "list")) if ln.startswith(located(path, line)))
+    en_line = next(
+        ln for ln in out_lines(cli(lessons, "--lang", "en", "list")) if ln.startswith(located(path, line))
+    )
     assert ja_line != en_line, "the problem is told in Japanese with --lang ja"
 
 

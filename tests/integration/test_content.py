@@ -1,6 +1,7 @@
 """The content check, as CI runs it: coverage and languages (static), then every starter fails and every
-solution passes on this machine's backend (through tritonlab.dev.check, as `tritonlab check` runs it). How long
-interpreter verify takes is reported by `tritonlab check` as a warning, not asserted here: a test never asserts a time."""
+solution passes on this machine's backend (through tritonlab.dev.check, as `tritonlab check` runs it). How
+long interpreter verify takes is reported by `tritonlab check` as a warning, not asserted here: a test never
+asserts a time."""
 
 import pytest
 

@@ -1,5 +1,5 @@
-"""The static content check takes a lesson's expected outcomes from its own lesson.toml: a lesson 11 folder passes
-with no code change, and each way its outcome map can be wrong is caught (issue #11 item 4)."""
+"""The static content check takes a lesson's expected outcomes from its own lesson.toml: a lesson 11 folder
+passes with no code change, and each way its outcome map can be wrong is caught (issue #11 item 4)."""
 
 import json
 import os
@@ -28,8 +28,14 @@ def lessons_with_fixture(tmp_path: Path) -> Path:
 
 def cli(*args: str, lessons: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "TRITONLAB_LESSONS_DIR": str(lessons)}
-    return subprocess.run([sys.executable, "-m", "tritonlab", *args], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "tritonlab", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def test_a_new_lesson_folder_passes_the_check_with_no_code_change(tmp_path):
@@ -72,17 +78,36 @@ def test_the_fixture_itself_is_clean(tmp_path):
         # an outcome of another lesson in lesson 11
         ({"lesson.toml": ('outcomes."L11.2"', 'outcomes."L12.1"')}, "outcome-other-lesson"),
         # an exercise tagged with an outcome the lesson does not map
-        ({"lesson.toml": ('outcomes = ["L11.1", "L11.2"]', 'outcomes = ["L11.1", "L11.4"]')}, "outcome-unknown"),
+        (
+            {"lesson.toml": ('outcomes = ["L11.1", "L11.2"]', 'outcomes = ["L11.1", "L11.4"]')},
+            "outcome-unknown",
+        ),
         ({"quiz.toml": ('outcomes = ["L11.1"]', 'outcomes = ["L11.9"]')}, "outcome-unknown"),
         # a section heading that the text does not have
         ({"text.ja.md": ("## グリッド", "## 格子")}, "outcome-heading"),
         # an activity that does not exist, and an outcome left with no checked activity
-        ({"lesson.toml": ('activities = ["exercise:add"]', 'activities = ["exercise:nope"]')}, "outcome-unchecked"),
-        ({"lesson.toml": ('activities = ["exercise:add"]', 'activities = ["exercise:nope"]')}, "activity-missing"),
+        (
+            {"lesson.toml": ('activities = ["exercise:add"]', 'activities = ["exercise:nope"]')},
+            "outcome-unchecked",
+        ),
+        (
+            {"lesson.toml": ('activities = ["exercise:add"]', 'activities = ["exercise:nope"]')},
+            "activity-missing",
+        ),
         # English in the Japanese text
-        ({"text.ja.md": (None, "# Lesson 11\n\n## マスク付きロード\n\nEnglish prose only.\n\n## グリッド\n\nMore.\n")},
-         "ja-not-japanese"),
-        ({"text.en.md": ("Every load takes a mask.", "すべてのロードにマスクを付けます。" * 40)}, "en-has-japanese"),
+        (
+            {
+                "text.ja.md": (
+                    None,
+                    "# Lesson 11\n\n## マスク付きロード\n\nEnglish prose only.\n\n## グリッド\n\nMore.\n",
+                )
+            },
+            "ja-not-japanese",
+        ),
+        (
+            {"text.en.md": ("Every load takes a mask.", "すべてのロードにマスクを付けます。" * 40)},
+            "en-has-japanese",
+        ),
         ({"add.py": ("TODO", "DONE")}, "starter-no-todo"),
     ],
 )
@@ -109,8 +134,9 @@ def test_check_speaks_japanese(tmp_path):
     lessons = tmp_path / "lessons"
     shutil.copytree(FIXTURE, lessons / FIXTURE.name)
     meta = lessons / FIXTURE.name / "lesson.toml"
-    meta.write_text(meta.read_text(encoding="utf-8").replace('outcomes."L11.2"', 'outcomes."L11.3"'),
-                    encoding="utf-8")
+    meta.write_text(
+        meta.read_text(encoding="utf-8").replace('outcomes."L11.2"', 'outcomes."L11.3"'), encoding="utf-8"
+    )
     out = cli("--lang", "ja", "check", "--no-kernels", lessons=lessons)
     assert out.returncode == 1
     assert "学習目標の id は L11.1、L11.2" in out.stdout and "L11.2 がありません" in out.stdout, out.stdout

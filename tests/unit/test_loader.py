@@ -1,6 +1,5 @@
 """The lesson loader: valid lessons load, broken ones are reported as path:line and never stop the rest."""
 
-import shutil
 import textwrap
 from pathlib import Path
 
@@ -9,7 +8,7 @@ import pytest
 from tritonlab.content.loader import load_catalog
 from tritonlab.paths import kernels_dir, lessons_dir
 
-GOOD = textwrap.dedent('''
+GOOD = textwrap.dedent("""
     format = 1
     number = 42
     title = { en = "Test", ja = "テスト" }
@@ -33,7 +32,7 @@ GOOD = textwrap.dedent('''
     [exercise.verify]
     dtypes = ["float32"]
     interpreter = [{ n = 7 }]
-''')
+""")
 
 
 def make_lesson(root: Path, name: str, toml: str, starter: str = "def add(x, y):\n    pass\n") -> Path:
@@ -79,36 +78,95 @@ def test_good_lesson_loads(tmp_path):
 @pytest.mark.parametrize(
     "mutation, expected_line, code, fragment",
     [
-        (lambda s: s.replace('format = 1', 'format = 2'), 2, "format", "format must be 1"),
-        (lambda s: s.replace('number = 42', 'number = 41'), 3, "number-mismatch", "does not match the folder"),
-        (lambda s: s.replace('starter = "add.py"', 'starter = "missing.py"'), 13, "file-not-found",
-         "exercise[add].starter: missing.py not found"),
-        (lambda s: s.replace('solution = "vector_add.py"', 'solution = "nope.py"'), 14, "file-not-found",
-         "not found in kernels"),
-        (lambda s: s.replace('reference = "x + y"', 'reference = "x +"'), 16, "not-an-expression",
-         "not a Python expression"),
+        (lambda s: s.replace("format = 1", "format = 2"), 2, "format", "format must be 1"),
+        (
+            lambda s: s.replace("number = 42", "number = 41"),
+            3,
+            "number-mismatch",
+            "does not match the folder",
+        ),
+        (
+            lambda s: s.replace('starter = "add.py"', 'starter = "missing.py"'),
+            13,
+            "file-not-found",
+            "exercise[add].starter: missing.py not found",
+        ),
+        (
+            lambda s: s.replace('solution = "vector_add.py"', 'solution = "nope.py"'),
+            14,
+            "file-not-found",
+            "not found in kernels",
+        ),
+        (
+            lambda s: s.replace('reference = "x + y"', 'reference = "x +"'),
+            16,
+            "not-an-expression",
+            "not a Python expression",
+        ),
         (lambda s: s.replace('id = "add"', 'id = "Add Me"'), 11, "bad-id", "must be lowercase"),
-        (lambda s: s.replace('dtypes = ["float32"]', 'dtypes = ["float33"]'), 23, "unknown-choice",
-         "float33 is not one of float32"),
-        (lambda s: s.replace('interpreter = [{ n = 7 }]', 'interpreter = []'), 24, "empty-cases",
-         "at least one case"),
-        (lambda s: s.replace('title = { en = "Test", ja = "テスト" }', 'title = { en = "Test" }'), 4, "missing-key",
-         "title.ja is required"),
-        (lambda s: s.replace('[exercise.verify]', '[exercise.verify\n'), 22, "bad-toml", "invalid TOML"),
+        (
+            lambda s: s.replace('dtypes = ["float32"]', 'dtypes = ["float33"]'),
+            23,
+            "unknown-choice",
+            "float33 is not one of float32",
+        ),
+        (
+            lambda s: s.replace("interpreter = [{ n = 7 }]", "interpreter = []"),
+            24,
+            "empty-cases",
+            "at least one case",
+        ),
+        (
+            lambda s: s.replace('title = { en = "Test", ja = "テスト" }', 'title = { en = "Test" }'),
+            4,
+            "missing-key",
+            "title.ja is required",
+        ),
+        (lambda s: s.replace("[exercise.verify]", "[exercise.verify\n"), 22, "bad-toml", "invalid TOML"),
         # the schema: unknown keys and wrong types, each at its own line
-        (lambda s: s.replace('reference = "x + y"', 'refrence = "x + y"'), 16, "unknown-key",
-         "unknown key exercise[add].refrence"),
-        (lambda s: s.replace('dtypes = ["float32"]', 'dtypes = ["float32"]\nseed = [1]'), 24, "unknown-key",
-         "exercise[add].verify.seed"),
-        (lambda s: s.replace('number = 42', 'number = "42"'), 3, "wrong-type", "number must be an integer, not text"),
-        (lambda s: s.replace('dtypes = ["float32"]', 'dtypes = 5'), 23, "wrong-type",
-         "exercise[add].verify.dtypes must be a list, not an integer"),
-        (lambda s: s.replace('dtypes = ["float32"]', 'dtypes = []'), 23, "empty", "needs at least one entry"),
-        (lambda s: s.replace('[exercise.inputs.x]\nshape = ["n"]', '[exercise.inputs.x]\nshape = 3'), 19,
-         "wrong-type", "exercise[add].inputs.x.shape must be a list"),
-        (lambda s: s.replace('[exercise.verify]', '[[exercise.verify]]'), 22, "wrong-type",
-         "exercise[add].verify must be a table, not a list"),
-        (lambda s: s.replace('[outcomes."L42.1"]', '[[outcomes]]'), 6, "wrong-type", "outcomes must be a table"),
+        (
+            lambda s: s.replace('reference = "x + y"', 'refrence = "x + y"'),
+            16,
+            "unknown-key",
+            "unknown key exercise[add].refrence",
+        ),
+        (
+            lambda s: s.replace('dtypes = ["float32"]', 'dtypes = ["float32"]\nseed = [1]'),
+            24,
+            "unknown-key",
+            "exercise[add].verify.seed",
+        ),
+        (
+            lambda s: s.replace("number = 42", 'number = "42"'),
+            3,
+            "wrong-type",
+            "number must be an integer, not text",
+        ),
+        (
+            lambda s: s.replace('dtypes = ["float32"]', "dtypes = 5"),
+            23,
+            "wrong-type",
+            "exercise[add].verify.dtypes must be a list, not an integer",
+        ),
+        (lambda s: s.replace('dtypes = ["float32"]', "dtypes = []"), 23, "empty", "needs at least one entry"),
+        (
+            lambda s: s.replace('[exercise.inputs.x]\nshape = ["n"]', "[exercise.inputs.x]\nshape = 3"),
+            19,
+            "wrong-type",
+            "exercise[add].inputs.x.shape must be a list",
+        ),
+        (
+            lambda s: s.replace("[exercise.verify]", "[[exercise.verify]]"),
+            22,
+            "wrong-type",
+            "exercise[add].verify must be a table, not a list",
+        ),
+        (
+            lambda s: s.replace('[outcomes."L42.1"]', "[[outcomes]]"),
+            6,
+            "wrong-type",
+            "outcomes must be a table",
+        ),
     ],
 )
 def test_broken_lesson_reports_path_and_line(tmp_path, mutation, expected_line, code, fragment):
@@ -140,7 +198,8 @@ def test_bad_folder_name_and_missing_files(tmp_path):
 
 def test_quiz_needs_exactly_one_correct_choice(tmp_path):
     folder = make_lesson(tmp_path, "42-test", GOOD)
-    (folder / "quiz.toml").write_text(textwrap.dedent('''
+    (folder / "quiz.toml").write_text(
+        textwrap.dedent("""
         [[question]]
         id = "q1"
         prompt = { en = "?", ja = "？" }
@@ -150,7 +209,9 @@ def test_quiz_needs_exactly_one_correct_choice(tmp_path):
         [[question.choice]]
         text = { en = "b", ja = "い" }
         correct = true
-    '''), encoding="utf-8")
+    """),
+        encoding="utf-8",
+    )
     catalog = load_catalog(tmp_path, kernels_dir())
     assert len(catalog.problems) == 1
     assert catalog.problems[0].path.name == "quiz.toml"

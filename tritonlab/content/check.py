@@ -1,10 +1,9 @@
 """The static content check: outcome coverage, both languages, Japanese that is Japanese, no stray files.
 
-Pure content: it reads lessons and never imports the engine (the starters-fail / solutions-pass check that needs
-kernels lives in tritonlab/dev/check.py). The outcomes a lesson must cover come from its own lesson.toml — ids
-L<number>.1, L<number>.2, … without gaps — so a new lesson folder needs no code change here.
-Findings are Problems (path, line, code, values); content/problems.py has their words in English and Japanese.
-"""
+Pure content: it reads lessons and never imports the engine (the starters-fail / solutions-pass check that
+needs kernels lives in tritonlab/dev/check.py). The outcomes a lesson must cover come from its own lesson.toml
+— ids L<number>.1, L<number>.2, … without gaps — so a new lesson folder needs no code change here. Findings
+are Problems (path, line, code, values); content/problems.py has their words in English and Japanese."""
 
 from __future__ import annotations
 
@@ -38,7 +37,9 @@ def japanese_ratio(text: str) -> float:
     letters = [ch for ch in prose if ch.isalpha()]
     if not letters:
         return 0.0
-    japanese = sum(1 for ch in letters if unicodedata.name(ch, "").startswith(("CJK", "HIRAGANA", "KATAKANA")))
+    japanese = sum(
+        1 for ch in letters if unicodedata.name(ch, "").startswith(("CJK", "HIRAGANA", "KATAKANA"))
+    )
     return japanese / len(letters)
 
 
@@ -112,7 +113,9 @@ class _LessonCheck:
                     self.fail("outcome-no-section", oid=outcome.id, lang=lang)
                 for title in sections:
                     if title not in heads[lang]:
-                        self.fail("outcome-heading", oid=outcome.id, title=title, file=lesson.texts[lang].name)
+                        self.fail(
+                            "outcome-heading", oid=outcome.id, title=title, file=lesson.texts[lang].name
+                        )
             checked = False
             for activity in outcome.activities:
                 kind, _, ident = activity.partition(":")
@@ -133,8 +136,12 @@ class _LessonCheck:
         for question in self.lesson.quiz:
             for oid in question.outcomes:
                 if oid not in mapped:
-                    self.fail("outcome-unknown", self.lesson.path / "quiz.toml", key=f"question[{question.id}]",
-                              oid=oid)
+                    self.fail(
+                        "outcome-unknown",
+                        self.lesson.path / "quiz.toml",
+                        key=f"question[{question.id}]",
+                        oid=oid,
+                    )
 
     def exercises(self) -> None:
         for exercise in self.lesson.exercises:
@@ -154,7 +161,9 @@ class _LessonCheck:
     def quiz(self) -> None:
         for question in self.lesson.quiz:
             for lang in LANGS:
-                if any(not choice.text.get(lang) or not choice.explain.get(lang) for choice in question.choices):
+                if any(
+                    not choice.text.get(lang) or not choice.explain.get(lang) for choice in question.choices
+                ):
                     self.fail("choice-text", self.lesson.path / "quiz.toml", qid=question.id, lang=lang)
 
     def files(self) -> None:
@@ -176,4 +185,6 @@ def static_check(catalog, report: Report, only: set | None = None) -> None:
         numbers = {lesson.number for lesson in catalog.lessons}
         for number in range(1, max(numbers)):
             if number not in numbers:
-                report.warnings.append(Problem(catalog.lessons[0].path.parent, None, "lesson-gap", {"number": number}))
+                report.warnings.append(
+                    Problem(catalog.lessons[0].path.parent, None, "lesson-gap", {"number": number})
+                )

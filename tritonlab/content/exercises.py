@@ -1,6 +1,7 @@
 """Builds one Exercise from its `[[exercise]]` table, one concern per function: files and code, inputs, the
-verification protocol, reject cases, benchmark and demo. The schema has already checked keys and types, so these
-only check meaning (a dtype exists, a file is there, an expression parses) and raise FileProblem at the key."""
+verification protocol, reject cases, benchmark and demo. The schema has already checked keys and types, so
+these only check meaning (a dtype exists, a file is there, an expression parses) and raise FileProblem at the
+key."""
 
 from __future__ import annotations
 
@@ -46,7 +47,9 @@ def parse_exercise(raw: dict, where: Where, folder: Path, kernels_root: Path) ->
         hints=list(raw.get("hints") or []),
         inputs=inputs,
         verify=verify,
-        rejects=[_reject(rj, where / "reject" / i, inputs, verify) for i, rj in enumerate(raw.get("reject") or [])],
+        rejects=[
+            _reject(rj, where / "reject" / i, inputs, verify) for i, rj in enumerate(raw.get("reject") or [])
+        ],
         bench=_bench(raw["bench"], where / "bench", verify) if "bench" in raw else None,
         run=_run(raw["run"], where / "run", verify) if "run" in raw else None,
         expect_kernel=raw.get("expect_kernel", True),
@@ -105,8 +108,15 @@ def _input(name: str, spec: dict, where: Where) -> InputSpec:
         raise (where / "layout").fail("unknown-choice", value=layout, allowed=list(LAYOUTS))
     if layout in ("transposed", "sliced") and len(shape) != 2:
         raise (where / "layout").fail("layout-2d", layout=layout)
-    return InputSpec(name=name, shape=shape, init=match.group(1), init_args=init_args,
-                     scale=float(spec.get("scale", 1.0)), dtype=dtype, layout=layout)
+    return InputSpec(
+        name=name,
+        shape=shape,
+        init=match.group(1),
+        init_args=init_args,
+        scale=float(spec.get("scale", 1.0)),
+        dtype=dtype,
+        layout=layout,
+    )
 
 
 def _verify(raw: dict, where: Where, inputs: list[InputSpec]) -> VerifySpec:

@@ -1,6 +1,6 @@
-"""Loads lessons. A broken lesson is reported as `path:line` problems (facts: content/problems.py has the words)
-and left out; every other lesson still loads. Keys and types are checked by content/schema.py, the exercises are
-built by content/exercises.py and the quiz by content/quiz_parser.py."""
+"""Loads lessons. A broken lesson is reported as `path:line` problems (facts: content/problems.py has the
+words) and left out; every other lesson still loads. Keys and types are checked by content/schema.py, the
+exercises are built by content/exercises.py and the quiz by content/quiz_parser.py."""
 
 from __future__ import annotations
 
@@ -85,8 +85,13 @@ def _drop_duplicate_numbers(catalog: Catalog) -> None:
         if lesson.number in first:
             path = lesson.path / "lesson.toml"
             catalog.problems.append(
-                Problem(path, lesson.number_line, "duplicate-number",
-                        {"number": lesson.number, "other": first[lesson.number].id}))
+                Problem(
+                    path,
+                    lesson.number_line,
+                    "duplicate-number",
+                    {"number": lesson.number, "other": first[lesson.number].id},
+                )
+            )
             continue
         first[lesson.number] = lesson
         kept.append(lesson)

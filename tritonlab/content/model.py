@@ -24,8 +24,8 @@ def tr(text: dict[str, str] | str | None, lang: str) -> str:
 class Problem:
     """A lesson file that cannot be used, as facts: where, a code, and the values its sentence needs.
 
-    The sentence is made by `text(lang)` from the en/ja table in content/problems.py; `message` is the English one.
-    """
+    The sentence is made by `text(lang)` from the en/ja table in content/problems.py; `message` is the English
+    one."""
 
     path: Path
     line: int | None
@@ -49,8 +49,13 @@ class Problem:
         return self.located("en")
 
     def to_dict(self, lang: str = "en") -> dict:
-        return {"path": str(self.path), "line": self.line, "code": self.code, "values": self.values,
-                "message": self.text(lang)}
+        return {
+            "path": str(self.path),
+            "line": self.line,
+            "code": self.code,
+            "values": self.values,
+            "message": self.text(lang),
+        }
 
 
 @dataclass

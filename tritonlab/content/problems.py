@@ -1,8 +1,8 @@
 """Words for lesson problems, in English and Japanese.
 
 A problem crosses the loader as facts (path, line, code, values); the sentence is made here, in the reader's
-language. The table is plain data (code -> {en, ja} templates) so it can move into the presentation layer as is.
-Values are formatted with str.format; the `expected` and `found` type names are translated through TYPES.
+language. The table is plain data (code -> {en, ja} templates) so it can move into the presentation layer as
+is. Values are formatted with str.format; the `expected` and `found` type names are translated through TYPES.
 """
 
 from __future__ import annotations
@@ -50,7 +50,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{key} には少なくとも 1 つのケースが必要です",
     },
     # lesson.toml
-    "format": {"en": "format must be {expected} (found {found})", "ja": "format は {expected} にしてください（{found} になっています）"},
+    "format": {
+        "en": "format must be {expected} (found {found})",
+        "ja": "format は {expected} にしてください（{found} になっています）",
+    },
     "number-mismatch": {
         "en": "number {number} does not match the folder {folder}",
         "ja": "number {number} がフォルダー {folder} と一致しません",
@@ -68,7 +71,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{key} {value} には小文字の英字・数字・ダッシュだけを使ってください",
     },
     "duplicate-id": {"en": "duplicate {key} {value}", "ja": "{key} {value} が重複しています"},
-    "file-not-found": {"en": "{key}: {file} not found in {where}", "ja": "{key}: {file} が {where} にありません"},
+    "file-not-found": {
+        "en": "{key}: {file} not found in {where}",
+        "ja": "{key}: {file} が {where} にありません",
+    },
     "not-a-name": {"en": "{key} must be a Python name", "ja": "{key} は Python の名前にしてください"},
     "not-an-expression": {
         "en": "{key} is not a Python expression: {detail}",
@@ -78,12 +84,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{key}: {value} is not one of {allowed}",
         "ja": "{key}: {value} は使えません（{allowed} のいずれか）",
     },
-    "init-args": {"en": "{key}: init arguments must be integers", "ja": "{key}: init の引数は整数にしてください"},
+    "init-args": {
+        "en": "{key}: init arguments must be integers",
+        "ja": "{key}: init の引数は整数にしてください",
+    },
     "input-form": {
         "en": "{key} needs shape = [...] (ints or expressions) or value",
         "ja": "{key} には shape = [...]（整数か式）か value が必要です",
     },
-    "layout-2d": {"en": "{key}: layout {layout} needs a 2D shape", "ja": "{key}: layout {layout} には 2 次元の shape が必要です"},
+    "layout-2d": {
+        "en": "{key}: layout {layout} needs a 2D shape",
+        "ja": "{key}: layout {layout} には 2 次元の shape が必要です",
+    },
     "tolerance-keys": {
         "en": "{key} must be {{ atol = …, rtol = … }}",
         "ja": "{key} は {{ atol = …, rtol = … }} の形にしてください",
@@ -109,14 +121,18 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "en-has-japanese": {"en": "contains Japanese prose", "ja": "日本語の文章が含まれています"},
     "short-text": {"en": "is short ({lines} lines)", "ja": "短すぎます（{lines} 行）"},
-    "title-not-japanese": {"en": "{key}: the Japanese title is not Japanese", "ja": "{key}: 日本語のタイトルが日本語になっていません"},
+    "title-not-japanese": {
+        "en": "{key}: the Japanese title is not Japanese",
+        "ja": "{key}: 日本語のタイトルが日本語になっていません",
+    },
     "no-outcomes": {
-        "en": "the lesson maps no outcomes ([outcomes.\"L{number}.1\"])",
-        "ja": "学習目標が 1 つも定義されていません（[outcomes.\"L{number}.1\"]）",
+        "en": 'the lesson maps no outcomes ([outcomes."L{number}.1"])',
+        "ja": '学習目標が 1 つも定義されていません（[outcomes."L{number}.1"]）',
     },
     "outcome-numbering": {
         "en": "outcome ids run L{number}.1, L{number}.2, … without gaps: {missing} is missing",
-        "ja": "学習目標の id は L{number}.1、L{number}.2、… と欠番なしに続けてください: {missing} がありません",
+        "ja": "学習目標の id は L{number}.1、L{number}.2、… と欠番なしに続けてください: "
+        "{missing} がありません",
     },
     "outcome-other-lesson": {
         "en": "outcome {oid} does not belong to lesson {number}",
@@ -127,7 +143,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "学習目標 {oid} に {lang} の本文セクションがありません",
     },
     "outcome-heading": {
-        "en": "outcome {oid}: heading \"{title}\" not found in {file}",
+        "en": 'outcome {oid}: heading "{title}" not found in {file}',
         "ja": "学習目標 {oid}: 見出し「{title}」が {file} にありません",
     },
     "activity-missing": {
@@ -147,8 +163,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{key}: hint {n} needs en and Japanese ja text",
         "ja": "{key}: ヒント {n} には en と日本語の ja が必要です",
     },
-    "no-demo": {"en": "{key}: no [exercise.run] demo declared", "ja": "{key}: [exercise.run] のデモがありません"},
-    "starter-no-todo": {"en": "{key}: the starter {file} has no TODO", "ja": "{key}: スターター {file} に TODO がありません"},
+    "no-demo": {
+        "en": "{key}: no [exercise.run] demo declared",
+        "ja": "{key}: [exercise.run] のデモがありません",
+    },
+    "starter-no-todo": {
+        "en": "{key}: the starter {file} has no TODO",
+        "ja": "{key}: スターター {file} に TODO がありません",
+    },
     "choice-text": {
         "en": "question {qid}: every choice needs text and explain in {lang}",
         "ja": "問題 {qid}: すべての選択肢に {lang} の text と explain が必要です",

@@ -28,11 +28,12 @@ def parse_quiz(path: Path) -> list[Question]:
         if qid in seen:
             raise (where / "id").fail("duplicate-id", value=qid)
         seen.add(qid)
-        choices = [Choice(ch["text"], ch.get("correct", False), ch.get("explain") or {}) for ch in raw["choice"]]
+        choices = [
+            Choice(ch["text"], ch.get("correct", False), ch.get("explain") or {}) for ch in raw["choice"]
+        ]
         if len(choices) < 2:
             raise (where / "choice").fail("choices-min")
         if sum(c.correct for c in choices) != 1:
             raise where.fail("one-correct")
         questions.append(Question(qid, list(raw.get("outcomes") or []), raw["prompt"], choices))
     return questions
-

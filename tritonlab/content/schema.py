@@ -1,9 +1,8 @@
 """The known keys and value types of lesson.toml and quiz.toml.
 
-Checked before anything is built, so a typo'd key or a value of the wrong kind is a `path:line` problem instead of
-being silently dropped or crashing a later `.get(...)[0]`. The semantic rules (a dtype exists, a file is there) stay
-in the parsers, which can then trust the shapes they are given.
-"""
+Checked before anything is built, so a typo'd key or a value of the wrong kind is a `path:line` problem
+instead of being silently dropped or crashing a later `.get(...)[0]`. The semantic rules (a dtype exists, a
+file is there) stay in the parsers, which can then trust the shapes they are given."""
 
 from __future__ import annotations
 
@@ -47,7 +46,9 @@ class ListOf:
 class Table:
     fields: dict = field(default_factory=dict)
     required: tuple = ()
-    extra: object | None = None  # the spec of keys chosen by the author (input names, outcome ids, case params)
+    extra: object | None = (
+        None  # the spec of keys chosen by the author (input names, outcome ids, case params)
+    )
     name: str = "table"
 
 
@@ -72,8 +73,16 @@ def type_name(value) -> str:
 LANG = Table({"en": TEXT, "ja": TEXT}, required=("en", "ja"))
 CASE = Table(extra=VALUE)  # { n = 1025, BLOCK = 128 }: parameter names are the author's
 
-INPUT = Table({"shape": ListOf(INT_OR_TEXT), "value": VALUE, "init": TEXT, "scale": NUMBER, "dtype": TEXT,
-               "layout": TEXT})
+INPUT = Table(
+    {
+        "shape": ListOf(INT_OR_TEXT),
+        "value": VALUE,
+        "init": TEXT,
+        "scale": NUMBER,
+        "dtype": TEXT,
+        "layout": TEXT,
+    }
+)
 VERIFY = Table(
     {
         "dtypes": ListOf(TEXT),
@@ -87,20 +96,26 @@ VERIFY = Table(
     },
     required=("interpreter",),
 )
-OVERRIDE = Table({"shape": ListOf(INT_OR_TEXT), "dtype": TEXT, "layout": TEXT, "device": TEXT, "value": VALUE})
-REJECT = Table({"name": TEXT, "why": LANG, "params": CASE, "dtype": TEXT, "override": Table(extra=OVERRIDE)},
-               required=("name",))
-BENCH = Table({
-    "sizes": ListOf(CASE),
-    "interpreter": ListOf(CASE),
-    "dtype": TEXT,
-    "bytes": TEXT,
-    "flops": TEXT,
-    "baseline": TEXT,
-    "sweep": Table(extra=ListOf(VALUE)),
-    "naive": BOOL,
-    "autotune": ListOf(CASE),
-})
+OVERRIDE = Table(
+    {"shape": ListOf(INT_OR_TEXT), "dtype": TEXT, "layout": TEXT, "device": TEXT, "value": VALUE}
+)
+REJECT = Table(
+    {"name": TEXT, "why": LANG, "params": CASE, "dtype": TEXT, "override": Table(extra=OVERRIDE)},
+    required=("name",),
+)
+BENCH = Table(
+    {
+        "sizes": ListOf(CASE),
+        "interpreter": ListOf(CASE),
+        "dtype": TEXT,
+        "bytes": TEXT,
+        "flops": TEXT,
+        "baseline": TEXT,
+        "sweep": Table(extra=ListOf(VALUE)),
+        "naive": BOOL,
+        "autotune": ListOf(CASE),
+    }
+)
 RUN = Table({"params": CASE, "dtype": TEXT, "kwargs": Table(extra=VALUE), "show": TEXT})
 EXERCISE = Table(
     {
@@ -121,8 +136,10 @@ EXERCISE = Table(
     },
     required=("id", "title", "starter", "solution", "entry", "reference", "verify"),
 )
-OUTCOME = Table({"sections": Table({"en": ListOf(TEXT), "ja": ListOf(TEXT)}), "activities": ListOf(TEXT)},
-                required=("sections", "activities"))
+OUTCOME = Table(
+    {"sections": Table({"en": ListOf(TEXT), "ja": ListOf(TEXT)}), "activities": ListOf(TEXT)},
+    required=("sections", "activities"),
+)
 LESSON = Table(
     {
         "format": INT,
@@ -135,22 +152,24 @@ LESSON = Table(
     required=("format", "number", "title"),
 )
 CHOICE = Table({"text": LANG, "correct": BOOL, "explain": LANG}, required=("text",))
-QUESTION = Table({"id": TEXT, "outcomes": ListOf(TEXT), "prompt": LANG, "choice": ListOf(CHOICE)},
-                 required=("id", "prompt", "choice"))
+QUESTION = Table(
+    {"id": TEXT, "outcomes": ListOf(TEXT), "prompt": LANG, "choice": ListOf(CHOICE)},
+    required=("id", "prompt", "choice"),
+)
 QUIZ = Table({"question": ListOf(QUESTION)})
 
 
 def shown_key(path: tuple, data: dict) -> str:
     """A key path as an author reads it: `exercise[add].verify.dtypes`, `question[q1].choice[2]` (0-based).
 
-    An entry of a list of tables is named by its id (or name) when it has one: indices shift when entries move.
-    """
+    An entry of a list of tables is named by its id (or name) when it has one: indices shift when entries
+    move."""
     text = ""
-    node = data
+    node: object = data
     for part in path:
         if isinstance(part, int):
             entry = node[part] if isinstance(node, list) and part < len(node) else None
-            label = entry.get("id") or entry.get("name") if isinstance(entry, dict) else None
+            label = (entry.get("id") or entry.get("name")) if isinstance(entry, dict) else None
             text += f"[{label}]" if isinstance(label, str) and label else f"[{part}]"
         else:
             text += f".{part}" if text else str(part)
@@ -158,8 +177,8 @@ def shown_key(path: tuple, data: dict) -> str:
     return text
 
 
-def _has(node, part) -> bool:
-    return part in node if isinstance(node, dict) else isinstance(part, int) and part < len(node)
+def _has(node: dict | list, part) -> bool:
+    return part in node if isinstance(node, dict) else isinstance(part, int) and 0 <= part < len(node)
 
 
 def check(data: dict, spec: Table, path: Path, lines: KeyLines) -> list[Problem]:
@@ -174,7 +193,9 @@ def check(data: dict, spec: Table, path: Path, lines: KeyLines) -> list[Problem]
 
 def _walk(value, spec, at: tuple, root: dict, path: Path, lines: KeyLines) -> Iterator[Problem]:
     def problem(code: str, where: tuple, **values) -> Problem:
-        return Problem(path, lines.line_of(where), code, {"key": shown_key(where, root) or "(file)", **values})
+        return Problem(
+            path, lines.line_of(where), code, {"key": shown_key(where, root) or "(file)", **values}
+        )
 
     if isinstance(spec, Scalar):
         if not spec.accepts(value):

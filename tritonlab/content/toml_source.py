@@ -1,8 +1,8 @@
 """Reading lesson files as UTF-8 and TOML, and finding the line a TOML key was written on.
 
-tomllib returns plain dicts without positions, so problems could not point at a line. KeyLines scans the text once
-and maps each key path it can see (table headers, `[[array]]` entries, `key = ` assignments, dotted keys) to its
-line; a value inside an inline table or array is placed on the line of the nearest key that holds it.
+tomllib returns plain dicts without positions, so problems could not point at a line. KeyLines scans the text
+once and maps each key path it can see (table headers, `[[array]]` entries, `key = ` assignments, dotted keys)
+to its line; a value inside an inline table or array is placed on the line of the nearest key that holds it.
 """
 
 from __future__ import annotations
@@ -119,5 +119,7 @@ def read_toml(path: Path) -> tuple[dict, KeyLines]:
     except tomllib.TOMLDecodeError as exc:
         match = _TOML_LINE.search(str(exc))
         detail = _TOML_POSITION.sub("", str(exc)).strip()
-        raise FileProblem(Problem(path, int(match.group(1)) if match else None, "bad-toml", {"detail": detail})) from exc
+        raise FileProblem(
+            Problem(path, int(match.group(1)) if match else None, "bad-toml", {"detail": detail})
+        ) from exc
     return data, KeyLines(text)

@@ -1,4 +1,5 @@
-"""A position inside one parsed TOML file, to raise a problem at a key without threading path/lines/root around."""
+"""A position inside one parsed TOML file, to raise a problem at a key without threading path/lines/root
+around."""
 
 from __future__ import annotations
 

@@ -1,9 +1,8 @@
 """`tritonlab check`: the lesson author's check — the static content check, then every starter fails and every
 solution passes, run through the engine (rustlings' `src/dev/check.rs`).
 
-This is the one room that may use both content and the engine; content/ itself never imports the engine. All kernel
-work goes through `KernelJudge`, so moving to the engine's facade changes that class only.
-"""
+This is the one room that may use both content and the engine; content/ itself never imports the engine. All
+kernel work goes through `KernelJudge`, so moving to the engine's facade changes that class only."""
 
 from __future__ import annotations
 
@@ -54,8 +53,9 @@ class KernelJudge:
         self._client.close()
 
 
-def kernel_check(catalog, report: Report, backend: str = "interpreter", only: set | None = None,
-                 on_progress=None) -> None:
+def kernel_check(
+    catalog, report: Report, backend: str = "interpreter", only: set | None = None, on_progress=None
+) -> None:
     judge = KernelJudge(backend)
     try:
         for exercise in catalog.all_exercises():
@@ -69,25 +69,51 @@ def kernel_check(catalog, report: Report, backend: str = "interpreter", only: se
                     verdict = judge.verify(exercise.key, solution=True)
                 else:
                     verdict = judge.verify(exercise.key, file=str(exercise.starter))
-                report.runs.append({"exercise": exercise.key, "which": which, "passed": verdict.passed,
-                                    "seconds": round(verdict.seconds, 2), "backend": verdict.backend,
-                                    "summary": verdict.summary})
+                report.runs.append(
+                    {
+                        "exercise": exercise.key,
+                        "which": which,
+                        "passed": verdict.passed,
+                        "seconds": round(verdict.seconds, 2),
+                        "backend": verdict.backend,
+                        "summary": verdict.summary,
+                    }
+                )
                 values = {"key": exercise.key, "backend": verdict.backend}
                 if which == "solution" and not verdict.passed:
-                    report.failures.append(Problem(meta, exercise.line, "solution-fails",
-                                                   {**values, "summary": verdict.summary}))
+                    report.failures.append(
+                        Problem(meta, exercise.line, "solution-fails", {**values, "summary": verdict.summary})
+                    )
                 if which == "starter" and verdict.passed:
                     report.failures.append(Problem(exercise.starter, None, "starter-passes", values))
-                if which == "solution" and verdict.backend == "interpreter" and verdict.seconds > INTERPRETER_BUDGET_S:
-                    report.warnings.append(Problem(meta, exercise.line, "slow-verify",
-                                                   {"key": exercise.key, "seconds": round(verdict.seconds, 1),
-                                                    "budget": INTERPRETER_BUDGET_S}))
+                if (
+                    which == "solution"
+                    and verdict.backend == "interpreter"
+                    and verdict.seconds > INTERPRETER_BUDGET_S
+                ):
+                    report.warnings.append(
+                        Problem(
+                            meta,
+                            exercise.line,
+                            "slow-verify",
+                            {
+                                "key": exercise.key,
+                                "seconds": round(verdict.seconds, 1),
+                                "budget": INTERPRETER_BUDGET_S,
+                            },
+                        )
+                    )
     finally:
         judge.close()
 
 
-def run_check(run_kernels: bool = True, backend: str = "interpreter", as_json: bool = False,
-              lessons: list[str] | None = None, lang: str = "en") -> int:
+def run_check(
+    run_kernels: bool = True,
+    backend: str = "interpreter",
+    as_json: bool = False,
+    lessons: list[str] | None = None,
+    lang: str = "en",
+) -> int:
     catalog = load_catalog()
     only = None
     if lessons:
@@ -101,19 +127,28 @@ def run_check(run_kernels: bool = True, backend: str = "interpreter", as_json: b
     report = Report()
     static_check(catalog, report, only)
     if run_kernels:
-        progress = None if as_json or not sys.stderr.isatty() else (
-            lambda m: (sys.stderr.write(f"\r\033[K{m}"), sys.stderr.flush()))
+        progress = (
+            None
+            if as_json or not sys.stderr.isatty()
+            else (lambda m: (sys.stderr.write(f"\r\033[K{m}"), sys.stderr.flush()))
+        )
         kernel_check(catalog, report, backend=backend, only=only, on_progress=progress)
         if progress:
             sys.stderr.write("\r\033[K")
     if as_json:
-        print(json.dumps({
-            "ok": not report.failures,
-            "failures": [p.located(lang) for p in report.failures],
-            "warnings": [p.located(lang) for p in report.warnings],
-            "problems": [p.to_dict(lang) for p in report.failures],
-            "runs": report.runs,
-        }, ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {
+                    "ok": not report.failures,
+                    "failures": [p.located(lang) for p in report.failures],
+                    "warnings": [p.located(lang) for p in report.warnings],
+                    "problems": [p.to_dict(lang) for p in report.failures],
+                    "runs": report.runs,
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
     else:
         print_report(report, lang)
     return 0 if not report.failures else 1
@@ -122,8 +157,10 @@ def run_check(run_kernels: bool = True, backend: str = "interpreter", as_json: b
 def print_report(report: Report, lang: str) -> None:
     for run in report.runs:
         mark = label("pass" if run["passed"] else "fail", lang)
-        print(f"{run['exercise']:<40} {label(run['which'], lang):<9} {mark:<5} {run['seconds']:>6.2f}s  "
-              f"{run['backend']}")
+        print(
+            f"{run['exercise']:<40} {label(run['which'], lang):<9} {mark:<5} {run['seconds']:>6.2f}s  "
+            f"{run['backend']}"
+        )
     for warning in report.warnings:
         print(f"{label('warning', lang)}: {warning.located(lang)}")
     for failure in report.failures:
