@@ -3,11 +3,16 @@ solution passes on this machine's backend (through tritonlab.dev.check, as `trit
 long interpreter verify takes is reported by `tritonlab check` as a warning, not asserted here: a test never
 asserts a time."""
 
+import json
+import shutil
+from pathlib import Path
+
 import pytest
 
 from tritonlab.content.check import Report, static_check
 from tritonlab.content.loader import load_catalog
-from tritonlab.dev.check import KernelJudge
+from tritonlab.dev.check import KernelJudge, run_check
+from tritonlab.paths import kernels_dir
 
 CATALOG = load_catalog()
 EXERCISES = CATALOG.all_exercises()
@@ -40,3 +45,22 @@ def test_solution_passes_and_starter_fails(judge, exercise):
     starter = judge.verify(exercise.key, file=str(exercise.starter))
     assert not starter.passed, "the starter passes verification"
     assert starter.summary, "a failing starter says why"
+
+
+FIXTURE_11 = Path(__file__).resolve().parents[1] / "fixtures" / "lessons" / "11-fixture-scale"
+
+
+def test_developer_check_runs_a_new_lesson_folder_through_the_engine(tmp_path, monkeypatch, capsys):
+    """`tritonlab check 11` on an added folder: its starter fails and its solution passes, with no code change;
+    the same folder whose starter is the solution is caught."""
+    lessons = tmp_path / "lessons"
+    shutil.copytree(FIXTURE_11, lessons / FIXTURE_11.name)
+    monkeypatch.setenv("TRITONLAB_LESSONS_DIR", str(lessons))
+    assert run_check(backend="interpreter", as_json=True, lessons=["11"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(r["which"], r["passed"]) for r in report["runs"]] == [("solution", True), ("starter", False)]
+
+    shutil.copy(kernels_dir() / "vector_add.py", lessons / FIXTURE_11.name / "add.py")
+    assert run_check(backend="interpreter", as_json=True, lessons=["11"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert "starter-passes" in [p["code"] for p in report["problems"]]

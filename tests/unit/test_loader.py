@@ -221,3 +221,65 @@ def test_quiz_needs_exactly_one_correct_choice(tmp_path):
 def test_lessons_dir_points_at_the_repo_in_a_checkout():
     assert (lessons_dir() / "05-vector-add" / "lesson.toml").is_file()
     assert (kernels_dir() / "vector_add.py").is_file()
+
+
+# ---- line numbers and words ---------------------------------------------------------------------
+
+
+def test_key_lines_follow_headers_arrays_dotted_keys_and_multiline_strings():
+    from tritonlab.content.toml_source import KeyLines
+
+    text = textwrap.dedent('''\
+        format = 1
+        [outcomes."L1.1"]
+        sections.en = ["A"]
+        note = """
+        fake = "not a key"
+        """
+        [[exercise]]
+        id = "a"
+        [exercise.verify]
+        dtypes = ["float32"]
+        [[exercise]]
+        id = "b"
+        [[exercise.reject]]
+        name = "r"
+        [exercise.verify]
+        seeds = [0]
+    ''')
+    lines = KeyLines(text)
+    assert lines.line_of(("format",)) == 1
+    assert lines.line_of(("outcomes", "L1.1")) == 2
+    assert lines.line_of(("outcomes", "L1.1", "sections", "en")) == 3
+    assert lines.line_of(("outcomes", "L1.1", "fake")) == 2, "text inside a multi-line string is not a key"
+    assert lines.line_of(("exercise", 0, "verify", "dtypes")) == 10
+    assert lines.line_of(("exercise", 1, "id")) == 12
+    assert lines.line_of(("exercise", 1, "reject", 0, "name")) == 14
+    assert lines.line_of(("exercise", 1, "verify", "seeds", 0)) == 16, "inside an inline array: the key's line"
+    assert lines.line_of(("exercise", 0, "verify", "seeds")) == 9, "not written: the nearest table that is"
+
+
+def test_every_problem_code_has_english_and_japanese_with_the_same_values():
+    import re
+    import string
+
+    from tritonlab.content.check import japanese_ratio
+    from tritonlab.content.problems import LABELS, MESSAGES, TYPES
+
+    for table in (MESSAGES, LABELS, TYPES):
+        for code, words in table.items():
+            assert set(words) == {"en", "ja"}, code
+            fields = [{f for _, f, _, _ in string.Formatter().parse(words[lang]) if f} for lang in ("en", "ja")]
+            assert fields[0] == fields[1], f"{code}: en and ja need the same values"
+            assert japanese_ratio(re.sub(r"\{[^}]*\}", "", words["ja"])) > 0.2, code
+            assert japanese_ratio(words["en"]) == 0, code
+
+
+def test_problem_words_follow_the_language_and_unknown_codes_do_not_crash():
+    from tritonlab.content.model import Problem
+
+    problem = Problem(Path("x/lesson.toml"), 3, "wrong-type", {"key": "number", "expected": "integer", "found": "text"})
+    assert str(problem) == "x/lesson.toml:3: number must be an integer, not text"
+    assert problem.located("ja") == "x/lesson.toml:3: number は整数で書いてください（文字列になっています）"
+    assert problem.to_dict("ja")["code"] == "wrong-type" and problem.to_dict()["values"]["key"] == "number"
+    assert "no-such-code" in Problem(Path("p"), None, "no-such-code", {"a": 1}).text("ja")
