@@ -156,6 +156,12 @@ def test_good_lesson_loads(tmp_path):
             "exercise[add].inputs.x.shape must be a list",
         ),
         (
+            lambda s: s.replace('ja = "加算"', 'ja = "  "'),
+            12,
+            "blank-text",
+            "exercise[add].title.ja is empty",
+        ),
+        (
             lambda s: s.replace("[exercise.verify]", "[[exercise.verify]]"),
             22,
             "wrong-type",

@@ -44,6 +44,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{key} は{expected}で書いてください（{found}になっています）",
     },
     "missing-key": {"en": "{key} is required", "ja": "{key} は必須です"},
+    "blank-text": {"en": "{key} is empty", "ja": "{key} が空です"},
     "empty": {"en": "{key} needs at least one entry", "ja": "{key} には 1 つ以上の項目が必要です"},
     "empty-cases": {
         "en": "{key} needs at least one case",

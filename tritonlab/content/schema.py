@@ -22,6 +22,7 @@ MAX_PROBLEMS = 12
 class Scalar:
     name: str  # a key of problems.TYPES
     accepts: Callable[[object], bool]
+    blank_ok: bool = True  # False: text that is empty or only spaces is a problem (a title, a prompt)
 
 
 def _is_int(value) -> bool:
@@ -70,7 +71,8 @@ def type_name(value) -> str:
     return type(value).__name__
 
 
-LANG = Table({"en": TEXT, "ja": TEXT}, required=("en", "ja"))
+WORDS = Scalar("text", lambda v: isinstance(v, str), blank_ok=False)
+LANG = Table({"en": WORDS, "ja": WORDS}, required=("en", "ja"))
 CASE = Table(extra=VALUE)  # { n = 1025, BLOCK = 128 }: parameter names are the author's
 
 INPUT = Table(
@@ -200,6 +202,8 @@ def _walk(value, spec, at: tuple, root: dict, path: Path, lines: KeyLines) -> It
     if isinstance(spec, Scalar):
         if not spec.accepts(value):
             yield problem("wrong-type", at, expected=spec.name, found=type_name(value))
+        elif not spec.blank_ok and not value.strip():
+            yield problem("blank-text", at)
         return
     if isinstance(spec, ListOf):
         if not isinstance(value, list):
