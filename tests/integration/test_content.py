@@ -51,8 +51,8 @@ FIXTURE_11 = Path(__file__).resolve().parents[1] / "fixtures" / "lessons" / "11-
 
 
 def test_developer_check_runs_a_new_lesson_folder_through_the_engine(tmp_path, monkeypatch, capsys):
-    """`tritonlab check 11` on an added folder: its starter fails and its solution passes, with no code change;
-    the same folder whose starter is the solution is caught."""
+    """`tritonlab check 11` on an added folder: its starter fails and its solution passes, with no code
+    change; the same folder whose starter is the solution is caught."""
     lessons = tmp_path / "lessons"
     shutil.copytree(FIXTURE_11, lessons / FIXTURE_11.name)
     monkeypatch.setenv("TRITONLAB_LESSONS_DIR", str(lessons))

@@ -261,7 +261,9 @@ def test_key_lines_follow_headers_arrays_dotted_keys_and_multiline_strings():
     assert lines.line_of(("exercise", 0, "verify", "dtypes")) == 10
     assert lines.line_of(("exercise", 1, "id")) == 12
     assert lines.line_of(("exercise", 1, "reject", 0, "name")) == 14
-    assert lines.line_of(("exercise", 1, "verify", "seeds", 0)) == 16, "inside an inline array: the key's line"
+    assert lines.line_of(("exercise", 1, "verify", "seeds", 0)) == 16, (
+        "inside an inline array: the key's line"
+    )
     assert lines.line_of(("exercise", 0, "verify", "seeds")) == 9, "not written: the nearest table that is"
 
 
@@ -275,7 +277,9 @@ def test_every_problem_code_has_english_and_japanese_with_the_same_values():
     for table in (MESSAGES, LABELS, TYPES):
         for code, words in table.items():
             assert set(words) == {"en", "ja"}, code
-            fields = [{f for _, f, _, _ in string.Formatter().parse(words[lang]) if f} for lang in ("en", "ja")]
+            fields = [
+                {f for _, f, _, _ in string.Formatter().parse(words[lang]) if f} for lang in ("en", "ja")
+            ]
             assert fields[0] == fields[1], f"{code}: en and ja need the same values"
             assert japanese_ratio(re.sub(r"\{[^}]*\}", "", words["ja"])) > 0.2, code
             assert japanese_ratio(words["en"]) == 0, code
@@ -284,7 +288,9 @@ def test_every_problem_code_has_english_and_japanese_with_the_same_values():
 def test_problem_words_follow_the_language_and_unknown_codes_do_not_crash():
     from tritonlab.content.model import Problem
 
-    problem = Problem(Path("x/lesson.toml"), 3, "wrong-type", {"key": "number", "expected": "integer", "found": "text"})
+    problem = Problem(
+        Path("x/lesson.toml"), 3, "wrong-type", {"key": "number", "expected": "integer", "found": "text"}
+    )
     assert str(problem) == "x/lesson.toml:3: number must be an integer, not text"
     assert problem.located("ja") == "x/lesson.toml:3: number は整数で書いてください（文字列になっています）"
     assert problem.to_dict("ja")["code"] == "wrong-type" and problem.to_dict()["values"]["key"] == "number"
