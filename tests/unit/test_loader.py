@@ -295,3 +295,15 @@ def test_problem_words_follow_the_language_and_unknown_codes_do_not_crash():
     assert problem.located("ja") == "x/lesson.toml:3: number は整数で書いてください（文字列になっています）"
     assert problem.to_dict("ja")["code"] == "wrong-type" and problem.to_dict()["values"]["key"] == "number"
     assert "no-such-code" in Problem(Path("p"), None, "no-such-code", {"a": 1}).text("ja")
+
+
+def test_toml_errors_are_told_in_japanese_too(tmp_path):
+    make_lesson(tmp_path, "42-test", GOOD.replace("[exercise.verify]", "[exercise.verify"))
+    make_lesson(
+        tmp_path, "43-other", GOOD.replace("number = 42", "number = 43").replace('id = "add"', 'id = "add')
+    )
+    problems = sorted(load_catalog(tmp_path, kernels_dir()).problems, key=lambda p: str(p.path))
+    assert [p.code for p in problems] == ["bad-toml", "bad-toml"]
+    assert problems[0].text("ja") == "TOML の書き方が正しくありません: テーブル宣言の末尾に ']' が必要です"
+    assert problems[0].values["detail"] == "Expected ']' at the end of a table declaration"
+    assert problems[1].text("ja").endswith("使えない文字 '\\n' があります"), problems[1].text("ja")

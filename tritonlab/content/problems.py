@@ -7,6 +7,8 @@ is. Values are formatted with str.format; the `expected` and `found` type names 
 
 from __future__ import annotations
 
+import re
+
 #: Names of TOML value kinds, as the schema reports them (expected and found).
 TYPES: dict[str, dict[str, str]] = {
     "table": {"en": "a table", "ja": "テーブル"},
@@ -221,6 +223,38 @@ def _value(name: str, value, lang: str):
     return value
 
 
+#: tomllib's reasons (its English, kept as the fact in `detail`) in Japanese; an unknown reason is quoted as is.
+TOML_REASONS_JA: dict[str, str] = {
+    "Cannot overwrite a value": "値を上書きしようとしています",
+    "Expected '=' after a key in a key/value pair": "キーの後に '=' が必要です",
+    "Expected ']' at the end of a table declaration": "テーブル宣言の末尾に ']' が必要です",
+    "Expected ']]' at the end of an array declaration": "配列テーブル宣言の末尾に ']]' が必要です",
+    "Invalid date or datetime": "日付・日時として正しくありません",
+    "Invalid initial character for a key part": "キーの先頭の文字が正しくありません",
+    "Invalid statement": "文として正しくありません",
+    "Invalid value": "値として正しくありません",
+    "Unclosed array": "配列が閉じられていません",
+    "Unclosed inline table": "インラインテーブルが閉じられていません",
+    "Unterminated string": "文字列が閉じられていません",
+}
+_TOML_PATTERNS_JA = (
+    (re.compile(r"^Cannot declare (.+) twice$"), "{0} を 2 回宣言しています"),
+    (re.compile(r"^Duplicate inline table key (.+)$"), "インラインテーブルのキー {0} が重複しています"),
+    (re.compile(r"^(?:Found invalid|Illegal) character (.+)$"), "使えない文字 {0} があります"),
+)
+
+
+def toml_reason(detail: str, lang: str) -> str:
+    if lang != "ja":
+        return detail
+    if detail in TOML_REASONS_JA:
+        return TOML_REASONS_JA[detail]
+    for pattern, template in _TOML_PATTERNS_JA:
+        if match := pattern.match(detail):
+            return template.format(*match.groups())
+    return detail
+
+
 def render(code: str, values: dict, lang: str = "en") -> str:
     """The sentence for a problem code in `lang` (English when the language or code is unknown)."""
     lang = lang if lang in ("en", "ja") else "en"
@@ -228,6 +262,8 @@ def render(code: str, values: dict, lang: str = "en") -> str:
     if templates is None:
         return f"{code}: {values}"
     shown = {name: _value(name, value, lang) for name, value in values.items()}
+    if code == "bad-toml" and isinstance(values.get("detail"), str):
+        shown["detail"] = toml_reason(values["detail"], lang)
     try:
         return templates[lang].format(**shown)
     except (KeyError, IndexError):
