@@ -223,7 +223,7 @@ def _value(name: str, value, lang: str):
     return value
 
 
-#: tomllib's reasons (its English, kept as the fact in `detail`) in Japanese; an unknown reason is quoted as is.
+#: tomllib's reasons (its English stays the fact in `detail`) in Japanese; an unknown one is quoted as is.
 TOML_REASONS_JA: dict[str, str] = {
     "Cannot overwrite a value": "値を上書きしようとしています",
     "Expected '=' after a key in a key/value pair": "キーの後に '=' が必要です",
