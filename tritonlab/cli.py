@@ -115,110 +115,110 @@ def _code_args(opts, exercise) -> dict:
     return args
 
 
-def _client(opts):
-    from tritonlab.engine.client import WorkerClient
+def _lab(opts):
+    from tritonlab.engine.lab import Lab
 
-    return WorkerClient(backend=opts.backend)
+    return Lab(backend=opts.backend)
 
 
 def _progress_printer(opts):
     if opts.json or not sys.stderr.isatty():
         return None
+    from tritonlab.present.cli import progress_text
+
+    lang = _lang(opts.lang)
 
     def show(event):
-        sys.stderr.write(f"\r\033[K{event.get('message', '')}")
+        sys.stderr.write(f"\r\033[K{progress_text(event, lang)}")
         sys.stderr.flush()
 
     return show
 
 
-def _request(opts, op: str, args: dict) -> dict:
-    client = _client(opts)
-    try:
-        result = client.request(op, args, timeout=opts.timeout, on_event=_progress_printer(opts))
-    finally:
-        client.close()
-        if not opts.json and sys.stderr.isatty():
-            sys.stderr.write("\r\033[K")
-    if "backend" not in result and client.info:
-        result["backend"] = client.info.get("backend")
-    if (result.get("error") or {}).get("kind") == "usage":
-        raise UsageError(result["error"]["message"])
+def _ask(opts, op: str, args: dict):
+    """One request through the Lab (verify includes the GPU→interpreter replay); a refused request is a usage
+    error (exit 2)."""
+    from tritonlab.engine.lab import is_usage_error
+
+    with _lab(opts) as lab:
+        try:
+            result = lab.request(op, args, timeout=opts.timeout, on_progress=_progress_printer(opts))
+        finally:
+            if not opts.json and sys.stderr.isatty():
+                sys.stderr.write("\r\033[K")
+    if is_usage_error(result):
+        raise UsageError(result.error.get("exception") or result.error.message)
     return result
+
+
+def _emit_result(opts, op: str, result) -> None:
+    """--json: today's keys, plus (for run and bench) the English `lines` older readers expect; else words."""
+    from tritonlab.present import cli as printers
+
+    if opts.json:
+        data = result.to_json()
+        if op in ("run", "bench"):
+            from tritonlab.present.bench import lines as bench_lines
+            from tritonlab.present.run import run_lines
+
+            data.setdefault("lines", run_lines(data, "en") if op == "run" else bench_lines(data, "en"))
+        if op == "verify":
+            from tritonlab.present.verify import summary
+
+            data["summary"] = data.get("summary") or summary(data, "en")
+        _emit_json(data)
+        return
+    printer = {"verify": printers.print_verify, "run": printers.print_run, "bench": printers.print_bench,
+               "ir": printers.print_ir}[op]
+    printer(_console(), result, _lang(opts.lang))
 
 
 def cmd_verify(opts) -> int:
     catalog, exercise = _exercise(opts.exercise)
     args = _code_args(opts, exercise)
-    result = _request(opts, "verify", args)
-    from tritonlab.engine.replay import with_replay
-
-    result = with_replay(result, args, timeout=opts.timeout)
-    result.setdefault("exercise", exercise.key)
-    result.setdefault("passed", False)
-    result.setdefault("cases", [])
-    if result.get("passed") and not args.get("solution") and not opts.file:
+    result = _ask(opts, "verify", args)
+    if result.passed and not args.get("solution") and not opts.file:
         from tritonlab import store
 
-        store.mark_verified(exercise.key, result.get("backend", "?"))
-    if opts.json:
-        _emit_json(result)
-    else:
-        from tritonlab.render import print_verify
-
-        print_verify(_console(), result, _lang(opts.lang))
-    return EXIT_OK if result.get("passed") else EXIT_FAIL
+        store.mark_verified(exercise.key, result.backend or "?")
+    _emit_result(opts, "verify", result)
+    return EXIT_OK if result.passed else EXIT_FAIL
 
 
 def cmd_run(opts) -> int:
     catalog, exercise = _exercise(opts.exercise)
-    result = _request(opts, "run", _code_args(opts, exercise))
-    if opts.json:
-        _emit_json(result)
-    else:
-        from tritonlab.render import print_run
-
-        print_run(_console(), result)
-    return EXIT_FAIL if result.get("error") else EXIT_OK
+    result = _ask(opts, "run", _code_args(opts, exercise))
+    _emit_result(opts, "run", result)
+    return EXIT_FAIL if result.error else EXIT_OK
 
 
 def cmd_bench(opts) -> int:
     catalog, exercise = _exercise(opts.exercise)
-    args = _code_args(opts, exercise)
-    result = _request(opts, "bench", args)
-    if opts.json:
-        _emit_json(result)
-    else:
-        from tritonlab.render import print_bench
-
-        print_bench(_console(), result)
-    return EXIT_FAIL if result.get("error") else EXIT_OK
+    result = _ask(opts, "bench", _code_args(opts, exercise))
+    _emit_result(opts, "bench", result)
+    return EXIT_FAIL if result.error else EXIT_OK
 
 
 def cmd_ir(opts) -> int:
     catalog, exercise = _exercise(opts.exercise)
     args = _code_args(opts, exercise)
     args.update(stage=opts.stage, arch=opts.arch)
-    result = _request(opts, "ir", args)
-    if opts.json:
-        _emit_json(result)
-    else:
-        from tritonlab.render import print_ir
-
-        print_ir(_console(), result)
-    return EXIT_FAIL if result.get("error") else EXIT_OK
+    result = _ask(opts, "ir", args)
+    _emit_result(opts, "ir", result)
+    return EXIT_FAIL if result.error else EXIT_OK
 
 
 def cmd_doctor(opts) -> int:
     from tritonlab.doctor import run_doctor
 
-    report = run_doctor(backend=opts.backend, timeout=opts.timeout)
+    with _lab(opts) as lab:
+        report = run_doctor(lab, timeout=opts.timeout)
     if opts.json:
         _emit_json(report)
     else:
-        from tritonlab.render import print_doctor
+        from tritonlab.present.cli import print_doctor
 
-        print_doctor(_console(), report)
+        print_doctor(_console(), report, _lang(opts.lang))
     return EXIT_OK if report.get("ok") else EXIT_FAIL
 
 

@@ -33,6 +33,7 @@ class Kind(str, Enum):
     CANCELLED = "cancelled"
     LOAD = "load"
     USAGE = "usage"
+    VERIFY = "verify"  # bench refused to time a kernel that does not pass verify
     # diagnoses of an output compared with torch's (engine/diagnose.py)
     ERROR = "error"  # the comparison itself failed
     TYPE = "type"
@@ -88,7 +89,7 @@ class Kind(str, Enum):
 
 
 _ERRORS = frozenset({Kind.SYNTAX, Kind.COMPILE, Kind.RUNTIME, Kind.TIMEOUT, Kind.CRASH, Kind.OOB, Kind.CUDA_FAULT,
-                     Kind.CANCELLED, Kind.LOAD, Kind.USAGE})
+                     Kind.CANCELLED, Kind.LOAD, Kind.USAGE, Kind.VERIFY})
 _POINTS_AT_LINE = frozenset({Kind.SYNTAX, Kind.COMPILE, Kind.RUNTIME, Kind.OOB, Kind.TIMEOUT, Kind.CRASH,
                              Kind.CUDA_FAULT})
 _RESTARTS_WORKER = frozenset({Kind.TIMEOUT, Kind.CRASH, Kind.CUDA_FAULT})

@@ -162,7 +162,7 @@ def hello(backend: str) -> dict:
     return info
 
 
-OPS = ("verify", "run", "bench", "ir", "doctor", "autotune")
+OPS = ("verify", "run", "bench", "ir", "doctor")
 
 
 def handle(op: str, args: dict, ctx) -> dict:
@@ -254,7 +254,8 @@ def main(argv=None) -> int:
                 result = handle(request.get("op", ""), request.get("args") or {}, ctx)
             except Exception as exc:  # an engine bug must not look like the learner's fault
                 traceback.print_exc()
-                result = {"error": {"kind": "runtime", "message": f"internal error in the lab: {exc!r}",
+                result = {"error": {"kind": "runtime", "cause": "internal", "exception": repr(exc),
+                                    "message": f"internal error in the lab: {exc!r}",
                                     "internal": True}}
         result.setdefault("backend", backend)
         channel.send({"id": channel.request_id, "result": result})

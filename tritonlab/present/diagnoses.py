@@ -35,6 +35,7 @@ LABELS: dict[Kind, Said] = {
     Kind.CANCELLED: Said("cancelled", "キャンセル"),
     Kind.LOAD: Said("load error", "読み込みエラー"),
     Kind.USAGE: Said("usage error", "使い方の誤り"),
+    Kind.VERIFY: Said("not verified", "検証未合格"),
     Kind.ERROR: Said("comparison failed", "比較できません"),
     Kind.TYPE: Said("wrong return type", "戻り値の型が違います"),
     Kind.SHAPE: Said("shape", "形状"),
@@ -243,6 +244,17 @@ def _usage(f: Facts) -> Said:
     return Said(f"the request was not valid: {q}", f"リクエストが正しくありません: {q}")
 
 
+@says(Kind.VERIFY)
+def _verify(f: Facts) -> Said:
+    head = Said("not timed: your kernel does not pass verify yet", "計測していません。カーネルがまだ検証に合格していません")
+    diag = f["diagnosis"]
+    if isinstance(diag, Mapping):
+        case = f" ({f['case']})" if f["case"] else ""
+        return head + Said(f" — first failure{case}: {describe(diag, 'en')}",
+                           f"。最初の失敗{case}: {describe(diag, 'ja')}")
+    return head
+
+
 @says(Kind.OOB)
 def _oob(f: Facts) -> Said:
     d = _Facts(f["detail"]) if isinstance(f["detail"], Mapping) else f
@@ -255,9 +267,20 @@ def _oob(f: Facts) -> Said:
             f"範囲外ストア: テンソル {arg} の{side.ja}のメモリが書き換えられました({number(f['changed'])} 要素)。"
             "マスクが正しくないストアです",
         )
-    if f["found_by"] is not None and d is f:  # found on the interpreter when the GPU could not say where
-        return Said("the interpreter's bounds checker found an out-of-bounds access",
-                    "インタプリタの境界チェックが範囲外アクセスを見つけました")
+    found = _access(d) if d is not f or f["access"] is not None else Said(
+        "an out-of-bounds access", "範囲外アクセスがあります")
+    if f["cause"] == "audit":
+        return Said("every GPU case matched torch, but the interpreter's bounds checker found an out-of-bounds "
+                    "access: ", "GPU ではすべてのケースが torch と一致しましたが、インタプリタの境界チェックが範囲外"
+                    "アクセスを見つけました: ") + found
+    if f["cause"] == "replay-case":
+        return Said("the interpreter's bounds checker, replaying this case: ",
+                    "このケースをインタプリタの境界チェックで再実行した結果: ") + found
+    return found
+
+
+def _access(d: Facts) -> Said:
+    """One out-of-bounds load/store, from memcheck's facts (access, arg, program, offsets, extent)."""
     access = d["access"] or "load"
     op = d["op"] or access
     arg = d["arg"]

@@ -21,7 +21,7 @@ import math
 
 import torch
 
-from tritonlab.engine import benchlines, exercise_env, memcheck, roofline, timing
+from tritonlab.engine import exercise_env, memcheck, roofline, timing
 from tritonlab.engine.inputs import evaluate, make_inputs
 from tritonlab.engine.learner import LearnerError, classify
 from tritonlab.engine.protocol import error
@@ -69,7 +69,6 @@ def handle(args: dict, ctx) -> dict:
         "naive": None,
         "autotune": None,
         "note": None,
-        "lines": [],
         "error": None,
     }
     try:
@@ -103,10 +102,11 @@ def handle(args: dict, ctx) -> dict:
         if checked.get("error"):
             result["error"] = dict(checked["error"], not_timed=True)
         else:
+            failing = next((c for c in checked.get("cases") or [] if not c.get("passed")), {})
             result["error"] = error(
-                "verify", f"not timed: your kernel does not pass verify yet — {summary}", not_timed=True
+                "verify", f"not timed: your kernel does not pass verify yet — {summary}", not_timed=True,
+                case=failing.get("name"), diagnosis=(failing.get("diagnoses") or [None])[0],
             )
-        result["lines"] = benchlines.render(result)
         return result
     result["verified"] = True
     try:
@@ -134,7 +134,6 @@ def handle(args: dict, ctx) -> dict:
     except _Fault as fault:
         result["error"] = fault.info
         result["restart_worker"] = True
-    result["lines"] = benchlines.render(result)
     return result
 
 

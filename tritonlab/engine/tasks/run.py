@@ -1,4 +1,7 @@
-"""run: the exercise's demo — small inputs, the learner's output beside torch's, and which program wrote what."""
+"""run: the exercise's demo — small inputs, the learner's output beside torch's, and which program wrote what.
+
+Returns facts (the call, each input's description and values, launches, byte counts, the output, torch's output,
+whether they match); `tritonlab.present.run` words them. `--json` keeps the old `lines` key (added by the CLI)."""
 
 from __future__ import annotations
 
@@ -44,7 +47,7 @@ def program_map(t: torch.Tensor, width: int = 64) -> list[str]:
 
 
 def handle(args: dict, ctx) -> dict:
-    result = {"exercise": args.get("exercise"), "backend": ctx.backend, "lines": [], "error": None}
+    result = {"exercise": args.get("exercise"), "backend": ctx.backend, "error": None}
     try:
         loaded = exercise_env.load(args, ctx.backend)
     except LearnerError as exc:
@@ -57,13 +60,10 @@ def handle(args: dict, ctx) -> dict:
     kwargs = spec.kwargs if spec else {}
     allocator = memcheck.GuardedAllocator(loaded.device)
     inputs = make_inputs(exercise, params, dtype, 0, loaded.device, allocator=allocator)
-    lines = result["lines"]
-    lines.append(f"{exercise.entry}({', '.join(inputs)}{', ' if kwargs else ''}"
-                 f"{', '.join(f'{k}={v}' for k, v in kwargs.items())})  on the {ctx.backend}")
-    for name, value in inputs.items():
-        lines.append(f"{name}: {describe(value)}")
-        if isinstance(value, torch.Tensor):
-            lines.append(_show(value))
+    result["call"] = {"entry": exercise.entry, "args": list(inputs), "kwargs": {k: repr(v) for k, v in kwargs.items()}}
+    result["inputs"] = [{"name": name, "describe": describe(value),
+                         "values": _show(value) if isinstance(value, torch.Tensor) else None}
+                        for name, value in inputs.items()]
     originals = {k: (v.clone() if isinstance(v, torch.Tensor) else v) for k, v in inputs.items()}
     call = exercise_env.LearnerCall(loaded, ctx.backend, allocator)
     try:
@@ -74,28 +74,24 @@ def handle(args: dict, ctx) -> dict:
             result["restart_worker"] = True
         return result
     launches, checker = call.launches, call.checker
-    for launch in launches:
-        lines.append(f"launched {launch.get('kernel')} on grid {launch.get('grid')}")
+    result["launches"] = [{"kernel": launch.get("kernel"), "grid": launch.get("grid")} for launch in launches]
     if checker is not None:
         stats = checker.stats
-        lines.append(f"programs: {stats.programs}, bytes loaded: {stats.bytes_loaded}, "
-                     f"bytes stored: {stats.bytes_stored}")
+        result["stats"] = {"programs": stats.programs, "bytes_loaded": stats.bytes_loaded,
+                           "bytes_stored": stats.bytes_stored}
     if exercise.verify.output.startswith("inplace:"):
         got = inputs[exercise.verify.output.split(":", 1)[1]]
-    lines.append(f"output: {describe(got)}")
+    result["returned"] = {"describe": describe(got)}
     if isinstance(got, torch.Tensor):
         if spec and spec.show == "program-map":
-            lines.append("which program wrote each element ('?' = never written):")
-            lines.extend("  " + row for row in program_map(got))
+            result["program_map"] = program_map(got)
         else:
-            lines.append(_show(got))
+            result["returned"]["values"] = _show(got)
         try:
             expected = exercise_env.reference(exercise, originals, params, kwargs)
-            lines.append("torch says:")
-            lines.append(_show(expected))
+            result["expected"] = {"values": _show(expected)}
             result["matches"] = bool(got.shape == expected.shape and torch.allclose(
                 got.float().cpu(), expected.float().cpu(), equal_nan=False, atol=1e-2, rtol=1e-2))
-            lines.append("they match" if result["matches"] else "they differ: press F6 (Verify) for details")
         except Exception as exc:
-            lines.append(f"(no torch comparison: {exc})")
+            result["comparison_error"] = f"{type(exc).__name__}: {exc}"
     return result
