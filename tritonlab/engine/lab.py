@@ -48,6 +48,11 @@ class Lab:
         """How the last worker ended (e.g. 'SIGSEGV (…)'), for the restart notice."""
         return getattr(self.client, "last_exit", None)
 
+    @property
+    def replay_worker(self) -> Any:
+        """The interpreter worker kept warm for replays, or None before the first replay."""
+        return self._replay_client
+
     def start(self) -> dict:
         """Start the kernel worker now (it imports torch: seconds) and return its hello."""
         return self.client.start()

@@ -53,7 +53,7 @@ def _row_error(row: dict, lang: str) -> str:
 
 def _errors(rows: list, lang: str) -> tuple[list, list[Block]]:
     ok = [row for row in rows if not row.get("error")]
-    errs: list[Block] = [("text", f"  {row['label']}: {_row_error(row, lang)}") for row in rows if row.get("error")]
+    errs: list[Block] = [("text", f"  {row.get('label', '')}: {_row_error(row, lang)}") for row in rows if row.get("error")]
     return ok, errs
 
 
@@ -154,22 +154,22 @@ def _roofline_text(roof: dict, rows: list, lang: str) -> str | None:
     ai, ridge, pct = p.get("ai"), roof.get("ridge"), _pct(p.get("pct_of_peak"))
     if not ai:
         return Said(f"roofline: no arithmetic to speak of: the kernel is memory-bound, and its roof is the copy "
-                    f"bandwidth ({roof['bandwidth_gbps']:,.0f} GB/s measured); at {p['label']} it reaches {pct} of it",
+                    f"bandwidth ({roof['bandwidth_gbps']:,.0f} GB/s measured); at {p.get('label', '')} it reaches {pct} of it",
                     f"ルーフライン: 演算はほとんどなく、メモリ律速です。上限はコピー帯域(実測 "
-                    f"{roof['bandwidth_gbps']:,.0f} GB/s)で、{p['label']} ではその {pct} に達しています").in_(lang)
+                    f"{roof['bandwidth_gbps']:,.0f} GB/s)で、{p.get('label', '')} ではその {pct} に達しています").in_(lang)
     if ridge is None:
         return Said(f"roofline: AI {ai:.3g} FLOP/B; no compute ceiling was measured, so only the memory roof applies: "
-                    f"at {p['label']} it reaches {pct} of it",
+                    f"at {p.get('label', '')} it reaches {pct} of it",
                     f"ルーフライン: 演算強度 {ai:.3g} FLOP/B。演算の上限は未計測のため、メモリの上限だけを使います。"
-                    f"{p['label']} ではその {pct} に達しています").in_(lang)
+                    f"{p.get('label', '')} ではその {pct} に達しています").in_(lang)
     memory = p.get("bound") == "memory"
     bound = Said("memory-bound", "メモリ律速") if memory else Said("compute-bound", "演算律速")
     side = Said("left", "左") if memory else Said("right", "右")
     att = p.get("attainable_tflops") or 0
     return Said(f"roofline: AI {ai:.3g} FLOP/B is {side.en} of the ridge ({ridge:.3g} FLOP/B): {bound.en}; at "
-                f"{p['label']} it reaches {pct} of the roof there ({att:.3g} TFLOP/s)",
+                f"{p.get('label', '')} it reaches {pct} of the roof there ({att:.3g} TFLOP/s)",
                 f"ルーフライン: 演算強度 {ai:.3g} FLOP/B はリッジ点({ridge:.3g} FLOP/B)の{side.ja}側で、{bound.ja}"
-                f"です。{p['label']} ではそこでの上限({att:.3g} TFLOP/s)の {pct} に達しています").in_(lang)
+                f"です。{p.get('label', '')} ではそこでの上限({att:.3g} TFLOP/s)の {pct} に達しています").in_(lang)
 
 
 def _gpu(result: Any, lang: str) -> list[Block]:
@@ -181,7 +181,7 @@ def _gpu(result: Any, lang: str) -> list[Block]:
     timed, errors = _errors(rows, lang)
     body = []
     for row in timed:
-        cells = [row["label"], _ms(row.get("ms")), f"{_ms(row.get('ms_q20'))}–{_ms(row.get('ms_q80'))}",
+        cells = [row.get("label", ""), _ms(row.get("ms")), f"{_ms(row.get('ms_q20'))}–{_ms(row.get('ms_q80'))}",
                  _num(row.get("gbps"))]
         if has_flops:
             cells.append(_num(row.get("tflops")))
@@ -204,7 +204,7 @@ def _gpu(result: Any, lang: str) -> list[Block]:
         out.append(("text", pick(lang, "the wrong way vs the right way:", "誤った計り方と正しい計り方:")))
         out.append(("table", [pick(lang, "size", "サイズ"), pick(lang, "naive ms", "素朴な計測 ms"), "do_bench ms",
                               pick(lang, "naive / real", "素朴 / 実際")],
-                    [[r["label"], _ms(r["naive_ms"]), _ms(r["ms"]), _x(r["ratio"])] for r in naive["rows"]], set()))
+                    [[r.get("label", ""), _ms(r["naive_ms"]), _ms(r["ms"]), _x(r["ratio"])] for r in naive["rows"]], set()))
         out.append(("text", _naive_gpu_note(naive["rows"], lang)))
     out += _sweep(result.get("sweep"), lang)
     out += _autotune(result.get("autotune"), lang)
@@ -243,7 +243,7 @@ def _sweep(sweep: dict | None, lang: str) -> list[Block]:
         return []
     rows = sweep.get("rows") or []
     timed = any(r.get("ms") is not None for r in rows)
-    head = pick(lang, f"sweep at {sweep['label']}", f"{sweep['label']} でのスイープ")
+    head = pick(lang, f"sweep at {sweep.get('label', '')}", f"{sweep.get('label', '')} でのスイープ")
     if not timed:
         head += pick(lang, " — timings need a GPU: here each config's programs and bytes are counted",
                      " — 時間の計測には GPU が必要です。ここでは設定ごとのプログラム数とバイト数を数えます")
@@ -255,9 +255,9 @@ def _sweep(sweep: dict | None, lang: str) -> list[Block]:
         body, best = [], set()
         for i, r in enumerate(rows):
             if r.get("status") != "ok":
-                body.append([r["label"], "—", "—"] + (["—"] if has_flops else []) + ["—", _row_error(r, lang)])
+                body.append([r.get("label", ""), "—", "—"] + (["—"] if has_flops else []) + ["—", _row_error(r, lang)])
                 continue
-            cells = [r["label"], _ms(r.get("ms")), _num(r.get("gbps"))]
+            cells = [r.get("label", ""), _ms(r.get("ms")), _num(r.get("gbps"))]
             if has_flops:
                 cells.append(_num(r.get("tflops")))
             cells.append(_pct(r.get("pct_of_peak")))
@@ -266,7 +266,7 @@ def _sweep(sweep: dict | None, lang: str) -> list[Block]:
                 best.add(i)
         out.append(("table", headers, body, best))
     else:
-        body = [[r["label"], _num(r.get("programs")), _num(r.get("bytes_loaded")), _num(r.get("bytes_stored")),
+        body = [[r.get("label", ""), _num(r.get("programs")), _num(r.get("bytes_loaded")), _num(r.get("bytes_stored")),
                  _row_error(r, lang)] for r in rows]
         out.append(("table", [config, pick(lang, "programs", "プログラム数"), pick(lang, "bytes loaded", "ロード量"),
                               pick(lang, "bytes stored", "ストア量"), ""], body, set()))
@@ -352,7 +352,7 @@ def _interpreter(result: Any, lang: str) -> list[Block]:
     body = []
     for row in counted:
         ai = row.get("arithmetic_intensity")
-        body.append([row["label"], _num(row.get("programs")), _num(row.get("bytes_loaded")),
+        body.append([row.get("label", ""), _num(row.get("programs")), _num(row.get("bytes_loaded")),
                      _num(row.get("bytes_stored")), _num(row.get("bytes_moved")), _num(row.get("bytes")),
                      "—" if ai is None else f"{ai:.3g}"])
     headers = [pick(lang, "size", "サイズ"), pick(lang, "programs", "プログラム数"),
@@ -363,9 +363,9 @@ def _interpreter(result: Any, lang: str) -> list[Block]:
         extra = row.get("extra_bytes")
         if extra:
             out.append(("text", Said(
-                f"at {row['label']} your kernel moved {extra:,.0f} bytes more than the formula's {row['bytes']:,.0f}: "
+                f"at {row.get('label', '')} your kernel moved {extra:,.0f} bytes more than the formula's {row['bytes']:,.0f}: "
                 "some data is read more than once (or more is written than needed)",
-                f"{row['label']} では、カーネルの転送量が式の {row['bytes']:,.0f} バイトより {extra:,.0f} バイト"
+                f"{row.get('label', '')} では、カーネルの転送量が式の {row['bytes']:,.0f} バイトより {extra:,.0f} バイト"
                 "多くなっています。同じデータを複数回読んでいる(または必要以上に書いている)ためです").in_(lang)))
     out.append(("text", INTERPRETER_NOTE.in_(lang)))
     if result.get("naive"):

@@ -6,6 +6,8 @@ and only when the tab is first shown.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.table import Table
 from rich.text import Text
 from textual import work
@@ -15,6 +17,10 @@ from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from tritonlab.app.strings import t
+from tritonlab.present import doctor as doctor_words
+
+if TYPE_CHECKING:
+    from tritonlab.app.app import TritonLabApp
 
 MARKS = {"ok": ("✓", "green"), "warn": ("!", "yellow"), "fail": ("✗", "red"), "info": ("·", "dim")}
 
@@ -49,13 +55,23 @@ class EnvPanel(Vertical):
         self.checking = True
         self._problem = None
         self._update_view()
-        self._run_doctor(self.app.backend)
+        self._run_doctor()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="doctor")
-    def _run_doctor(self, backend: str) -> dict:
+    def _run_doctor(self) -> dict:
+        """Asks the app's own Lab (its warm worker), never a worker of its own."""
         from tritonlab.doctor import run_doctor
 
-        return run_doctor(backend=backend)
+        return run_doctor(self.lab_app.lab)
+
+    @property
+    def lab_app(self) -> TritonLabApp:
+        """The app, typed (widgets reach it through this accessor, not the untyped `self.app`)."""
+        from tritonlab.app.app import TritonLabApp  # noqa: F811 - the runtime import behind the typing one
+
+        app = self.app
+        assert isinstance(app, TritonLabApp)
+        return app
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "doctor" or not event.worker.is_finished:
@@ -86,18 +102,17 @@ class EnvPanel(Vertical):
             summary.update("")
             body.update("")
             return
-        if report.get("ok"):
-            summary.update(Text(t("env_ok", lang, backend=report.get("backend", "?")), style="bold green"))
-        else:
-            summary.update(Text(t("env_bad", lang), style="bold red"))
+        style = "bold green" if report.get("ok") else "bold red"
+        summary.update(Text(doctor_words.verdict(report, lang), style=style))
         table = Table.grid(padding=(0, 1))
         table.add_column(no_wrap=True)
         table.add_column(no_wrap=True, style="bold")
         table.add_column(ratio=1)
         for item in report.get("checks", []):
             mark, style = MARKS.get(item.get("status"), ("?", ""))
-            value = Text(str(item.get("value", "")))
-            if item.get("fix") and item.get("status") in ("warn", "fail"):
-                value.append("\n" + t("env_fix", lang, fix=item["fix"]), style="dim")
-            table.add_row(Text(mark, style=style), str(item.get("name", "")), value)
+            value = Text(doctor_words.value(item, lang))
+            fix = doctor_words.fix(item, lang)
+            if fix:
+                value.append("\n" + t("env_fix", lang, fix=fix), style="dim")
+            table.add_row(Text(mark, style=style), doctor_words.name(item, lang), value)
         body.update(table)

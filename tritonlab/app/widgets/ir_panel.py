@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 
 from tritonlab.app.formatting import error_text
 from tritonlab.app.strings import t
+from tritonlab.present.ir import header as ir_header
 
 STAGES = ("ttir", "ttgir", "llir", "ptx", "sass")
 # Pygments has no MLIR lexer; LLVM's reads TTIR/TTGIR well (the same %values, types and attributes).
@@ -91,14 +92,12 @@ class IRPanel(Vertical):
         head = Text()
         if result.get("error"):
             head.append_text(error_text(result["error"], lang))
-        for line in result.get("header") or []:
+        for line in ir_header(result, lang) if not result.get("error") else []:
             if head:
                 head.append("\n")
             head.append(str(line), style="dim")
         header.update(head)
         text = result.get("text")
-        if not text and result.get("lines"):
-            text = "\n".join(result["lines"])
         if not text:
             body.update(Text(t("ir_none", lang), style="dim") if not result.get("error") else "")
             return
