@@ -59,25 +59,33 @@ def cmd_list(opts) -> int:
     catalog = _catalog()
     progress = store.load_progress()
     if opts.json:
-        _emit_json({
-            "lessons": [
-                {
-                    "id": lesson.id,
-                    "number": lesson.number,
-                    "title": lesson.title,
-                    "outcomes": [o.id for o in lesson.outcomes],
-                    "quiz": len(lesson.quiz),
-                    "exercises": [
-                        {"id": e.id, "key": e.key, "ref": f"{lesson.number}/{e.id}", "title": e.title,
-                         "entry": e.entry, "outcomes": e.outcomes,
-                         "state": store.exercise_state(e.key, progress)}
-                        for e in lesson.exercises
-                    ],
-                }
-                for lesson in catalog.lessons
-            ],
-            "problems": [p.to_dict() for p in catalog.problems],
-        })
+        _emit_json(
+            {
+                "lessons": [
+                    {
+                        "id": lesson.id,
+                        "number": lesson.number,
+                        "title": lesson.title,
+                        "outcomes": [o.id for o in lesson.outcomes],
+                        "quiz": len(lesson.quiz),
+                        "exercises": [
+                            {
+                                "id": e.id,
+                                "key": e.key,
+                                "ref": f"{lesson.number}/{e.id}",
+                                "title": e.title,
+                                "entry": e.entry,
+                                "outcomes": e.outcomes,
+                                "state": store.exercise_state(e.key, progress),
+                            }
+                            for e in lesson.exercises
+                        ],
+                    }
+                    for lesson in catalog.lessons
+                ],
+                "problems": [p.to_dict() for p in catalog.problems],
+            }
+        )
         return EXIT_OK
     console = _console()
     lang = _lang(opts.lang)
@@ -88,7 +96,9 @@ def cmd_list(opts) -> int:
             mark = {"verified": "[green]✓[/]", "in progress": "[yellow]…[/]"}.get(state, " ")
             console.print(f"     {mark} {lesson.number}/{e.id:<22} {tr(e.title, lang)}")
         if lesson.quiz:
-            console.print(f"       [dim]quiz: {len(lesson.quiz)} questions — tritonlab quiz {lesson.number}[/]")
+            console.print(
+                f"       [dim]quiz: {len(lesson.quiz)} questions — tritonlab quiz {lesson.number}[/]"
+            )
     for problem in catalog.problems:
         console.print(f"[red]{problem}[/]")
     return EXIT_OK
@@ -168,8 +178,12 @@ def _emit_result(opts, op: str, result) -> None:
             data["summary"] = data.get("summary") or summary(data, "en")
         _emit_json(data)
         return
-    printer = {"verify": printers.print_verify, "run": printers.print_run, "bench": printers.print_bench,
-               "ir": printers.print_ir}[op]
+    printer = {
+        "verify": printers.print_verify,
+        "run": printers.print_run,
+        "bench": printers.print_bench,
+        "ir": printers.print_ir,
+    }[op]
     printer(_console(), result, _lang(opts.lang))
 
 
@@ -237,8 +251,9 @@ def cmd_quiz(opts) -> int:
 def cmd_check(opts) -> int:
     from tritonlab.content.check import run_check
 
-    return run_check(run_kernels=not opts.no_kernels, backend=opts.backend, as_json=opts.json,
-                     lessons=opts.lessons or None)
+    return run_check(
+        run_kernels=not opts.no_kernels, backend=opts.backend, as_json=opts.json, lessons=opts.lessons or None
+    )
 
 
 def cmd_open(opts) -> int:
@@ -257,19 +272,30 @@ def cmd_open(opts) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tritonlab", description="A terminal lab for learning Triton kernels.")
+    parser = argparse.ArgumentParser(
+        prog="tritonlab", description="A terminal lab for learning Triton kernels."
+    )
     parser.add_argument("--version", action="version", version=f"tritonlab {__version__}")
     parser.add_argument("--lang", choices=["en", "ja"], help="language (default: from the locale)")
-    parser.add_argument("--backend", choices=["auto", "gpu", "interpreter"], default="auto",
-                        help="where kernels run (default: the GPU if there is one, else Triton's interpreter)")
+    parser.add_argument(
+        "--backend",
+        choices=["auto", "gpu", "interpreter"],
+        default="auto",
+        help="where kernels run (default: the GPU if there is one, else Triton's interpreter)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def common(p, timeout=120.0):
         p.add_argument("--json", action="store_true", help="print one JSON object")
         p.add_argument("--lang", choices=["en", "ja"], default=argparse.SUPPRESS)
         p.add_argument("--backend", choices=["auto", "gpu", "interpreter"], default=argparse.SUPPRESS)
-        p.add_argument("--timeout", type=float, default=timeout, metavar="SECONDS",
-                       help=f"stop the kernel after this long (default {timeout:g})")
+        p.add_argument(
+            "--timeout",
+            type=float,
+            default=timeout,
+            metavar="SECONDS",
+            help=f"stop the kernel after this long (default {timeout:g})",
+        )
 
     def code(p):
         group = p.add_mutually_exclusive_group()
@@ -293,7 +319,9 @@ def build_parser() -> argparse.ArgumentParser:
         common(p, 600.0 if name == "bench" else 120.0)
         if name == "ir":
             p.add_argument("--stage", choices=["ttir", "ttgir", "llir", "ptx", "sass"], default="ttir")
-            p.add_argument("--arch", default=None, metavar="sm_NN", help="target when there is no GPU (default sm_90)")
+            p.add_argument(
+                "--arch", default=None, metavar="sm_NN", help="target when there is no GPU (default sm_90)"
+            )
         p.set_defaults(func=func)
 
     p = sub.add_parser("doctor", help="check Python, torch, triton, CUDA and the interpreter")
@@ -307,7 +335,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=["en", "ja"], default=argparse.SUPPRESS)
     p.set_defaults(func=cmd_quiz)
 
-    p = sub.add_parser("check", help="developer: validate lessons; every starter fails, every solution passes")
+    p = sub.add_parser(
+        "check", help="developer: validate lessons; every starter fails, every solution passes"
+    )
     p.add_argument("lessons", nargs="*", metavar="LESSON")
     p.add_argument("--no-kernels", action="store_true", help="only the static checks")
     p.add_argument("--json", action="store_true")

@@ -26,7 +26,12 @@ def test_every_kind_speaks_japanese_from_bare_facts(kind):
 
 
 def test_the_english_message_is_never_what_is_shown():
-    diag = {"kind": "input-modified", "arg": "x_ptr", "changed": 3, "message": "ENGLISH PROSE FROM THE ENGINE"}
+    diag = {
+        "kind": "input-modified",
+        "arg": "x_ptr",
+        "changed": 3,
+        "message": "ENGLISH PROSE FROM THE ENGINE",
+    }
     assert "ENGLISH" not in describe(diag, "ja") and "ENGLISH" not in describe(diag, "en")
     assert "x_ptr" in describe(diag, "ja") and "3" in describe(diag, "ja")
 
@@ -51,11 +56,28 @@ def test_kind_facts():
 
 
 def test_verify_json_round_trip_keeps_every_key():
-    raw = {"exercise": "05-vector-add/add", "backend": "interpreter", "passed": False, "error": None,
-           "cases": [{"name": "n=1", "passed": False, "params": {"n": 1}, "diagnoses": [
-               {"kind": "unwritten", "count": 2, "ranges": [[0, 1]], "message": "m", "cause": "head"}],
-               "first": [{"index": [0], "got": 1.0, "expected": 2.0, "kind": "wrong"}], "stats": {"loads": 1}}],
-           "summary": "s", "seconds": 0.5, "file": "/tmp/x.py", "entry": "add"}
+    raw = {
+        "exercise": "05-vector-add/add",
+        "backend": "interpreter",
+        "passed": False,
+        "error": None,
+        "cases": [
+            {
+                "name": "n=1",
+                "passed": False,
+                "params": {"n": 1},
+                "diagnoses": [
+                    {"kind": "unwritten", "count": 2, "ranges": [[0, 1]], "message": "m", "cause": "head"}
+                ],
+                "first": [{"index": [0], "got": 1.0, "expected": 2.0, "kind": "wrong"}],
+                "stats": {"loads": 1},
+            }
+        ],
+        "summary": "s",
+        "seconds": 0.5,
+        "file": "/tmp/x.py",
+        "entry": "add",
+    }
     result = VerifyResult.from_json(raw)
     assert result.to_json() == raw
     assert isinstance(result.cases[0], Case) and isinstance(result.cases[0].diagnoses[0], Diagnosis)

@@ -47,7 +47,9 @@ class TritonLabApp(App):
         cjk_wrap.install()
         self.backend = backend
         self.catalog = catalog if catalog is not None else load_catalog()
-        self.lab = lab if lab is not None else Lab(backend=backend, client=client, replay_client=replay_client)
+        self.lab = (
+            lab if lab is not None else Lab(backend=backend, client=client, replay_client=replay_client)
+        )
         self._exercise_ref = exercise_ref
         self.set_reactive(TritonLabApp.lang, lang)
         relabel(self, lang, self.LABELS)  # before the first frame: a relabel after it rebuilds the footer

@@ -42,8 +42,11 @@ def diagnose(
     except Exception as e:  # noqa: BLE001 - a report about a broken output must not break the worker
         return _result(
             diagnoses=[
-                {"kind": "error", "exception": f"{type(e).__name__}: {e}",
-                 "message": f"could not compare the outputs: {type(e).__name__}: {e}"}
+                {
+                    "kind": "error",
+                    "exception": f"{type(e).__name__}: {e}",
+                    "message": f"could not compare the outputs: {type(e).__name__}: {e}",
+                }
             ]
         )
 
@@ -65,8 +68,13 @@ def _result(**fields) -> dict:
 def _diagnose(got, expected, atol, rtol, unwritten_mask, block_size, max_items) -> dict:
     if got is None:
         return _result(
-            diagnoses=[{"kind": "type", "got_type": "None",
-                        "message": "the wrapper returned None — return the output tensor"}]
+            diagnoses=[
+                {
+                    "kind": "type",
+                    "got_type": "None",
+                    "message": "the wrapper returned None — return the output tensor",
+                }
+            ]
         )
     if not isinstance(expected, torch.Tensor):
         expected = torch.as_tensor(expected)
@@ -76,8 +84,11 @@ def _diagnose(got, expected, atol, rtol, unwritten_mask, block_size, max_items) 
         except Exception:  # noqa: BLE001
             return _result(
                 diagnoses=[
-                    {"kind": "type", "got_type": type(got).__name__,
-                     "message": f"the wrapper returned {type(got).__name__}, not a tensor"}
+                    {
+                        "kind": "type",
+                        "got_type": type(got).__name__,
+                        "message": f"the wrapper returned {type(got).__name__}, not a tensor",
+                    }
                 ]
             )
     diagnoses: list[dict] = []
@@ -244,7 +255,7 @@ def _index_runs(mask: torch.Tensor) -> list[tuple[int, int]]:
     breaks = torch.nonzero(idx[1:] != idx[:-1] + 1).reshape(-1)
     starts = torch.cat([idx[:1], idx[breaks + 1]]).tolist()
     ends = torch.cat([idx[breaks], idx[-1:]]).tolist()
-    return list(zip(starts, ends))
+    return list(zip(starts, ends, strict=True))
 
 
 def _block_pair(block_size) -> tuple[int, int] | None:
@@ -276,8 +287,13 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
     n = flat.numel()
     count = int(flat.sum())
     runs = _index_runs(flat)
-    diag = {"kind": "unwritten", "count": count, "ranges": [list(r) for r in runs[:max_items]], "numel": n,
-            "runs": len(runs)}
+    diag = {
+        "kind": "unwritten",
+        "count": count,
+        "ranges": [list(r) for r in runs[:max_items]],
+        "numel": n,
+        "runs": len(runs),
+    }
     block = _block_1d(block_size)
     if block:
         diag["block"] = block
@@ -355,8 +371,10 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
         return diag
     shown = _fmt_ranges(runs, max_items)
     diag["cause"] = "scattered"
-    message = (f"{_plural(count, 'element')} in {_plural(len(runs), 'range')} "
-               f"{'was' if count == 1 else 'were'} never written ({shown})")
+    message = (
+        f"{_plural(count, 'element')} in {_plural(len(runs), 'range')} "
+        f"{'was' if count == 1 else 'were'} never written ({shown})"
+    )
     if block:
         whole = [
             p
@@ -421,7 +439,14 @@ def _mismatch(wrong, g, e, diff, view_shape, block_size, max_items, atol, rtol) 
     count = int(wrong.sum())
     n = wrong.numel()
     max_err = float(diff[wrong].max()) if count else 0.0
-    diag: dict = {"kind": "mismatch", "count": count, "max_abs_err": max_err, "numel": n, "atol": atol, "rtol": rtol}
+    diag: dict = {
+        "kind": "mismatch",
+        "count": count,
+        "max_abs_err": max_err,
+        "numel": n,
+        "atol": atol,
+        "rtol": rtol,
+    }
     verb = "differs" if count == 1 else "differ"
     head = (
         f"{_plural(count, 'element')} {verb} beyond tolerance (atol={atol:g}, rtol={rtol:g}; "
@@ -501,8 +526,15 @@ def map_grid(status: torch.Tensor, block_size) -> dict:
     rh = _cdiv(R, min(_MAP_ROWS, R))
     cw = _cdiv(C, min(_MAP_COLS, C))
     grid = _reduce(s, rh, cw)
-    return {"dims": 2, "n_rows": R, "n_cols": C, "rows_per_line": rh, "cols_per_char": cw,
-            "folded": status.dim() > 2, "rows": [_chars(row) for row in grid]}
+    return {
+        "dims": 2,
+        "n_rows": R,
+        "n_cols": C,
+        "rows_per_line": rh,
+        "cols_per_char": cw,
+        "folded": status.dim() > 2,
+        "rows": [_chars(row) for row in grid],
+    }
 
 
 def map_text(grid: dict) -> str:
@@ -518,8 +550,10 @@ def map_text(grid: dict) -> str:
         head = f"elements 0–{n - 1}, {grid['cells']} cells ({unit})"
         return "\n".join([head, *grid["rows"], LEGEND])
     folded = " (leading dimensions folded into rows)" if grid["folded"] else ""
-    head = (f"rows 0–{grid['n_rows'] - 1} ({grid['rows_per_line']} per line) × columns 0–{grid['n_cols'] - 1} "
-            f"({grid['cols_per_char']} per character){folded}")
+    head = (
+        f"rows 0–{grid['n_rows'] - 1} ({grid['rows_per_line']} per line) × columns 0–{grid['n_cols'] - 1} "
+        f"({grid['cols_per_char']} per character){folded}"
+    )
     return "\n".join([head, *grid["rows"], LEGEND])
 
 

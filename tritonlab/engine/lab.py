@@ -9,6 +9,7 @@ No torch, no triton, no Textual: the UI process imports this module.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import threading
 from collections.abc import Callable
@@ -71,10 +72,8 @@ class Lab:
         for client in (self.client, self._replay_client):
             if client is None:
                 continue
-            try:
+            with contextlib.suppress(OSError):
                 client.close()
-            except OSError:
-                pass
             folder = getattr(client, "_dir", None)
             if folder is not None:
                 shutil.rmtree(folder, ignore_errors=True)
@@ -87,7 +86,9 @@ class Lab:
 
     # ---- the requests -------------------------------------------------------------------------------------------
 
-    def verify(self, args: dict, *, timeout: float | None = None, on_progress: Progress | None = None) -> VerifyResult:
+    def verify(
+        self, args: dict, *, timeout: float | None = None, on_progress: Progress | None = None
+    ) -> VerifyResult:
         """Check the code against torch on every case. On a GPU, a fault, a guard-zone hit or a small wrong case is
         replayed on the interpreter's bounds checker (which names the line), and a pass is audited there for
         out-of-bounds reads the GPU cannot see."""
@@ -102,28 +103,40 @@ class Lab:
         raw.setdefault("cases", [])
         return VerifyResult.from_json(raw)
 
-    def run(self, args: dict, *, timeout: float | None = None, on_progress: Progress | None = None) -> RunResult:
-        return RunResult.from_json(self._request("run", args, timeout or DEFAULT_TIMEOUTS["run"], on_progress))
+    def run(
+        self, args: dict, *, timeout: float | None = None, on_progress: Progress | None = None
+    ) -> RunResult:
+        return RunResult.from_json(
+            self._request("run", args, timeout or DEFAULT_TIMEOUTS["run"], on_progress)
+        )
 
-    def bench(self, args: dict, *, timeout: float | None = None, on_progress: Progress | None = None) -> BenchResult:
-        return BenchResult.from_json(self._request("bench", args, timeout or DEFAULT_TIMEOUTS["bench"], on_progress))
+    def bench(
+        self, args: dict, *, timeout: float | None = None, on_progress: Progress | None = None
+    ) -> BenchResult:
+        return BenchResult.from_json(
+            self._request("bench", args, timeout or DEFAULT_TIMEOUTS["bench"], on_progress)
+        )
 
-    def ir(self, args: dict, *, timeout: float | None = None, on_progress: Progress | None = None) -> IrResult:
+    def ir(
+        self, args: dict, *, timeout: float | None = None, on_progress: Progress | None = None
+    ) -> IrResult:
         return IrResult.from_json(self._request("ir", args, timeout or DEFAULT_TIMEOUTS["ir"], on_progress))
 
     def doctor(self, *, timeout: float | None = None, on_progress: Progress | None = None) -> DoctorResult:
         """The worker's environment checks (Python, torch, triton, numpy, CUDA, a sanity kernel) as a report."""
         raw = self._request("doctor", {}, timeout or DEFAULT_TIMEOUTS["doctor"], on_progress)
         if raw.get("error"):
-            return DoctorResult.from_json({"ok": False, "backend": raw.get("backend", self.backend),
-                                           "checks": [], **raw})
+            return DoctorResult.from_json(
+                {"ok": False, "backend": raw.get("backend", self.backend), "checks": [], **raw}
+            )
         checks = list(raw.get("checks", []))
         raw["ok"] = all(c.get("status") != "fail" for c in checks)
         raw["worker"] = self.info
         return DoctorResult.from_json(raw)
 
-    def request(self, op: str, args: dict, *, timeout: float | None = None,
-                on_progress: Progress | None = None) -> VerifyResult | RunResult | BenchResult | IrResult:
+    def request(
+        self, op: str, args: dict, *, timeout: float | None = None, on_progress: Progress | None = None
+    ) -> VerifyResult | RunResult | BenchResult | IrResult:
         """Dispatch by op name (the app's action bar and the developer check pick the op at run time)."""
         if op == "verify":
             return self.verify(args, timeout=timeout, on_progress=on_progress)

@@ -25,7 +25,8 @@ def _exact(case: dict) -> dict:
 def _failing_case(result: dict, kinds=REPLAY_KINDS) -> dict | None:
     for case in result.get("cases", []):
         faulted = case.get("error") or next(
-            (d for d in case.get("diagnoses", []) if d.get("kind") in kinds), None)
+            (d for d in case.get("diagnoses", []) if d.get("kind") in kinds), None
+        )
         if faulted and case.get("kind") != "reject" and "params" in case:  # a case kind, not a diagnosis Kind
             size = 1
             for value in case["params"].values():
@@ -65,8 +66,13 @@ def suspect_case(result: dict) -> dict | None:
     return _failing_case(result, SUSPECT_KINDS)
 
 
-def replay_on_interpreter(args: dict, timeout: float = 120.0, case: dict | None = None,
-                          exact_only: bool = False, client: WorkerClient | None = None) -> dict:
+def replay_on_interpreter(
+    args: dict,
+    timeout: float = 120.0,
+    case: dict | None = None,
+    exact_only: bool = False,
+    client: WorkerClient | None = None,
+) -> dict:
     """Verify the same code on the interpreter — the failing GPU case itself when it is small enough, else (unless
     exact_only) the interpreter's own (small) cases — and report the first out-of-bounds access.
 
@@ -91,7 +97,9 @@ def replay_on_interpreter(args: dict, timeout: float = 120.0, case: dict | None 
         found["line"] = error.get("line")
         found["message"] = error.get("message")
         found["detail"] = error.get("detail")
-    perf = [d for c in replay.get("cases", []) for d in c.get("diagnoses", []) if d.get("kind") == Kind.PERF_BYTES]
+    perf = [
+        d for c in replay.get("cases", []) for d in c.get("diagnoses", []) if d.get("kind") == Kind.PERF_BYTES
+    ]
     if perf:
         found["perf"] = perf[0]
     return found
@@ -112,36 +120,60 @@ def with_replay(result: dict, args: dict, timeout: float = 120.0, client: Worker
         else:
             replay = replay_on_interpreter(args, timeout, case=_failing_case(result), client=client)
     except Exception as exc:  # the replay is advice; never let it hide the GPU result
-        result["replay"] = {"error": {"kind": Kind.CRASH.value, "cause": "replay", "exception": str(exc),
-                                      "message": f"replay failed: {exc}"}}
+        result["replay"] = {
+            "error": {
+                "kind": Kind.CRASH.value,
+                "cause": "replay",
+                "exception": str(exc),
+                "message": f"replay failed: {exc}",
+            }
+        }
         return result
     result["replay"] = replay
     if audit and replay.get("perf") and not replay.get("line"):
         result["passed"] = False
-        result["cases"].append({"name": "byte budget (counted on the interpreter)", "kind": "byte-audit",
-                                "passed": False,
-                                "max_abs_err": None, "max_rel_err": None, "mismatches": None,
-                                "diagnoses": [replay["perf"]]})
+        result["cases"].append(
+            {
+                "name": "byte budget (counted on the interpreter)",
+                "kind": "byte-audit",
+                "passed": False,
+                "max_abs_err": None,
+                "max_rel_err": None,
+                "mismatches": None,
+                "diagnoses": [replay["perf"]],
+            }
+        )
         result["summary"] = f"every GPU case matched torch, but: {replay['perf']['message']}"
         return result
     if audit and replay.get("line"):
         result["passed"] = False
-        result["error"] = {"kind": Kind.OOB.value, "line": replay["line"], "found_by": "interpreter bounds audit",
-                           "cause": "audit", "detail": replay.get("detail"),
-                           "message": "every GPU case matched torch, but the interpreter's bounds checker found an "
-                                      f"out-of-bounds access: {replay.get('message')}"}
+        result["error"] = {
+            "kind": Kind.OOB.value,
+            "line": replay["line"],
+            "found_by": "interpreter bounds audit",
+            "cause": "audit",
+            "detail": replay.get("detail"),
+            "message": "every GPU case matched torch, but the interpreter's bounds checker found an "
+            f"out-of-bounds access: {replay.get('message')}",
+        }
         result["summary"] = f"oob error (line {replay['line']}): {result['error']['message']}"
         return result
     if suspect is not None and replay.get("line"):
-        found = {"kind": Kind.OOB.value, "line": replay["line"], "found_by": "interpreter replay of this case",
-                 "cause": "replay-case", "detail": replay.get("detail"),
-                 "message": f"the interpreter's bounds checker, replaying this case: {replay.get('message')}"}
+        found = {
+            "kind": Kind.OOB.value,
+            "line": replay["line"],
+            "found_by": "interpreter replay of this case",
+            "cause": "replay-case",
+            "detail": replay.get("detail"),
+            "message": f"the interpreter's bounds checker, replaying this case: {replay.get('message')}",
+        }
         for case in result.get("cases", []):
             if _exact(case) == suspect:
                 case.setdefault("diagnoses", []).insert(0, found)
                 break
         result["summary"] = (result.get("summary") or "") + (
-            f" — likely cause: an out-of-bounds access at line {replay['line']} ({replay.get('message')})")
+            f" — likely cause: an out-of-bounds access at line {replay['line']} ({replay.get('message')})"
+        )
         return result
     if replay.get("line"):
         err = result.get("error")
@@ -152,5 +184,6 @@ def with_replay(result: dict, args: dict, timeout: float = 120.0, client: Worker
                 if diag.get("kind") in REPLAY_KINDS and not diag.get("line"):
                     diag["line"] = replay["line"]
         result["summary"] = (result.get("summary") or "") + (
-            f" — the interpreter's bounds checker names line {replay['line']}: {replay.get('message')}")
+            f" — the interpreter's bounds checker names line {replay['line']}: {replay.get('message')}"
+        )
     return result

@@ -88,10 +88,24 @@ class Kind(str, Enum):
         return self in _ERRORS
 
 
-_ERRORS = frozenset({Kind.SYNTAX, Kind.COMPILE, Kind.RUNTIME, Kind.TIMEOUT, Kind.CRASH, Kind.OOB, Kind.CUDA_FAULT,
-                     Kind.CANCELLED, Kind.LOAD, Kind.USAGE, Kind.VERIFY})
-_POINTS_AT_LINE = frozenset({Kind.SYNTAX, Kind.COMPILE, Kind.RUNTIME, Kind.OOB, Kind.TIMEOUT, Kind.CRASH,
-                             Kind.CUDA_FAULT})
+_ERRORS = frozenset(
+    {
+        Kind.SYNTAX,
+        Kind.COMPILE,
+        Kind.RUNTIME,
+        Kind.TIMEOUT,
+        Kind.CRASH,
+        Kind.OOB,
+        Kind.CUDA_FAULT,
+        Kind.CANCELLED,
+        Kind.LOAD,
+        Kind.USAGE,
+        Kind.VERIFY,
+    }
+)
+_POINTS_AT_LINE = frozenset(
+    {Kind.SYNTAX, Kind.COMPILE, Kind.RUNTIME, Kind.OOB, Kind.TIMEOUT, Kind.CRASH, Kind.CUDA_FAULT}
+)
 _RESTARTS_WORKER = frozenset({Kind.TIMEOUT, Kind.CRASH, Kind.CUDA_FAULT})
 _REPLAYABLE = frozenset({Kind.OOB, Kind.CUDA_FAULT})
 _SUSPECT = frozenset({Kind.NAN, Kind.UNWRITTEN, Kind.MISMATCH})
@@ -139,8 +153,13 @@ class _Record:
             nested = cls._NESTED.get(name)
             if nested and value is not None:
                 record, how = nested
-                value = (tuple(record.from_json(v) for v in value if isinstance(v, dict)) if how == "many"
-                         else record.from_json(value) if isinstance(value, dict) else value)
+                value = (
+                    tuple(record.from_json(v) for v in value if isinstance(v, dict))
+                    if how == "many"
+                    else record.from_json(value)
+                    if isinstance(value, dict)
+                    else value
+                )
             values[name] = value
         return cls(extra=data, sent=frozenset(values), **values)
 

@@ -53,7 +53,9 @@ def _row_error(row: dict, lang: str) -> str:
 
 def _errors(rows: list, lang: str) -> tuple[list, list[Block]]:
     ok = [row for row in rows if not row.get("error")]
-    errs: list[Block] = [("text", f"  {row.get('label', '')}: {_row_error(row, lang)}") for row in rows if row.get("error")]
+    errs: list[Block] = [
+        ("text", f"  {row.get('label', '')}: {_row_error(row, lang)}") for row in rows if row.get("error")
+    ]
     return ok, errs
 
 
@@ -72,10 +74,18 @@ def blocks(result: Any, lang: str) -> list[Block]:
         head += Said(" — verify: failed", " — 検証: 不合格").in_(lang)
     out.append(("text", head))
     if not get("verified"):
-        out.append(("text", pick(lang, "not timed: a kernel that gives wrong answers has no speed worth knowing. "
-                                       "Fix it with `tritonlab verify` first.",
-                                 "計測していません。誤った答えを返すカーネルの速さには意味がありません。"
-                                 "まず `tritonlab verify` で直してください。")))
+        out.append(
+            (
+                "text",
+                pick(
+                    lang,
+                    "not timed: a kernel that gives wrong answers has no speed worth knowing. "
+                    "Fix it with `tritonlab verify` first.",
+                    "計測していません。誤った答えを返すカーネルの速さには意味がありません。"
+                    "まず `tritonlab verify` で直してください。",
+                ),
+            )
+        )
         return out
     if get("error") and not get("rows"):
         return out
@@ -101,16 +111,21 @@ def table(headers: list[str], rows: list[list[str]], left: int = 1) -> list[str]
     width = max(len(headers), *(len(r) for r in rows)) if rows else len(headers)
     headers = list(headers) + [""] * (width - len(headers))
     rows = [list(r) + [""] * (width - len(r)) for r in rows]
-    widths = [max(_cells(str(c)) for c in column) for column in zip(headers, *rows)]
+    widths = [max(_cells(str(c)) for c in column) for column in zip(headers, *rows, strict=True)]
 
     def line(cells: list) -> str:
         parts = []
-        for i, (c, w) in enumerate(zip(cells, widths)):
+        for i, (c, w) in enumerate(zip(cells, widths, strict=True)):
             pad = " " * (w - _cells(str(c)))
             parts.append(str(c) + pad if i < left else pad + str(c))
         return "  ".join(parts).rstrip()
 
     return [line(headers)] + [line(r) for r in rows]
+
+
+def cell_width(text: str) -> int:
+    """Terminal cells of `text`: East Asian wide characters take two."""
+    return _cells(text)
 
 
 def _cells(text: str) -> int:
@@ -125,9 +140,16 @@ def _ceiling_text(result: Any, lang: str) -> str:
     if not ceilings:
         why = result.get("ceilings_error")
         why_text = f"«{why}»" if why else pick(lang, "not measured", "未計測")
-        return pick(lang, f"ceilings: unavailable ({why_text}); % of peak is not shown",
-                    f"性能上限: 取得できません({why_text})。ピーク比は表示しません")
-    where = pick(lang, "cached", "キャッシュ") if ceilings.get("cached") else pick(lang, "measured now", "今回計測")
+        return pick(
+            lang,
+            f"ceilings: unavailable ({why_text}); % of peak is not shown",
+            f"性能上限: 取得できません({why_text})。ピーク比は表示しません",
+        )
+    where = (
+        pick(lang, "cached", "キャッシュ")
+        if ceilings.get("cached")
+        else pick(lang, "measured now", "今回計測")
+    )
     text = pick(lang, "ceilings", "性能上限") + f" ({where}, {ceilings.get('gpu')}): "
     text += pick(lang, "copy", "コピー") + f" {_num(roof.get('bandwidth_gbps'))} GB/s"
     sheet_word = pick(lang, "datasheet", "公称値")
@@ -146,53 +168,79 @@ def _roofline_text(roof: dict, rows: list, lang: str) -> str | None:
     """Where the last size sits against the roofline, from the points' facts."""
     points = [p for p in roof.get("points") or [] if p.get("who") == "yours"]
     if not roof.get("bandwidth_gbps"):
-        return pick(lang, "roofline: no measured ceilings: the bound cannot be placed",
-                    "ルーフライン: 性能上限が未計測のため、律速要因を判定できません")
+        return pick(
+            lang,
+            "roofline: no measured ceilings: the bound cannot be placed",
+            "ルーフライン: 性能上限が未計測のため、律速要因を判定できません",
+        )
     if not points:
         return None
     p = points[-1]
     ai, ridge, pct = p.get("ai"), roof.get("ridge"), _pct(p.get("pct_of_peak"))
     if not ai:
-        return Said(f"roofline: no arithmetic to speak of: the kernel is memory-bound, and its roof is the copy "
-                    f"bandwidth ({roof['bandwidth_gbps']:,.0f} GB/s measured); at {p.get('label', '')} it reaches {pct} of it",
-                    f"ルーフライン: 演算はほとんどなく、メモリ律速です。上限はコピー帯域(実測 "
-                    f"{roof['bandwidth_gbps']:,.0f} GB/s)で、{p.get('label', '')} ではその {pct} に達しています").in_(lang)
+        return Said(
+            f"roofline: no arithmetic to speak of: the kernel is memory-bound, and its roof is the copy "
+            f"bandwidth ({roof['bandwidth_gbps']:,.0f} GB/s measured); at {p.get('label', '')} it reaches {pct} of it",
+            f"ルーフライン: 演算はほとんどなく、メモリ律速です。上限はコピー帯域(実測 "
+            f"{roof['bandwidth_gbps']:,.0f} GB/s)で、{p.get('label', '')} ではその {pct} に達しています",
+        ).in_(lang)
     if ridge is None:
-        return Said(f"roofline: AI {ai:.3g} FLOP/B; no compute ceiling was measured, so only the memory roof applies: "
-                    f"at {p.get('label', '')} it reaches {pct} of it",
-                    f"ルーフライン: 演算強度 {ai:.3g} FLOP/B。演算の上限は未計測のため、メモリの上限だけを使います。"
-                    f"{p.get('label', '')} ではその {pct} に達しています").in_(lang)
+        return Said(
+            f"roofline: AI {ai:.3g} FLOP/B; no compute ceiling was measured, so only the memory roof applies: "
+            f"at {p.get('label', '')} it reaches {pct} of it",
+            f"ルーフライン: 演算強度 {ai:.3g} FLOP/B。演算の上限は未計測のため、メモリの上限だけを使います。"
+            f"{p.get('label', '')} ではその {pct} に達しています",
+        ).in_(lang)
     memory = p.get("bound") == "memory"
     bound = Said("memory-bound", "メモリ律速") if memory else Said("compute-bound", "演算律速")
     side = Said("left", "左") if memory else Said("right", "右")
     att = p.get("attainable_tflops") or 0
-    return Said(f"roofline: AI {ai:.3g} FLOP/B is {side.en} of the ridge ({ridge:.3g} FLOP/B): {bound.en}; at "
-                f"{p.get('label', '')} it reaches {pct} of the roof there ({att:.3g} TFLOP/s)",
-                f"ルーフライン: 演算強度 {ai:.3g} FLOP/B はリッジ点({ridge:.3g} FLOP/B)の{side.ja}側で、{bound.ja}"
-                f"です。{p.get('label', '')} ではそこでの上限({att:.3g} TFLOP/s)の {pct} に達しています").in_(lang)
+    return Said(
+        f"roofline: AI {ai:.3g} FLOP/B is {side.en} of the ridge ({ridge:.3g} FLOP/B): {bound.en}; at "
+        f"{p.get('label', '')} it reaches {pct} of the roof there ({att:.3g} TFLOP/s)",
+        f"ルーフライン: 演算強度 {ai:.3g} FLOP/B はリッジ点({ridge:.3g} FLOP/B)の{side.ja}側で、{bound.ja}"
+        f"です。{p.get('label', '')} ではそこでの上限({att:.3g} TFLOP/s)の {pct} に達しています",
+    ).in_(lang)
 
 
 def _gpu(result: Any, lang: str) -> list[Block]:
     out: list[Block] = [("text", _ceiling_text(result, lang))]
     rows = result.get("rows") or []
     has_flops = any(r.get("tflops") is not None for r in rows)
-    headers = ([pick(lang, "size", "サイズ"), "ms", "q20–q80", "GB/s"] + (["TFLOP/s"] if has_flops else [])
-               + [pick(lang, "% peak", "ピーク比"), "torch ms", "torch GB/s", pick(lang, "speedup", "速度比")])
+    headers = (
+        [pick(lang, "size", "サイズ"), "ms", "q20–q80", "GB/s"]
+        + (["TFLOP/s"] if has_flops else [])
+        + [pick(lang, "% peak", "ピーク比"), "torch ms", "torch GB/s", pick(lang, "speedup", "速度比")]
+    )
     timed, errors = _errors(rows, lang)
     body = []
     for row in timed:
-        cells = [row.get("label", ""), _ms(row.get("ms")), f"{_ms(row.get('ms_q20'))}–{_ms(row.get('ms_q80'))}",
-                 _num(row.get("gbps"))]
+        cells = [
+            row.get("label", ""),
+            _ms(row.get("ms")),
+            f"{_ms(row.get('ms_q20'))}–{_ms(row.get('ms_q80'))}",
+            _num(row.get("gbps")),
+        ]
         if has_flops:
             cells.append(_num(row.get("tflops")))
-        cells += [_pct(row.get("pct_of_peak")), _ms(row.get("torch_ms")), _num(row.get("torch_gbps")),
-                  _x(row.get("speedup"))]
+        cells += [
+            _pct(row.get("pct_of_peak")),
+            _ms(row.get("torch_ms")),
+            _num(row.get("torch_gbps")),
+            _x(row.get("speedup")),
+        ]
         body.append(cells)
-    out.append(("text", Said(
-        f"times in ms (median, 20th–80th percentile) by triton.testing.do_bench; baseline: {result.get('baseline')}; "
-        f"dtype {result.get('dtype')}",
-        f"時間は ms(中央値、20〜80 パーセンタイル)、triton.testing.do_bench で計測。比較対象: "
-        f"{result.get('baseline')}、dtype {result.get('dtype')}").in_(lang)))
+    out.append(
+        (
+            "text",
+            Said(
+                f"times in ms (median, 20th–80th percentile) by triton.testing.do_bench; baseline: {result.get('baseline')}; "
+                f"dtype {result.get('dtype')}",
+                f"時間は ms(中央値、20〜80 パーセンタイル)、triton.testing.do_bench で計測。比較対象: "
+                f"{result.get('baseline')}、dtype {result.get('dtype')}",
+            ).in_(lang),
+        )
+    )
     out.append(("table", headers, body, set()))
     out += errors
     roof_text = _roofline_text(result.get("roofline") or {}, rows, lang)
@@ -202,9 +250,22 @@ def _gpu(result: Any, lang: str) -> list[Block]:
     if naive:
         out.append(("text", ""))
         out.append(("text", pick(lang, "the wrong way vs the right way:", "誤った計り方と正しい計り方:")))
-        out.append(("table", [pick(lang, "size", "サイズ"), pick(lang, "naive ms", "素朴な計測 ms"), "do_bench ms",
-                              pick(lang, "naive / real", "素朴 / 実際")],
-                    [[r.get("label", ""), _ms(r["naive_ms"]), _ms(r["ms"]), _x(r["ratio"])] for r in naive["rows"]], set()))
+        out.append(
+            (
+                "table",
+                [
+                    pick(lang, "size", "サイズ"),
+                    pick(lang, "naive ms", "素朴な計測 ms"),
+                    "do_bench ms",
+                    pick(lang, "naive / real", "素朴 / 実際"),
+                ],
+                [
+                    [r.get("label", ""), _ms(r["naive_ms"]), _ms(r["ms"]), _x(r["ratio"])]
+                    for r in naive["rows"]
+                ],
+                set(),
+            )
+        )
         out.append(("text", _naive_gpu_note(naive["rows"], lang)))
     out += _sweep(result.get("sweep"), lang)
     out += _autotune(result.get("autotune"), lang)
@@ -212,26 +273,42 @@ def _gpu(result: Any, lang: str) -> list[Block]:
 
 
 def _naive_gpu_note(rows: list, lang: str) -> str:
-    parts = [Said("The naive number is a host timer around one call, with no warm-up and no synchronisation.",
-                  "素朴な数値は、1 回の呼び出しをホストのタイマーで挟んだだけのもので、ウォームアップも同期もありません。")]
+    parts = [
+        Said(
+            "The naive number is a host timer around one call, with no warm-up and no synchronisation.",
+            "素朴な数値は、1 回の呼び出しをホストのタイマーで挟んだだけのもので、ウォームアップも同期もありません。",
+        )
+    ]
     faster = [r for r in rows if r["ratio"] < 0.8]
     slower = [r for r in rows if r["ratio"] > 2]
     if faster:
         r = faster[-1]
-        parts.append(Said(f" At {r['label']} it reads {r['ratio']:.2g}× the real time: a launch returns once the work "
-                          "is queued, so the timer stopped while the GPU was still running the kernel.",
-                          f"{r['label']} では実際の {r['ratio']:.2g} 倍です。起動は処理をキューに入れた時点で戻るため、"
-                          "GPU がまだカーネルを実行している間にタイマーが止まっています。"))
+        parts.append(
+            Said(
+                f" At {r['label']} it reads {r['ratio']:.2g}× the real time: a launch returns once the work "
+                "is queued, so the timer stopped while the GPU was still running the kernel.",
+                f"{r['label']} では実際の {r['ratio']:.2g} 倍です。起動は処理をキューに入れた時点で戻るため、"
+                "GPU がまだカーネルを実行している間にタイマーが止まっています。",
+            )
+        )
     if slower:
         r = slower[0]
-        parts.append(Said(f" At {r['label']} it reads {r['ratio']:.3g}× the real time: a first call pays one-time "
-                          "costs (compiling or loading the kernel, allocating) that later calls do not.",
-                          f"{r['label']} では実際の {r['ratio']:.3g} 倍です。最初の呼び出しは、以降の呼び出しにはない"
-                          "一度きりのコスト(カーネルのコンパイルや読み込み、メモリ確保)を払います。"))
-    parts.append(Said(" do_bench warms up, flushes the L2 cache, times every run with CUDA events on the GPU's clock "
-                      "and reports the median of many runs.",
-                      "do_bench はウォームアップし、L2 キャッシュを空にし、各実行を GPU の時計(CUDA イベント)で計り、"
-                      "多数の実行の中央値を報告します。"))
+        parts.append(
+            Said(
+                f" At {r['label']} it reads {r['ratio']:.3g}× the real time: a first call pays one-time "
+                "costs (compiling or loading the kernel, allocating) that later calls do not.",
+                f"{r['label']} では実際の {r['ratio']:.3g} 倍です。最初の呼び出しは、以降の呼び出しにはない"
+                "一度きりのコスト(カーネルのコンパイルや読み込み、メモリ確保)を払います。",
+            )
+        )
+    parts.append(
+        Said(
+            " do_bench warms up, flushes the L2 cache, times every run with CUDA events on the GPU's clock "
+            "and reports the median of many runs.",
+            "do_bench はウォームアップし、L2 キャッシュを空にし、各実行を GPU の時計(CUDA イベント)で計り、"
+            "多数の実行の中央値を報告します。",
+        )
+    )
     said = parts[0]
     for p in parts[1:]:
         said = said + p
@@ -245,17 +322,26 @@ def _sweep(sweep: dict | None, lang: str) -> list[Block]:
     timed = any(r.get("ms") is not None for r in rows)
     head = pick(lang, f"sweep at {sweep.get('label', '')}", f"{sweep.get('label', '')} でのスイープ")
     if not timed:
-        head += pick(lang, " — timings need a GPU: here each config's programs and bytes are counted",
-                     " — 時間の計測には GPU が必要です。ここでは設定ごとのプログラム数とバイト数を数えます")
+        head += pick(
+            lang,
+            " — timings need a GPU: here each config's programs and bytes are counted",
+            " — 時間の計測には GPU が必要です。ここでは設定ごとのプログラム数とバイト数を数えます",
+        )
     out: list[Block] = [("text", ""), ("text", head)]
     config = pick(lang, "config", "設定")
     if timed:
         has_flops = any(r.get("tflops") is not None for r in rows)
-        headers = [config, "ms", "GB/s"] + (["TFLOP/s"] if has_flops else []) + [pick(lang, "% peak", "ピーク比"), ""]
+        headers = (
+            [config, "ms", "GB/s"]
+            + (["TFLOP/s"] if has_flops else [])
+            + [pick(lang, "% peak", "ピーク比"), ""]
+        )
         body, best = [], set()
         for i, r in enumerate(rows):
             if r.get("status") != "ok":
-                body.append([r.get("label", ""), "—", "—"] + (["—"] if has_flops else []) + ["—", _row_error(r, lang)])
+                body.append(
+                    [r.get("label", ""), "—", "—"] + (["—"] if has_flops else []) + ["—", _row_error(r, lang)]
+                )
                 continue
             cells = [r.get("label", ""), _ms(r.get("ms")), _num(r.get("gbps"))]
             if has_flops:
@@ -266,24 +352,52 @@ def _sweep(sweep: dict | None, lang: str) -> list[Block]:
                 best.add(i)
         out.append(("table", headers, body, best))
     else:
-        body = [[r.get("label", ""), _num(r.get("programs")), _num(r.get("bytes_loaded")), _num(r.get("bytes_stored")),
-                 _row_error(r, lang)] for r in rows]
-        out.append(("table", [config, pick(lang, "programs", "プログラム数"), pick(lang, "bytes loaded", "ロード量"),
-                              pick(lang, "bytes stored", "ストア量"), ""], body, set()))
+        body = [
+            [
+                r.get("label", ""),
+                _num(r.get("programs")),
+                _num(r.get("bytes_loaded")),
+                _num(r.get("bytes_stored")),
+                _row_error(r, lang),
+            ]
+            for r in rows
+        ]
+        out.append(
+            (
+                "table",
+                [
+                    config,
+                    pick(lang, "programs", "プログラム数"),
+                    pick(lang, "bytes loaded", "ロード量"),
+                    pick(lang, "bytes stored", "ストア量"),
+                    "",
+                ],
+                body,
+                set(),
+            )
+        )
     return out
 
 
 def _autotune(report: dict | None, lang: str) -> list[Block]:
     if not report:
         return []
-    out: list[Block] = [("text", ""), ("text", pick(lang, "autotune explorer: ", "オートチューン: ")
-                                      + str(report.get("kernel") or "—"))]
+    out: list[Block] = [
+        ("text", ""),
+        ("text", pick(lang, "autotune explorer: ", "オートチューン: ") + str(report.get("kernel") or "—")),
+    ]
     shapes = report.get("shapes") or []
     if shapes and isinstance(shapes[0], dict):
         for shape in shapes:
-            pick_text = (pick(lang, f" (the autotuner itself picks {shape['autotuner_pick']})",
-                              f"(オートチューナー自身の選択: {shape['autotuner_pick']})")
-                         if shape.get("autotuner_pick") else "")
+            pick_text = (
+                pick(
+                    lang,
+                    f" (the autotuner itself picks {shape['autotuner_pick']})",
+                    f"(オートチューナー自身の選択: {shape['autotuner_pick']})",
+                )
+                if shape.get("autotuner_pick")
+                else ""
+            )
             out.append(("text", pick(lang, "shape ", "形状 ") + f"{shape['label']}{pick_text}"))
             body, best = [], set()
             for i, r in enumerate(shape["rows"]):
@@ -299,26 +413,48 @@ def _autotune(report: dict | None, lang: str) -> list[Block]:
         if second and report.get("winner"):
             w, own = report["winner"], second["own_best"]
             wm, om, gap = _ms(second.get("winner_ms")), _ms(second.get("own_best_ms")), _x(second.get("gap"))
-            out.append(("text", Said(
-                f"the winner on the first shape ({w}) takes {wm} ms on {second['label']}, where its own best ({own}) "
-                f"takes {om} ms: {gap} — a config tuned for one shape can be far from best on another, which is why "
-                "the autotune key names the sizes",
-                f"最初の形状で最速だった設定({w})は {second['label']} で {wm} ms かかり、そこでの最速設定({own})は "
-                f"{om} ms です: {gap}。ある形状に合わせた設定は別の形状では最適から遠いことがあり、だから autotune の "
-                "key にサイズを並べます").in_(lang)))
+            out.append(
+                (
+                    "text",
+                    Said(
+                        f"the winner on the first shape ({w}) takes {wm} ms on {second['label']}, where its own best ({own}) "
+                        f"takes {om} ms: {gap} — a config tuned for one shape can be far from best on another, which is why "
+                        "the autotune key names the sizes",
+                        f"最初の形状で最速だった設定({w})は {second['label']} で {wm} ms かかり、そこでの最速設定({own})は "
+                        f"{om} ms です: {gap}。ある形状に合わせた設定は別の形状では最適から遠いことがあり、だから autotune の "
+                        "key にサイズを並べます",
+                    ).in_(lang),
+                )
+            )
     else:
         for config in report.get("configs") or []:
             out.append(("text", f"  {config}"))
         if report.get("kernel"):
-            out.append(("text", pick(lang, "timing each config needs a GPU; on the interpreter the autotuner has "
-                                           "nothing to measure (a file may even declare a shorter config list for it)",
-                                     "設定ごとの計測には GPU が必要です。インタプリタではオートチューナーが計るものは"
-                                     "ありません(インタプリタ用に短い設定リストを宣言するファイルもあります)")))
+            out.append(
+                (
+                    "text",
+                    pick(
+                        lang,
+                        "timing each config needs a GPU; on the interpreter the autotuner has "
+                        "nothing to measure (a file may even declare a shorter config list for it)",
+                        "設定ごとの計測には GPU が必要です。インタプリタではオートチューナーが計るものは"
+                        "ありません(インタプリタ用に短い設定リストを宣言するファイルもあります)",
+                    ),
+                )
+            )
         else:
-            out.append(("text", pick(lang, "no kernel under @triton.autotune in this file: decorate the @triton.jit "
-                                           "kernel with @triton.autotune(configs=[...], key=[...])",
-                                     "このファイルには @triton.autotune の付いたカーネルがありません。@triton.jit "
-                                     "カーネルに @triton.autotune(configs=[...], key=[...]) を付けてください")))
+            out.append(
+                (
+                    "text",
+                    pick(
+                        lang,
+                        "no kernel under @triton.autotune in this file: decorate the @triton.jit "
+                        "kernel with @triton.autotune(configs=[...], key=[...])",
+                        "このファイルには @triton.autotune の付いたカーネルがありません。@triton.jit "
+                        "カーネルに @triton.autotune(configs=[...], key=[...]) を付けてください",
+                    ),
+                )
+            )
     return out
 
 
@@ -352,21 +488,41 @@ def _interpreter(result: Any, lang: str) -> list[Block]:
     body = []
     for row in counted:
         ai = row.get("arithmetic_intensity")
-        body.append([row.get("label", ""), _num(row.get("programs")), _num(row.get("bytes_loaded")),
-                     _num(row.get("bytes_stored")), _num(row.get("bytes_moved")), _num(row.get("bytes")),
-                     "—" if ai is None else f"{ai:.3g}"])
-    headers = [pick(lang, "size", "サイズ"), pick(lang, "programs", "プログラム数"),
-               pick(lang, "bytes loaded", "ロード量"), pick(lang, "bytes stored", "ストア量"),
-               pick(lang, "moved", "転送量"), pick(lang, "ideal (formula)", "理想値(式)"), "FLOP/B"]
+        body.append(
+            [
+                row.get("label", ""),
+                _num(row.get("programs")),
+                _num(row.get("bytes_loaded")),
+                _num(row.get("bytes_stored")),
+                _num(row.get("bytes_moved")),
+                _num(row.get("bytes")),
+                "—" if ai is None else f"{ai:.3g}",
+            ]
+        )
+    headers = [
+        pick(lang, "size", "サイズ"),
+        pick(lang, "programs", "プログラム数"),
+        pick(lang, "bytes loaded", "ロード量"),
+        pick(lang, "bytes stored", "ストア量"),
+        pick(lang, "moved", "転送量"),
+        pick(lang, "ideal (formula)", "理想値(式)"),
+        "FLOP/B",
+    ]
     out: list[Block] = [("table", headers, body, set()), *errors]
     for row in rows:
         extra = row.get("extra_bytes")
         if extra:
-            out.append(("text", Said(
-                f"at {row.get('label', '')} your kernel moved {extra:,.0f} bytes more than the formula's {row['bytes']:,.0f}: "
-                "some data is read more than once (or more is written than needed)",
-                f"{row.get('label', '')} では、カーネルの転送量が式の {row['bytes']:,.0f} バイトより {extra:,.0f} バイト"
-                "多くなっています。同じデータを複数回読んでいる(または必要以上に書いている)ためです").in_(lang)))
+            out.append(
+                (
+                    "text",
+                    Said(
+                        f"at {row.get('label', '')} your kernel moved {extra:,.0f} bytes more than the formula's {row['bytes']:,.0f}: "
+                        "some data is read more than once (or more is written than needed)",
+                        f"{row.get('label', '')} では、カーネルの転送量が式の {row['bytes']:,.0f} バイトより {extra:,.0f} バイト"
+                        "多くなっています。同じデータを複数回読んでいる(または必要以上に書いている)ためです",
+                    ).in_(lang),
+                )
+            )
     out.append(("text", INTERPRETER_NOTE.in_(lang)))
     if result.get("naive"):
         out.append(("text", NAIVE_INTERPRETER_NOTE.in_(lang)))

@@ -57,9 +57,14 @@ def print_verify(console, result: Any, lang: str = "en") -> None:
             table.add_column(col)
         for case in cases:
             mark = "[green]✓[/]" if case.get("passed") else "[red]✗[/]"
-            table.add_row(mark, escape(verify_words.case_name(case, lang)), number(case.get("max_abs_err")),
-                          number(case.get("max_rel_err")), number(case.get("mismatches")),
-                          escape(verify_words.why(case, lang)))
+            table.add_row(
+                mark,
+                escape(verify_words.case_name(case, lang)),
+                number(case.get("max_abs_err")),
+                number(case.get("max_rel_err")),
+                number(case.get("mismatches")),
+                escape(verify_words.why(case, lang)),
+            )
         console.print(table)
     if r.get("error"):
         console.print(error_line(r["error"], lang))
@@ -128,13 +133,20 @@ def print_doctor(console, report: Any, lang: str = "en") -> None:
     r = _json(report)
     for item in r.get("checks", []):
         mark = {"ok": "[green]✓[/]", "warn": "[yellow]![/]", "fail": "[red]✗[/]", "info": "[dim]·[/]"}.get(
-            item.get("status"), "?")
-        console.print(f"{mark} {escape(doctor_words.name(item, lang)):<22} {escape(doctor_words.value(item, lang))}")
+            item.get("status"), "?"
+        )
+        console.print(
+            f"{mark} {escape(_pad(doctor_words.name(item, lang), 22))} {escape(doctor_words.value(item, lang))}"
+        )
         fix = doctor_words.fix(item, lang)
         if fix:
             console.print(f"    [dim]{escape(pick(lang, 'fix: ', '対処: ') + fix)}[/]")
     color = "green" if r.get("ok") else "red"
     console.print(f"[{color}]{escape(doctor_words.verdict(r, lang))}[/]")
+
+
+def _pad(text: str, cells: int) -> str:
+    return text + " " * max(0, cells - bench_words.cell_width(text))
 
 
 def progress_text(event: dict, lang: str) -> str:

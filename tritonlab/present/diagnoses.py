@@ -91,8 +91,11 @@ def describe(facts: Any, lang: str) -> str:
 
 def generic(f: Facts, lang: str) -> str:
     """For a kind with no sentence (yet): its name and its facts, words in `lang`."""
-    shown = {k: v for k, v in f.items() if k not in ("kind", "message", "detail", "extra", "sent") and v not in
-             (None, "", [], {})}
+    shown = {
+        k: v
+        for k, v in f.items()
+        if k not in ("kind", "message", "detail", "extra", "sent") and v not in (None, "", [], {})
+    }
     facts = ", ".join(f"{k}={_short(v)}" for k, v in list(shown.items())[:8])
     head = Said(f"the lab reports “{f.get('kind')}”", f"ラボからの報告「{f.get('kind')}」").in_(lang)
     return f"{head}: {facts}" if facts else head
@@ -177,13 +180,22 @@ def _timeout(f: Facts) -> Said:
 
 
 _SIGNALS: dict[str, Said] = {
-    "SIGSEGV": Said("segmentation fault: the process touched memory it does not own",
-                    "セグメンテーション違反: プロセスが自分のものでないメモリに触れました"),
-    "SIGABRT": Said("aborted: typically a corrupted heap after an out-of-bounds store",
-                    "異常終了: 多くは範囲外ストアでヒープが壊れたためです"),
-    "SIGKILL": Said("killed: out of memory, or stopped after a timeout",
-                    "強制終了: メモリ不足、またはタイムアウト後の停止です"),
-    "SIGBUS": Said("bus error: a misaligned or unmapped memory access", "バスエラー: 整列していないか未割り当てのメモリへのアクセス"),
+    "SIGSEGV": Said(
+        "segmentation fault: the process touched memory it does not own",
+        "セグメンテーション違反: プロセスが自分のものでないメモリに触れました",
+    ),
+    "SIGABRT": Said(
+        "aborted: typically a corrupted heap after an out-of-bounds store",
+        "異常終了: 多くは範囲外ストアでヒープが壊れたためです",
+    ),
+    "SIGKILL": Said(
+        "killed: out of memory, or stopped after a timeout",
+        "強制終了: メモリ不足、またはタイムアウト後の停止です",
+    ),
+    "SIGBUS": Said(
+        "bus error: a misaligned or unmapped memory access",
+        "バスエラー: 整列していないか未割り当てのメモリへのアクセス",
+    ),
     "SIGFPE": Said("arithmetic exception", "算術例外"),
     "SIGILL": Said("illegal instruction", "不正な命令"),
 }
@@ -201,13 +213,26 @@ def signal_text(name: str | None, lang: str) -> str:
 def _crash(f: Facts) -> Said:
     if f["cause"] == "start":
         q = verbatim(f["exception"])
-        return Said(f"the worker could not start {q}".rstrip(), f"ワーカーを起動できませんでした {q}".rstrip())
+        return Said(
+            f"the worker could not start {q}".rstrip(), f"ワーカーを起動できませんでした {q}".rstrip()
+        )
     if f["cause"] == "replay":
         q = verbatim(f["exception"])
-        return Said(f"the interpreter replay failed {q}".rstrip(), f"インタプリタでの再実行に失敗しました {q}".rstrip())
+        return Said(
+            f"the interpreter replay failed {q}".rstrip(),
+            f"インタプリタでの再実行に失敗しました {q}".rstrip(),
+        )
     sig = f["signal"]
-    why_en = signal_text(sig, "en") if sig else (f"exit code {f['exit_code']}" if f["exit_code"] is not None else "?")
-    why_ja = signal_text(sig, "ja") if sig else (f"終了コード {f['exit_code']}" if f["exit_code"] is not None else "?")
+    why_en = (
+        signal_text(sig, "en")
+        if sig
+        else (f"exit code {f['exit_code']}" if f["exit_code"] is not None else "?")
+    )
+    why_ja = (
+        signal_text(sig, "ja")
+        if sig
+        else (f"終了コード {f['exit_code']}" if f["exit_code"] is not None else "?")
+    )
     return Said(
         f"the worker process died: {why_en}. It restarts on the next request; your code is kept.",
         f"ワーカープロセスが終了しました: {why_ja}。次の実行で再起動します。コードはそのまま残っています。",
@@ -229,7 +254,9 @@ def _cuda_fault(f: Facts) -> Said:
 
 @says(Kind.CANCELLED)
 def _cancelled(f: Facts) -> Said:
-    return Said("cancelled: the worker was stopped and will restart", "キャンセルしました。ワーカーは再起動します")
+    return Said(
+        "cancelled: the worker was stopped and will restart", "キャンセルしました。ワーカーは再起動します"
+    )
 
 
 @says(Kind.LOAD)
@@ -246,19 +273,25 @@ def _usage(f: Facts) -> Said:
 
 @says(Kind.VERIFY)
 def _verify(f: Facts) -> Said:
-    head = Said("not timed: your kernel does not pass verify yet", "計測していません。カーネルがまだ検証に合格していません")
+    head = Said(
+        "not timed: your kernel does not pass verify yet",
+        "計測していません。カーネルがまだ検証に合格していません",
+    )
     diag = f["diagnosis"]
     if isinstance(diag, Mapping):
         case = f" ({f['case']})" if f["case"] else ""
-        return head + Said(f" — first failure{case}: {describe(diag, 'en')}",
-                           f"。最初の失敗{case}: {describe(diag, 'ja')}")
+        return head + Said(
+            f" — first failure{case}: {describe(diag, 'en')}", f"。最初の失敗{case}: {describe(diag, 'ja')}"
+        )
     return head
 
 
 @says(Kind.OOB)
 def _oob(f: Facts) -> Said:
     d = _Facts(f["detail"]) if isinstance(f["detail"], Mapping) else f
-    if f["side"] is not None or f["changed"] is not None:  # a guard zone on the GPU: memory next to a tensor changed
+    if (
+        f["side"] is not None or f["changed"] is not None
+    ):  # a guard zone on the GPU: memory next to a tensor changed
         arg = f["arg"] or f["name"] or "?"
         side = Said("before", "前") if f["side"] == "before" else Said("after", "後ろ")
         return Said(
@@ -267,15 +300,29 @@ def _oob(f: Facts) -> Said:
             f"範囲外ストア: テンソル {arg} の{side.ja}のメモリが書き換えられました({number(f['changed'])} 要素)。"
             "マスクが正しくないストアです",
         )
-    found = _access(d) if d is not f or f["access"] is not None else Said(
-        "an out-of-bounds access", "範囲外アクセスがあります")
+    found = (
+        _access(d)
+        if d is not f or f["access"] is not None
+        else Said("an out-of-bounds access", "範囲外アクセスがあります")
+    )
     if f["cause"] == "audit":
-        return Said("every GPU case matched torch, but the interpreter's bounds checker found an out-of-bounds "
-                    "access: ", "GPU ではすべてのケースが torch と一致しましたが、インタプリタの境界チェックが範囲外"
-                    "アクセスを見つけました: ") + found
+        return (
+            Said(
+                "every GPU case matched torch, but the interpreter's bounds checker found an out-of-bounds "
+                "access: ",
+                "GPU ではすべてのケースが torch と一致しましたが、インタプリタの境界チェックが範囲外"
+                "アクセスを見つけました: ",
+            )
+            + found
+        )
     if f["cause"] == "replay-case":
-        return Said("the interpreter's bounds checker, replaying this case: ",
-                    "このケースをインタプリタの境界チェックで再実行した結果: ") + found
+        return (
+            Said(
+                "the interpreter's bounds checker, replaying this case: ",
+                "このケースをインタプリタの境界チェックで再実行した結果: ",
+            )
+            + found
+        )
     return found
 
 
@@ -299,7 +346,10 @@ def _access(d: Facts) -> Said:
         )
     lanes_en = _n(lanes, "en", "lane", "lanes", "")
     if not sp:
-        where_en, where_ja = f"{lanes_en} outside every tensor argument", f"{lanes} レーンがどのテンソルにも属しません"
+        where_en, where_ja = (
+            f"{lanes_en} outside every tensor argument",
+            f"{lanes} レーンがどのテンソルにも属しません",
+        )
     elif sp[0] == sp[1]:
         where_en, where_ja = f"element offset {sp[0]} ({lanes_en})", f"要素オフセット {sp[0]}({lanes} レーン)"
     else:
@@ -349,25 +399,37 @@ def _error(f: Facts) -> Said:
 def _type(f: Facts) -> Said:
     got = f["got_type"] or "None"
     if got == "NoneType" or got == "None":
-        return Said("the wrapper returned None — return the output tensor",
-                    "ラッパーが None を返しました。出力テンソルを return してください")
-    return Said(f"the wrapper returned {got}, not a tensor — return the output tensor",
-                f"ラッパーの戻り値が {got} で、テンソルではありません。出力テンソルを return してください")
+        return Said(
+            "the wrapper returned None — return the output tensor",
+            "ラッパーが None を返しました。出力テンソルを return してください",
+        )
+    return Said(
+        f"the wrapper returned {got}, not a tensor — return the output tensor",
+        f"ラッパーの戻り値が {got} で、テンソルではありません。出力テンソルを return してください",
+    )
 
 
 @says(Kind.SHAPE)
 def _shape(f: Facts) -> Said:
     got, exp = shape(f["got"]), shape(f["expected"])
     if f["reshaped"]:
-        return Said(f"the output has shape {got} but torch gives {exp} (same number of elements: compared in order)",
-                    f"出力の形状は {got} ですが、torch の結果は {exp} です(要素数が同じなので順に比較しました)")
-    return Said(f"the output has shape {got} but torch gives {exp}", f"出力の形状は {got} ですが、torch の結果は {exp} です")
+        return Said(
+            f"the output has shape {got} but torch gives {exp} (same number of elements: compared in order)",
+            f"出力の形状は {got} ですが、torch の結果は {exp} です(要素数が同じなので順に比較しました)",
+        )
+    return Said(
+        f"the output has shape {got} but torch gives {exp}",
+        f"出力の形状は {got} ですが、torch の結果は {exp} です",
+    )
 
 
 @says(Kind.DTYPE)
 def _dtype(f: Facts) -> Said:
     got, exp = dtype(f["got"]), dtype(f["expected"])
-    return Said(f"the output is {got} but torch gives {exp}", f"出力の dtype は {got} ですが、torch の結果は {exp} です")
+    return Said(
+        f"the output is {got} but torch gives {exp}",
+        f"出力の dtype は {got} ですが、torch の結果は {exp} です",
+    )
 
 
 def _cells(f: Facts) -> tuple[str, str]:
@@ -442,8 +504,10 @@ def _unwritten(f: Facts) -> Said:
             "ずれています。グリッドと出力のストライドを確認してください",
         )
     if cause == "grid-short":
-        return Said(f"{elems_en} were never written: the last programs were not launched — check the grid",
-                    f"{elems_ja} が書き込まれていません。最後のほうのプログラムが起動されていません。グリッドを確認してください")
+        return Said(
+            f"{elems_en} were never written: the last programs were not launched — check the grid",
+            f"{elems_ja} が書き込まれていません。最後のほうのプログラムが起動されていません。グリッドを確認してください",
+        )
     if cause == "partial-blocks":
         programs, numel = f["grid_programs"], f["numel"]
         return Said(
@@ -464,30 +528,40 @@ def _unwritten(f: Facts) -> Said:
         )
     runs = f["runs"] if f["runs"] is not None else len(f["ranges"] or [])
     shown = span(f["ranges"])
-    en = (f"{_n(count, 'en', 'element', 'elements', '')} in {_n(runs, 'en', 'range', 'ranges', '')} "
-          f"{'was' if count == 1 else 'were'} never written ({shown})")
+    en = (
+        f"{_n(count, 'en', 'element', 'elements', '')} in {_n(runs, 'en', 'range', 'ranges', '')} "
+        f"{'was' if count == 1 else 'were'} never written ({shown})"
+    )
     ja = f"{number(count)} 要素({runs} 区間: {shown})が書き込まれていません"
     if f["programs"]:
         en += f": programs {span(f['programs'])} wrote nothing"
         ja += f"。プログラム {span(f['programs'])} は何も書いていません"
-    return Said(en + " — check the offsets each program computes from tl.program_id",
-                ja + "。各プログラムが tl.program_id から計算するオフセットを確認してください")
+    return Said(
+        en + " — check the offsets each program computes from tl.program_id",
+        ja + "。各プログラムが tl.program_id から計算するオフセットを確認してください",
+    )
 
 
 @says(Kind.NAN)
 def _nan(f: Facts) -> Said:
-    hint = Said("look for overflow (exp of large inputs), division by zero, or unmasked loads of padding",
-                "オーバーフロー(大きな入力の exp)、ゼロ除算、マスクなしでのパディングのロードを探してください")
+    hint = Said(
+        "look for overflow (exp of large inputs), division by zero, or unmasked loads of padding",
+        "オーバーフロー(大きな入力の exp)、ゼロ除算、マスクなしでのパディングのロードを探してください",
+    )
     if f["cause"] == "softmax":
         hint = Said("subtract the row max before exp", "exp の前に行の最大値を引いてください")
     if f["rows"] is not None:
         rows = f["rows"]
         if len(rows) == 1:
-            return Said(f"row {rows[0]} has inf/NaN where torch has finite values: {hint.en}",
-                        f"行 {rows[0]} に、torch では有限の値なのに inf/NaN があります。{hint.ja}")
+            return Said(
+                f"row {rows[0]} has inf/NaN where torch has finite values: {hint.en}",
+                f"行 {rows[0]} に、torch では有限の値なのに inf/NaN があります。{hint.ja}",
+            )
         r = span(_runs(rows))
-        return Said(f"rows {r} ({len(rows)} rows) have inf/NaN where torch has finite values: {hint.en}",
-                    f"行 {r}({len(rows)} 行)に、torch では有限の値なのに inf/NaN があります。{hint.ja}")
+        return Said(
+            f"rows {r} ({len(rows)} rows) have inf/NaN where torch has finite values: {hint.en}",
+            f"行 {r}({len(rows)} 行)に、torch では有限の値なのに inf/NaN があります。{hint.ja}",
+        )
     r = span(f["ranges"])
     return Said(
         f"elements {r} ({number(f['count'])}) are inf/NaN where torch has finite values: {hint.en}",
@@ -517,11 +591,15 @@ def _mismatch(f: Facts) -> Said:
     )
     cause = f["cause"]
     if cause == "all-zero":
-        return head + Said(": every element is 0 — is the result stored, and stored to the output that is returned?",
-                           "。すべての要素が 0 です。結果をストアしていますか? 返す出力テンソルにストアしていますか?")
+        return head + Said(
+            ": every element is 0 — is the result stored, and stored to the output that is returned?",
+            "。すべての要素が 0 です。結果をストアしていますか? 返す出力テンソルにストアしていますか?",
+        )
     if cause == "all-wrong":
-        return head + Said(": every element is wrong — check the operation, the argument order and the dtype",
-                           "。すべての要素が違います。演算、引数の順序、dtype を確認してください")
+        return head + Said(
+            ": every element is wrong — check the operation, the argument order and the dtype",
+            "。すべての要素が違います。演算、引数の順序、dtype を確認してください",
+        )
     where_en, where_ja = _cells(f)
     if f["programs"]:
         progs = span(f["programs"]) if f["rows"] is None else span([tuple(p) for p in f["programs"]])
@@ -583,8 +661,10 @@ def _perf_bytes(f: Facts) -> Said:
 @says(Kind.WRONG_SHAPE)
 def _wrong_shape(f: Facts) -> Said:
     if f["got_type"]:
-        return Said(f"the wrapper returned {f['got_type']}, not a torch.Tensor — return the output tensor",
-                    f"ラッパーの戻り値が {f['got_type']} で、torch.Tensor ではありません。出力テンソルを return してください")
+        return Said(
+            f"the wrapper returned {f['got_type']}, not a torch.Tensor — return the output tensor",
+            f"ラッパーの戻り値が {f['got_type']} で、torch.Tensor ではありません。出力テンソルを return してください",
+        )
     got, exp = shape(f["got"]), shape(f["expected"])
     return Said(f"output shape {got}, expected {exp}", f"出力の形状が {got} です(正しくは {exp})")
 
@@ -601,15 +681,19 @@ def _wrong_dtype(f: Facts) -> Said:
 
 @says(Kind.WRONG_DEVICE)
 def _wrong_device(f: Facts) -> Said:
-    return Said(f"output is on {f['got']}, inputs are on {f['expected']}",
-                f"出力が {f['got']} 上にありますが、入力は {f['expected']} 上にあります")
+    return Said(
+        f"output is on {f['got']}, inputs are on {f['expected']}",
+        f"出力が {f['got']} 上にありますが、入力は {f['expected']} 上にあります",
+    )
 
 
 @says(Kind.LESSON)
 def _lesson(f: Facts) -> Said:
     q = verbatim(f["exception"] or f["message"])
-    return Said(f"the lesson cannot build this case (a problem in the lesson, not your code): {q}",
-                f"レッスンがこのケースを作れません(あなたのコードではなくレッスン側の問題です): {q}")
+    return Said(
+        f"the lesson cannot build this case (a problem in the lesson, not your code): {q}",
+        f"レッスンがこのケースを作れません(あなたのコードではなくレッスン側の問題です): {q}",
+    )
 
 
 @says(Kind.VALIDATION)
@@ -618,8 +702,10 @@ def _validation(f: Facts) -> Said:
     why_en = why.get("en") if isinstance(why, Mapping) else why
     why_ja = (why.get("ja") or why.get("en")) if isinstance(why, Mapping) else why
     if f["cause"] == "failed-in-kernel":
-        return Said("it failed inside the kernel instead of being rejected before the launch",
-                    "起動前に拒否されず、カーネルの中で失敗しました")
+        return Said(
+            "it failed inside the kernel instead of being rejected before the launch",
+            "起動前に拒否されず、カーネルの中で失敗しました",
+        )
     what_en = why_en or f["case_name"] or "?"
     what_ja = why_ja or f["case_name"] or "?"
     return Said(

@@ -20,8 +20,10 @@ def _show(t: torch.Tensor, limit: int = 64) -> str:
         values = flat.reshape(-1)[:limit].tolist()
         more = f" … (+{flat.numel() - limit})" if flat.numel() > limit else ""
         return "[" + ", ".join(_num(v) for v in values) + "]" + more
-    rows = [("  " + " ".join(f"{_num(v):>8}" for v in row[:12]) + (" …" if flat.shape[-1] > 12 else ""))
-            for row in flat.reshape(-1, flat.shape[-1])[:8].tolist()]
+    rows = [
+        ("  " + " ".join(f"{_num(v):>8}" for v in row[:12]) + (" …" if flat.shape[-1] > 12 else ""))
+        for row in flat.reshape(-1, flat.shape[-1])[:8].tolist()
+    ]
     return "\n".join(rows) + ("\n  …" if flat.reshape(-1, flat.shape[-1]).shape[0] > 8 else "")
 
 
@@ -31,19 +33,30 @@ def _num(v) -> str:
     return str(v)
 
 
+def _facts(value) -> dict:
+    """A tensor's shape, dtype, device and (when not contiguous) strides; {} for anything else."""
+    if not isinstance(value, torch.Tensor):
+        return {"repr": repr(value)}
+    facts = {"shape": list(value.shape), "dtype": str(value.dtype).removeprefix("torch."),
+             "device": value.device.type}
+    if not value.is_contiguous():
+        facts["strides"] = list(value.stride())
+    return facts
+
+
 def program_map(t: torch.Tensor, width: int = 64) -> list[str]:
     """One character per element: the program id that wrote it (0-9, a-z, A-Z), '?' when unwritten."""
     digits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
     flat = t.detach().cpu().reshape(-1)
     poison = memcheck.is_poison(flat).reshape(-1) if flat.numel() else flat.bool()
     chars = []
-    for value, unwritten in zip(flat.tolist(), poison.tolist()):
+    for value, unwritten in zip(flat.tolist(), poison.tolist(), strict=True):
         if unwritten:
             chars.append("?")
         else:
             v = int(value)
             chars.append(digits[v] if 0 <= v < len(digits) else "#")
-    return ["".join(chars[i:i + width]) for i in range(0, len(chars), width)]
+    return ["".join(chars[i : i + width]) for i in range(0, len(chars), width)]
 
 
 def handle(args: dict, ctx) -> dict:
@@ -60,10 +73,20 @@ def handle(args: dict, ctx) -> dict:
     kwargs = spec.kwargs if spec else {}
     allocator = memcheck.GuardedAllocator(loaded.device)
     inputs = make_inputs(exercise, params, dtype, 0, loaded.device, allocator=allocator)
-    result["call"] = {"entry": exercise.entry, "args": list(inputs), "kwargs": {k: repr(v) for k, v in kwargs.items()}}
-    result["inputs"] = [{"name": name, "describe": describe(value),
-                         "values": _show(value) if isinstance(value, torch.Tensor) else None}
-                        for name, value in inputs.items()]
+    result["call"] = {
+        "entry": exercise.entry,
+        "args": list(inputs),
+        "kwargs": {k: repr(v) for k, v in kwargs.items()},
+    }
+    result["inputs"] = [
+        {
+            "name": name,
+            "describe": describe(value),
+            **_facts(value),
+            "values": _show(value) if isinstance(value, torch.Tensor) else None,
+        }
+        for name, value in inputs.items()
+    ]
     originals = {k: (v.clone() if isinstance(v, torch.Tensor) else v) for k, v in inputs.items()}
     call = exercise_env.LearnerCall(loaded, ctx.backend, allocator)
     try:
@@ -77,11 +100,14 @@ def handle(args: dict, ctx) -> dict:
     result["launches"] = [{"kernel": launch.get("kernel"), "grid": launch.get("grid")} for launch in launches]
     if checker is not None:
         stats = checker.stats
-        result["stats"] = {"programs": stats.programs, "bytes_loaded": stats.bytes_loaded,
-                           "bytes_stored": stats.bytes_stored}
+        result["stats"] = {
+            "programs": stats.programs,
+            "bytes_loaded": stats.bytes_loaded,
+            "bytes_stored": stats.bytes_stored,
+        }
     if exercise.verify.output.startswith("inplace:"):
         got = inputs[exercise.verify.output.split(":", 1)[1]]
-    result["returned"] = {"describe": describe(got)}
+    result["returned"] = {"describe": describe(got), **_facts(got)}
     if isinstance(got, torch.Tensor):
         if spec and spec.show == "program-map":
             result["program_map"] = program_map(got)
@@ -90,8 +116,12 @@ def handle(args: dict, ctx) -> dict:
         try:
             expected = exercise_env.reference(exercise, originals, params, kwargs)
             result["expected"] = {"values": _show(expected)}
-            result["matches"] = bool(got.shape == expected.shape and torch.allclose(
-                got.float().cpu(), expected.float().cpu(), equal_nan=False, atol=1e-2, rtol=1e-2))
+            result["matches"] = bool(
+                got.shape == expected.shape
+                and torch.allclose(
+                    got.float().cpu(), expected.float().cpu(), equal_nan=False, atol=1e-2, rtol=1e-2
+                )
+            )
         except Exception as exc:
             result["comparison_error"] = f"{type(exc).__name__}: {exc}"
     return result
