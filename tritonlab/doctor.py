@@ -7,6 +7,7 @@ Returns a plain report dict (today's `--json` keys); each check carries a `cause
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 
 def run_doctor(lab=None, backend: str = "auto", timeout: float = 180.0) -> dict:
@@ -16,7 +17,7 @@ def run_doctor(lab=None, backend: str = "auto", timeout: float = 180.0) -> dict:
     from tritonlab.content.loader import load_catalog
     from tritonlab.engine.lab import Lab
 
-    checks = [{"name": "tritonlab", "status": "ok", "value": __version__}]
+    checks: list[dict[str, Any]] = [{"name": "tritonlab", "status": "ok", "value": __version__}]
     catalog = load_catalog()
     lessons_ok = bool(catalog.lessons) and not catalog.problems
     checks.append(

@@ -1,8 +1,8 @@
 """`tritonlab --lang ja …` prints no English prose: verify/run/bench/ir/doctor/quiz over broken and correct files.
 
 English prose here means a run of three or more plain English words. Code identifiers (anything with `_`, `.`,
-digits, brackets, `=`), units, and text the lab quotes verbatim in «…» (Python's or Triton's own exception text) or
-in backticks are not prose. The compiler stage printed by `ir` is code and is not read.
+digits, brackets, `=`), units, and text quoted verbatim — in «…» (Python's or Triton's own exception text, as the
+lab quotes it), in backticks, or in '…' (as lessons quote an error message) — are not prose. The compiler stage printed by `ir` is code and is not read.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BROKEN = ROOT / "tests" / "integration" / "broken"
 LEARNERS = ROOT / "tests" / "integration" / "learners"
 
-_QUOTED = re.compile(r"«[^»]*»|`[^`]*`")
+_QUOTED = re.compile(r"«[^»]*»|`[^`]*`|(?<![A-Za-z])'[^']*'(?![A-Za-z])")
 _TOKEN = re.compile(r"\S+")
 _WORD = re.compile(r"^[(\[]?([A-Za-z]{2,})[)\],;:!?]*$")
 
@@ -52,6 +52,8 @@ def test_the_prose_detector_sees_english_and_spares_code():
     assert english_runs("cases pass, first failure") == ["cases pass, first failure".replace(",", "")]
     assert english_runs("tl.store pointer and tl.load mask") == []  # 2-word pieces between identifiers
     assert english_runs("num_warps 4 · num_stages 3 · GB/s TFLOP/s") == []
+    assert english_runs("拒否します（'Pointer argument cannot be accessed'）が") == []
+    assert english_runs("the kernel doesn't mask the load") == ["mask the load"]  # an apostrophe is no quote
 
 
 def tritonlab(*args: str, home: Path) -> str:

@@ -140,10 +140,13 @@ class Lab:
         """Dispatch by op name (the app's action bar and the developer check pick the op at run time)."""
         if op == "verify":
             return self.verify(args, timeout=timeout, on_progress=on_progress)
-        method = {"run": self.run, "bench": self.bench, "ir": self.ir}.get(op)
-        if method is None:
-            raise ValueError(f"unknown op {op!r}")
-        return method(args, timeout=timeout, on_progress=on_progress)
+        if op == "run":
+            return self.run(args, timeout=timeout, on_progress=on_progress)
+        if op == "bench":
+            return self.bench(args, timeout=timeout, on_progress=on_progress)
+        if op == "ir":
+            return self.ir(args, timeout=timeout, on_progress=on_progress)
+        raise ValueError(f"unknown op {op!r}")
 
     # ---- plumbing -----------------------------------------------------------------------------------------------
 

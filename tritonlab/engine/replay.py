@@ -79,18 +79,17 @@ def replay_on_interpreter(
     `client`: an interpreter worker to use and keep (the app keeps one warm, and can cancel it); without one, a
     worker is started for this replay and closed after it."""
     own = client is None
-    if own:
-        client = WorkerClient(backend="interpreter")
+    worker = WorkerClient(backend="interpreter") if client is None else client
     try:
-        replay = None
+        replay: dict = {}
         if case is not None:
-            replay = client.request("verify", dict(args, cases=[case]), timeout=timeout)
+            replay = worker.request("verify", dict(args, cases=[case]), timeout=timeout)
         kind = (replay.get("error") or {}).get("kind") if replay else None
         if not exact_only and kind not in (Kind.OOB, Kind.CANCELLED):
-            replay = client.request("verify", dict(args), timeout=timeout)
+            replay = worker.request("verify", dict(args), timeout=timeout)
     finally:
         if own:
-            client.close()
+            worker.close()
     error = replay.get("error") or {}
     found = {"backend": "interpreter", "summary": replay.get("summary"), "error": error or None}
     if error.get("kind") == Kind.OOB:

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Static
 
 from tritonlab.app.formatting import error_text, number
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 from tritonlab.present import bench as bench_words
 
 SCALAR = (str, int, float, bool, type(None))
@@ -118,7 +119,7 @@ def report_blocks(result: dict, lang: str) -> list[tuple[bool, list[str]]]:
     return out
 
 
-class BenchPanel(VerticalScroll):
+class BenchPanel(LabAppAccess, VerticalScroll):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._result: dict | None = None
@@ -126,7 +127,7 @@ class BenchPanel(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(id="bench-summary", markup=False)
         yield Vertical(id="bench-report")
-        table = DataTable(id="bench-table", zebra_stripes=True, cursor_type="none")
+        table: DataTable[object] = DataTable(id="bench-table", zebra_stripes=True, cursor_type="none")
         table.display = False
         yield table
         yield Vertical(id="bench-charts")
@@ -140,7 +141,7 @@ class BenchPanel(VerticalScroll):
         self.scroll_home(animate=False)
 
     def _update_view(self) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         summary = self.query_one("#bench-summary", Static)
         table = self.query_one("#bench-table", DataTable)
         charts = self.query_one("#bench-charts", Vertical)

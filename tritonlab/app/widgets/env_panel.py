@@ -6,8 +6,6 @@ and only when the tab is first shown.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.table import Table
 from rich.text import Text
 from textual import work
@@ -17,15 +15,13 @@ from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 from tritonlab.present import doctor as doctor_words
-
-if TYPE_CHECKING:
-    from tritonlab.app.app import TritonLabApp
 
 MARKS = {"ok": ("✓", "green"), "warn": ("!", "yellow"), "fail": ("✗", "red"), "info": ("·", "dim")}
 
 
-class EnvPanel(Vertical):
+class EnvPanel(LabAppAccess, Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._report: dict | None = None
@@ -64,15 +60,6 @@ class EnvPanel(Vertical):
 
         return run_doctor(self.lab_app.lab)
 
-    @property
-    def lab_app(self) -> TritonLabApp:
-        """The app, typed (widgets reach it through this accessor, not the untyped `self.app`)."""
-        from tritonlab.app.app import TritonLabApp  # noqa: F811 - the runtime import behind the typing one
-
-        app = self.app
-        assert isinstance(app, TritonLabApp)
-        return app
-
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "doctor" or not event.worker.is_finished:
             return
@@ -85,7 +72,7 @@ class EnvPanel(Vertical):
         self._update_view()
 
     def _update_view(self) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         button = self.query_one("#env-run", Button)
         button.label = t("env_run", lang)
         button.disabled = self.checking

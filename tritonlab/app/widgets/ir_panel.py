@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 
 from tritonlab.app.formatting import error_text
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 from tritonlab.present.ir import header as ir_header
 
 STAGES = ("ttir", "ttgir", "llir", "ptx", "sass")
@@ -37,7 +38,7 @@ def without_locations(text: str, stage: str) -> str:
     return text
 
 
-class IRPanel(Vertical):
+class IRPanel(LabAppAccess, Vertical):
     class StageChosen(Message):
         def __init__(self, stage: str) -> None:
             super().__init__()
@@ -64,7 +65,7 @@ class IRPanel(Vertical):
         if not (event.button.id or "").startswith("ir-"):
             return
         event.stop()
-        self.stage = event.button.id[3:]
+        self.stage = (event.button.id or "")[3:]
         self._mark_stage()
         self.post_message(self.StageChosen(self.stage))
 
@@ -81,7 +82,7 @@ class IRPanel(Vertical):
         self.query_one("#ir-scroll").scroll_home(animate=False)
 
     def _update_view(self) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         header = self.query_one("#ir-header", Static)
         body = self.query_one("#ir-text", Static)
         result = self._result

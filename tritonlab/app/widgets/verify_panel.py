@@ -9,6 +9,7 @@ from textual.widgets import DataTable, Static
 
 from tritonlab.app.formatting import error_text, number, value_text
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 from tritonlab.content.model import tr
 from tritonlab.present.diagnoses import describe
 from tritonlab.present.verify import case_name, map_lines, summary
@@ -16,7 +17,7 @@ from tritonlab.present.verify import case_name, map_lines, summary
 COLUMNS = ("", "col_case", "col_abs", "col_rel", "col_mismatch", "col_why")
 
 
-class VerifyPanel(Vertical):
+class VerifyPanel(LabAppAccess, Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._result: dict | None = None
@@ -24,7 +25,7 @@ class VerifyPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="verify-summary", markup=False)
-        table = DataTable(id="verify-cases", cursor_type="row", zebra_stripes=True)
+        table: DataTable[object] = DataTable(id="verify-cases", cursor_type="row", zebra_stripes=True)
         table.display = False
         yield table
         with VerticalScroll(id="verify-detail"):
@@ -44,7 +45,7 @@ class VerifyPanel(Vertical):
         self._update_view()
 
     def _update_view(self) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         summary = self.query_one("#verify-summary", Static)
         table = self.query_one("#verify-cases", DataTable)
         result = self._result
@@ -108,7 +109,7 @@ class VerifyPanel(Vertical):
             self._show_case(self._selected)
 
     def _show_case(self, index: int) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         body = self.query_one("#verify-detail-body", Static)
         if not self.cases:
             body.update("")

@@ -5,6 +5,8 @@ whether they match); `tritonlab.present.run` words them. `--json` keeps the old 
 
 from __future__ import annotations
 
+from typing import Any
+
 import torch
 
 from tritonlab.engine import exercise_env, memcheck
@@ -60,13 +62,13 @@ def program_map(t: torch.Tensor, width: int = 64) -> list[str]:
 
 
 def handle(args: dict, ctx) -> dict:
-    result = {"exercise": args.get("exercise"), "backend": ctx.backend, "error": None}
+    result: dict[str, Any] = {"exercise": args.get("exercise"), "backend": ctx.backend, "error": None}
     try:
         loaded = exercise_env.load(args, ctx.backend)
     except LearnerError as exc:
         result["error"] = exc.info
         return result
-    exercise = loaded.exercise
+    exercise: Any = loaded.exercise
     spec = exercise.run
     params = spec.params if spec else exercise.verify.interpreter[0]
     dtype = spec.dtype if spec else exercise.verify.dtypes[0]
