@@ -1,4 +1,5 @@
-"""`tritonlab doctor` and the in-app environment check: the UI side's view (version, lessons) plus the worker's.
+"""`tritonlab doctor` and the in-app environment check: the UI side's view (version, lessons) plus the
+worker's.
 
 Returns a plain report dict (today's `--json` keys); each check carries a `cause` and facts that
 `tritonlab.present.doctor` words in either language.
@@ -11,8 +12,8 @@ from typing import Any
 
 
 def run_doctor(lab=None, backend: str = "auto", timeout: float = 180.0) -> dict:
-    """`lab`: the Lab to ask (the app passes its own, so no extra worker is started); without one, a Lab is made for
-    this check and closed after it."""
+    """`lab`: the Lab to ask (the app passes its own, so no extra worker is started); without one, a Lab is
+    made for this check and closed after it."""
     from tritonlab import __version__
     from tritonlab.content.loader import load_catalog
     from tritonlab.engine.lab import Lab

@@ -1,8 +1,10 @@
-"""`tritonlab --lang ja …` prints no English prose: verify/run/bench/ir/doctor/quiz over broken and correct files.
+"""`tritonlab --lang ja …` prints no English prose: verify/run/bench/ir/doctor/quiz over broken and correct
+files.
 
 English prose here means a run of three or more plain English words. Code identifiers (anything with `_`, `.`,
-digits, brackets, `=`), units, and text quoted verbatim — in «…» (Python's or Triton's own exception text, as the
-lab quotes it), in backticks, or in '…' (as lessons quote an error message) — are not prose. The compiler stage printed by `ir` is code and is not read.
+digits, brackets, `=`), units, and text quoted verbatim — in «…» (Python's or Triton's own exception text, as
+the lab quotes it), in backticks, or in '…' (as lessons quote an error message) — are not prose. The compiler
+stage printed by `ir` is code and is not read.
 """
 
 from __future__ import annotations
@@ -46,7 +48,9 @@ def _is_code(token: str) -> bool:
 
 
 def test_the_prose_detector_sees_english_and_spares_code():
-    assert english_runs("the kernel never stored to this output") == ["the kernel never stored to this output"]
+    assert english_runs("the kernel never stored to this output") == [
+        "the kernel never stored to this output"
+    ]
     assert english_runs("プログラム 0 の out_ptr へのストア: offsets < n_elements") == []
     assert english_runs("Python が読めません: «SyntaxError: invalid syntax here»") == []
     assert english_runs("cases pass, first failure") == ["cases pass, first failure".replace(",", "")]
@@ -58,8 +62,14 @@ def test_the_prose_detector_sees_english_and_spares_code():
 
 def tritonlab(*args: str, home: Path) -> str:
     env = dict(os.environ, TRITONLAB_HOME=str(home), COLUMNS="200")
-    out = subprocess.run([sys.executable, "-m", "tritonlab", "--lang", "ja", "--backend", "interpreter", *args],
-                         capture_output=True, text=True, timeout=600, cwd=ROOT, env=env)
+    out = subprocess.run(
+        [sys.executable, "-m", "tritonlab", "--lang", "ja", "--backend", "interpreter", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+        env=env,
+    )
     return out.stdout + out.stderr
 
 
@@ -81,8 +91,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("command,exercise,path", CASES,
-                         ids=[f"{c}-{p.name if p else 'solution'}" for c, _, p in CASES])
+@pytest.mark.parametrize(
+    "command,exercise,path", CASES, ids=[f"{c}-{p.name if p else 'solution'}" for c, _, p in CASES]
+)
 def test_japanese_output_has_no_english_prose(command, exercise, path, tmp_path):
     code = ["--file", str(path)] if path else ["--solution"]
     text = tritonlab(command, exercise, *code, home=tmp_path)

@@ -60,7 +60,7 @@ def test_engine_content_and_present_do_not_import_textual(module):
 
 
 def imported_modules(source: str) -> set[str]:
-    """Every module an `import`/`from … import` statement names, with `from pkg import mod` as `pkg.mod` too."""
+    """Every module an `import`/`from … import` names, with `from pkg import mod` as `pkg.mod` too."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):

@@ -1,5 +1,5 @@
-"""When a GPU run goes wrong without a fault (NaN, unwritten, mismatch), the exact small case is replayed on the
-interpreter's bounds checker, and an out-of-bounds access it finds is named on that case."""
+"""When a GPU run goes wrong without a fault (NaN, unwritten, mismatch), the exact small case is replayed on
+the interpreter's bounds checker, and an out-of-bounds access it finds is named on that case."""
 
 import numpy as np
 import pytest
@@ -99,7 +99,8 @@ def test_scalar_index_accepts_a_one_element_array_and_refuses_a_block():
 
 
 def test_range_over_a_scalar_argument_works_on_the_interpreter():
-    """The numpy >= 2.4 trap: `range(0, K, BLOCK_K)` in a kernel (run in a worker, where the repair is installed)."""
+    """The numpy >= 2.4 trap: `range(0, K, BLOCK_K)` in a kernel (run in a worker, where the repair is
+    installed)."""
     from tritonlab.engine.client import WorkerClient
 
     worker = WorkerClient(backend="interpreter")
@@ -119,7 +120,8 @@ def test_range_over_a_scalar_argument_works_on_the_interpreter():
 
 
 class RecordingClient:
-    """An interpreter worker stand-in: answers each request with the next canned reply, never closed by replay."""
+    """An interpreter worker stand-in: answers each request with the next canned reply, never closed by
+    replay."""
 
     def __init__(self, *replies):
         self.replies = list(replies)

@@ -1,4 +1,4 @@
-"""The TritonLab app: wires the catalog, the engine's one door (`Lab`), the language and the screens together."""
+"""The TritonLab app: wires the catalog, the engine's one door (`Lab`), the language and the screens."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ class TritonLabApp(App):
         replay_client=None,
         lab: Lab | None = None,
     ) -> None:
-        """`client`/`replay_client`: stand-ins for the worker clients inside the Lab (tests); `lab`: a whole Lab."""
+        """`client`/`replay_client`: stand-ins for the worker clients inside the Lab (tests); `lab`: a whole
+        Lab."""
         super().__init__()
         cjk_wrap.install()
         self.backend = backend
@@ -69,7 +70,7 @@ class TritonLabApp(App):
         self.call_after_refresh(self.start_worker)
 
     def _open_ref(self, ref: str) -> None:
-        """`tritonlab open REF`: an exercise, or a lesson (its first exercise, or its text when it has none)."""
+        """`tritonlab open REF`: an exercise, or a lesson (its first exercise, or its text if it has none)."""
         try:
             self.open_exercise(self.catalog.exercise(ref).key)
         except KeyError as exc:

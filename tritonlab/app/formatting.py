@@ -15,7 +15,7 @@ __all__ = ["error_head", "error_text", "number", "restart_notice", "value_text"]
 
 
 def error_text(err: dict, lang: str) -> Text:
-    """The error's headline (kind, line) and its sentence, then any raw detail the worker sent (tracebacks)."""
+    """The error's headline (kind, line) and its sentence, then any raw detail (tracebacks)."""
     text = Text()
     text.append(error_head(err, lang), style="bold red")
     if err.get("case"):
@@ -33,7 +33,8 @@ def error_text(err: dict, lang: str) -> Text:
 def restart_notice(err: dict, lang: str, last_exit: str | None) -> str | None:
     """'worker restarted after a crash: SIGSEGV (…)' for results that took the worker down, else None.
 
-    `last_exit` (the client's English description) is no longer shown: the error's own facts say it in `lang`."""
+    `last_exit` (the client's English description) is no longer shown: the error's own facts say it in
+    `lang`."""
     kind = Kind.parse(err.get("kind"))
     if kind is None or not kind.restarts_worker:
         return None

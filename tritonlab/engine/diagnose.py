@@ -300,7 +300,8 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
     if count == n:
         diag["cause"] = "none-written"
         diag["message"] = (
-            f"no element was written ({_plural(n, 'element')} still {'holds' if n == 1 else 'hold'} the poison): "
+            f"no element was written ({_plural(n, 'element')} still {'holds' if n == 1 else 'hold'} the "
+            "poison): "
             f"the kernel never stored to "
             f"this output — check the tl.store pointer and that the wrapper returns the tensor it "
             f"passed to the kernel"
@@ -506,7 +507,7 @@ def _mismatch(wrong, g, e, diff, view_shape, block_size, max_items, atol, rtol) 
 
 
 def map_grid(status: torch.Tensor, block_size) -> dict:
-    """The map as facts: its character rows (". x n u" per cell) and what a cell covers. Words are the UI's."""
+    """The map as facts: its character rows (". x n u" per cell) and what a cell covers. Words: UI side."""
     shape = _as_2d(tuple(status.shape))
     s = status.reshape(shape)
     if len(shape) == 1:
@@ -538,7 +539,7 @@ def map_grid(status: torch.Tensor, block_size) -> dict:
 
 
 def map_text(grid: dict) -> str:
-    """The English map of today's `--json` key "map" (kept for its readers; the UI words `map_grid` itself)."""
+    """The English map of today's `--json` key "map" (kept for its readers; the UI words `map_grid`)."""
     if grid["dims"] == 1:
         n = grid["numel"]
         if "programs_per_cell" in grid:

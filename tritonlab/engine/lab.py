@@ -1,8 +1,9 @@
 """The one door to the engine: the CLI, the app and the developer check talk to kernels only through `Lab`.
 
 A `Lab` owns the kernel worker (kept warm between requests), the interpreter worker that replays or audits GPU
-verifies on the bounds checker (started on first use, then kept warm), and the temp folders both use. It returns
-typed results (`engine.results`); deciding what to do with them (marking progress, words, colours) is the caller's.
+verifies on the bounds checker (started on first use, then kept warm), and the temp folders both use. It
+returns typed results (`engine.results`); deciding what to do with them (marking progress, words, colours) is
+the caller's.
 
 No torch, no triton, no Textual: the UI process imports this module.
 """
@@ -19,7 +20,8 @@ from tritonlab.engine import replay
 from tritonlab.engine.client import WorkerClient
 from tritonlab.engine.results import BenchResult, DoctorResult, Error, IrResult, Kind, RunResult, VerifyResult
 
-#: A progress callback gets the worker's event facts: {"event": "progress", "message": ..., "case": i, "total": n}.
+#: A progress callback gets the worker's event facts: {"event": "progress", "message": ..., "case": i,
+#: "total": n}.
 #: The replay step sends {"event": "progress", "stage": "replay"} (the caller words it).
 Progress = Callable[[dict], None]
 
@@ -27,8 +29,8 @@ DEFAULT_TIMEOUTS = {"verify": 120.0, "run": 120.0, "bench": 600.0, "ir": 120.0, 
 
 
 class Lab:
-    """Verify, run, bench, ir and doctor over an untrusted worker process; `cancel` from any thread; `close` ends the
-    workers and removes their temp folders."""
+    """Verify, run, bench, ir and doctor over an untrusted worker process; `cancel` from any thread; `close`
+    ends the workers and removes their temp folders."""
 
     def __init__(self, backend: str = "auto", *, client: Any = None, replay_client: Any = None) -> None:
         self.backend = backend
@@ -37,7 +39,7 @@ class Lab:
         self._lock = threading.Lock()
         self._cancelled = False
 
-    # ---- lifecycle ----------------------------------------------------------------------------------------------
+    # ---- lifecycle -----------------------------------------------------------------------------------------
 
     @property
     def info(self) -> dict:
@@ -84,14 +86,14 @@ class Lab:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # ---- the requests -------------------------------------------------------------------------------------------
+    # ---- the requests --------------------------------------------------------------------------------------
 
     def verify(
         self, args: dict, *, timeout: float | None = None, on_progress: Progress | None = None
     ) -> VerifyResult:
-        """Check the code against torch on every case. On a GPU, a fault, a guard-zone hit or a small wrong case is
-        replayed on the interpreter's bounds checker (which names the line), and a pass is audited there for
-        out-of-bounds reads the GPU cannot see."""
+        """Check the code against torch on every case. On a GPU, a fault, a guard-zone hit or a small wrong
+        case is replayed on the interpreter's bounds checker (which names the line), and a pass is audited
+        there for out-of-bounds reads the GPU cannot see."""
         timeout = timeout or DEFAULT_TIMEOUTS["verify"]
         raw = self._request("verify", args, timeout, on_progress)
         if not self._was_cancelled() and replay.will_replay(raw):
@@ -123,7 +125,7 @@ class Lab:
         return IrResult.from_json(self._request("ir", args, timeout or DEFAULT_TIMEOUTS["ir"], on_progress))
 
     def doctor(self, *, timeout: float | None = None, on_progress: Progress | None = None) -> DoctorResult:
-        """The worker's environment checks (Python, torch, triton, numpy, CUDA, a sanity kernel) as a report."""
+        """The worker's environment checks (Python, torch, triton, numpy, CUDA, a test kernel)."""
         raw = self._request("doctor", {}, timeout or DEFAULT_TIMEOUTS["doctor"], on_progress)
         if raw.get("error"):
             return DoctorResult.from_json(
@@ -148,7 +150,7 @@ class Lab:
             return self.ir(args, timeout=timeout, on_progress=on_progress)
         raise ValueError(f"unknown op {op!r}")
 
-    # ---- plumbing -----------------------------------------------------------------------------------------------
+    # ---- plumbing ------------------------------------------------------------------------------------------
 
     def _request(self, op: str, args: dict, timeout: float, on_progress: Progress | None) -> dict:
         with self._lock:
@@ -163,8 +165,8 @@ class Lab:
             return self._cancelled
 
     def _replayer(self) -> Any:
-        """The interpreter worker for replays: started on first use, then kept warm (a GPU verify must not pay an
-        interpreter start-up every time)."""
+        """The interpreter worker for replays: started on first use, then kept warm (a GPU verify must not pay
+        an interpreter start-up every time)."""
         with self._lock:
             if self._replay_client is None:
                 self._replay_client = WorkerClient(backend="interpreter")

@@ -7,7 +7,8 @@ from tritonlab.engine.client import WorkerClient
 from tritonlab.engine.results import Kind
 
 REPLAY_KINDS = tuple(k for k in Kind if k.replayable)
-#: Wrong answers an out-of-bounds access can cause on a GPU (an unmasked load of NaN padding, a store that landed
+#: Wrong answers an out-of-bounds access can cause on a GPU (an unmasked load of NaN padding, a store that
+#: landed
 #: elsewhere): the exact failing case is replayed on the bounds checker too, when it is small (Kind.suspect).
 SUSPECT_KINDS = tuple(k for k in Kind if k.suspect)
 #: The interpreter runs programs one after another in Python: replay the exact GPU case only when it is small.
@@ -55,7 +56,8 @@ def _audited(result: dict) -> bool:
 
 
 def will_replay(result: dict) -> bool:
-    """Whether with_replay() will start an interpreter worker for this result (the app says so while it waits)."""
+    """Whether with_replay() will start an interpreter worker for this result (the app says so while it
+    waits)."""
     return _audited(result) or needs_replay(result)
 
 
@@ -73,11 +75,11 @@ def replay_on_interpreter(
     exact_only: bool = False,
     client: WorkerClient | None = None,
 ) -> dict:
-    """Verify the same code on the interpreter — the failing GPU case itself when it is small enough, else (unless
-    exact_only) the interpreter's own (small) cases — and report the first out-of-bounds access.
+    """Verify the same code on the interpreter — the failing GPU case itself when it is small enough, else
+    (unless exact_only) the interpreter's own (small) cases — and report the first out-of-bounds access.
 
-    `client`: an interpreter worker to use and keep (the app keeps one warm, and can cancel it); without one, a
-    worker is started for this replay and closed after it."""
+    `client`: an interpreter worker to use and keep (the app keeps one warm, and can cancel it); without one,
+    a worker is started for this replay and closed after it."""
     own = client is None
     worker = WorkerClient(backend="interpreter") if client is None else client
     try:

@@ -1,8 +1,9 @@
 """Typed results: what crosses the door between the engine and the UI/CLI.
 
-The worker still speaks JSON dicts on the wire (`protocol.py`); `Lab` turns them into these frozen dataclasses, and
-`to_json()` gives back a dict with every key the worker sent (today's `--json` output), so adding a field here never
-drops one there. Keys this module does not model yet travel in `extra` and come back out unchanged.
+The worker still speaks JSON dicts on the wire (`protocol.py`); `Lab` turns them into these frozen
+dataclasses, and `to_json()` gives back a dict with every key the worker sent (today's `--json` output), so
+adding a field here never drops one there. Keys this module does not model yet travel in `extra` and come back
+out unchanged.
 
 No torch, no Textual: the UI imports this module.
 """
@@ -79,7 +80,7 @@ class Kind(str, Enum):
 
     @property
     def suspect(self) -> bool:
-        """A wrong answer an out-of-bounds access on a GPU can cause: its exact (small) case is replayed too."""
+        """A wrong answer an out-of-bounds access on a GPU can cause: its exact small case is replayed too."""
         return self in _SUSPECT
 
     @property
@@ -123,7 +124,7 @@ def kind_of(value: Any) -> Kind | None:
     return Kind.parse(value)
 
 
-# ---------------------------------------------------------------------------------------------------------------
+# ------------------------------------------------------------------------------------------------------------
 # The records. Each is frozen; `from_json` accepts any dict the engine sent (unknown keys go to `extra`) and
 # `to_json` gives it back with the modelled fields first.
 
@@ -133,7 +134,8 @@ class _Record:
     """Shared JSON round-trip: declared fields ↔ keys of the same name; the rest in `extra`."""
 
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
-    #: the modelled keys the engine actually sent: to_json writes those (even when null) and any field set since
+    #: the modelled keys the engine actually sent: to_json writes those (even when null) and any field set
+    #: since
     sent: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     _NESTED: ClassVar[dict[str, Any]] = {}  # field name → (record class, "one" | "many")
@@ -181,7 +183,7 @@ class _Record:
         return out
 
     def get(self, key: str, default: Any = None) -> Any:
-        """Dict-style read of any key, modelled or not: lets older dict code read a record while it migrates."""
+        """Dict-style read of any key, modelled or not: lets dict code read a record while it migrates."""
         if key in self._names():
             value = getattr(self, key)
             return default if value is None else value
@@ -190,8 +192,9 @@ class _Record:
 
 @dataclass(frozen=True)
 class Diagnosis(_Record):
-    """One fact about a wrong output or a failed case. Everything a sentence needs is a field; `message` is the
-    engine's old English text, kept on the wire for `--json` readers and never shown by the presenters."""
+    """One fact about a wrong output or a failed case. Everything a sentence needs is a field; `message` is
+    the engine's old English text, kept on the wire for `--json` readers and never shown by the
+    presenters."""
 
     kind: str = ""
     line: int | None = None

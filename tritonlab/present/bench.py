@@ -1,7 +1,7 @@
 """A bench result as blocks of text and tables, in English or Japanese, made from the result's facts.
 
-`blocks()` is what the app's bench panel and the CLI both render: ("text", line) and ("table", headers, rows, best)
-items, so no one has to find a table in prose again. `lines()` flattens them into the plain text that
+`blocks()` is what the app's bench panel and the CLI both render: ("text", line) and ("table", headers, rows,
+best) items, so no one has to find a table in prose again. `lines()` flattens them into the plain text that
 `tritonlab bench` prints and that `--json` keeps under its old `lines` key.
 """
 
@@ -180,13 +180,15 @@ def _roofline_text(roof: dict, rows: list, lang: str) -> str | None:
     if not ai:
         return Said(
             f"roofline: no arithmetic to speak of: the kernel is memory-bound, and its roof is the copy "
-            f"bandwidth ({roof['bandwidth_gbps']:,.0f} GB/s measured); at {p.get('label', '')} it reaches {pct} of it",
+            f"bandwidth ({roof['bandwidth_gbps']:,.0f} GB/s measured); at {p.get('label', '')} it reaches "
+            f"{pct} of it",
             f"ルーフライン: 演算はほとんどなく、メモリ律速です。上限はコピー帯域(実測 "
             f"{roof['bandwidth_gbps']:,.0f} GB/s)で、{p.get('label', '')} ではその {pct} に達しています",
         ).in_(lang)
     if ridge is None:
         return Said(
-            f"roofline: AI {ai:.3g} FLOP/B; no compute ceiling was measured, so only the memory roof applies: "
+            f"roofline: AI {ai:.3g} FLOP/B; no compute ceiling was measured, so only the memory roof "
+            "applies: "
             f"at {p.get('label', '')} it reaches {pct} of it",
             f"ルーフライン: 演算強度 {ai:.3g} FLOP/B。演算の上限は未計測のため、メモリの上限だけを使います。"
             f"{p.get('label', '')} ではその {pct} に達しています",
@@ -234,7 +236,8 @@ def _gpu(result: Any, lang: str) -> list[Block]:
         (
             "text",
             Said(
-                f"times in ms (median, 20th–80th percentile) by triton.testing.do_bench; baseline: {result.get('baseline')}; "
+                "times in ms (median, 20th–80th percentile) by triton.testing.do_bench; baseline: "
+                f"{result.get('baseline')}; "
                 f"dtype {result.get('dtype')}",
                 f"時間は ms(中央値、20〜80 パーセンタイル)、triton.testing.do_bench で計測。比較対象: "
                 f"{result.get('baseline')}、dtype {result.get('dtype')}",
@@ -276,7 +279,8 @@ def _naive_gpu_note(rows: list, lang: str) -> str:
     parts = [
         Said(
             "The naive number is a host timer around one call, with no warm-up and no synchronisation.",
-            "素朴な数値は、1 回の呼び出しをホストのタイマーで挟んだだけのもので、ウォームアップも同期もありません。",
+            "素朴な数値は、1 回の呼び出しをホストのタイマーで挟んだだけのもので、ウォームアップも同期も"
+            "ありません。",
         )
     ]
     faster = [r for r in rows if r["ratio"] < 0.8]
@@ -417,11 +421,15 @@ def _autotune(report: dict | None, lang: str) -> list[Block]:
                 (
                     "text",
                     Said(
-                        f"the winner on the first shape ({w}) takes {wm} ms on {second['label']}, where its own best ({own}) "
-                        f"takes {om} ms: {gap} — a config tuned for one shape can be far from best on another, which is why "
+                        f"the winner on the first shape ({w}) takes {wm} ms on {second['label']}, where its "
+                        f"own best ({own}) "
+                        f"takes {om} ms: {gap} — a config tuned for one shape can be far from best on "
+                        "another, which is why "
                         "the autotune key names the sizes",
-                        f"最初の形状で最速だった設定({w})は {second['label']} で {wm} ms かかり、そこでの最速設定({own})は "
-                        f"{om} ms です: {gap}。ある形状に合わせた設定は別の形状では最適から遠いことがあり、だから autotune の "
+                        f"最初の形状で最速だった設定({w})は {second['label']} で {wm} ms かかり、そこでの"
+                        f"最速設定({own})は "
+                        f"{om} ms です: {gap}。ある形状に合わせた設定は別の形状では最適から遠いことがあり、"
+                        "だから autotune の "
                         "key にサイズを並べます",
                     ).in_(lang),
                 )
@@ -459,25 +467,38 @@ def _autotune(report: dict | None, lang: str) -> list[Block]:
 
 
 INTERPRETER_NOTE = Said(
-    "No times on the interpreter: it emulates the kernel on the CPU, one program after another, so its wall time "
-    "says nothing about a GPU. What it does count exactly is shown instead: the bytes your kernel's masked-in lanes "
-    "loaded and stored, the programs it ran, and the arithmetic intensity (FLOPs per byte) that follows. Run bench "
+    "No times on the interpreter: it emulates the kernel on the CPU, one program after another, so its wall "
+    "time "
+    "says nothing about a GPU. What it does count exactly is shown instead: the bytes your kernel's "
+    "masked-in lanes "
+    "loaded and stored, the programs it ran, and the arithmetic intensity (FLOPs per byte) that follows. "
+    "Run bench "
     "on a machine with an NVIDIA GPU for times, GB/s and the roofline.",
-    "インタプリタでは時間を計りません。CPU 上でプログラムを 1 つずつ模擬実行するので、その経過時間は GPU について"
-    "何も語らないからです。代わりに正確に数えられるものを示します: マスクで有効なレーンがロード・ストアしたバイト数、"
-    "実行したプログラム数、そこから決まる演算強度(1 バイトあたりの FLOP)です。時間・GB/s・ルーフラインは NVIDIA "
+    "インタプリタでは時間を計りません。CPU 上でプログラムを 1 つずつ模擬実行するので、その経過時間は GPU に"
+    "ついて"
+    "何も語らないからです。代わりに正確に数えられるものを示します: マスクで有効なレーンが"
+    "ロード・ストアしたバイト数、"
+    "実行したプログラム数、そこから決まる演算強度(1 バイトあたりの FLOP)です。時間・GB/s・ルーフラインは "
+    "NVIDIA "
     "GPU のあるマシンで bench を実行してください。",
 )
 
 NAIVE_INTERPRETER_NOTE = Said(
-    "On a GPU this would also time your kernel the wrong way: a host timer (time.perf_counter) around one call, with "
-    "no warm-up and no torch.cuda.synchronize(). A kernel launch returns as soon as the work is queued, so such a "
-    "timer measures the launch, not the kernel; and a first call also pays for compiling it. do_bench warms up, "
-    "flushes the L2 cache, times each run with CUDA events on the GPU's own clock and reports the median of many.",
-    "GPU では、誤った計り方でも計測します: 1 回の呼び出しをホストのタイマー(time.perf_counter)で挟み、ウォーム"
-    "アップも torch.cuda.synchronize() もしない方法です。カーネルの起動は処理をキューに入れた時点で戻るので、この"
+    "On a GPU this would also time your kernel the wrong way: a host timer (time.perf_counter) around one "
+    "call, with "
+    "no warm-up and no torch.cuda.synchronize(). A kernel launch returns as soon as the work is queued, so "
+    "such a "
+    "timer measures the launch, not the kernel; and a first call also pays for compiling it. do_bench warms "
+    "up, "
+    "flushes the L2 cache, times each run with CUDA events on the GPU's own clock and reports the median of "
+    "many.",
+    "GPU では、誤った計り方でも計測します: 1 回の呼び出しをホストのタイマー(time.perf_counter)で挟み、"
+    "ウォーム"
+    "アップも torch.cuda.synchronize() もしない方法です。カーネルの起動は処理をキューに入れた時点で戻るので"
+    "、この"
     "タイマーが計るのは起動であってカーネルではありません。さらに最初の呼び出しはコンパイルの時間も含みます。"
-    "do_bench はウォームアップし、L2 キャッシュを空にし、各実行を GPU の時計(CUDA イベント)で計り、多数の実行の"
+    "do_bench はウォームアップし、L2 キャッシュを空にし、各実行を GPU の時計(CUDA イベント)で計り、多数の"
+    "実行の"
     "中央値を報告します。",
 )
 
@@ -516,9 +537,11 @@ def _interpreter(result: Any, lang: str) -> list[Block]:
                 (
                     "text",
                     Said(
-                        f"at {row.get('label', '')} your kernel moved {extra:,.0f} bytes more than the formula's {row['bytes']:,.0f}: "
+                        f"at {row.get('label', '')} your kernel moved {extra:,.0f} bytes more than the "
+                        f"formula's {row['bytes']:,.0f}: "
                         "some data is read more than once (or more is written than needed)",
-                        f"{row.get('label', '')} では、カーネルの転送量が式の {row['bytes']:,.0f} バイトより {extra:,.0f} バイト"
+                        f"{row.get('label', '')} では、カーネルの転送量が式の {row['bytes']:,.0f} "
+                        f"バイトより {extra:,.0f} バイト"
                         "多くなっています。同じデータを複数回読んでいる(または必要以上に書いている)ためです",
                     ).in_(lang),
                 )

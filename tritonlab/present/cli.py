@@ -1,7 +1,8 @@
 """The headless commands' terminal output (rich, no Textual): verify, run, bench, ir, doctor — in `lang`.
 
-Every word comes from the presenters beside this module; the engine's English `message`/`summary`/`lines` keys are
-never printed. Text the lab quotes verbatim (Python's own exception text, the learner's output) is marked as such.
+Every word comes from the presenters beside this module; the engine's English `message`/`summary`/`lines` keys
+are never printed. Text the lab quotes verbatim (Python's own exception text, the learner's output) is marked
+as such.
 """
 
 from __future__ import annotations
@@ -136,7 +137,8 @@ def print_doctor(console, report: Any, lang: str = "en") -> None:
             item.get("status"), "?"
         )
         console.print(
-            f"{mark} {escape(_pad(doctor_words.name(item, lang), 22))} {escape(doctor_words.value(item, lang))}"
+            f"{mark} {escape(_pad(doctor_words.name(item, lang), 22))} "
+            f"{escape(doctor_words.value(item, lang))}"
         )
         fix = doctor_words.fix(item, lang)
         if fix:

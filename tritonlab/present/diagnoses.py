@@ -6,9 +6,9 @@ How a new kind gets its words: add the member to `engine.results.Kind`, then her
     def _my_kind(f: Facts) -> Said:
         return Said(en=f"... {f['arg']} ...", ja=f"... {f['arg']} ...")
 
-`tests/unit/test_present.py` fails while a `Kind` has no sentence. A kind this version does not know (a newer engine)
-is still shown: `describe` falls back to a generic sentence in the chosen language plus the facts it carries.
-The engine's English `message` key is never read here.
+`tests/unit/test_present.py` fails while a `Kind` has no sentence. A kind this version does not know (a newer
+engine) is still shown: `describe` falls back to a generic sentence in the chosen language plus the facts it
+carries. The engine's English `message` key is never read here.
 """
 
 from __future__ import annotations
@@ -121,8 +121,8 @@ class _Facts(dict):
 
 
 def verbatim(text: Any) -> str:
-    """Text the lab quotes as it was printed (Python's or Triton's own exception text): set apart in «», so a reader
-    (and the language test) can tell it from the lab's own words."""
+    """Text the lab quotes as it was printed (Python's or Triton's own exception text): set apart in «», so a
+    reader (and the language test) can tell it from the lab's own words."""
     text = str(text or "").strip()
     return f"«{text}»" if text else ""
 
@@ -145,7 +145,7 @@ def _program(f: Facts) -> str:
     return str(pid) if pid is not None else "?"
 
 
-# ---- errors --------------------------------------------------------------------------------------------------
+# ---- errors ------------------------------------------------------------------------------------------------
 
 
 @says(Kind.SYNTAX)
@@ -172,9 +172,11 @@ def _runtime(f: Facts) -> Said:
 def _timeout(f: Facts) -> Said:
     s = number(f["timeout_s"]) if f["timeout_s"] is not None else "?"
     return Said(
-        f"no answer within {s} s: the kernel may loop forever (check the loop bounds) or run far more programs than "
+        f"no answer within {s} s: the kernel may loop forever (check the loop bounds) or run far more "
+        "programs than "
         "you meant. The worker was stopped and will restart.",
-        f"{s} 秒以内に応答がありません。カーネルが無限ループしているか(ループの上限を確認)、意図よりずっと多くの"
+        f"{s} 秒以内に応答がありません。カーネルが無限ループしているか(ループの上限を確認)、意図よりずっと"
+        "多くの"
         "プログラムを起動している可能性があります。ワーカーを停止しました。次の実行で再起動します。",
     )
 
@@ -243,10 +245,12 @@ def _crash(f: Facts) -> Said:
 def _cuda_fault(f: Facts) -> Said:
     q = verbatim(f["exception"])
     return Said(
-        f"the GPU reported a memory fault {q}. On a GPU an out-of-bounds access poisons the CUDA context for good, so "
+        f"the GPU reported a memory fault {q}. On a GPU an out-of-bounds access poisons the CUDA context "
+        "for good, so "
         "the worker is replaced. Check your masks and offsets; run the same case on the interpreter "
         "(--backend interpreter) to have the lab name the line.",
-        f"GPU がメモリフォルトを報告しました {q}。GPU で範囲外アクセスが起きると CUDA コンテキストは使えなくなるため、"
+        f"GPU がメモリフォルトを報告しました {q}。GPU で範囲外アクセスが起きると CUDA コンテキストは"
+        "使えなくなるため、"
         "ワーカーを入れ替えます。マスクとオフセットを確認してください。同じケースをインタプリタ"
         "(--backend interpreter)で実行すると、ラボが該当行を示します。",
     )
@@ -295,9 +299,11 @@ def _oob(f: Facts) -> Said:
         arg = f["arg"] or f["name"] or "?"
         side = Said("before", "前") if f["side"] == "before" else Said("after", "後ろ")
         return Said(
-            f"out-of-bounds store: memory {side.en} the tensor {arg} was overwritten ({number(f['changed'])} elements)"
+            f"out-of-bounds store: memory {side.en} the tensor {arg} was overwritten "
+            f"({number(f['changed'])} elements)"
             " — a store without a correct mask",
-            f"範囲外ストア: テンソル {arg} の{side.ja}のメモリが書き換えられました({number(f['changed'])} 要素)。"
+            f"範囲外ストア: テンソル {arg} の{side.ja}のメモリが書き換えられました({number(f['changed'])} "
+            "要素)。"
             "マスクが正しくないストアです",
         )
     found = (
@@ -339,9 +345,11 @@ def _access(d: Facts) -> Said:
         verb = Said(f"{op.replace('_', ' ')} on", f"{op}")
     if arg is None:
         return Said(
-            f"{verb.en} an address outside every tensor argument in program {program}: {_n(lanes, 'en', 'lane', 'lanes', '')}"
+            f"{verb.en} an address outside every tensor argument in program {program}: "
+            f"{_n(lanes, 'en', 'lane', 'lanes', '')}"
             " — check the pointer arithmetic",
-            f"プログラム {program} の{verb.ja}が、どのテンソル引数にも属さないアドレスを指しています({lanes} レーン)。"
+            f"プログラム {program} の{verb.ja}が、どのテンソル引数にも属さないアドレスを"
+            f"指しています({lanes} レーン)。"
             "ポインタ演算を確認してください",
         )
     lanes_en = _n(lanes, "en", "lane", "lanes", "")
@@ -359,16 +367,20 @@ def _access(d: Facts) -> Said:
     if reason == "gap":
         view = f"shape {shape(d['shape'] or ())}, strides {shape(d['strides'] or ())}"
         return Said(
-            f"{verb.en} {arg} outside the view in program {program}: {where_en} fall between the elements of a "
+            f"{verb.en} {arg} outside the view in program {program}: {where_en} fall between the elements "
+            "of a "
             f"strided view ({view}) — step through it with the tensor's strides",
-            f"プログラム {program} の {arg} への{verb.ja}がビューの外です: {where_ja} がストライド付きビュー({view})の"
+            f"プログラム {program} の {arg} への{verb.ja}がビューの外です: {where_ja} が"
+            f"ストライド付きビュー({view})の"
             "要素の間に落ちています。テンソルのストライドを使って進めてください",
         )
     if reason == "before_start":
         return Said(
-            f"{verb.en} {arg} out of bounds in program {program}: {where_en}, before the start of the tensor — check "
+            f"{verb.en} {arg} out of bounds in program {program}: {where_en}, before the start of the "
+            "tensor — check "
             "the offset arithmetic (negative offsets) or mask the access",
-            f"プログラム {program} の {arg} への{verb.ja}が範囲外です: {where_ja} がテンソルの先頭より前です。"
+            f"プログラム {program} の {arg} への{verb.ja}が範囲外です: {where_ja} がテンソルの先頭より前で"
+            "す。"
             "オフセットの計算(負のオフセット)を確認するか、アクセスをマスクしてください",
         )
     numel, extent = d["numel"], d["extent"]
@@ -386,7 +398,7 @@ def _access(d: Facts) -> Said:
     )
 
 
-# ---- diagnoses of an output -----------------------------------------------------------------------------------
+# ---- diagnoses of an output --------------------------------------------------------------------------------
 
 
 @says(Kind.ERROR)
@@ -452,16 +464,21 @@ def _unwritten(f: Facts) -> Said:
     elems_ja = f"要素 {start}–{last}" if start != last else f"要素 {start}"
     if cause == "none-written":
         return Said(
-            f"no element was written ({_n(n, 'en', 'element', 'elements', '')} still hold the poison): the kernel never "
-            "stored to this output — check the tl.store pointer and that the wrapper returns the tensor it passed "
+            f"no element was written ({_n(n, 'en', 'element', 'elements', '')} still hold the poison): the "
+            "kernel never "
+            "stored to this output — check the tl.store pointer and that the wrapper returns the tensor it "
+            "passed "
             "to the kernel",
-            f"どの要素も書き込まれていません({number(n)} 要素がポイズン値のままです)。カーネルはこの出力に一度も"
-            "ストアしていません。tl.store のポインタと、ラッパーがカーネルに渡したテンソルを返しているかを確認してください",
+            f"どの要素も書き込まれていません({number(n)} 要素がポイズン値のままです)。カーネルはこの出力に"
+            "一度も"
+            "ストアしていません。tl.store のポインタと、ラッパーがカーネルに渡したテンソルを返しているかを"
+            "確認してください",
         )
     if cause == "columns-short":
         where_en, where_ja = _cells(f)
         return Said(
-            f"{where_en} were never written: the programs along the columns stop early — check the grid's column "
+            f"{where_en} were never written: the programs along the columns stop early — check the grid's "
+            "column "
             "axis (triton.cdiv(n_cols, BLOCK_N)) or the column loop bound",
             f"{where_ja} が書き込まれていません。列方向のプログラムが途中で止まっています。グリッドの列の軸"
             "(triton.cdiv(n_cols, BLOCK_N))か列ループの上限を確認してください",
@@ -469,36 +486,44 @@ def _unwritten(f: Facts) -> Said:
     if cause == "rows-short":
         where_en, where_ja = _cells(f)
         return Said(
-            f"{where_en} were never written: the last rows were never reached — check the grid's row axis (one "
+            f"{where_en} were never written: the last rows were never reached — check the grid's row axis "
+            "(one "
             "program per row, or triton.cdiv(n_rows, BLOCK_M))",
-            f"{where_ja} が書き込まれていません。最後の行まで届いていません。グリッドの行の軸(1 行に 1 プログラム、"
+            f"{where_ja} が書き込まれていません。最後の行まで届いていません。グリッドの行の軸(1 行に 1 "
+            "プログラム、"
             "または triton.cdiv(n_rows, BLOCK_M))を確認してください",
         )
     if cause == "tiles":
         where_en, where_ja = _cells(f)
         return Said(
-            f"{where_en} were never written: some programs store to the wrong tile or skip theirs — check the "
+            f"{where_en} were never written: some programs store to the wrong tile or skip theirs — check "
+            "the "
             "offsets built from tl.program_id",
-            f"{where_ja} が書き込まれていません。一部のプログラムが別のタイルにストアしているか、自分のタイルを"
+            f"{where_ja} が書き込まれていません。一部のプログラムが別のタイルにストアしているか、自分の"
+            "タイルを"
             "飛ばしています。tl.program_id から作るオフセットを確認してください",
         )
     if cause == "one-program":
         return Said(
-            f"only the first block (elements 0–{number(block - 1)}) was written: the grid launched one program — "
+            f"only the first block (elements 0–{number(block - 1)}) was written: the grid launched one "
+            "program — "
             "launch triton.cdiv(n_elements, BLOCK_SIZE) programs",
-            f"最初のブロック(要素 0–{number(block - 1)})しか書き込まれていません。グリッドがプログラムを 1 つしか"
+            f"最初のブロック(要素 0–{number(block - 1)})しか書き込まれていません。グリッドがプログラムを 1 "
+            "つしか"
             "起動していません。triton.cdiv(n_elements, BLOCK_SIZE) 個のプログラムを起動してください",
         )
     if cause == "grid-floor":
         return Said(
             f"{elems_en} were never written: the last program was not launched — check the grid: "
             "triton.cdiv(n_elements, BLOCK_SIZE), not n_elements // BLOCK_SIZE",
-            f"{elems_ja} が書き込まれていません。最後のプログラムが起動されていません。グリッドを確認してください: "
+            f"{elems_ja} が書き込まれていません。最後のプログラムが起動されていません。グリッドを"
+            "確認してください: "
             "n_elements // BLOCK_SIZE ではなく triton.cdiv(n_elements, BLOCK_SIZE) です",
         )
     if cause == "tail-2d":
         return Said(
-            f"{elems_en} (the end of the output, counted row by row) were never written: the grid is too small, or the "
+            f"{elems_en} (the end of the output, counted row by row) were never written: the grid is too "
+            "small, or the "
             "stores land somewhere else — check the grid and the output's strides",
             f"{elems_ja}(行ごとに数えた出力の末尾)が書き込まれていません。グリッドが小さすぎるか、ストア先が"
             "ずれています。グリッドと出力のストライドを確認してください",
@@ -506,22 +531,26 @@ def _unwritten(f: Facts) -> Said:
     if cause == "grid-short":
         return Said(
             f"{elems_en} were never written: the last programs were not launched — check the grid",
-            f"{elems_ja} が書き込まれていません。最後のほうのプログラムが起動されていません。グリッドを確認してください",
+            f"{elems_ja} が書き込まれていません。最後のほうのプログラムが起動されていません。グリッドを"
+            "確認してください",
         )
     if cause == "partial-blocks":
         programs, numel = f["grid_programs"], f["numel"]
         return Said(
             f"{elems_en} were never written: the grid had enough programs ({number(programs)} × BLOCK_SIZE "
-            f"{number(block)} ≥ {number(numel)}), but each program wrote only part of its block — check the offsets: "
+            f"{number(block)} ≥ {number(numel)}), but each program wrote only part of its block — check the "
+            "offsets: "
             "pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)",
             f"{elems_ja} が書き込まれていません。プログラム数は足りています({number(programs)} × BLOCK_SIZE "
-            f"{number(block)} ≥ {number(numel)})が、各プログラムがブロックの一部しか書いていません。オフセット "
+            f"{number(block)} ≥ {number(numel)})が、各プログラムがブロックの一部しか書いていません。"
+            "オフセット "
             "pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE) を確認してください",
         )
     if cause == "head":
         end = f["ranges"][0][1] if f["ranges"] else "?"
         return Said(
-            f"elements 0–{end} were never written: the first programs store somewhere else — check the offsets built "
+            f"elements 0–{end} were never written: the first programs store somewhere else — check the "
+            "offsets built "
             "from tl.program_id",
             f"要素 0–{end} が書き込まれていません。最初のほうのプログラムが別の場所にストアしています。"
             "tl.program_id から作るオフセットを確認してください",
@@ -585,7 +614,8 @@ def _mismatch(f: Facts) -> Said:
     tol = f"atol={number(f['atol'])}, rtol={number(f['rtol'])}" if f["atol"] is not None else ""
     err = number(f["max_abs_err"])
     head = Said(
-        f"{_n(count, 'en', 'element', 'elements', '')} {'differs' if count == 1 else 'differ'} beyond tolerance "
+        f"{_n(count, 'en', 'element', 'elements', '')} {'differs' if count == 1 else 'differ'} beyond "
+        "tolerance "
         f"({tol + '; ' if tol else ''}largest error {err})",
         f"{number(count)} 要素が許容誤差を超えて異なります({tol + '、' if tol else ''}最大誤差 {err})",
     )
@@ -609,15 +639,17 @@ def _mismatch(f: Facts) -> Said:
         where_ja = f"プログラム {progs}{of_ja}、{where_ja}"
     if cause == "tail-block":
         return head + Said(
-            f", only in the last, partial block ({where_en}): the tail lanes are handled wrongly — check the mask and "
+            f", only in the last, partial block ({where_en}): the tail lanes are handled wrongly — check "
+            "the mask and "
             "the other= value",
-            f"。最後の端数ブロックだけです({where_ja})。末尾のレーンの扱いが誤っています。マスクと other= の値を"
+            f"。最後の端数ブロックだけです({where_ja})。末尾のレーンの扱いが誤っています。マスクと other= の"
+            "値を"
             "確認してください",
         )
     return head + Said(f" in {where_en}", f"。場所: {where_ja}")
 
 
-# ---- diagnoses of a verify case ------------------------------------------------------------------------------
+# ---- diagnoses of a verify case ----------------------------------------------------------------------------
 
 
 @says(Kind.NO_KERNEL_LAUNCHED)
@@ -625,15 +657,18 @@ def _no_kernel(f: Facts) -> Said:
     entry = f["entry"] or "the wrapper"
     if f["foreign"]:
         return Said(
-            f"the kernels that ran are not defined in your file: {entry}() must launch the @triton.jit kernel you "
+            f"the kernels that ran are not defined in your file: {entry}() must launch the @triton.jit "
+            "kernel you "
             "wrote (returning torch's own result does not count)",
             f"実行されたカーネルはあなたのファイルで定義されたものではありません。{entry}() は自分で書いた "
             "@triton.jit カーネルを起動する必要があります(torch の結果を返すだけでは合格になりません)",
         )
     return Said(
-        f"no Triton kernel ran: {entry}() must launch the @triton.jit kernel you wrote (returning torch's own result "
+        f"no Triton kernel ran: {entry}() must launch the @triton.jit kernel you wrote (returning torch's "
+        "own result "
         "does not count)",
-        f"Triton カーネルが 1 つも実行されていません。{entry}() は自分で書いた @triton.jit カーネルを起動する必要が"
+        f"Triton カーネルが 1 つも実行されていません。{entry}() は自分で書いた @triton.jit カーネルを"
+        "起動する必要が"
         "あります(torch の結果を返すだけでは合格になりません)",
     )
 
@@ -642,9 +677,11 @@ def _no_kernel(f: Facts) -> Said:
 def _input_modified(f: Facts) -> Said:
     arg, changed = f["arg"], number(f["changed"])
     return Said(
-        f"your kernel modified its input {arg} ({changed} elements changed): inputs are read-only — store into the "
+        f"your kernel modified its input {arg} ({changed} elements changed): inputs are read-only — store "
+        "into the "
         "output instead",
-        f"カーネルが入力 {arg} を書き換えました({changed} 要素が変化)。入力は読み取り専用です。出力にストアしてください",
+        f"カーネルが入力 {arg} を書き換えました({changed} 要素が変化)。入力は読み取り専用です。出力に"
+        "ストアしてください",
     )
 
 
@@ -652,7 +689,8 @@ def _input_modified(f: Facts) -> Said:
 def _perf_bytes(f: Facts) -> Said:
     moved, budget = f"{int(f['moved'] or 0):,}", f"{int(f['budget'] or 0):,}"
     return Said(
-        f"correct, but the kernel moved {moved} bytes where {budget} are enough: it reads some data more than once",
+        f"correct, but the kernel moved {moved} bytes where {budget} are enough: it reads some data more "
+        "than once",
         f"結果は正しいものの、{budget} バイトで足りるところを {moved} バイト転送しています。同じデータを"
         "複数回読んでいます",
     )
@@ -663,7 +701,8 @@ def _wrong_shape(f: Facts) -> Said:
     if f["got_type"]:
         return Said(
             f"the wrapper returned {f['got_type']}, not a torch.Tensor — return the output tensor",
-            f"ラッパーの戻り値が {f['got_type']} で、torch.Tensor ではありません。出力テンソルを return してください",
+            f"ラッパーの戻り値が {f['got_type']} で、torch.Tensor ではありません。出力テンソルを return "
+            "してください",
         )
     got, exp = shape(f["got"]), shape(f["expected"])
     return Said(f"output shape {got}, expected {exp}", f"出力の形状が {got} です(正しくは {exp})")
@@ -709,6 +748,7 @@ def _validation(f: Facts) -> Said:
     what_en = why_en or f["case_name"] or "?"
     what_ja = why_ja or f["case_name"] or "?"
     return Said(
-        f"the wrapper accepted input it must reject ({what_en}): check it and raise an exception before launching",
+        f"the wrapper accepted input it must reject ({what_en}): check it and raise an exception before "
+        "launching",
         f"拒否すべき入力をラッパーが受け付けました({what_ja})。起動前に確認して例外を送出してください",
     )

@@ -1,4 +1,5 @@
-"""`doctor`'s checks in words: each check's name, value and fix from its `cause` and facts, in either language."""
+"""`doctor`'s checks in words: each check's name, value and fix from its `cause` and facts, in either
+language."""
 
 from __future__ import annotations
 

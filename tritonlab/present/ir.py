@@ -1,4 +1,4 @@
-"""The heading above a compiler stage (`ir`): kernel, stage, target, inputs, resources — in either language."""
+"""The heading above a compiler stage (`ir`): kernel, stage, target, inputs, resources, in en or ja."""
 
 from __future__ import annotations
 

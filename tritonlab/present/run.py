@@ -10,7 +10,7 @@ from tritonlab.present.words import Said, pick
 
 
 def tensor_text(facts: dict, lang: str) -> str:
-    """'(10,) float32 on cpu' / '(10,) float32(cpu 上)'; the engine's English `describe` for an older worker."""
+    """'(10,) float32 on cpu' / '(10,) float32(cpu 上)'; an older worker's `describe`."""
     if "shape" not in facts:
         return str(facts.get("repr") or facts.get("describe") or "")
     text = f"{shape(facts['shape'])} {facts.get('dtype')}"
@@ -21,7 +21,8 @@ def tensor_text(facts: dict, lang: str) -> str:
 
 
 def run_lines(result: Any, lang: str) -> list[str]:
-    """The demo as lines (the CLI prints them, the app's output tab shows them); [] when the run stopped early."""
+    """The demo as lines (the CLI prints them, the app's output tab shows them); [] when the run stopped
+    early."""
     get = result.get
     call = get("call")
     if not call:

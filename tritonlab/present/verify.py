@@ -1,4 +1,5 @@
-"""A verify result in words: case names, the summary line, the mismatch map's heading and legend, first elements.
+"""A verify result in words: case names, the summary line, the mismatch map's heading and legend, first
+elements.
 
 Plain strings (no rich, no Textual), so the CLI printer and the app's verify panel say the same thing.
 """
@@ -32,7 +33,7 @@ def headline(result: Any, lang: str) -> str:
 
 
 def case_name(case: Any, lang: str) -> str:
-    """The engine's case name is params and dtype (identifiers); a reject case and the byte audit get words."""
+    """The engine's case name is params and dtype (identifiers); reject cases and the byte audit get words."""
     kind = _get(case, "kind")
     if kind == "reject":
         why = _get(case, "why")

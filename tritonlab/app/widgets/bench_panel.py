@@ -103,8 +103,8 @@ def roofline_series(result: dict) -> dict | None:
 
 
 def report_blocks(result: dict, lang: str) -> list[tuple[bool, list[str]]]:
-    """The bench report as (is_table, lines) runs, from tritonlab.present.bench's blocks: a table keeps its columns
-    (and its best row's mark), text wraps. Nothing is guessed from the shape of a line."""
+    """The bench report as (is_table, lines) runs, from tritonlab.present.bench's blocks: a table keeps its
+    columns (and its best row's mark), text wraps. Nothing is guessed from the shape of a line."""
     out: list[tuple[bool, list[str]]] = []
     mark = bench_words.best_mark(lang)
     for block in bench_words.blocks(result, lang):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 
 def _check(name, status, value, fix=None, cause=None, **facts):
-    """`value` and `fix` are kept for --json readers; `cause` and the facts are what tritonlab.present words."""
+    """`value` and `fix` are kept for --json readers; tritonlab.present words `cause` and the facts."""
     return {"name": name, "status": status, "value": value, "fix": fix, "cause": cause, **facts}
 
 
@@ -60,7 +60,8 @@ def handle(args: dict, ctx) -> dict:
                 "numpy",
                 "fail" if backend == "interpreter" else "warn",
                 numpy.__version__,
-                "Triton's CPU interpreter breaks with numpy >= 2.4 ('only 0-dimensional arrays can be converted to "
+                "Triton's CPU interpreter breaks with numpy >= 2.4 ('only 0-dimensional arrays can be "
+                "converted to "
                 "Python scalars') and TritonLab could not repair it here: pip install 'numpy<2.4'",
                 cause="numpy-broken",
                 version=numpy.__version__,

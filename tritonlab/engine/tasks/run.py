@@ -1,7 +1,8 @@
 """run: the exercise's demo — small inputs, the learner's output beside torch's, and which program wrote what.
 
-Returns facts (the call, each input's description and values, launches, byte counts, the output, torch's output,
-whether they match); `tritonlab.present.run` words them. `--json` keeps the old `lines` key (added by the CLI)."""
+Returns facts (the call, each input's description and values, launches, byte counts, the output, torch's
+output, whether they match); `tritonlab.present.run` words them. `--json` keeps the old `lines` key (added by
+the CLI)."""
 
 from __future__ import annotations
 
@@ -39,8 +40,11 @@ def _facts(value) -> dict:
     """A tensor's shape, dtype, device and (when not contiguous) strides; {} for anything else."""
     if not isinstance(value, torch.Tensor):
         return {"repr": repr(value)}
-    facts = {"shape": list(value.shape), "dtype": str(value.dtype).removeprefix("torch."),
-             "device": value.device.type}
+    facts = {
+        "shape": list(value.shape),
+        "dtype": str(value.dtype).removeprefix("torch."),
+        "device": value.device.type,
+    }
     if not value.is_contiguous():
         facts["strides"] = list(value.stride())
     return facts
