@@ -124,3 +124,15 @@ def test_replay_picks_the_small_failing_gpu_case_and_skips_huge_ones():
     assert _failing_case(result(97)) == {"params": {"n": 97}, "dtype": "float16", "seed": 1, "kwargs": {}}
     assert _failing_case(result(16_777_216)) is None  # too big for the interpreter: use its own cases
     assert not needs_replay({"backend": "interpreter", "cases": result(97)["cases"]})
+
+
+def test_there_is_no_phantom_autotune_op():
+    """`autotune` was listed as a worker op with no task behind it ("internal error in the lab"): it is
+    refused as an unknown request now, like any other name, while the real ops still dispatch."""
+    from tritonlab.engine import worker
+
+    assert "autotune" not in worker.OPS
+    refused = worker.handle("autotune", {}, ctx=None)
+    assert refused["error"]["kind"] == "usage" and "autotune" in refused["error"]["message"]
+    assert worker.handle("ping", {}, ctx=None)["pong"] is True
+    assert set(worker.OPS) == {"verify", "run", "bench", "ir", "doctor"}

@@ -10,18 +10,9 @@ from __future__ import annotations
 import json
 import math
 
-ERROR_KINDS = (
-    "syntax",
-    "compile",
-    "runtime",
-    "timeout",
-    "crash",
-    "oob",
-    "cuda-fault",
-    "cancelled",
-    "load",
-    "usage",
-)
+from tritonlab.engine.results import ERROR_KINDS  # one list of kinds, in results.Kind
+
+__all__ = ["ERROR_KINDS", "decode", "encode", "error"]
 
 
 def _clean(value):

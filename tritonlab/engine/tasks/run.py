@@ -13,6 +13,7 @@ import torch
 from tritonlab.engine import exercise_env, memcheck
 from tritonlab.engine.inputs import describe, make_inputs
 from tritonlab.engine.learner import LearnerError, classify
+from tritonlab.engine.results import Kind
 
 
 def _show(t: torch.Tensor, limit: int = 64) -> str:
@@ -99,7 +100,7 @@ def handle(args: dict, ctx) -> dict:
         got = call(*inputs.values(), **kwargs)
     except (Exception, SystemExit) as exc:
         result["error"] = classify(exc, loaded.file)
-        if result["error"]["kind"] == "cuda-fault":
+        if result["error"]["kind"] == Kind.CUDA_FAULT:
             result["restart_worker"] = True
         return result
     launches, checker = call.launches, call.checker

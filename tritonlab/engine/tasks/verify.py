@@ -17,6 +17,7 @@ from tritonlab.engine.diagnose import diagnose
 from tritonlab.engine.inputs import describe, make_inputs
 from tritonlab.engine.learner import LearnerError, classify, same_file
 from tritonlab.engine.protocol import error
+from tritonlab.engine.results import Kind
 
 
 def iter_cases(exercise, backend: str, only: list | None = None):
@@ -52,7 +53,7 @@ def handle(args: dict, ctx) -> dict:
         result["cases"].append(case)
         if case.get("error"):
             result["error"] = dict(case["error"], case=name)
-            if case["error"]["kind"] == "cuda-fault":
+            if case["error"]["kind"] == Kind.CUDA_FAULT:
                 result["restart_worker"] = True
             break
     if not result["error"] and not args.get("cases"):
@@ -233,7 +234,7 @@ def _refine_unwritten(diagnoses: list, launches: list, block, numel: int) -> Non
     if programs * block < numel:
         return
     for diag in diagnoses:
-        if diag.get("kind") == "unwritten" and diag.get("cause") in ("grid-floor", "grid-short"):
+        if diag.get("kind") == Kind.UNWRITTEN and diag.get("cause") in ("grid-floor", "grid-short"):
             diag.update(cause="partial-blocks", grid_programs=programs, block=block)
             head = diag["message"].split(":", 1)[0]
             diag["message"] = (f"{head}: the grid had enough programs ({programs} × BLOCK_SIZE {block} ≥ {numel}), "
