@@ -14,7 +14,17 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
 class UsageError(Exception):
-    pass
+    """A refused command line (exit 2). `ja` is the Japanese wording; without one the text is quoted verbatim
+    (a message from elsewhere, e.g. the catalog's "no exercise '99'")."""
+
+    def __init__(self, message: str, ja: str | None = None) -> None:
+        super().__init__(message)
+        self.ja = ja
+
+    def in_(self, lang: str) -> str:
+        if lang != "ja":
+            return str(self)
+        return self.ja if self.ja is not None else f"«{self}»"
 
 
 def _console():
@@ -116,7 +126,7 @@ def _code_args(opts, exercise) -> dict:
     elif getattr(opts, "file", None):
         path = Path(opts.file)
         if not path.is_file():
-            raise UsageError(f"--file {opts.file}: no such file")
+            raise UsageError(f"--file {opts.file}: no such file", f"--file {opts.file}: ファイルがありません")
         args["file"] = str(path.resolve())
     else:
         draft = store.draft_path(exercise.key)
@@ -242,9 +252,9 @@ def cmd_quiz(opts) -> int:
     catalog = _catalog()
     lesson = catalog.lesson(opts.lesson)
     if lesson is None:
-        raise UsageError(f"no lesson {opts.lesson!r}")
+        raise UsageError(f"no lesson {opts.lesson!r}", f"レッスン {opts.lesson!r} はありません")
     if not lesson.quiz:
-        raise UsageError(f"lesson {lesson.id} has no quiz")
+        raise UsageError(f"lesson {lesson.id} has no quiz", f"レッスン {lesson.id} には確認問題がありません")
     return run_quiz(lesson, _lang(opts.lang), answers=opts.answers, as_json=opts.json)
 
 
@@ -361,7 +371,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return opts.func(opts)
     except UsageError as exc:
-        print(f"tritonlab: error: {exc}", file=sys.stderr)
+        lang = _lang(getattr(opts, "lang", None))
+        print(f"tritonlab: {'エラー' if lang == 'ja' else 'error'}: {exc.in_(lang)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

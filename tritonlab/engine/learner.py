@@ -33,7 +33,11 @@ def load_module(path: str | Path):
     try:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise LearnerError(error("load", f"cannot read {path}: {exc}")) from None
+        raise LearnerError(
+            error(
+                "load", f"cannot read {path}: {exc}", file=str(path), exception=f"{type(exc).__name__}: {exc}"
+            )
+        ) from None
     try:
         compile(source, str(path), "exec")
     except SyntaxError as exc:

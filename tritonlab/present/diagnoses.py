@@ -8,7 +8,8 @@ How a new kind gets its words: add the member to `engine.results.Kind`, then her
 
 `tests/unit/test_present.py` fails while a `Kind` has no sentence. A kind this version does not know (a newer
 engine) is still shown: `describe` falls back to a generic sentence in the chosen language plus the facts it
-carries. The engine's English `message` key is never read here.
+carries. The engine's English `message` is not used as a sentence: only an error from an older worker that lacks
+the `exception` fact has its `message` quoted instead, in «» like any text the lab did not write.
 """
 
 from __future__ import annotations
