@@ -282,10 +282,11 @@ def test_environment_panel_runs_the_doctor_in_the_background(monkeypatch):
         "backend": "interpreter",
         "checks": [
             {"name": "torch", "status": "ok", "value": "2.13"},
-            {"name": "cuda", "status": "warn", "value": "no GPU", "fix": "use the interpreter", "cause": "no-cuda"},
+            {"name": "cuda", "status": "warn", "value": "no GPU", "fix": "use the interpreter",
+             "cause": "no-cuda"},
         ],
     }
-    monkeypatch.setattr(tritonlab.doctor, "run_doctor", lambda lab=None, backend="auto", timeout=180.0: report)
+    monkeypatch.setattr(tritonlab.doctor, "run_doctor", lambda lab=None, **_: report)
 
     async def scenario(app, pilot):
         screen = app.screen

@@ -9,8 +9,8 @@ import pytest
 from tests.conftest import BENCH_ROW_KEYS
 from tritonlab.engine import ceilings, roofline
 from tritonlab.engine.client import WorkerClient
-from tritonlab.present.bench import lines as bench_lines
 from tritonlab.paths import kernels_dir, lessons_dir
+from tritonlab.present.bench import lines as bench_lines
 
 
 @pytest.fixture(scope="module")

@@ -489,7 +489,8 @@ def describe(
     result["header_facts"] = {
         "kernel": result["kernel"], "stage": stage, "arch": result["arch"], "on_device": bool(on_device),
         "triton": result["triton"], "params": dict(params), "dtype": dtype, "signature": signature or None,
-        "config": str(launch.config) if launch.config else None, "configs": launch.configs if launch.config else None,
+        "config": str(launch.config) if launch.config else None,
+        "configs": launch.configs if launch.config else None,
     }
 
 

@@ -125,7 +125,8 @@ def classify(exc: BaseException, learner_file: str) -> dict:
         line = root_lines[-1]
     in_language = "/triton/language/" in innermost.replace("\\", "/")
     if in_language and learner_lines:
-        return error("compile", f"{type(root).__name__}: {root}", line, exception=f"{type(root).__name__}: {root}")
+        text = f"{type(root).__name__}: {root}"
+        return error("compile", text, line, exception=text)
     if isinstance(root, SyntaxError):
         return error("syntax", f"SyntaxError: {root.msg}", root.lineno, exception=f"SyntaxError: {root.msg}")
     return error("runtime", f"{type(root).__name__}: {root}", line, traceback=_short_tb(frames),

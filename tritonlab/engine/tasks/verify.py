@@ -159,7 +159,8 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
 
 def _check_output(got, expected, diagnoses: list) -> bool:
     if not isinstance(got, torch.Tensor):
-        diagnoses.append({"kind": "wrong-shape", "got_type": type(got).__name__, "message": f"the wrapper returned {type(got).__name__}, "
+        diagnoses.append({"kind": "wrong-shape", "got_type": type(got).__name__,
+                          "message": f"the wrapper returned {type(got).__name__}, "
                                                           "not a torch.Tensor — return the output tensor"})
         return False
     ok = True
@@ -206,7 +207,8 @@ def run_reject(loaded, reject, backend: str) -> dict:
             case["raised"] = f"{type(exc).__name__}: {exc}"
         return case
     why = reject.why.get("en") if isinstance(reject.why, dict) else reject.why
-    case["diagnoses"].append({"kind": "validation", "cause": "accepted", "why": reject.why, "case_name": reject.name,
+    case["diagnoses"].append({"kind": "validation", "cause": "accepted", "why": reject.why,
+                              "case_name": reject.name,
                               "message": f"the wrapper accepted input it must reject ({why or reject.name}): "
                                          "check it and raise an exception before launching"})
     return case
