@@ -1,5 +1,6 @@
-"""The app in Japanese: verify, bench and run results (engine facts, as the worker sends them) read without English
-prose in the result panels and the status line, at 80×24. The code editor (the learner's Python) is not read."""
+"""The app in Japanese: verify, bench and run results (engine facts, as the worker sends them) read without
+English prose in the result panels and the status line, at 80×24. The code editor (the learner's Python) is
+not read."""
 
 from __future__ import annotations
 
@@ -47,7 +48,8 @@ VERIFY = {
             "mismatches": 1,
             "diagnoses": [UNWRITTEN],
             "first": [{"index": [96], "got": "nan", "expected": 0.5, "kind": "unwritten"}],
-            "map": "elements 0–96, 4 cells (one per program)\n...u\nlegend: . ok   x wrong   n inf/NaN   u never written",
+            "map": "elements 0–96, 4 cells (one per program)\n...u\nlegend: . ok   x wrong   n inf/NaN   u "
+            "never written",
             "map_grid": {"dims": 1, "numel": 97, "cells": 4, "programs_per_cell": 1, "rows": ["...u"]},
         },
         {
