@@ -78,8 +78,9 @@ def handle(args: dict, ctx) -> dict:
     params = spec.params if spec else exercise.verify.interpreter[0]
     dtype = spec.dtype if spec else exercise.verify.dtypes[0]
     kwargs = spec.kwargs if spec else {}
-    allocator = memcheck.GuardedAllocator(loaded.device)
-    inputs = make_inputs(exercise, params, dtype, 0, loaded.device, allocator=allocator)
+    device: Any = loaded.device
+    allocator = memcheck.GuardedAllocator(device)
+    inputs = make_inputs(exercise, params, dtype, 0, device, allocator=allocator)
     result["call"] = {
         "entry": exercise.entry,
         "args": list(inputs),
