@@ -178,7 +178,8 @@ class OpRecorder:
 
         class _Mode(TorchDispatchMode):
             def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-                seen.add(str(func.name()))
+                seen.add(str(func.name()))  # "aten::add.Tensor": with the overload
+                seen.add(str(func._schema.name))  # "aten::add": the operator, any overload
                 return func(*args, **(kwargs or {}))
 
         self._mode = _Mode()
