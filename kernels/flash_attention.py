@@ -156,7 +156,7 @@ def attention(q, k, v, causal=False, sm_scale=None):
     if o.numel() == 0:
         return o
     config = _launch_config(head_dim, q.device.type == "cuda")
-    grid = lambda meta: (triton.cdiv(seq_len, meta["BLOCK_M"]), batch * heads)  # noqa: E731
+    grid = lambda meta: (triton.cdiv(seq_len, meta["BLOCK_M"]), batch * heads)
     attention_kernel[grid](
         q, k, v, o,
         q.stride(0), q.stride(1), q.stride(2),

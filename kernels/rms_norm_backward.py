@@ -84,7 +84,7 @@ def rms_norm_bwd_dw_kernel(
     cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
     mask = cols < N
     total = tl.zeros([BLOCK_N], dtype=tl.float32)
-    for p in range(0, P):  # always the same order: the result is bitwise reproducible
+    for p in range(P):  # always the same order: the result is bitwise reproducible
         total += tl.load(partial_dw_ptr + p * N + cols, mask=mask, other=0.0)
     tl.store(dw_ptr + cols, total.to(dw_ptr.dtype.element_ty), mask=mask)
 

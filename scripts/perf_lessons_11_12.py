@@ -18,6 +18,7 @@ GPU name and the torch / triton versions; they go into the lesson texts between 
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import json
 import sys
@@ -72,6 +73,13 @@ def attention_rows(quick: bool) -> list[dict]:
     return rows
 
 
+def _backward(y, dy, *params):
+    """One backward pass through the graph that produced y (kept with retain_graph), gradients reset first."""
+    for p in params:
+        p.grad = None
+    y.backward(dy, retain_graph=True)
+
+
 def rms_backward_rows(quick: bool) -> list[dict]:
     import torch
     import torch.nn.functional as F
@@ -88,12 +96,9 @@ def rms_backward_rows(quick: bool) -> list[dict]:
         moved = (3 * M * N + 2 * N) * size  # read x, dy, w; write dx, dw
         row = {"op": "rms_norm_backward", "shape": f"[{M}, {N}]", "dtype": str(dtype).replace("torch.", "")}
 
-        def leaves():
-            return x.detach().clone().requires_grad_(), w.detach().clone().requires_grad_()
-
-        xt, wt = leaves()
+        xt, wt = x.detach().clone().requires_grad_(), w.detach().clone().requires_grad_()
         yt = F.rms_norm(xt, (N,), wt, 1e-6)
-        xm, wm = leaves()
+        xm, wm = x.detach().clone().requires_grad_(), w.detach().clone().requires_grad_()
         ym = rb.rms_norm(xm, wm, 1e-6)
         yt.backward(dy, retain_graph=True)
         ym.backward(dy, retain_graph=True)
@@ -105,15 +110,10 @@ def rms_backward_rows(quick: bool) -> list[dict]:
             rows.append(row)
             continue
 
-        def backward(y, *params):
-            for p in params:
-                p.grad = None
-            y.backward(dy, retain_graph=True)
-
-        baseline = _bench(lambda: backward(yt, xt, wt))
-        mine = _bench(lambda: backward(ym, xm, wm))
+        baseline = _bench(functools.partial(_backward, yt, dy, xt, wt))
+        mine = _bench(functools.partial(_backward, ym, dy, xm, wm))
         first = (xm.grad.clone(), wm.grad.clone())
-        backward(ym, xm, wm)
+        _backward(ym, dy, xm, wm)
         row["deterministic"] = bool(torch.equal(first[0], xm.grad) and torch.equal(first[1], wm.grad))
         row.update(kernel=mine, baseline=baseline, baseline_name="torch autograd backward of F.rms_norm",
                    ratio=baseline["ms"] / mine["ms"], bytes=moved,
