@@ -182,3 +182,9 @@ def test_op_recorder_sees_dispatched_operators():
     assert recorder.missing() == ["aten::mul"]
     diags = outputs.op_diagnoses(recorder, __file__)
     assert [(d["kind"], d["op"]) for d in diags] == [("op-not-used", "aten::mul")]
+
+
+def test_op_recorder_without_operators_records_nothing():
+    with outputs.OpRecorder([]) as recorder:
+        torch.ones(2) + torch.ones(2)
+    assert recorder.seen == set() and recorder.missing() == []

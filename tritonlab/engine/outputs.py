@@ -172,6 +172,8 @@ class OpRecorder:
         self._mode = None
 
     def __enter__(self):
+        if not self.wanted:  # nothing to check: no dispatch mode, no per-op Python overhead
+            return self
         from torch.utils._python_dispatch import TorchDispatchMode
 
         seen = self.seen
@@ -187,7 +189,8 @@ class OpRecorder:
         return self
 
     def __exit__(self, *exc):
-        self._mode.__exit__(*exc)
+        if self._mode is not None:
+            self._mode.__exit__(*exc)
         return False
 
     def missing(self) -> list[str]:
