@@ -7,8 +7,8 @@
 - RMS norm backward (kernels/rms_norm_backward.py, dx + two-stage dw) vs torch autograd's backward of F.rms_norm at
   [8192, 4096], fp16 and bf16. Only the backward is timed: the forward runs once, then y.backward(dy, retain_graph)
   is timed for both. GB/s from the bytes the backward must move: read x, dy, w; write dx, dw.
-- Online softmax (kernels/online_softmax.py) vs torch.softmax on long rows, for the lesson's claim that streaming
-  rows works where one block does not.
+- Online softmax (kernels/online_softmax.py) vs torch.softmax on long rows, and lesson 8's one-block kernel
+  (kernels/softmax.py) on the same rows: streaming works where one block no longer fits.
 
 Each timing is triton.testing.do_bench's median (ms) with the 20th and 80th percentiles. Every kernel's result is
 checked against the baseline before it is timed (a wrong kernel is reported, not timed). Numbers are printed with the
@@ -143,6 +143,15 @@ def online_softmax_rows(quick: bool) -> list[dict]:
         row.update(kernel=mine, baseline=baseline, baseline_name="torch.softmax", ratio=baseline["ms"] / mine["ms"],
                    bytes=moved, kernel_gbps=moved / mine["ms"] * 1e-6,
                    baseline_gbps=2 * M * N * 4 / baseline["ms"] * 1e-6)
+        # Lesson 8's one-block kernel on the same rows: the whole row in one block (BLOCK_SIZE = next power of 2).
+        try:
+            one_block = _load("softmax")
+            err = (one_block.softmax(x) - torch.softmax(x, dim=-1)).abs().max().item()
+            ms = _bench(lambda x=x: one_block.softmax(x))["ms"] if err <= 1e-5 else None
+            row["lesson8_one_block"] = {"ms": ms, "max_abs_err": err,
+                                        "gbps": (2 * M * N * 4 / ms * 1e-6) if ms else None}
+        except Exception as exc:  # a row too long for one block may not compile at all: that is the point
+            row["lesson8_one_block"] = {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
         rows.append(row)
     return rows
 
@@ -182,6 +191,11 @@ def main(argv: list[str] | None = None) -> int:
             causal = "yes" if row.get("causal") else ("no" if "causal" in row else "")
             print(f"{row['op']:<18} {row['shape']:<20} {row['dtype']:<9} {causal:<6} {row['kernel']['ms']:>10.3f} "
                   f"{row['baseline']['ms']:>10.3f} {row['ratio']:>5.2f}x  {rate}")
+            one = row.get("lesson8_one_block")
+            if one is not None:
+                what = one.get("error") or (f"{one['ms']:.3f} ms, {one['gbps']:.0f} GB/s" if one.get("ms")
+                                            else f"wrong (max abs err {one['max_abs_err']:.3g})")
+                print(f"{'':<18} lesson 8's one-block softmax on the same rows: {what}")
     print(json.dumps(result))
     return 0
 
