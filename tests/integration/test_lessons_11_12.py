@@ -28,7 +28,7 @@ WRONG_ATTEMPTS = {
         "k = tl.load(k_ptrs + start_n * stride_kn, mask=cols[None, :] < seq_len, other=0.0)",
         "k = tl.load(k_ptrs + start_n * stride_kn)", "oob", None, True),
     "rms_dw_without_second_stage": (
-        "12/rms-norm-backward", "rms_norm_backward.py", "for p in range(0, P):", "for p in range(0, 1):",
+        "12/rms-norm-backward", "rms_norm_backward.py", "for p in range(P):", "for p in range(1):",
         "mismatch", "grad_w", False),
     "rms_dx_mean_over_block": (
         "12/rms-norm-backward", "rms_norm_backward.py", "dx = rstd * (g - x_hat * (tl.sum(g * x_hat, axis=0) / N))",
