@@ -135,10 +135,11 @@ def hello(backend: str) -> dict:
     import triton
 
     if backend == "interpreter":
-        from tritonlab.engine.interpreter_support import install_if_needed, repair_scalar_index
+        from tritonlab.engine.interpreter_support import install_if_needed, repair_bf16_dot, repair_scalar_index
 
         install_if_needed()
         repair_scalar_index()
+        repair_bf16_dot()
 
     info = {
         "backend": backend,

@@ -12,7 +12,7 @@ import time
 
 import torch
 
-from tritonlab.engine import exercise_env, memcheck
+from tritonlab.engine import exercise_env, memcheck, outputs
 from tritonlab.engine.diagnose import diagnose
 from tritonlab.engine.inputs import describe, make_inputs
 from tritonlab.engine.learner import LearnerError, classify, same_file
@@ -77,14 +77,19 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
     allocator = memcheck.GuardedAllocator(device)
     inputs = make_inputs(exercise, params, dtype, seed, device, allocator=allocator)
     originals = {k: v.clone() for k, v in inputs.items() if isinstance(v, torch.Tensor)}
-    expected = exercise_env.reference(exercise, dict(originals, **{k: v for k, v in inputs.items()
-                                                                    if not isinstance(v, torch.Tensor)}),
-                                      params, kwargs)
+    plan = outputs.Plan.for_exercise(exercise, seed)  # None: one output tensor, the plain path
+    if plan:
+        expected = plan.reference(exercise, {k: originals.get(k, v) for k, v in inputs.items()}, params, kwargs)
+    else:
+        expected = exercise_env.reference(exercise, dict(originals, **{k: v for k, v in inputs.items()
+                                                                        if not isinstance(v, torch.Tensor)}),
+                                          params, kwargs)
     case["inputs"] = {k: describe(v) for k, v in inputs.items()}
-    call = exercise_env.LearnerCall(loaded, backend, allocator)
+    call = exercise_env.LearnerCall(plan_loaded := outputs.wrapped(loaded, plan), backend, allocator)
     began = time.perf_counter()
     try:
-        got = call(*inputs.values(), **kwargs)
+        with outputs.OpRecorder(exercise.verify.ops if plan else []) as recorder:
+            got = call(*inputs.values(), **kwargs)
     except (Exception, SystemExit) as exc:  # the learner's code raised (or called sys.exit): classify, stop
         case["error"] = classify(exc, loaded.file)
         case["diagnoses"].append(dict(case["error"]))
@@ -130,6 +135,10 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
                               "message": f"your kernel modified its input {name} ({changed} elements changed): "
                                          "inputs are read-only — store into the output instead"})
 
+    if plan:
+        outputs.finish_case(plan, plan_loaded, loaded, inputs, kwargs, got, expected, recorder, dtype, backend, case)
+        case["passed"] = not diagnoses
+        return case
     if not _check_output(got, expected, diagnoses):
         case["passed"] = False
         return case
