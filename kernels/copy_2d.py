@@ -34,7 +34,7 @@ def copy_2d_kernel(
     tl.store(out_ptrs, tile, mask=mask)
 
 
-def copy_2d(x: torch.Tensor, BLOCK_M: int = 64, BLOCK_N: int = 64) -> torch.Tensor:
+def copy_2d(x: torch.Tensor, BLOCK_M: int = 64, BLOCK_N: int = 64, num_warps: int = 4) -> torch.Tensor:
     """Return a contiguous copy of the 2D tensor x, read through its strides."""
     if x.dim() != 2:
         raise ValueError(f"copy_2d expects a 2D tensor, got shape {tuple(x.shape)}")
@@ -47,6 +47,6 @@ def copy_2d(x: torch.Tensor, BLOCK_M: int = 64, BLOCK_N: int = 64) -> torch.Tens
     copy_2d_kernel[grid](
         x, output, n_rows, n_cols,
         x.stride(0), x.stride(1), output.stride(0), output.stride(1),
-        BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N,
+        BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, num_warps=num_warps,
     )
     return output
