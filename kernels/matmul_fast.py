@@ -15,6 +15,11 @@ import torch
 import triton
 import triton.language as tl
 
+try:  # host-side TMA descriptors (Triton >= 3.4); without them the pointer kernel serves every call
+    from triton.tools.tensor_descriptor import TensorDescriptor
+except ImportError:  # pragma: no cover
+    TensorDescriptor = None
+
 
 @triton.jit
 def matmul_fast_kernel(
@@ -86,6 +91,57 @@ def matmul_fast_kernel(
     tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=m_ok & n_ok)
 
 
+@triton.jit
+def matmul_tma_kernel(
+    a_desc,  # TMA descriptor of A [M, K], block [BLOCK_M, BLOCK_K]
+    b_desc,  # TMA descriptor of B [K, N] (block [BLOCK_K, BLOCK_N]), or of B.T [N, K] when B_TRANSPOSED
+    c_desc,  # TMA descriptor of C [M, N], block [BLOCK_M, BLOCK_N]
+    bias_ptr,  # *bias [N] (ignored unless HAS_BIAS)
+    M, N, K,
+    HAS_BIAS: tl.constexpr,
+    ACTIVATION: tl.constexpr,
+    B_TRANSPOSED: tl.constexpr,  # B is weight.t(): its descriptor is over the row-major weight [N, K]
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    BLOCK_K: tl.constexpr,
+    GROUP_M: tl.constexpr,
+    NUM_PROGRAMS: tl.constexpr,  # programs launched: one per SM (persistent), or one per tile
+    WARP_SPECIALIZE: tl.constexpr,  # producer warps load while consumer warps multiply
+):
+    """The same tiles, loaded by the Tensor Memory Accelerator: one instruction moves a whole tile into shared
+    memory, out-of-range rows and columns come back as zeros (no masks), and with NUM_PROGRAMS = number of SMs each
+    program walks several tiles, so the next tile's loads overlap this tile's epilogue."""
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_tiles = num_pid_m * num_pid_n
+    k_tiles = tl.cdiv(K, BLOCK_K)
+    num_pid_in_group = GROUP_M * num_pid_n
+    for tile in tl.range(tl.program_id(0), num_tiles, NUM_PROGRAMS, flatten=True, warp_specialize=WARP_SPECIALIZE):
+        group_id = tile // num_pid_in_group
+        first_pid_m = group_id * GROUP_M
+        group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+        pid_m = first_pid_m + ((tile % num_pid_in_group) % group_size_m)
+        pid_n = (tile % num_pid_in_group) // group_size_m
+        off_m = pid_m * BLOCK_M
+        off_n = pid_n * BLOCK_N
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for ki in range(k_tiles):
+            a = a_desc.load([off_m, ki * BLOCK_K])
+            if B_TRANSPOSED:
+                b = b_desc.load([off_n, ki * BLOCK_K]).T
+            else:
+                b = b_desc.load([ki * BLOCK_K, off_n])
+            acc = tl.dot(a, b, acc)
+        if HAS_BIAS:
+            offs_n = off_n + tl.arange(0, BLOCK_N)
+            acc += tl.load(bias_ptr + offs_n, mask=offs_n < N, other=0.0).to(tl.float32)[None, :]
+        if ACTIVATION == "relu":
+            acc = tl.maximum(acc, 0.0)
+        elif ACTIVATION == "silu":
+            acc = acc * tl.sigmoid(acc)
+        c_desc.store([off_m, off_n], acc.to(c_desc.dtype))
+
+
 def _sm_count(device) -> int:
     return torch.cuda.get_device_properties(device).multi_processor_count
 
@@ -108,7 +164,39 @@ def _aligned(*tensors) -> bool:
     return all(t.stride(1) == 1 and t.stride(0) % 8 == 0 and t.data_ptr() % 16 == 0 for t in tensors)
 
 
-def matmul(a, b, bias=None, activation=None, config=None):
+def _tma_ready(t) -> bool:
+    """TMA's rules: a 16-byte aligned start, unit stride in the last dimension, 16-byte multiples elsewhere."""
+    return t.stride(1) == 1 and (t.stride(0) * t.element_size()) % 16 == 0 and t.data_ptr() % 16 == 0
+
+
+def tma_path_ok(a, b, c) -> bool:
+    if TensorDescriptor is None or a.device.type != "cuda" or torch.cuda.get_device_capability(a.device)[0] < 9:
+        return False
+    b_rows = b.t() if b.stride(0) == 1 and b.stride(1) != 1 else b
+    return _tma_ready(a) and _tma_ready(b_rows) and _tma_ready(c)
+
+
+def matmul_tma(a, b, c, bias, activation, cfg, persistent=True, warp_specialize=False):
+    """Launch matmul_tma_kernel; `c` is the output, already allocated. cfg as from pick_config."""
+    M, K = a.shape
+    N = b.shape[1]
+    bm, bn, bk = cfg["BLOCK_M"], cfg["BLOCK_N"], cfg["BLOCK_K"]
+    transposed = b.stride(0) == 1 and b.stride(1) != 1
+    a_desc = TensorDescriptor.from_tensor(a, [bm, bk])
+    b_desc = TensorDescriptor.from_tensor(b.t(), [bn, bk]) if transposed else TensorDescriptor.from_tensor(b, [bk, bn])
+    c_desc = TensorDescriptor.from_tensor(c, [bm, bn])
+    tiles = triton.cdiv(M, bm) * triton.cdiv(N, bn)
+    programs = min(tiles, _sm_count(a.device)) if persistent else tiles
+    matmul_tma_kernel[(programs,)](
+        a_desc, b_desc, c_desc, bias if bias is not None else c, M, N, K,
+        HAS_BIAS=bias is not None, ACTIVATION=activation or "", B_TRANSPOSED=transposed,
+        BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=cfg["GROUP_M"], NUM_PROGRAMS=programs,
+        WARP_SPECIALIZE=warp_specialize, num_warps=cfg["num_warps"], num_stages=cfg["num_stages"],
+    )
+    return c
+
+
+def matmul(a, b, bias=None, activation=None, config=None, path=None):
     """activation(A @ B [+ bias]) for 2D A [M, K], B [K, N] (any strides) of one float dtype; fp32 accumulation.
 
     `config` (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, num_stages) overrides `pick_config`."""
@@ -134,6 +222,10 @@ def matmul(a, b, bias=None, activation=None, config=None):
     cfg = dict(config or pick_config(M, N, K, a.device))
     if bias is not None and bias.stride(0) != 1:
         bias = bias.contiguous()
+    path = path or cfg.pop("path", "tma-persistent")
+    cfg.pop("path", None)
+    if path.startswith("tma") and tma_path_ok(a, b, c):
+        return matmul_tma(a, b, c, bias, activation, cfg, persistent="persistent" in path, warp_specialize="ws" in path)
     grid = (triton.cdiv(M, cfg["BLOCK_M"]) * triton.cdiv(N, cfg["BLOCK_N"]),)
     matmul_fast_kernel[grid](
         a, b, bias if bias is not None else c, c,

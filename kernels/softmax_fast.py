@@ -3,7 +3,7 @@
 `softmax.py` gives every row its own program. For a 128-column row that program moves 1 KB and is done: the GPU
 spends more time starting and retiring programs (262,144 of them for 262144 x 128) than moving bytes. Here one
 program owns a ROWS x BLOCK_SIZE tile, ROWS rows at once, and the reductions run along axis 1, one result per row.
-ROWS is chosen so a program holds about 4,096-8,192 values: 32 rows of 128, one row of 8,192.
+ROWS is chosen so a program holds about 1,024 values for short rows (8 rows of 128) and 4,096-8,192 for long ones.
 """
 
 import torch
@@ -37,11 +37,20 @@ def softmax_rows_kernel(
 
 
 def pick_launch(n_cols: int) -> tuple[int, int, int]:
-    """(BLOCK_SIZE, ROWS, num_warps): about 8,192 values per program, more warps for longer rows."""
+    """(BLOCK_SIZE, ROWS, num_warps), the best measured on an H200 at 32 M randn values (docs/GPU-RESULTS.md):
+    about 1,024 values per program up to rows of 1,024, then 4,096-8,192 values; 4 warps for short rows, 16 for
+    long ones. The whole row always fits in one block: the values stay in registers between the max, the exp and
+    the sum, so each byte is read once and written once."""
     block = triton.next_power_of_2(n_cols)
-    rows = max(1, 8192 // block)
-    values = rows * block
-    num_warps = 4 if values <= 2048 else 8 if values <= 8192 else 16
+    if block <= 1024:
+        rows = 1024 // block
+        num_warps = 8 if block <= 128 else 4
+    elif block == 2048:
+        rows, num_warps = 2, 4
+    elif block == 4096:
+        rows, num_warps = 2, 16
+    else:
+        rows, num_warps = 1, 16
     return block, rows, num_warps
 
 

@@ -151,6 +151,44 @@ def matmul_section(explore: bool, budget: float) -> None:
             torch.cuda.empty_cache()
 
 
+TMA_PATHS = ["tma-persistent", "tma-persistent-ws", "tma"]
+TMA_BIG = [(128, 256, 64, 8, 3), (128, 256, 64, 8, 4), (128, 128, 64, 8, 4), (128, 128, 64, 4, 3)]
+TMA_SMALL = [(64, 128, 64, 4, 4), (128, 64, 64, 4, 4), (128, 128, 64, 4, 4), (64, 64, 64, 4, 4)]
+TMA_SKINNY = [(16, 64, 128, 4, 4), (16, 32, 128, 2, 6), (16, 128, 128, 4, 4)]
+
+
+def tma_section(explore: bool, budget: float) -> None:
+    """matmul_fast.py's TMA kernel: persistent or not, warp-specialised or not, per tile config."""
+    fast = load("matmul_fast")
+    jobs = [(M, N, K, torch.float16, False) for M, N, K in SQUARES[1:] + ODD]
+    jobs += [(n, n, n, torch.bfloat16, False) for n in (1024, 4096, 8192)]
+    jobs += [(n, n, n, torch.float16, True) for n in (1024, 4096, 8192)]
+    for M, N, K, dtype, fused in jobs:
+        if out_of_time(budget):
+            break
+        a = rnd(M, K, dtype=dtype)
+        b = rnd(N, K, dtype=dtype).t() if fused else rnd(K, N, dtype=dtype)
+        bias = rnd(N, dtype=dtype) if fused else None
+        want = torch.addmm(bias, a, b) if fused else torch.matmul(a, b)
+        base_ms = timed((lambda: torch.addmm(bias, a, b)) if fused else (lambda: torch.matmul(a, b)))[0]
+        unfused_ms = timed(lambda: a @ b + bias)[0] if fused else None
+        tol = (1e-2, 1e-2) if dtype == torch.float16 else (5e-2, 2e-2)
+        shape = f"{M}x{N}x{K} {str(dtype)[6:]}" + (" +bias, b=w.t()" if fused else "")
+        space = TMA_SKINNY if M <= 64 else TMA_SMALL if M * N <= 1024 * 1024 or M * N * K <= 2**32 else TMA_BIG
+        for path in TMA_PATHS if M > 64 else ["tma", "tma-persistent"]:
+            for c in space:
+                if out_of_time(budget):
+                    break
+                config = cfg(c)
+                row = record("tma-explore", f"{path} {label(c)}", shape,
+                             lambda: fast.matmul(a, b, bias, config=config, path=path), base_ms, want, tol,
+                             flops=2 * M * N * K)
+                if unfused_ms and row.get("ms"):
+                    row["vs_unfused"] = unfused_ms / row["ms"]
+        del a, b, bias, want
+        torch.cuda.empty_cache()
+
+
 def fused_section(explore: bool, budget: float) -> None:
     fused, fast = load("matmul_bias"), load("matmul_fast")
     for n in (1024, 4096, 8192):
@@ -284,6 +322,19 @@ def print_table() -> None:
         print(f"-- best of {group}")
         for row in best_of(group):
             print_row(row)
+    paths: dict = {}
+    for row in ROWS:
+        if row["group"] == "tma-explore" and row.get("status") == "ok":
+            key = (row["shape"], row["kernel"].split()[0])
+            if key not in paths or row["ms"] < paths[key]["ms"]:
+                paths[key] = row
+    if paths:
+        print("-- tma-explore, best config per shape and path")
+        for key in sorted(paths):
+            print_row(paths[key])
+    errors = [r for r in ROWS if r.get("status") != "ok"]
+    print(f"-- {len(errors)} rows wrong or failed" + "".join(
+        f"\n   {r['kernel']} {r['shape']}: {r.get('status')} {r.get('error', '')[:150]}" for r in errors[:12]))
 
 
 def print_row(row: dict, flush: bool = False) -> None:
@@ -294,29 +345,31 @@ def print_row(row: dict, flush: bool = False) -> None:
     rate = row.get("tflops") or row.get("gbps") or 0
     ratio = f"{row['ratio']:.2f}" if row.get("ratio") else "-"
     print(f"{row['group']:<16} {row['kernel'][:34]:<34} {row['shape'][:32]:<32} {row['ms']:9.4f} "
-          f"{row['torch_ms'] or math.nan:9.4f} {ratio:>6} {rate:13.1f}", flush=flush)
+          f"{row['torch_ms'] or math.nan:9.4f} {ratio:>6} {rate:13.1f}"
+          + (f"  vs unfused {row['vs_unfused']:.2f}" if row.get("vs_unfused") else ""), flush=flush)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="write every row here")
-    parser.add_argument("--explore", action="store_true", help="also sweep configs per shape")
+    parser.add_argument("--explore", nargs="*", default=[], help="sections whose configs are also swept")
     parser.add_argument("--budget", type=float, default=400, help="seconds of sweeping in all, shared by sections")
-    parser.add_argument("--only", nargs="*", default=["matmul", "fused", "softmax", "copy", "other"])
+    parser.add_argument("--only", nargs="*", default=["matmul", "fused", "softmax", "copy", "other"],
+                        help="sections to run (also: tma, the TMA kernel's sweep)")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         print("perf_kernels.py needs a CUDA GPU (interpreter timings are not GPU timings)")
         return 2
-    sections = {"matmul": matmul_section, "fused": fused_section, "softmax": softmax_section,
+    sections = {"matmul": matmul_section, "fused": fused_section, "softmax": softmax_section, "tma": tma_section,
                 "copy": copy_section, "other": lambda explore, budget: other_section()}
-    share = {"matmul": 0.5, "fused": 0.15, "softmax": 0.2, "copy": 0.15, "other": 0.0}
+    share = {"matmul": 0.5, "fused": 0.15, "softmax": 0.2, "copy": 0.15, "other": 0.0, "tma": 1.0}
     meta = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__,
             "python": platform.python_version(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     print(meta, flush=True)
     for name in args.only:
         SECTION["start"] = time.monotonic()
         try:
-            sections[name](args.explore, args.budget * share[name])
+            sections[name](name in args.explore, args.budget * share[name])
         except Exception as exc:  # noqa: BLE001 - a broken section must not cost the others
             import traceback
 
