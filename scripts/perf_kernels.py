@@ -303,6 +303,17 @@ def other_section() -> None:
            lambda: F.rms_norm(h, (4096,), w, 1e-6), want, (2e-3, 2e-3), nbytes=3 * h.numel() * 2)
 
 
+def fma_section(explore: bool, budget: float) -> None:
+    """Lesson 6's roofline walk: the FMA chain at rising arithmetic intensity (n = 16 Mi, fp32)."""
+    fma = load("fma_chain")
+    n = 2**24
+    x = rnd(n, dtype=torch.float32)
+    for degree in (1, 4, 16, 32, 64, 128, 256, 1024):
+        want = x * (2 - 0.5**degree)
+        record("fma", "fma_chain.py", f"n=2^24 degree={degree}", lambda: fma.fma_chain(x, degree),
+               lambda: x * (2 - 0.5**degree), want, (1e-5, 1e-5), flops=2 * degree * n, nbytes=2 * n * 4)
+
+
 def best_of(group: str) -> list[dict]:
     best: dict = {}
     for row in ROWS:
@@ -360,9 +371,9 @@ def main() -> int:
     if not torch.cuda.is_available():
         print("perf_kernels.py needs a CUDA GPU (interpreter timings are not GPU timings)")
         return 2
-    sections = {"matmul": matmul_section, "fused": fused_section, "softmax": softmax_section, "tma": tma_section,
+    sections = {"matmul": matmul_section, "fused": fused_section, "softmax": softmax_section, "tma": tma_section, "fma": fma_section,
                 "copy": copy_section, "other": lambda explore, budget: other_section()}
-    share = {"matmul": 0.5, "fused": 0.15, "softmax": 0.2, "copy": 0.15, "other": 0.0, "tma": 1.0}
+    share = {"matmul": 0.5, "fused": 0.15, "softmax": 0.2, "copy": 0.15, "other": 0.0, "tma": 1.0, "fma": 0.0}
     meta = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__,
             "python": platform.python_version(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     print(meta, flush=True)
