@@ -146,18 +146,23 @@ def _sm_count(device) -> int:
     return torch.cuda.get_device_properties(device).multi_processor_count
 
 
-def pick_config(M, N, K, device) -> dict:
-    """Tile sizes and launch options for this shape (measured on an H100/H200: docs/GPU-RESULTS.md)."""
-    if device.type == "cpu":  # Triton's interpreter: small tiles, so test shapes span several tiles and K steps
-        return dict(BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, GROUP_M=4, num_warps=4, num_stages=1)
-    if M <= 64:  # decode-like: few rows, the time is reading B once; thin tiles give every SM a share of it
-        return dict(BLOCK_M=16, BLOCK_N=64, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=4)
-    sms = _sm_count(device)
-    for bm, bn, bk, warps, stages in ((128, 256, 64, 8, 3), (128, 128, 64, 4, 4), (128, 64, 64, 4, 4)):
-        if triton.cdiv(M, bm) * triton.cdiv(N, bn) >= sms:
-            return dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, num_warps=warps, num_stages=stages)
-    return dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=4)
+def pick_config(M, N, K, device, element_size=2) -> dict:
+    """Kernel path, tile and launch options for this shape, from sweeps on an H200 and an H100 (docs/GPU-RESULTS.md).
 
+    - M <= 64 (decode): 16-row TMA tiles with a long K step; B is read once, spread over 128 programs.
+    - At least ~0.7 of a wave of 128 x 256 tiles: the persistent TMA kernel, one program per SM walking tiles.
+    - Below that (1024^3: 32 big tiles for 132 SMs): the pointer kernel with 64 x 128 tiles, 128 programs. Here the
+      host-side cost of building three TMA descriptors per call (a few microseconds) is as long as the GEMM itself.
+    """
+    if device.type == "cpu":  # Triton's interpreter: small tiles, so test shapes span several tiles and K steps
+        return dict(path="pointer", BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, GROUP_M=4, num_warps=4, num_stages=1)
+    if M <= 64:
+        return dict(path="tma", BLOCK_M=16, BLOCK_N=32, BLOCK_K=128, GROUP_M=1, num_warps=2, num_stages=6)
+    if element_size > 2:  # fp32 (TF32 dot): twice the shared memory per tile; not part of the sweeps
+        return dict(path="tma-persistent", BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, GROUP_M=8, num_warps=8, num_stages=3)
+    if triton.cdiv(M, 128) * triton.cdiv(N, 256) >= 0.7 * _sm_count(device):
+        return dict(path="tma-persistent", BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=3)
+    return dict(path="pointer", BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=4)
 
 def _aligned(*tensors) -> bool:
     """Row-major, row stride a multiple of 8 elements, first element on a 16-byte boundary: what ALIGNED promises."""
@@ -219,10 +224,10 @@ def matmul(a, b, bias=None, activation=None, config=None, path=None):
     c = torch.empty((M, N), device=a.device, dtype=a.dtype)
     if M == 0 or N == 0:
         return c
-    cfg = dict(config or pick_config(M, N, K, a.device))
+    cfg = dict(config or pick_config(M, N, K, a.device, a.element_size()))
     if bias is not None and bias.stride(0) != 1:
         bias = bias.contiguous()
-    path = path or cfg.pop("path", "tma-persistent")
+    path = path or cfg.get("path", "tma-persistent")
     cfg.pop("path", None)
     if path.startswith("tma") and tma_path_ok(a, b, c):
         return matmul_tma(a, b, c, bias, activation, cfg, persistent="persistent" in path, warp_specialize="ws" in path)
