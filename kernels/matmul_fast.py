@@ -1,14 +1,15 @@
 """The lesson-9 GEMM, one step further: C = activation(A @ B [+ bias]) at the speed of torch (cuBLAS).
 
-The kernel body is the tiled GEMM of `matmul.py` with the epilogue of `matmul_bias.py`. What makes it fast is
-mostly on the host, plus two compile-time facts handed to the compiler:
+The pointer kernel is the tiled GEMM of `matmul.py` with the epilogue of `matmul_bias.py`; the TMA kernel below it
+loads the same tiles with Hopper's Tensor Memory Accelerator. What makes them fast (measured: docs/GPU-RESULTS.md):
 
-1. Tile shape by wave count. A 1024³ GEMM with 128 x 128 tiles has only 64 tiles for 132 SMs: half the GPU
-   idles. `pick_config` takes the largest tile that still gives at least one full wave of programs (one per SM),
-   and for a handful of rows (M <= 64, decode) a thin BLOCK_M with a long BLOCK_K.
-2. EVEN_K: when K is a multiple of BLOCK_K, the loads in the K loop need no K mask.
-3. ALIGNED: when the row strides are multiples of 8 elements (16 bytes), `tl.multiple_of` says so. Triton only
-   infers that for integers divisible by 16, so a K or N of 1000 otherwise loads one 2-byte element at a time.
+1. Tile shape by wave count. A 1024³ GEMM with 128 x 256 tiles has only 32 tiles for 132 SMs: three quarters of
+   the GPU idle. `pick_config` takes the big tile only from about 0.7 of a wave of programs (one per SM), and for a
+   handful of rows (M <= 64, decode) a 16-row tile with a long BLOCK_K.
+2. EVEN_K (pointer kernel): when K is a multiple of BLOCK_K, the loads in the K loop need no K mask. A mask that
+   is not constant over 8 neighbours (K = 1000) makes the compiler load one element at a time.
+3. TMA (sm_90+): one instruction per tile, out-of-range rows and columns read as zeros, so no masks at all; with
+   one program per SM (persistent) the next tile's loads overlap this tile's store. K = 1000: 0.37x -> 0.96x cuBLAS.
 """
 
 import torch
@@ -34,7 +35,6 @@ def matmul_fast_kernel(
     HAS_BIAS: tl.constexpr,  # add bias[j] to column j in the epilogue
     ACTIVATION: tl.constexpr,  # "" (none), "relu" or "silu"
     EVEN_K: tl.constexpr,  # K % BLOCK_K == 0: no K mask in the loop
-    ALIGNED: tl.constexpr,  # A, B, C row-major with row strides that are multiples of 8 elements
     BLOCK_M: tl.constexpr,
     BLOCK_N: tl.constexpr,
     BLOCK_K: tl.constexpr,
@@ -53,15 +53,8 @@ def matmul_fast_kernel(
     offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     offs_k = tl.arange(0, BLOCK_K)
-    a_rows = offs_m * stride_am  # where each A row starts
-    a_cols = offs_k * stride_ak
-    b_rows = offs_k * stride_bk
-    b_cols = offs_n * stride_bn
-    if ALIGNED:  # every row starts on a 16-byte boundary: loads along a row can be 16-byte vectors
-        a_rows = tl.multiple_of(a_rows, 8)
-        b_rows = tl.multiple_of(b_rows, 8)
-    a_ptrs = a_ptr + a_rows[:, None] + a_cols[None, :]
-    b_ptrs = b_ptr + b_rows[:, None] + b_cols[None, :]
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
     m_ok = offs_m[:, None] < M
     n_ok = offs_n[None, :] < N
 
@@ -84,10 +77,7 @@ def matmul_fast_kernel(
         acc = tl.maximum(acc, 0.0)
     elif ACTIVATION == "silu":
         acc = acc * tl.sigmoid(acc)
-    c_rows = offs_m * stride_cm
-    if ALIGNED:
-        c_rows = tl.multiple_of(c_rows, 8)
-    c_ptrs = c_ptr + c_rows[:, None] + offs_n[None, :] * stride_cn
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
     tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=m_ok & n_ok)
 
 
@@ -164,11 +154,6 @@ def pick_config(M, N, K, device, element_size=2) -> dict:
         return dict(path="tma-persistent", BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=3)
     return dict(path="pointer", BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=4)
 
-def _aligned(*tensors) -> bool:
-    """Row-major, row stride a multiple of 8 elements, first element on a 16-byte boundary: what ALIGNED promises."""
-    return all(t.stride(1) == 1 and t.stride(0) % 8 == 0 and t.data_ptr() % 16 == 0 for t in tensors)
-
-
 def _tma_ready(t) -> bool:
     """TMA's rules: a 16-byte aligned start, unit stride in the last dimension, 16-byte multiples elsewhere."""
     return t.stride(1) == 1 and (t.stride(0) * t.element_size()) % 16 == 0 and t.data_ptr() % 16 == 0
@@ -239,7 +224,7 @@ def matmul(a, b, bias=None, activation=None, config=None, path=None):
         b.stride(0), b.stride(1),
         c.stride(0), c.stride(1),
         HAS_BIAS=bias is not None, ACTIVATION=activation or "",
-        EVEN_K=K % cfg["BLOCK_K"] == 0, ALIGNED=_aligned(a, b, c),
+        EVEN_K=K % cfg["BLOCK_K"] == 0,
         **cfg,
     )
     return c
