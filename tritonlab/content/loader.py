@@ -326,6 +326,7 @@ def _exercise(raw: dict, folder: Path, kernels_root: Path, doc: _Doc, start: int
             sweep=sweep,
             naive=bool(braw.get("naive", False)),
             autotune=_cases(braw.get("autotune"), f"exercise {eid}: bench.autotune", bline),
+            init=_bench_init(braw.get("init") or {}, eid, bline),
         )
 
     run = None
@@ -405,6 +406,23 @@ def _verify_extras(eid: str, vraw: dict, inputs: list, dtypes: list, vline) -> d
 
 
 _INIT_CALL = re.compile(r"^(\w+)\s*(?:\(([^)]*)\))?$")
+
+
+def _bench_init(raw, eid: str, line) -> dict:
+    """bench.init = { x = "randn" }: the distribution each named input is timed on."""
+    if not isinstance(raw, dict):
+        raise LessonError(f"exercise {eid}: bench.init maps an input name to an init such as \"randn\"", line)
+    out = {}
+    for name, text in raw.items():
+        match = _INIT_CALL.match(str(text).strip())
+        if not match or match.group(1) not in INITS:
+            raise LessonError(f"exercise {eid}: bench.init.{name}: {text!r} is not one of {', '.join(INITS)}", line)
+        try:
+            args = tuple(int(a) for a in match.group(2).split(",")) if match.group(2) else ()
+        except ValueError:
+            raise LessonError(f"exercise {eid}: bench.init.{name}: init arguments must be integers", line)
+        out[name] = (match.group(1), args)
+    return out
 
 
 def _input(eid: str, name: str, spec, line) -> InputSpec:

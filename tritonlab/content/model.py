@@ -102,6 +102,9 @@ class BenchSpec:
     sweep: dict = field(default_factory=dict)
     naive: bool = False
     autotune: list[dict] = field(default_factory=list)
+    # input name -> (init, init_args) for the timed data; inputs not named here are timed on randn (scale 1),
+    # never on verify's adversarial values (those can push torch onto a slow path, e.g. softmax on integers)
+    init: dict = field(default_factory=dict)
 
 
 @dataclass
