@@ -72,6 +72,16 @@ def _private_parents(path: Path) -> None:
         private_dir(current)
 
 
+def tighten(path: Path) -> None:
+    """A file of ours readable by others (written by an older version, or set aside) becomes 0600."""
+    try:
+        info = path.lstat()
+        if stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid() and stat.S_IMODE(info.st_mode) & 0o077:
+            os.chmod(path, 0o600)
+    except OSError:
+        pass
+
+
 def report_unwritable(path: Path, exc: OSError) -> None:
     report(Notice("cannot-save", str(path), reason="unwritable", detail=exc.strerror or str(exc)))
 
@@ -108,6 +118,7 @@ def set_aside(path: Path, reason: str, lost: str, detail: str = "", kind: str = 
         target = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}-{n}")
     try:
         os.replace(path, target)
+        tighten(target)
     except OSError as exc:
         report(Notice("not-set-aside", str(path), reason=reason, detail=detail or exc.strerror or "", lost=lost))
         return None
@@ -126,6 +137,7 @@ def read_json(
     path = data_dir() / name
     try:
         raw = path.read_bytes()
+        tighten(path)
     except FileNotFoundError:
         return dict(default)
     except IsADirectoryError:

@@ -119,6 +119,11 @@ def report(notice: Notice) -> None:
     pending.append(notice)
 
 
+def peek() -> list[Notice]:
+    """The notices not yet shown, left in the queue."""
+    return list(pending)
+
+
 def take() -> list[Notice]:
     """The notices not yet shown; each is handed out once."""
     taken = list(pending)
