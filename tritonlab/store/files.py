@@ -48,12 +48,12 @@ def _data_path() -> Path:
 
 
 def private_dir(path: Path) -> Path:
-    """Create `path` (and missing parents below it) as 0700; tighten it if it already exists as ours."""
+    """Create `path` (and missing parents) as 0700; an existing one of ours loses its group/other bits."""
     if not path.is_dir():
         path.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
     info = path.stat()
     if info.st_uid == os.getuid() and stat.S_IMODE(info.st_mode) & 0o077:
-        os.chmod(path, stat.S_IMODE(info.st_mode) & ~0o077 | 0o700)
+        os.chmod(path, stat.S_IMODE(info.st_mode) & 0o700)  # only take from others: a chosen 0500 stays
     return path
 
 
