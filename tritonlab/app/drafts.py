@@ -98,10 +98,14 @@ class DraftKeeper:
         now = time.monotonic()
         if self._dirty_since is None:
             self._dirty_since = now
-        delay = max(0.0, min(DEBOUNCE, self._dirty_since + MAX_WAIT - now))
+        delay = min(DEBOUNCE, self._dirty_since + MAX_WAIT - now)
         if self._timer is not None:
             self._timer.stop()
-        self._timer = self.host.set_timer(delay, self.flush)
+            self._timer = None
+        if delay < 0.02:  # overdue (a slow loop): now; Textual's timers also cannot take a zero delay
+            self.flush()
+        else:
+            self._timer = self.host.set_timer(delay, self.flush)
 
     def forget(self) -> None:
         """Reset to the starter: the draft is deleted and nothing is pending."""
