@@ -18,6 +18,7 @@ import sys
 import termios
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from app_helpers import ROOT, FakeClient, fixture_catalog, settle
@@ -28,7 +29,14 @@ from tritonlab.app.app import TritonLabApp
 from tritonlab.app.widgets.editor import CodeEditor
 
 KEY = "05-vector-add/add"
-PASSED = {"exercise": KEY, "backend": "interpreter", "passed": True, "error": None, "summary": "ok", "cases": []}
+PASSED = {
+    "exercise": KEY,
+    "backend": "interpreter",
+    "passed": True,
+    "error": None,
+    "summary": "ok",
+    "cases": [],
+}
 
 
 def make_app(client=None) -> TritonLabApp:
@@ -135,7 +143,7 @@ def test_two_windows_on_one_exercise_never_overwrite_each_other(monkeypatch):
                 await one.press("f6")
                 await settle(one)
                 op, args = first.client.requests[-1]
-                assert op == "verify" and open(args["file"], encoding="utf-8").read() == ed1.text
+                assert op == "verify" and Path(args["file"]).read_text(encoding="utf-8") == ed1.text
 
                 # F8 takes the other window's text; saving resumes
                 await one.press("f8")
@@ -188,7 +196,7 @@ def test_a_read_only_home_still_opens_and_verifies_and_says_saving_is_off(tmp_pa
             await pilot.press("f6")
             await settle(pilot)
             op, args = app.client.requests[-1]
-            assert op == "verify" and open(args["file"], encoding="utf-8").read().startswith("ro\n")
+            assert op == "verify" and Path(args["file"]).read_text(encoding="utf-8").startswith("ro\n")
             assert app.screen.editor.text.startswith("ro\n")
 
     asyncio.run(main())
@@ -208,7 +216,7 @@ def test_a_folder_where_the_draft_belongs_is_reported_and_kept():
             await pilot.pause(1.2)
             await pilot.press("f6")
             await settle(pilot)
-            assert open(app.client.requests[-1][1]["file"], encoding="utf-8").read().startswith("typed")
+            assert Path(app.client.requests[-1][1]["file"]).read_text(encoding="utf-8").startswith("typed")
 
     asyncio.run(main())
     assert folder.is_dir() and (folder / "notes.txt").read_text(encoding="utf-8") == "keep me"
@@ -244,7 +252,13 @@ class PtyApp:
         env = dict(os.environ, TRITONLAB_HOME=str(home), TERM="xterm-256color")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tritonlab", "--lang", "en", "open", "5/add", "--backend", "interpreter"],
-            stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT, start_new_session=True, close_fds=True,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            cwd=ROOT,
+            start_new_session=True,
+            close_fds=True,
         )
         os.close(slave)
         self.master = master
@@ -288,7 +302,9 @@ def typed_prefix(path) -> str:
 
 
 @pytest.mark.parametrize(
-    "signum", [signal.SIGKILL, signal.SIGHUP, signal.SIGTERM, signal.SIGINT], ids=["kill-9", "hup", "term", "int"]
+    "signum",
+    [signal.SIGKILL, signal.SIGHUP, signal.SIGTERM, signal.SIGINT],
+    ids=["kill-9", "hup", "term", "int"],
 )
 def test_keys_typed_more_than_a_second_before_a_kill_are_in_the_draft(tmp_path, signum):
     home = tmp_path / "home"

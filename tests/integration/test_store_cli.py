@@ -1,4 +1,4 @@
-"""The CLI with a home it cannot write: verify still verifies (the real worker), and says what was not saved."""
+"""The CLI with a home it cannot write: verify still verifies (the real worker) and says what is not saved."""
 
 from __future__ import annotations
 
@@ -26,7 +26,11 @@ def test_verify_in_a_read_only_home_verifies_without_a_traceback(tmp_path):
     for args, code in ((["--solution"], 0), ([], 1)):  # the solution passes, the starter fails
         done = subprocess.run(
             [sys.executable, "-m", "tritonlab", "verify", "5", "--backend", "interpreter", "--json", *args],
-            capture_output=True, text=True, env=env, cwd=ROOT, timeout=300,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=ROOT,
+            timeout=300,
         )
         assert done.returncode == code, done.stderr
         assert "Traceback" not in done.stderr
@@ -50,6 +54,8 @@ def test_a_pass_that_cannot_be_recorded_is_reported(isolated_home, monkeypatch, 
     assert "No space left" in err and "cannot be saved" in err
     assert store.exercise_state("05-vector-add/add") != store.VERIFIED
     store.forget_notices()
-    assert cli.main(["verify", "5", "--backend", "interpreter", "--json"]) == 0  # false-fail guard: it records
+    assert (
+        cli.main(["verify", "5", "--backend", "interpreter", "--json"]) == 0
+    )  # false-fail guard: it records
     assert json.loads(capsys.readouterr().out)["notices"] == []
     assert store.exercise_state("05-vector-add/add") == store.VERIFIED

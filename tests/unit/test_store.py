@@ -6,6 +6,7 @@ import errno
 import json
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -94,7 +95,11 @@ def test_folders_are_0700_and_files_0600(isolated_home):
     assert mode(isolated_home) == 0o700
     assert mode(isolated_home / "drafts") == 0o700
     assert mode(isolated_home / "drafts" / "05-vector-add") == 0o700
-    for path in (store.draft_path(KEY), isolated_home / store.PROGRESS_FILE, isolated_home / store.SETTINGS_FILE):
+    for path in (
+        store.draft_path(KEY),
+        isolated_home / store.PROGRESS_FILE,
+        isolated_home / store.SETTINGS_FILE,
+    ):
         assert mode(path) == 0o600, path
     assert mode(isolated_home / "secret-v1") == 0o600
 
@@ -158,7 +163,11 @@ def test_corrupt_progress_is_set_aside_and_reported(isolated_home):
 
 @pytest.mark.parametrize(
     ("content", "reason"),
-    [(b"\xff\xfe\x00", "not-utf8"), (b"[1, 2]", "wrong-shape"), (b'{"exercises": 3, "quiz": []}', "wrong-shape")],
+    [
+        (b"\xff\xfe\x00", "not-utf8"),
+        (b"[1, 2]", "wrong-shape"),
+        (b'{"exercises": 3, "quiz": []}', "wrong-shape"),
+    ],
 )
 def test_unusable_progress_files_are_reported(isolated_home, content, reason):
     store.data_dir()
@@ -175,8 +184,10 @@ def test_wrongly_shaped_progress_keeps_what_is_good_and_names_what_was_dropped(i
     assert data["quiz"]["01"] == {"q": {"correct": True, "tries": 1}} and data["last"] == KEY
     (notice,) = store.pending_notices()
     assert notice.kind == "entries-dropped" and notice.lost == "exercises, quiz.01.bad"
-    assert json.loads((isolated_home / store.PROGRESS_FILE).read_text())["exercises"] == {}  # repaired on disk
-    assert "exercises" in json.loads(open(notice.moved_to).read())
+    assert (
+        json.loads((isolated_home / store.PROGRESS_FILE).read_text())["exercises"] == {}
+    )  # repaired on disk
+    assert "exercises" in json.loads(Path(notice.moved_to).read_text())
 
 
 def test_a_good_progress_file_is_not_reported(isolated_home):
@@ -199,7 +210,9 @@ def test_a_folder_where_progress_belongs_is_set_aside(isolated_home):
 
 def test_settings_of_the_wrong_type_fall_back_to_defaults_with_a_notice(isolated_home):
     store.data_dir()
-    (isolated_home / store.SETTINGS_FILE).write_text(json.dumps({"lang": 5, "backend": ["gpu"], "theme": "nord"}))
+    (isolated_home / store.SETTINGS_FILE).write_text(
+        json.dumps({"lang": 5, "backend": ["gpu"], "theme": "nord"})
+    )
     settings = store.load_settings()
     assert settings == {"lang": None, "backend": "auto", "theme": "nord"}
     assert sorted(n.key for n in store.pending_notices() if n.kind == "settings-value") == ["backend", "lang"]
@@ -245,7 +258,7 @@ def test_a_non_utf8_draft_is_set_aside_and_reported():
     assert store.load_draft(KEY) is None
     (notice,) = store.pending_notices()
     assert (notice.kind, notice.reason, notice.lost) == ("set-aside", "not-utf8", "draft")
-    assert open(notice.moved_to, "rb").read() == b"x = '\xff'\n"
+    assert Path(notice.moved_to).read_bytes() == b"x = '\xff'\n"
 
 
 def test_windows_on_one_exercise_see_each_other_and_dead_ones_are_forgotten():

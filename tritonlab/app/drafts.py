@@ -8,8 +8,8 @@ Why this is more than a debounced save:
   no event loop needs to run) before the app exits.
 - Two windows on one exercise: each checks, under a lock, that the draft on disk is still the one it loaded or
   wrote before writing over it. When it is not, nothing is overwritten: this window's text goes to a
-  `<exercise>.window-<pid>-<id>.py` copy and the learner is offered the other text (F8). A clean window (no unsaved
-  edits) just loads the new text.
+  `<exercise>.window-<pid>-<id>.py` copy and the learner is offered the other text (F8). A clean window (no
+  unsaved edits) just loads the new text.
 - Verify checks what this window shows: `snapshot()` writes the text to a private per-window file.
 """
 
@@ -39,7 +39,7 @@ _keepers: weakref.WeakSet[DraftKeeper] = weakref.WeakSet()
 
 
 class DraftKeeper:
-    """The draft of `exercise_key` as seen by one window. `host` is the screen: timers, notices, the editor."""
+    """The draft of `exercise_key` as seen by one window. `host` is the screen (timers, notices, editor)."""
 
     def __init__(self, host, exercise_key: str, starter: str) -> None:
         self.host = host
@@ -124,7 +124,7 @@ class DraftKeeper:
 
     def flush(self, force: bool = False, quiet: bool = False) -> bool:
         """Write `self.text` as the draft if it changed. Unforced, an untouched starter is not saved (it stays
-        'not started'). Never writes over a draft changed outside this window. True: the draft holds the text."""
+        'not started'). Never writes over a draft changed outside this window. True: the draft holds it."""
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
@@ -162,7 +162,9 @@ class DraftKeeper:
             store.atomic_write(copy, text)
         if first and not quiet:
             self.host.notify(
-                Notice("changed-outside", str(store.draft_path(self.key)), kept_in=str(copy)).text(self._lang()),
+                Notice("changed-outside", str(store.draft_path(self.key)), kept_in=str(copy)).text(
+                    self._lang()
+                ),
                 severity="warning",
                 timeout=30,
             )
@@ -183,7 +185,7 @@ class DraftKeeper:
             self._keep_copy(self.text, quiet=False)
 
     def reload(self, announce: bool = False) -> str | None:
-        """Take the draft on disk as this window's text (F8, or a clean window). None: there is nothing to load."""
+        """Take the draft on disk as this window's text (F8, or a clean window). None: nothing to load."""
         text = store.load_draft(self.key)
         if text is None:
             return None
@@ -222,7 +224,7 @@ class DraftKeeper:
 
 
 def flush_all() -> None:
-    """Write every open window's latest text (used by the signal handlers: no notices, no waiting on locks)."""
+    """Write every open window's latest text (for the signal handlers: no notices, no waiting on locks)."""
     for keeper in list(_keepers):
         with contextlib.suppress(Exception):
             keeper.flush(quiet=True)

@@ -2,7 +2,8 @@
 
 `data_dir()` is the one patchable place: `$TRITONLAB_HOME` when set, else platformdirs' user data dir.
 Nothing here raises on a bad user file or an unwritable folder: the file is set aside, or the write skipped,
-and a `Notice` (facts + an en/ja sentence) is queued for the CLI and the app to show once (`take_notices()`; `pending_notices()` looks without taking).
+and a `Notice` (facts + an en/ja sentence) is queued for the CLI and the app to show once
+(`take_notices()`; `pending_notices()` looks without taking).
 
 Modules: files (data dir, atomic writes, set-aside), drafts, progress, settings, notices.
 """
@@ -21,7 +22,9 @@ from tritonlab.store.drafts import (
     save_draft,
 )
 from tritonlab.store.files import atomic_write, data_dir, private_dir, read_json, write_json
-from tritonlab.store.notices import Notice, forget as forget_notices, peek as pending_notices
+from tritonlab.store.notices import Notice
+from tritonlab.store.notices import forget as forget_notices
+from tritonlab.store.notices import peek as pending_notices
 from tritonlab.store.notices import report as report_notice
 from tritonlab.store.notices import take as take_notices
 from tritonlab.store.progress import (

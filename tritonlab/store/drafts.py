@@ -29,7 +29,7 @@ def draft_is_blocked(exercise_key: str) -> bool:
 
 
 def load_draft(exercise_key: str) -> str | None:
-    """The saved draft, or None (no draft, a folder in its place, or unreadable: the last two are reported)."""
+    """The saved draft, or None (none, a folder in its place, or unreadable: the last two are reported)."""
     path = draft_path(exercise_key)
     if draft_is_blocked(exercise_key):
         return None
@@ -45,7 +45,7 @@ def load_draft(exercise_key: str) -> str | None:
 
 
 def save_draft(exercise_key: str, code: str) -> Path:
-    """Atomic; raises OSError (read-only or full disk, a folder in the draft's place) for the caller to report."""
+    """Atomic; raises OSError (read-only or full disk, a folder in its place) for the caller to report."""
     path = draft_path(exercise_key)
     atomic_write(path, code)
     return path

@@ -7,6 +7,7 @@ folder that cannot be written is reported once and the lab keeps working.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -89,7 +90,7 @@ def report_unwritable(path: Path, exc: OSError) -> None:
 def atomic_write(path: Path, text: str) -> None:
     """Temp file (0600) in the same folder, flush, fsync, os.replace: a crash leaves the old or the new file.
 
-    Raises OSError (read-only, disk full, a folder where the file belongs); callers that can carry on report it.
+    Raises OSError (read-only, disk full, a folder where the file belongs); callers that carry on report it.
     """
     _private_parents(path)
     if path.is_dir():  # os.replace would fail anyway; say what is wrong rather than "Is a directory: tmp"
@@ -102,15 +103,13 @@ def atomic_write(path: Path, text: str) -> None:
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 
 def set_aside(path: Path, reason: str, lost: str, detail: str = "", kind: str = "set-aside") -> Path | None:
-    """Rename an unusable file out of the way (kept, never deleted) and report what was lost and where it is."""
+    """Rename an unusable file out of the way (kept, never deleted); report what was lost and where it is."""
     target = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
     n = 1
     while target.exists():
@@ -120,19 +119,24 @@ def set_aside(path: Path, reason: str, lost: str, detail: str = "", kind: str = 
         os.replace(path, target)
         tighten(target)
     except OSError as exc:
-        report(Notice("not-set-aside", str(path), reason=reason, detail=detail or exc.strerror or "", lost=lost))
+        report(
+            Notice("not-set-aside", str(path), reason=reason, detail=detail or exc.strerror or "", lost=lost)
+        )
         return None
     report(Notice(kind, str(path), reason=reason, detail=detail, lost=lost, moved_to=str(target)))
     return target
 
 
 def read_json(
-    name: str, default: dict, lost: str = "file", check: Callable[[dict], tuple[dict, list[str]]] | None = None
+    name: str,
+    default: dict,
+    lost: str = "file",
+    check: Callable[[dict], tuple[dict, list[str]]] | None = None,
 ) -> dict:
     """The JSON object in `name` under the data dir, or a copy of `default` when it is missing or unusable.
 
-    `check(value) -> (kept, dropped)` repairs a wrongly-shaped object: when anything is dropped, the old file is
-    set aside and the repaired one written back, so what was kept survives and what was lost is reported.
+    `check(value) -> (kept, dropped)` repairs a wrongly-shaped object: when anything is dropped, the old file
+    is set aside and the repaired one written back, so what was kept survives and what was lost is reported.
     """
     path = data_dir() / name
     try:

@@ -11,8 +11,10 @@ from dataclasses import asdict, dataclass
 
 SENTENCES: dict[str, dict[str, str]] = {
     "set-aside": {
-        "en": "{file} could not be used ({reason}); {lost} was lost and the old file was moved to {moved_to}.",
-        "ja": "{file} を使えませんでした（{reason}）。{lost}は失われ、元のファイルは {moved_to} に移しました。",
+        "en": "{file} could not be used ({reason}); {lost} was lost and the old file was moved to "
+        "{moved_to}.",
+        "ja": "{file} を使えませんでした（{reason}）。{lost}は失われ、"
+        "元のファイルは {moved_to} に移しました。",
     },
     "not-set-aside": {
         "en": "{file} could not be used ({reason}) nor moved aside; {lost} is not available in this session.",
@@ -36,7 +38,8 @@ SENTENCES: dict[str, dict[str, str]] = {
     "draft-not-a-file": {
         "en": "Your draft {file} is not a file; it was left as it is, and this window's edits are not saved "
         "there.",
-        "ja": "下書き {file} がファイルではありません。そのまま残し、このウィンドウの編集はそこに保存しません。",
+        "ja": "下書き {file} がファイルではありません。そのまま残し、"
+        "このウィンドウの編集はそこに保存しません。",
     },
     "other-window": {
         "en": "This exercise is also open in another TritonLab window (pid {pid}); a change there is offered "
@@ -47,7 +50,8 @@ SENTENCES: dict[str, dict[str, str]] = {
     "changed-outside": {
         "en": "Your draft {file} was changed outside this window; it was not overwritten. Press F8 to load "
         "it; this window's text is kept in {kept_in}.",
-        "ja": "下書き {file} がこのウィンドウの外で変更されました（上書きはしていません）。F8 で読み込めます。"
+        "ja": "下書き {file} がこのウィンドウの外で変更されました（上書きはしていません）。"
+        "F8 で読み込めます。"
         "このウィンドウの内容は {kept_in} に保存しています。",
     },
     "reloaded-outside": {

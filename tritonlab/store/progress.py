@@ -1,8 +1,8 @@
 """Progress: verified exercises, quiz answers and the last exercise opened.
 
 A verified entry carries the digest of the code that passed and a seal (an HMAC with a per-install secret kept
-0600 in the data dir): `tritonlab list` ticks only entries the lab itself wrote, not `{"verified": true}` typed
-into the file by hand or by a kernel.
+0600 in the data dir): `tritonlab list` ticks only entries the lab itself wrote, not `{"verified": true}`
+typed into the file by hand or by a kernel.
 """
 
 from __future__ import annotations
@@ -60,7 +60,9 @@ def _check(value: dict) -> tuple[dict, list[str]]:
 
 
 def load_progress() -> dict:
-    data = read_json(PROGRESS_FILE, {"exercises": {}, "quiz": {}, "last": None}, lost="progress", check=_check)
+    data = read_json(
+        PROGRESS_FILE, {"exercises": {}, "quiz": {}, "last": None}, lost="progress", check=_check
+    )
     data.setdefault("exercises", {})
     data.setdefault("quiz", {})
     data.setdefault("last", None)
@@ -111,7 +113,11 @@ def mark_verified(exercise_key: str, backend: str, code_path: str | Path | None 
 
 def is_verified(exercise_key: str, progress: dict) -> bool:
     entry = progress.get("exercises", {}).get(exercise_key)
-    if not isinstance(entry, dict) or entry.get("verified") is not True or not isinstance(entry.get("seal"), str):
+    if (
+        not isinstance(entry, dict)
+        or entry.get("verified") is not True
+        or not isinstance(entry.get("seal"), str)
+    ):
         return False
     secret = _secret(create=False)
     return secret is not None and hmac.compare_digest(entry["seal"], _seal(secret, exercise_key, entry))
