@@ -21,7 +21,7 @@ from tritonlab.store.drafts import (
     load_draft,
     save_draft,
 )
-from tritonlab.store.files import atomic_write, data_dir, private_dir, read_json, write_json
+from tritonlab.store.files import atomic_write, cache_dir, data_dir, private_dir, read_json, write_json
 from tritonlab.store.notices import Notice
 from tritonlab.store.notices import forget as forget_notices
 from tritonlab.store.notices import peek as pending_notices
@@ -50,6 +50,7 @@ __all__ = [
     "VERIFIED",
     "Notice",
     "atomic_write",
+    "cache_dir",
     "conflict_copy_path",
     "data_dir",
     "delete_draft",

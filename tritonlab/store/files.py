@@ -48,6 +48,27 @@ def _data_path() -> Path:
     return path
 
 
+def cache_dir() -> Path:
+    """A private (0700) cache folder: `$TRITONLAB_HOME/cache` when set, else platformdirs' user cache dir.
+    For the kernel worker's compile cache (TRITON_CACHE_DIR): compiled kernels show what a learner worked on.
+    Falls back to a fresh private temp folder when neither can be created."""
+    home = os.environ.get("TRITONLAB_HOME")
+    if home:
+        path = Path(home).expanduser() / "cache"
+    else:
+        try:
+            from platformdirs import user_cache_dir
+
+            path = Path(user_cache_dir("tritonlab", appauthor=False))
+        except ImportError:
+            base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+            path = Path(base) / "tritonlab"
+    try:
+        return private_dir(path)
+    except OSError:
+        return Path(tempfile.mkdtemp(prefix="tritonlab-cache-"))
+
+
 def private_dir(path: Path) -> Path:
     """Create `path` (and missing parents) as 0700; an existing one of ours loses its group/other bits."""
     if not path.is_dir():
