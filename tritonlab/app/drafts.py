@@ -25,6 +25,7 @@ import tempfile
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 
 from tritonlab import store
@@ -230,7 +231,7 @@ def flush_all() -> None:
             keeper.flush(quiet=True)
 
 
-def install_signal_handlers(app) -> callable:
+def install_signal_handlers(app) -> Callable[[], None]:
     """SIGHUP, SIGTERM, SIGINT: flush the drafts first, then ask the app to exit; if the event loop is busy or
     the terminal is gone, the process ends after EXIT_GRACE anyway. Returns a function that restores the old
     handlers."""
