@@ -341,3 +341,18 @@ def test_cli_notices_follow_the_language(isolated_home, capsys):
     assert cli.main(["list", "--lang", "ja"]) == 0
     err = capsys.readouterr().err
     assert "UTF-8 のテキストではありません" in err and "moved" not in err
+
+
+def test_cli_verify_reports_a_folder_in_the_drafts_place_and_uses_the_starter(capsys):
+    from types import SimpleNamespace
+
+    from tritonlab.content.loader import load_catalog
+
+    exercise = load_catalog().exercise(KEY)
+    opts = SimpleNamespace(solution=False, file=None)
+    store.save_draft(KEY, "x = 1\n")
+    assert cli._code_args(opts, exercise) == {"exercise": KEY, "file": str(store.draft_path(KEY))}
+    store.delete_draft(KEY)
+    store.draft_path(KEY).mkdir()
+    assert cli._code_args(opts, exercise) == {"exercise": KEY}
+    assert kinds() == ["draft-not-a-file"] and store.draft_path(KEY).is_dir()
