@@ -1,7 +1,6 @@
 """The content check, as CI runs it: coverage and languages (static), then every starter fails and every
-solution passes on this machine's backend (through tritonlab.dev.check, as `tritonlab check` runs it). How
-long interpreter verify takes is reported by `tritonlab check` as a warning, not asserted here: a test never
-asserts a time."""
+solution passes on this machine's backend (through tritonlab.dev.check, as `tritonlab check` runs it). A warm
+interpreter verify's time (the 3 s budget) is a benchmark (scripts/interpreter_times.py), not asserted here."""
 
 import json
 import shutil
@@ -44,7 +43,6 @@ def test_solution_passes_and_starter_fails(judge, exercise):
     assert solution.passed, f"solution fails on the {solution.backend}: {solution.summary}"
     starter = judge.verify(exercise.key, file=str(exercise.starter))
     assert not starter.passed, "the starter passes verification"
-    assert starter.summary, "a failing starter says why"
 
 
 FIXTURE_11 = Path(__file__).resolve().parents[1] / "fixtures" / "lessons" / "11-fixture-scale"

@@ -1,4 +1,4 @@
-"""The static content check takes a lesson's expected outcomes from its own lesson.toml: a lesson 11 folder
+"""The static content check takes a lesson's expected outcomes from its own lesson.toml: a new lesson folder
 passes with no code change, and each way its outcome map can be wrong is caught (issue #11 item 4)."""
 
 import json
@@ -18,12 +18,19 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "lessons" / "11-fixture-scale"
 
 
-def lessons_with_fixture(tmp_path: Path) -> Path:
-    """The shipped lessons plus the fixture lesson 11, as an author adding a folder would have them."""
+def lessons_with_fixture(tmp_path: Path) -> tuple[Path, int]:
+    """The shipped lessons plus the fixture as the next lesson number, as an author adding a folder would have
+    them; returns the folder and that number."""
     root = tmp_path / "lessons"
     shutil.copytree(lessons_dir(), root, ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
-    shutil.copytree(FIXTURE, root / FIXTURE.name)
-    return root
+    number = max(load_catalog(root, kernels_dir()).lessons, key=lambda les: les.number).number + 1
+    folder = root / f"{number:02d}-fixture-scale"
+    shutil.copytree(FIXTURE, folder)
+    for name in ("lesson.toml", "quiz.toml"):
+        path = folder / name
+        text = path.read_text(encoding="utf-8").replace("number = 11", f"number = {number}")
+        path.write_text(text.replace("L11.", f"L{number}."), encoding="utf-8")
+    return root, number
 
 
 def cli(*args: str, lessons: Path) -> subprocess.CompletedProcess:
@@ -39,14 +46,14 @@ def cli(*args: str, lessons: Path) -> subprocess.CompletedProcess:
 
 
 def test_a_new_lesson_folder_passes_the_check_with_no_code_change(tmp_path):
-    lessons = lessons_with_fixture(tmp_path)
+    lessons, number = lessons_with_fixture(tmp_path)
     out = cli("check", "--no-kernels", "--json", lessons=lessons)
     assert out.returncode == 0, out.stdout + out.stderr
     report = json.loads(out.stdout)
     assert report["ok"] and report["failures"] == []
     listed = json.loads(cli("list", "--json", lessons=lessons).stdout)
-    lesson11 = next(les for les in listed["lessons"] if les["number"] == 11)
-    assert lesson11["outcomes"] == ["L11.1", "L11.2"]
+    added = next(les for les in listed["lessons"] if les["number"] == number)
+    assert added["outcomes"] == [f"L{number}.1", f"L{number}.2"]
 
 
 def _fixture_report(tmp_path: Path, edit) -> Report:

@@ -93,16 +93,7 @@ def _input(name: str, spec: dict, where: Where) -> InputSpec:
     shape = spec.get("shape")
     if shape is None:
         raise where.fail("input-form")
-    init_text = spec.get("init", "randn")
-    match = _INIT_CALL.match(init_text.strip())
-    if not match or match.group(1) not in INITS:
-        raise (where / "init").fail("unknown-choice", value=init_text, allowed=list(INITS))
-    init_args: tuple = ()
-    if match.group(2):
-        try:
-            init_args = tuple(int(a) for a in match.group(2).split(","))
-        except ValueError:
-            raise (where / "init").fail("init-args") from None
+    init, init_args = _init_call(spec.get("init", "randn"), where / "init")
     layout = spec.get("layout", "contiguous")
     if layout not in LAYOUTS:
         raise (where / "layout").fail("unknown-choice", value=layout, allowed=list(LAYOUTS))
@@ -111,12 +102,24 @@ def _input(name: str, spec: dict, where: Where) -> InputSpec:
     return InputSpec(
         name=name,
         shape=shape,
-        init=match.group(1),
+        init=init,
         init_args=init_args,
         scale=float(spec.get("scale", 1.0)),
         dtype=dtype,
         layout=layout,
     )
+
+
+def _init_call(text: str, where: Where) -> tuple[str, tuple]:
+    """`randn`, `randint(0, 10)`: the init's name and integer arguments."""
+    match = _INIT_CALL.match(text.strip())
+    if not match or match.group(1) not in INITS:
+        raise where.fail("unknown-choice", value=text, allowed=list(INITS))
+    try:
+        args = tuple(int(a) for a in match.group(2).split(",")) if match.group(2) else ()
+    except ValueError:
+        raise where.fail("init-args") from None
+    return match.group(1), args
 
 
 def _verify(raw: dict, where: Where, inputs: list[InputSpec]) -> VerifySpec:
@@ -147,7 +150,51 @@ def _verify(raw: dict, where: Where, inputs: list[InputSpec]) -> VerifySpec:
         tolerance=tolerance,
         output=output,
         bytes_budget=raw.get("bytes_budget"),
+        **_verify_outputs(raw, where, inputs),
     )
+
+
+def _verify_outputs(raw: dict, where: Where, inputs: list[InputSpec]) -> dict:
+    """Several outputs, gradients and operator checks (lessons 11-12; engine/outputs.py does the work)."""
+    mode = raw.get("mode", "values")
+    if mode not in ("values", "grad"):
+        raise (where / "mode").fail("unknown-choice", value=mode, allowed=["values", "grad"])
+    for key in ("outputs", "grad_inputs"):
+        for i, name in enumerate(raw.get(key) or []):
+            if not IDENT.match(name):
+                raise (where / key / i).fail("not-a-name")
+    outputs = list(raw.get("outputs") or [])
+    grad_inputs = list(raw.get("grad_inputs") or [])
+    unknown = sorted(set(grad_inputs) - {i.name for i in inputs})
+    if unknown:
+        raise (where / "grad_inputs").fail("unknown-inputs", names=unknown)
+    if mode == "grad" and not grad_inputs:
+        raise (where / "grad_inputs").fail("empty")
+    grad_output = raw.get("grad_output", "randn")
+    if grad_output not in ("randn", "ones"):
+        raise (where / "grad_output").fail("unknown-choice", value=grad_output, allowed=["randn", "ones"])
+    known = set(outputs or ["out"]) | ({f"grad_{n}" for n in grad_inputs} if mode == "grad" else set())
+    output_tolerance = raw.get("output_tolerance") or {}
+    for out, table in output_tolerance.items():
+        if out not in known:
+            raise (where / "output_tolerance" / out).fail("unknown-choice", value=out, allowed=sorted(known))
+        for dtype, tol in table.items():
+            _dtype(dtype, where / "output_tolerance" / out / dtype)
+            if not tol:
+                raise (where / "output_tolerance" / out / dtype).fail("tolerance-keys")
+    for i, op in enumerate(raw.get("ops") or []):
+        if "::" not in op:
+            raise (where / "ops" / i).fail("op-name", value=op)
+    return {
+        "mode": mode,
+        "outputs": outputs,
+        "grad_inputs": grad_inputs,
+        "grad_output": grad_output,
+        "output_tolerance": output_tolerance,
+        "deterministic": raw.get("deterministic", False),
+        "ops": list(raw.get("ops") or []),
+        "compile": raw.get("compile", False),
+    }
 
 
 def _reject(raw: dict, where: Where, inputs: list[InputSpec], verify: VerifySpec) -> RejectCase:
@@ -178,6 +225,7 @@ def _bench(raw: dict, where: Where, verify: VerifySpec) -> BenchSpec:
         sweep=raw.get("sweep") or {},
         naive=raw.get("naive", False),
         autotune=raw.get("autotune") or [],
+        init={name: _init_call(text, where / "init" / name) for name, text in (raw.get("init") or {}).items()},
     )
 
 

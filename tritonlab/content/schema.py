@@ -95,6 +95,15 @@ VERIFY = Table(
         "tolerance": Table(extra=Table({"atol": NUMBER, "rtol": NUMBER})),
         "output": TEXT,
         "bytes_budget": TEXT,
+        # several outputs, gradients and operator checks (engine/outputs.py)
+        "mode": TEXT,
+        "outputs": ListOf(TEXT),
+        "grad_inputs": ListOf(TEXT),
+        "grad_output": TEXT,
+        "output_tolerance": Table(extra=Table(extra=Table({"atol": NUMBER, "rtol": NUMBER}))),
+        "deterministic": BOOL,
+        "ops": ListOf(TEXT),
+        "compile": BOOL,
     },
     required=("interpreter",),
 )
@@ -116,6 +125,7 @@ BENCH = Table(
         "sweep": Table(extra=ListOf(VALUE)),
         "naive": BOOL,
         "autotune": ListOf(CASE),
+        "init": Table(extra=TEXT),
     }
 )
 RUN = Table({"params": CASE, "dtype": TEXT, "kwargs": Table(extra=VALUE), "show": TEXT})

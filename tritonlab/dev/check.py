@@ -2,7 +2,7 @@
 solution passes, run through the engine (rustlings' `src/dev/check.rs`).
 
 This is the one room that may use both content and the engine; content/ itself never imports the engine. All
-kernel work goes through `KernelJudge`, so moving to the engine's facade changes that class only."""
+kernel work goes through `KernelJudge`, which uses only the engine's door (`Lab`)."""
 
 from __future__ import annotations
 
@@ -30,33 +30,38 @@ class Verdict:
 
 
 class KernelJudge:
-    """Verifies one exercise's starter or solution through the engine; the check's only door to kernels."""
+    """Verifies one exercise's starter or solution through the engine's door (`Lab`, with the GPU replay and
+    audit inside it); the check's only way to kernels. The verdict's line is made by the presentation layer, in
+    the check's language."""
 
-    def __init__(self, backend: str):
-        from tritonlab.engine.client import WorkerClient
+    def __init__(self, backend: str, lang: str = "en"):
+        from tritonlab.engine.lab import Lab
 
-        self._client = WorkerClient(backend=backend)
+        self._lab = Lab(backend=backend)
+        self._lang = lang
 
     def verify(self, exercise_key: str, *, file: str | None = None, solution: bool = False) -> Verdict:
-        args: dict = {"exercise": exercise_key}
-        if solution:
-            args["solution"] = True
-        else:
-            args["file"] = file
+        from tritonlab.present.verify import summary
+
+        args: dict = {"exercise": exercise_key, **({"solution": True} if solution else {"file": file})}
         started = time.perf_counter()
-        result = self._client.request("verify", args, timeout=VERIFY_TIMEOUT_S)
+        result = self._lab.verify(args, timeout=VERIFY_TIMEOUT_S)
         seconds = time.perf_counter() - started
-        summary = result.get("summary") or (result.get("error") or {}).get("message") or ""
-        return Verdict(bool(result.get("passed")), str(result.get("backend") or "?"), summary, seconds)
+        return Verdict(result.passed, str(result.backend or "?"), summary(result, self._lang), seconds)
 
     def close(self) -> None:
-        self._client.close()
+        self._lab.close()
 
 
 def kernel_check(
-    catalog, report: Report, backend: str = "interpreter", only: set | None = None, on_progress=None
+    catalog,
+    report: Report,
+    backend: str = "interpreter",
+    only: set | None = None,
+    on_progress=None,
+    lang: str = "en",
 ) -> None:
-    judge = KernelJudge(backend)
+    judge = KernelJudge(backend, lang)
     try:
         for exercise in catalog.all_exercises():
             if only and exercise.lesson_id not in only:
@@ -132,7 +137,7 @@ def run_check(
             if as_json or not sys.stderr.isatty()
             else (lambda m: (sys.stderr.write(f"\r\033[K{m}"), sys.stderr.flush()))
         )
-        kernel_check(catalog, report, backend=backend, only=only, on_progress=progress)
+        kernel_check(catalog, report, backend=backend, only=only, on_progress=progress, lang=lang)
         if progress:
             sys.stderr.write("\r\033[K")
     if as_json:
