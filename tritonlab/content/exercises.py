@@ -177,7 +177,7 @@ def _verify_outputs(raw: dict, where: Where, inputs: list[InputSpec]) -> dict:
     output_tolerance = raw.get("output_tolerance") or {}
     for out, table in output_tolerance.items():
         if out not in known:
-            raise (where / "output_tolerance" / out).fail("unknown-choice", value=out, allowed=sorted(known))
+            raise (where / "output_tolerance" / out).fail("not-an-output", value=out, allowed=sorted(known))
         for dtype, tol in table.items():
             _dtype(dtype, where / "output_tolerance" / out / dtype)
             if not tol:
@@ -225,7 +225,9 @@ def _bench(raw: dict, where: Where, verify: VerifySpec) -> BenchSpec:
         sweep=raw.get("sweep") or {},
         naive=raw.get("naive", False),
         autotune=raw.get("autotune") or [],
-        init={name: _init_call(text, where / "init" / name) for name, text in (raw.get("init") or {}).items()},
+        init={
+            name: _init_call(text, where / "init" / name) for name, text in (raw.get("init") or {}).items()
+        },
     )
 
 

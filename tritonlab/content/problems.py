@@ -107,7 +107,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{key} must be 'tensor' or 'inplace:<input name>'",
         "ja": "{key} は 'tensor' か 'inplace:<入力名>' にしてください",
     },
-    "unknown-inputs": {"en": "{key} names unknown inputs {names}", "ja": "{key} が存在しない入力 {names} を指しています"},
+    "unknown-inputs": {
+        "en": "{key} names unknown inputs {names}",
+        "ja": "{key} が存在しない入力 {names} を指しています",
+    },
+    "not-an-output": {
+        "en": "{key}: {value} is not an output ({allowed})",
+        "ja": "{key}: {value} は出力ではありません（{allowed}）",
+    },
     "op-name": {
         "en": "{key}: {value} is not an operator name such as 'namespace::name'",
         "ja": "{key}: {value} は 'namespace::name' の形の演算子名ではありません",
