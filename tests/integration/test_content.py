@@ -1,6 +1,7 @@
 """The content check, as CI runs it: coverage and languages (static), then every starter fails and every
 solution passes on this machine's backend (through tritonlab.dev.check, as `tritonlab check` runs it). A warm
-interpreter verify's time (the 3 s budget) is a benchmark (scripts/interpreter_times.py), not asserted here."""
+interpreter verify's time (the 3 s budget) is a benchmark (scripts/interpreter_times.py), not asserted
+here."""
 
 import json
 import shutil

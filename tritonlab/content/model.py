@@ -105,7 +105,7 @@ class VerifySpec:
     tolerance: dict = field(default_factory=dict)
     output: str = "tensor"
     bytes_budget: str | None = None
-    # Several outputs, gradients, operators (engine/outputs.py; docs/lesson-format.md, "Several outputs, gradients")
+    # Several outputs, gradients, operators (engine/outputs.py; docs/lesson-format.md, "Several outputs")
     mode: str = "values"  # values | grad
     outputs: list[str] = field(default_factory=list)
     grad_inputs: list[str] = field(default_factory=list)

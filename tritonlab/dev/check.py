@@ -30,9 +30,9 @@ class Verdict:
 
 
 class KernelJudge:
-    """Verifies one exercise's starter or solution through the engine's door (`Lab`, with the GPU replay and
-    audit inside it); the check's only way to kernels. The verdict's line is made by the presentation layer, in
-    the check's language."""
+    """Verifies one exercise's starter or solution through the engine's door (`Lab`, with the GPU replay
+    and audit inside it); the check's only way to kernels. The verdict's line is made by the presentation
+    layer, in the check's language."""
 
     def __init__(self, backend: str, lang: str = "en"):
         from tritonlab.engine.lab import Lab
