@@ -142,7 +142,7 @@ def test_two_windows_on_one_exercise_never_overwrite_each_other(monkeypatch):
                 # verify in window 1 checks what window 1 shows, not the draft on disk
                 await one.press("f6")
                 await settle(one)
-                op, args = first.client.requests[-1]
+                op, args = first.lab.client.requests[-1]
                 assert op == "verify" and Path(args["file"]).read_text(encoding="utf-8") == ed1.text
 
                 # F8 takes the other window's text; saving resumes
@@ -195,7 +195,7 @@ def test_a_read_only_home_still_opens_and_verifies_and_says_saving_is_off(tmp_pa
             assert await until(pilot, lambda: any("cannot be saved" in m for m in notices(app)))
             await pilot.press("f6")
             await settle(pilot)
-            op, args = app.client.requests[-1]
+            op, args = app.lab.client.requests[-1]
             assert op == "verify" and Path(args["file"]).read_text(encoding="utf-8").startswith("ro\n")
             assert app.screen.editor.text.startswith("ro\n")
 
@@ -216,7 +216,7 @@ def test_a_folder_where_the_draft_belongs_is_reported_and_kept():
             await pilot.pause(1.2)
             await pilot.press("f6")
             await settle(pilot)
-            assert Path(app.client.requests[-1][1]["file"]).read_text(encoding="utf-8").startswith("typed")
+            assert Path(app.lab.client.requests[-1][1]["file"]).read_text(encoding="utf-8").startswith("typed")
 
     asyncio.run(main())
     assert folder.is_dir() and (folder / "notes.txt").read_text(encoding="utf-8") == "keep me"
