@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from tritonlab.engine import protocol
+from tritonlab.engine.sandbox import forbid_inspection, strip_control
 
 DEFAULT_TIMEOUT = 60.0
 STARTUP_TIMEOUT = 180.0
@@ -106,6 +107,7 @@ class WorkerClient:
         env.pop("TRITON_INTERPRET", None)  # the worker decides, before it imports triton
         if self.backend_requested == "interpreter":
             env["TRITON_INTERPRET"] = "1"
+        forbid_inspection()  # no learner process may open this process's pipes to the judge via /proc
         log = open(self._log, "ab")
         self.proc = subprocess.Popen(
             [self.python, "-m", "tritonlab.engine.worker", "--backend", self.backend_requested],
@@ -159,10 +161,12 @@ class WorkerClient:
                 on_event: Callable[[dict], None] | None = None) -> dict:
         """Send one request; returns the worker's result dict. Faults come back as {"error": {...}}.
 
-        A cancel() that arrives before the request reaches the worker still cancels it."""
+        A cancel() that arrives before the request reaches the worker still cancels it. Every string in the
+        result is stripped of terminal control sequences: learner code chooses some of them (its output, its
+        exception messages), and none may recolour, move the cursor or hide a FAILED."""
         with self._lock:
             try:
-                return self._request(op, args, timeout, on_event)
+                return _sanitize(self._request(op, args, timeout, on_event))
             finally:
                 self._cancelled = False
 
@@ -176,6 +180,15 @@ class WorkerClient:
         self._next_id += 1
         rid = self._next_id
         capture = self._dir / f"out-{rid}.txt"
+        try:
+            return self._exchange(op, args, timeout, on_event, rid, capture)
+        finally:
+            try:
+                capture.unlink()  # learner output never stays on disk after its request
+            except OSError:
+                pass
+
+    def _exchange(self, op, args, timeout, on_event, rid, capture) -> dict:
         message = {"id": rid, "op": op, "args": args or {}, "capture": str(capture), "timeout": timeout}
         started = time.monotonic()
         try:
@@ -322,6 +335,16 @@ class WorkerClient:
             return "\n".join(self._log.read_text("utf-8", "replace").splitlines()[-lines:])
         except OSError:
             return ""
+
+
+def _sanitize(value):
+    if isinstance(value, str):
+        return strip_control(value)
+    if isinstance(value, dict):
+        return {k: _sanitize(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_sanitize(v) for v in value]
+    return value
 
 
 class WorkerStartError(Exception):

@@ -64,6 +64,7 @@ class Outcome:
         self.output = b""
         self.violations: list[str] = []  # lines on the result pipe that are not the runner's messages
         self.zygote_died = False
+        self.workdir: Path | None = None
 
     @property
     def done(self) -> bool:
@@ -83,13 +84,32 @@ class RunnerPool:
         self.subreaper = sandbox.become_subreaper()
         self.restarts = 0
         self._exits: dict[int, int] = {}
+        self._ready = False
 
     # ---- zygote -------------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Spawn the zygote without waiting for its imports (they overlap with the judge's own)."""
+        if self.zygote is None:
+            self._spawn_zygote()
 
     def _start_zygote(self) -> None:
         if self.zygote is not None:
             self._stop_zygote()
             self.restarts += 1
+        self._spawn_zygote()
+        self._await_ready()
+
+    def _await_ready(self) -> None:
+        if self._ready:
+            return
+        reply = self._receive(ZYGOTE_START)
+        if not reply.get("ready"):
+            raise RunnerGone("the runner pool did not start: " + self.zygote_log())
+        self._ready = True
+
+    def _spawn_zygote(self) -> None:
+        self._ready = False
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         home = self.root / "zygote"
         home.mkdir(exist_ok=True)
@@ -111,9 +131,6 @@ class RunnerPool:
         log.close()
         theirs.close()
         self.sock = ours
-        reply = self._receive(ZYGOTE_START)
-        if not reply.get("ready"):
-            raise RunnerGone("the runner pool did not start: " + self.zygote_log())
 
     def zygote_log(self, lines: int = 15) -> str:
         try:
@@ -125,7 +142,7 @@ class RunnerPool:
         assert self.sock is not None
         ready, _, _ = select.select([self.sock], [], [], timeout)
         if not ready:
-            raise RunnerGone("the runner pool did not answer")
+            raise RunnerGone("the runner pool did not answer in time")
         try:
             data = self.sock.recv(65536)
         except OSError:
@@ -160,6 +177,10 @@ class RunnerPool:
     def _fork(self) -> Runner:
         if self.zygote is None or self.zygote.poll() is not None:
             self._start_zygote()
+        try:
+            self._await_ready()
+        except RunnerGone:
+            self._start_zygote()
         workdir = Path(tempfile.mkdtemp(prefix="run-", dir=self.root))
         job_r, job_w = os.pipe()
         result_r, result_w = os.pipe()
@@ -189,17 +210,19 @@ class RunnerPool:
             runner = self._fork()
         return runner
 
-    def run(self, job: dict, timeout: float, on_message=None) -> Outcome:
-        """Give one fresh runner one job; collect its messages until it says done, dies or runs out of time."""
+    def run(self, job: dict, timeout: float, on_message=None, runner: Runner | None = None) -> Outcome:
+        """Give one fresh runner one job; collect its messages until it says done, dies or runs out of time.
+        `runner`: one already taken (the caller put the inputs into its directory)."""
         outcome = Outcome()
-        try:
-            runner = self.take()
-        except RunnerGone as exc:
-            outcome.zygote_died = True
-            outcome.output = str(exc).encode()
-            return outcome
+        if runner is None:
+            try:
+                runner = self.take()
+            except RunnerGone as exc:
+                outcome.zygote_died = True
+                outcome.output = str(exc).encode()
+                return outcome
+        outcome.workdir = runner.workdir
         job = dict(job, cpu_seconds=max(5.0, timeout * 1.5))
-        job = json.loads(json.dumps(job).replace("@WORKDIR@", str(runner.workdir)))
         try:
             try:
                 os.write(runner.job_w, protocol.encode(job))

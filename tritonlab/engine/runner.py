@@ -57,6 +57,7 @@ class RunnerContext:
 def _runner(backend: str, workdir: str, result_fd: int, limits: dict) -> None:
     """The forked child: never returns."""
     write = os.write  # bound now: a learner that replaces os.write later does not change what we send
+    leave = os._exit  # before trace_hard_exits wraps it: our own exit is not the learner's
 
     def send(message: dict) -> None:
         from tritonlab.engine import protocol
@@ -93,7 +94,7 @@ def _runner(backend: str, workdir: str, result_fd: int, limits: dict) -> None:
         while not line.endswith(b"\n"):
             chunk = os.read(0, 1 << 20)
             if not chunk:
-                os._exit(0)  # the judge closed the job pipe: a spare that is no longer needed
+                leave(0)  # the judge closed the job pipe: a spare that is no longer needed
             line += chunk
         job = json.loads(line.decode("utf-8"))
         sandbox.limit_resources(address_space=limits.get("address_space") if backend == "interpreter" else None,
@@ -114,7 +115,7 @@ def _runner(backend: str, workdir: str, result_fd: int, limits: dict) -> None:
             sys.stderr.flush()
         except Exception:  # noqa: BLE001
             pass
-        os._exit(code)
+        leave(code)
 
 
 def _run_job(job: dict, backend: str, send) -> None:
