@@ -311,6 +311,7 @@ def main(argv=None) -> int:
         pool.start()  # the zygote imports torch and triton while we do
         ctx = Context(backend, channel, pool)
         ctx.info = hello(backend)
+        ctx.info["scratch"] = str(pool.root)
         pool.warm()
     except Exception as exc:
         traceback.print_exc()

@@ -51,8 +51,17 @@ def iter_cases(exercise, backend: str, only: list | None = None, seed: int | Non
     sized = [p for p in params_list if any(isinstance(p.get(n), int) and p.get(n) > 1 for n in names)]
     for dtype in spec.dtypes:
         for _ in range(RANDOM_CASES_PER_DTYPE if sized else 0):
-            params = jittered(rng.choice(sized), rng, names)
+            for _attempt in range(50):  # never a public size: special-casing those must not pass
+                params = jittered(rng.choice(sized), rng, names)
+                if params not in params_list and not _public_size(params, params_list, names):
+                    break
             yield params, dtype, rng.getrandbits(62) | 1, {}
+
+
+def _public_size(params: dict, params_list: list, names: set) -> bool:
+    """Whether any size parameter takes a value some public case uses for it (n = 97 again, say)."""
+    public = {(k, v) for p in params_list for k, v in p.items() if k in names}
+    return any((k, v) in public for k, v in params.items() if k in names)
 
 
 def resolve_file(exercise, args: dict) -> Path:
@@ -317,7 +326,7 @@ def judge_case(exercise, learner_file: str, params: dict, dtype: str, seed: int,
     got = payload.get("out")
     returned_type = str(facts.get("returned") or "")
     if not _plain(got):
-        if returned_type == "Tensor" or "missing" in payload or (got is not None and not _plain(got)):
+        if facts.get("returned_tensor") is True or "missing" in payload or got is not None:
             diagnoses.append({"kind": "not-a-plain-tensor", "returned": returned_type[:80],
                               "message": f"{exercise.entry}() returned a {returned_type[:80] or 'value'} the lab "
                                          "cannot accept as a plain torch.Tensor (a tensor subclass or a forged "

@@ -223,6 +223,7 @@ def run_case(loaded, case: dict, backend: str) -> dict:
     if output_spec.startswith("inplace:"):
         got = inputs[output_spec.split(":", 1)[1]]
     facts["returned"] = type(got).__name__ if type(got) is not torch.Tensor else "Tensor"
+    facts["returned_tensor"] = isinstance(got, torch.Tensor)  # a subclass too: the judge names it
     facts["provenance"] = watch.facts(got)
     facts["block_guess"] = _block_size_guess(loaded)
     payload = {"inputs": {k: v for k, v in inputs.items() if type(v) is torch.Tensor}}
