@@ -169,3 +169,31 @@ def test_memory_does_not_grow_over_twenty_edits(client, tmp_path):
         sizes.append(_rss_kib(client.proc.pid))
     growth = sizes[-1] - sizes[4]
     assert growth < 60 * 1024, sizes  # each edit's module (and its growing list) died with its runner
+
+
+# ---- the same attempts on a GPU (skipped without CUDA) ---------------------------------------------------------
+
+GPU_SKIP = {"t18_huge_allocation.py"}  # no address-space limit on a GPU runner: CUDA maps far more than it uses
+
+
+@pytest.fixture(scope="module")
+def gpu_client(home):
+    worker = WorkerClient(backend="gpu", env={"TRITONLAB_HOME": str(home)})
+    yield worker
+    worker.close()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(p.name for p in FILES.glob("t*.py") if p.name not in SPECIAL | GPU_SKIP))
+def test_tamper_attempt_fails_on_the_gpu(gpu_client, name):
+    expect, exercise = header(FILES / name)
+    result = verify(gpu_client, FILES / name, exercise, timeout=300)
+    assert result["passed"] is False, result.get("summary")
+    assert expect in kinds(result), (kinds(result), result.get("summary"))
+
+
+@pytest.mark.gpu
+def test_solutions_still_pass_on_the_gpu(gpu_client):
+    for exercise in ("5", "7/copy-2d", "8/softmax", "9/matmul"):
+        result = gpu_client.request("verify", {"exercise": exercise, "solution": True}, timeout=300)
+        assert result["passed"], (exercise, result.get("summary"))

@@ -112,7 +112,9 @@ def handle(args: dict, ctx) -> dict:
     rejects = [] if args.get("cases") else list(exercise.rejects)
     total = len(cases) + len(rejects)
 
+    clock = time.perf_counter()
     runner = pool.take()
+    waited = time.perf_counter() - clock
     inputs_of: list[dict] = []
     job_cases = []
     for index, (params, dtype, seed, kwargs) in enumerate(cases):
@@ -140,7 +142,9 @@ def handle(args: dict, ctx) -> dict:
         elif message.get("type") == "case" and isinstance(message.get("index"), int):
             outputs[message["index"]] = _load_output(job_cases[message["index"]]["output"], device)
 
+    prepared = time.perf_counter()
     outcome = pool.run(job, _timeout(args), on_message, runner=runner)
+    ran = time.perf_counter()
     messages = [_map_paths(m, runner_file, str(path)) for m in outcome.messages]
     output = outcome.output_text().replace(runner_file, str(path))
     _emit_output(output)
@@ -171,6 +175,10 @@ def handle(args: dict, ctx) -> dict:
         result["error"] = error("crash", "the runner stopped before every case was run")
     result["passed"] = bool(result["cases"]) and not result["error"] and all(c["passed"] for c in result["cases"])
     result["seed"] = secret if not args.get("cases") else None
+    # what the judge/runner split costs, per verify (scripts/judge_cost.py reports it)
+    result["judge"] = {"runner_wait_s": round(waited, 4), "inputs_s": round(prepared - clock - waited, 4),
+                       "runner_s": round(ran - prepared, 4), "verdict_s": round(time.perf_counter() - ran, 4),
+                       "cases": len(cases)}
     result["seconds"] = round(time.perf_counter() - started, 3)
     result["summary"] = summarize(result)
     return result

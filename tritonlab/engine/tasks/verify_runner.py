@@ -29,6 +29,7 @@ class Provenance:
         self.backend = backend
         self.after: dict[int, torch.UntypedStorage] = {}  # storage ptr -> copy right after the last launch
         self.changed: dict[int, torch.Tensor] = {}  # GPU: storage ptr -> bytes a learner launch changed
+        self.first_before: dict[int, torch.UntypedStorage] = {}  # GPU: storage ptr -> bytes before any launch
         self.stores: list[np.ndarray] = []  # interpreter: addresses stored to by learner kernels
         self.in_learner_launch = 0
         self._undo: list = []
@@ -56,6 +57,8 @@ class Provenance:
             if watch.backend == "gpu":
                 torch.cuda.synchronize()
                 before = {ptr: s.clone() for ptr, s in storages.items()}
+                for ptr, copy in before.items():
+                    watch.first_before.setdefault(ptr, copy)
             watch.in_learner_launch += 1
             try:
                 return fn(this, *args, **kwargs)
@@ -117,12 +120,17 @@ class Provenance:
             stored = self._stored_elements(ptr, storage.nbytes(), itemsize)
             covered = torch.from_numpy(stored)[offsets.cpu()].to(got.device)
         else:
+            # A GPU kernel that stores the value already there leaves no trace: an element counts as filled by
+            # someone else only when no learner launch changed it and it held non-zero bits before the first
+            # (a kernel writing zeros into torch.zeros memory is not blamed; poisoned memory is never zero).
             changed = self.changed.get(ptr)
+            usable = (storage.nbytes() // itemsize) * itemsize
             if changed is None:
                 covered = torch.ones_like(after)
             else:
-                per_elem = changed.view(-1)[: (storage.nbytes() // itemsize) * itemsize].reshape(-1, itemsize)
-                covered = per_elem.any(dim=1)[offsets]
+                per_elem = changed.view(-1)[:usable].reshape(-1, itemsize)
+                first = _bytes(self.first_before[ptr]).view(-1)[:usable].reshape(-1, itemsize)
+                covered = (per_elem.any(dim=1) | ~first.ne(0).any(dim=1))[offsets]
         not_stored = (~covered) & (~poison) & (~after)
         return {
             "from_launch": True,
