@@ -27,7 +27,7 @@ from tritonlab.engine import protocol, sandbox
 # The interpreter's runners get an address-space limit (a learner's huge allocation fails with an error
 # instead of taking the machine); CUDA maps far more virtual memory than it uses, so a GPU runner gets none.
 ADDRESS_SPACE = int(os.environ.get("TRITONLAB_RUNNER_AS", 16 * 2**30))
-FILE_SIZE = 256 * 2**20  # any one file a runner writes (its result files are far smaller)
+FILE_SIZE = {"interpreter": 256 * 2**20, "gpu": 4 * 2**30}  # any one file a runner writes (its outputs fit)
 MAX_MESSAGES = 10_000
 ZYGOTE_START = 180.0
 
@@ -187,7 +187,7 @@ class RunnerPool:
         output_r, output_w = os.pipe()
         try:
             reply = self._ask({"op": "fork", "workdir": str(workdir),
-                               "limits": {"address_space": ADDRESS_SPACE, "file_size": FILE_SIZE}},
+                               "limits": {"address_space": ADDRESS_SPACE, "file_size": FILE_SIZE.get(self.backend)}},
                               [job_r, result_w, output_w])
         finally:
             for fd in (job_r, result_w, output_w):

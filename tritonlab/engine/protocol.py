@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import math
 
-ERROR_KINDS = ("syntax", "compile", "runtime", "timeout", "crash", "oob", "cuda-fault", "cancelled", "load", "usage")
+ERROR_KINDS = ("syntax", "compile", "runtime", "timeout", "crash", "oob", "cuda-fault", "cancelled", "load", "usage",
+               "tampered")
 
 
 def _clean(value):
