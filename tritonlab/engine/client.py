@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from tritonlab.engine import protocol
-from tritonlab.engine.sandbox import forbid_inspection, strip_control
+from tritonlab.engine.sandbox import descendants, forbid_inspection, kill_tree, strip_control
 
 DEFAULT_TIMEOUT = 60.0
 STARTUP_TIMEOUT = 180.0
@@ -60,10 +60,12 @@ def _stop_live_workers() -> None:
     """Never leave a worker behind when the app or CLI exits (it may be spinning in a learner's loop)."""
     for proc in list(_LIVE):
         if proc.poll() is None:
+            below = descendants(proc.pid)
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
+            kill_tree(below)
 
 
 class WorkerClient:
@@ -297,6 +299,15 @@ class WorkerClient:
 
     def _kill(self, proc: subprocess.Popen, gentle: bool = True) -> None:
         steps = [signal.SIGINT, signal.SIGTERM, signal.SIGKILL] if gentle else [signal.SIGKILL]
+        # the judge's runners live in sessions of their own: named now, killed with it (a runner also dies with
+        # its zygote, but a learner's `setsid` grandchild would outlive a judge killed mid-request)
+        below = descendants(proc.pid) if proc.poll() is None else set()
+        try:
+            self._signal_steps(proc, steps)
+        finally:
+            kill_tree(below)
+
+    def _signal_steps(self, proc: subprocess.Popen, steps: list) -> None:
         for sig in steps:
             if proc.poll() is not None:
                 break

@@ -197,7 +197,7 @@ def _timeout(args: dict) -> float:
     value = args.get("_timeout")
     if not isinstance(value, (int, float)) or value <= 0:
         return 60.0
-    return max(1.0, float(value) - 2.0)
+    return max(1.0, float(value) - 3.0)
 
 
 def _emit_output(text: str) -> None:
