@@ -232,6 +232,7 @@ class WorkerClient:
             self._kill(proc)
         cancelled = self._cancelled
         self.last_exit = describe_exit(proc.returncode)
+        _remove_scratch(self.info.get("scratch"))
         output = self._read_capture(capture)
         tail_text = self._read_tail(capture)
         if cancelled:
@@ -346,6 +347,15 @@ class WorkerClient:
             return "\n".join(self._log.read_text("utf-8", "replace").splitlines()[-lines:])
         except OSError:
             return ""
+
+
+def _remove_scratch(path) -> None:
+    """A judge that died cannot delete its runners' directory: do it for it (only a directory it named, of
+    the shape it makes)."""
+    import shutil
+
+    if isinstance(path, str) and os.path.basename(path).startswith("tritonlab-judge-") and os.path.isdir(path):
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _sanitize(value):

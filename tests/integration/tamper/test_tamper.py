@@ -16,7 +16,7 @@ import pytest
 from tritonlab.engine.client import WorkerClient
 
 FILES = Path(__file__).parent / "files"
-SPECIAL = {"t15_kill_parent.py", "t16_setsid_children.py", "t17_flood_stdout.py", "t19a_patch_lab_then_pass.py",
+SPECIAL = {"t15_kill_parent.py", "t28_kill_the_judge.py", "t16_setsid_children.py", "t17_flood_stdout.py", "t19a_patch_lab_then_pass.py",
            "t19b_honest_wrong.py", "t13_write_progress_directly.py", "t14_ansi_hides_failed.py"}
 
 
@@ -97,6 +97,15 @@ def test_killing_its_parent_is_a_crash_the_client_survives(client):
     result = verify(client, FILES / "t15_kill_parent.py")
     assert result["passed"] is False and result["error"]["kind"] == "crash", result.get("summary")
     assert client.alive and client.proc.pid == judge  # the runner's parent died, not the judge or the app
+    again = client.request("verify", {"exercise": "5", "solution": True}, timeout=120)
+    assert again["passed"], again.get("summary")
+
+
+def test_killing_the_judge_is_a_crash_the_client_explains(client):
+    """The judge is reachable by pid (same user); the app is not harmed and the next request starts a new judge."""
+    result = verify(client, FILES / "t28_kill_the_judge.py")
+    assert result["passed"] is False and result["error"]["kind"] == "crash", result.get("summary")
+    assert "SIGKILL" in result["error"]["message"]
     again = client.request("verify", {"exercise": "5", "solution": True}, timeout=120)
     assert again["passed"], again.get("summary")
 
