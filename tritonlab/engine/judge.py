@@ -26,7 +26,7 @@ from tritonlab.engine import protocol, sandbox
 
 # The interpreter's runners get an address-space limit (a learner's huge allocation fails with an error
 # instead of taking the machine); CUDA maps far more virtual memory than it uses, so a GPU runner gets none.
-ADDRESS_SPACE = int(os.environ.get("TRITONLAB_RUNNER_AS", 16 * 2**30))
+ADDRESS_SPACE = int(os.environ.get("TRITONLAB_RUNNER_AS") or 16 * 2**30)
 FILE_SIZE = {"interpreter": 256 * 2**20, "gpu": 4 * 2**30}  # any one file a runner writes (its outputs fit)
 MAX_MESSAGES = 10_000
 ZYGOTE_START = 180.0

@@ -98,7 +98,7 @@ def limit_resources(*, address_space: int | None, cpu_seconds: float | None, fil
         if value is None:
             continue
         try:
-            soft, hard = resource.getrlimit(which)
+            _soft, hard = resource.getrlimit(which)
             value = int(value) if hard == resource.RLIM_INFINITY else min(int(value), hard)
             hard_value = value + 2 if which == resource.RLIMIT_CPU else value  # SIGXCPU first, then SIGKILL
             if hard != resource.RLIM_INFINITY:

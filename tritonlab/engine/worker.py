@@ -185,8 +185,6 @@ def handle(op: str, args: dict, ctx) -> dict:
 def delegate(op: str, args: dict, ctx) -> dict:
     """Run a task that executes learner code (run, bench, ir) in a fresh runner; its result is for display
     only. bench verifies first, here in the judge, and hands the runner that verdict."""
-    from pathlib import Path
-
     from tritonlab.engine.protocol import error
     from tritonlab.engine.tasks import verify
 

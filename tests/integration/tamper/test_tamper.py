@@ -22,8 +22,8 @@ SPECIAL = {"t15_kill_parent.py", "t28_kill_the_judge.py", "t16_setsid_children.p
 
 def header(path: Path) -> tuple[str, str]:
     text = path.read_text()
-    expect = re.search(r"^# expect: *(.*)$", text, re.M).group(1).strip()
-    exercise = re.search(r"^# exercise: *(.*)$", text, re.M)
+    expect = re.search(r"^# expect: *(.*)$", text, re.MULTILINE).group(1).strip()
+    exercise = re.search(r"^# exercise: *(.*)$", text, re.MULTILINE)
     return expect, exercise.group(1).strip() if exercise else "5"
 
 

@@ -1,4 +1,5 @@
 # expect: 
+# ruff: noqa  (a hostile learner file: its oddities are the point)
 import torch
 import triton
 import triton.language as tl

@@ -1,4 +1,5 @@
 # expect: not-kernel-output
+# ruff: noqa  (a hostile learner file: its oddities are the point)
 # exercise: 8/softmax
 import torch
 import triton

@@ -1,4 +1,5 @@
 # expect: written-after-kernel
+# ruff: noqa  (a hostile learner file: its oddities are the point)
 # exercise: 7/copy-2d
 import torch
 import triton
