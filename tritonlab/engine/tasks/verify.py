@@ -349,7 +349,7 @@ def judge_case(exercise, learner_file: str, params: dict, dtype: str, seed: int,
     returned_type = str(facts.get("returned") or "")
     if not _plain(got):
         if facts.get("returned_tensor") is True or "missing" in payload or got is not None:
-            diagnoses.append({"kind": "not-a-plain-tensor", "returned": returned_type[:80],
+            diagnoses.append({"kind": "not-a-plain-tensor", "entry": exercise.entry, "returned": returned_type[:80],
                               "message": f"{exercise.entry}() returned a {returned_type[:80] or 'value'} the lab "
                                          "cannot accept as a plain torch.Tensor (a tensor subclass or a forged "
                                          "result): return the output tensor your kernel wrote"})
@@ -398,13 +398,14 @@ def _provenance(facts, got, entry: str, diagnoses: list) -> None:
         return
     after = min(_int(facts.get("after_changed")), numel)
     if after:
-        diagnoses.append({"kind": "written-after-kernel", "count": after, "first": _ints(facts.get("after_first")),
+        diagnoses.append({"kind": "written-after-kernel", "entry": entry, "count": after,
+                          "first": _ints(facts.get("after_first")),
                           "message": f"{after} element(s) of the output were changed after your kernel finished "
                                      f"(by torch or Python code in {entry}()): the result must be what the kernel "
                                      "stored"})
     not_stored = min(_int(facts.get("not_stored")), numel)
     if not_stored:
-        diagnoses.append({"kind": "partly-written-by-torch", "count": not_stored,
+        diagnoses.append({"kind": "partly-written-by-torch", "entry": entry, "count": not_stored,
                           "first": _ints(facts.get("not_stored_first")),
                           "message": f"{not_stored} element(s) of the output hold values no kernel of yours "
                                      "stored (they were filled by torch or Python code): every element must be "
