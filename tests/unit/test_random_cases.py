@@ -15,12 +15,13 @@ def test_random_sizes_differ_from_every_public_size_and_per_seed():
         cases = list(iter_cases(exercise, "interpreter", seed=seed))
         fixed = len(exercise.verify.interpreter) * len(exercise.verify.dtypes)
         extra = cases[fixed:]
-        assert len(extra) == len(exercise.verify.dtypes)
-        for params, _dtype, case_seed, _kw in extra:
+        assert len(extra) == 1
+        for params, dtype, case_seed, _kw in extra:
+            assert dtype in exercise.verify.dtypes
             assert params["n"] not in public
             assert 1 <= params["n"] <= max(public) * 1.3
             seen.add(params["n"])
-    assert len(seen) > 50  # not a handful of sizes a learner could list
+    assert len(seen) > 20  # not a handful of sizes a learner could list
 
 
 def test_a_replay_has_no_random_cases():
