@@ -310,7 +310,6 @@ def main(argv=None) -> int:
         ctx = Context(backend, channel, pool)
         ctx.info = hello(backend)
         ctx.info["scratch"] = str(pool.root)
-        pool.warm()
     except Exception as exc:
         traceback.print_exc()
         channel.send({"id": None, "error": {"kind": "crash", "message": f"worker start failed: {exc!r}"}})
@@ -323,6 +322,7 @@ def main(argv=None) -> int:
 
 
 def serve(channel: Channel, ctx: Context, backend: str) -> int:
+    ctx.pool.warm()  # after the hello: the app paints while the zygote finishes its imports
     while True:
         request = channel.receive()
         if request is None or request.get("op") == "exit":
