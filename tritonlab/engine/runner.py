@@ -169,6 +169,40 @@ def _wait(pid: int, timeout: float) -> dict:
         time.sleep(0.01)
 
 
+def _warm_up(backend: str) -> None:
+    """Pay every first-call cost once, here, so no forked runner pays it again: the lesson catalog, and on the
+    interpreter one case of the shipped vector-add solution (our own code, never a learner's) through the very
+    path a verify takes. Never on a GPU: the zygote must not create a CUDA context before it forks."""
+    import tempfile
+
+    try:
+        from tritonlab.engine import exercise_env
+
+        exercise_env.catalog()
+        if backend != "interpreter":
+            return
+        import torch
+
+        # An OpenMP thread team started here would deadlock the first parallel torch op of every forked child:
+        # the zygote and its runners stay on one intra-op thread (the interpreter is single-threaded Python).
+        torch.set_num_threads(1)
+
+        from tritonlab.engine.inputs import make_inputs
+        from tritonlab.engine.tasks import verify_runner
+
+        loaded = exercise_env.load({"exercise": "5", "solution": True}, backend)
+        with tempfile.TemporaryDirectory(prefix="tritonlab-warm-") as scratch:
+            values = make_inputs(loaded.exercise, {"n": 97}, "float32", 0, loaded.device)
+            torch.save({k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in values.items()},
+                       os.path.join(scratch, "in.pt"))
+            verify_runner.run_case(loaded, {"params": {"n": 97}, "dtype": "float32", "kwargs": {},
+                                            "inputs": os.path.join(scratch, "in.pt"),
+                                            "output": os.path.join(scratch, "out.pt")}, backend)
+        sys.modules.pop(getattr(loaded.module, "__name__", ""), None)
+    except Exception:  # noqa: BLE001 - a warm-up is an optimisation: a failure only costs time later
+        traceback.print_exc()
+
+
 def zygote(backend: str, sock_fd: int) -> int:
     """Import everything once, then fork runners on request until the judge goes away."""
     sys.dont_write_bytecode = True
@@ -193,6 +227,7 @@ def zygote(backend: str, sock_fd: int) -> int:
     from tritonlab.engine import diagnose, exercise_env, inputs, learner, memcheck, protocol  # noqa: F401
     from tritonlab.engine.tasks import verify_runner  # noqa: F401
 
+    _warm_up(backend)
     sock.sendall(json.dumps({"ready": True, "pid": os.getpid()}).encode())
     while True:
         try:
