@@ -135,10 +135,11 @@ def hello(backend: str) -> dict:
     import triton
 
     if backend == "interpreter":
-        from tritonlab.engine.interpreter_support import install_if_needed, repair_scalar_index
+        from tritonlab.engine.interpreter_support import install_if_needed, repair_bf16_dot, repair_scalar_index
 
         install_if_needed()
         repair_scalar_index()
+        repair_bf16_dot()
 
     info = {
         "backend": backend,
@@ -162,8 +163,8 @@ def hello(backend: str) -> dict:
     return info
 
 
-OPS = ("verify", "run", "bench", "ir", "doctor", "autotune")
-IN_RUNNER = ("run", "bench", "ir", "autotune")  # learner code: never in the judge, always in a fresh runner
+OPS = ("verify", "run", "bench", "ir", "doctor")
+IN_RUNNER = ("run", "bench", "ir")  # learner code: never in the judge, always in a fresh runner
 
 
 def handle(op: str, args: dict, ctx) -> dict:
@@ -335,7 +336,8 @@ def serve(channel: Channel, ctx: Context, backend: str) -> int:
                 result = handle(request.get("op", ""), args, ctx)
             except Exception as exc:  # an engine bug must not look like the learner's fault
                 traceback.print_exc()
-                result = {"error": {"kind": "runtime", "message": f"internal error in the lab: {exc!r}",
+                result = {"error": {"kind": "runtime", "cause": "internal", "exception": repr(exc),
+                                    "message": f"internal error in the lab: {exc!r}",
                                     "internal": True}}
         result.setdefault("backend", backend)
         channel.send({"id": channel.request_id, "result": result})
