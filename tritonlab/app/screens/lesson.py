@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+import time
 from pathlib import Path
 from typing import ClassVar
 
@@ -22,6 +23,7 @@ from textual.widgets import Footer, Static, Tab, Tabs, TextArea
 from textual.worker import Worker, WorkerState
 
 from tritonlab import store
+from tritonlab.app.code_location import locate
 from tritonlab.app.formatting import error_head, restart_notice
 from tritonlab.app.keys import relabel
 from tritonlab.app.screens.confirm import ConfirmScreen
@@ -48,8 +50,11 @@ class LessonScreen(Screen):
         Binding("f5", "run_code", "Run", priority=True),
         Binding("f6", "verify", "Verify", priority=True),
         Binding("f7", "bench", "Benchmark", priority=True),
+        # Esc: cancels a running job; otherwise leaves the editor (to the tab row when narrow, to the results when
+        # wide) or, from anywhere else, goes back to the code. The first enabled binding of a key wins.
         Binding("escape", "cancel_job", "Cancel", priority=True),
-        Binding("escape", "back_to_code", "Code", priority=True),
+        Binding("escape", "leave_editor", "Leave editor", show=False, priority=True),
+        Binding("escape", "back_to_code", "Code", show=False, priority=True),
         Binding("f2", "hint", "Hint", show=False, priority=True),
         Binding("ctrl+t", "cycle_pane", "Panes", priority=True),
         Binding("f9", "home", "Lessons", priority=True),
@@ -58,6 +63,8 @@ class LessonScreen(Screen):
         Binding("ctrl+r", "reset", "Reset", show=False, priority=True),
         Binding("ctrl+n", "next_exercise", "Next", show=False, priority=True),
         Binding("ctrl+b", "previous_exercise", "Previous", show=False, priority=True),
+        Binding("ctrl+g", "goto_line", "Go to line", show=False, priority=True),
+        Binding("f8", "toggle_wrap", "Wrap", show=False, priority=True),
     ]
     LABELS: ClassVar[dict[str, str]] = {
         "run_code": "run",
@@ -72,7 +79,10 @@ class LessonScreen(Screen):
         "reset": "reset",
         "next_exercise": "next",
         "previous_exercise": "previous",
-        "back_to_code": "pane_code",
+        "back_to_code": "key_back_to_code",
+        "leave_editor": "key_leave_editor",
+        "goto_line": "key_goto_line",
+        "toggle_wrap": "key_wrap",
     }
 
     busy: reactive[bool] = reactive(False, init=False)
@@ -86,6 +96,10 @@ class LessonScreen(Screen):
         self._starter = ""
         self._editor: CodeEditor | None = None
         self._cancel_requested = False
+        self._job: tuple[str, float] | None = None  # (op, monotonic start) while a kernel job runs
+        self._job_message = ""
+        self._job_timer = None
+        self._ran_source = ""  # the code the last job ran: a hang's line is looked up in it
         relabel(self, self.app.lang, self.LABELS)
 
     # ---- layout -----------------------------------------------------------------------------------
@@ -114,7 +128,7 @@ class LessonScreen(Screen):
                 self.lesson, self.exercise, with_environment=self.lesson.number == 2, id="results-pane"
             )
         yield ActionBar(id="action-bar")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # ctrl+p is in the help; at 80 columns F1 Help needs the room
 
     def _initial_code(self) -> str:
         self._starter = self.exercise.starter.read_text(encoding="utf-8")
@@ -146,6 +160,8 @@ class LessonScreen(Screen):
             tabs.query_one(f"#pane-{pane}", Tab).label = t(f"pane_{pane}", lang)
         if not self.busy:
             self.query_one(ActionBar).set_status(t("ready", lang))
+        else:
+            self._tick()
 
     def _update_title(self) -> None:
         """Wide: 'lesson › exercise'. Narrow: the exercise first, so the ellipsis eats the lesson's title (the
@@ -211,11 +227,54 @@ class LessonScreen(Screen):
         self.show_pane("code")
         self.editor.focus()
 
+    def action_leave_editor(self) -> None:
+        """Out of the editor by keyboard, the same key in both layouts: narrow, onto the pane tabs (← → switch);
+        wide, onto the results' tabs. Esc again comes back."""
+        if self.has_class("-narrow"):
+            self.query_one("#pane-tabs", Tabs).focus()
+        else:
+            self.results.query_one(Tabs).focus()
+
+    def _editor_focused(self) -> bool:
+        return self._editor is not None and self.focused is self._editor
+
     def action_cycle_pane(self) -> None:
-        tabs = self.query_one("#pane-tabs", Tabs)
-        tabs.action_next_tab()
-        active = (tabs.active or "pane-code").removeprefix("pane-")
-        self._focus_pane(self.query_one(f"#{active}-pane"))
+        """ctrl+t: the next pane, in both layouts (narrow it also switches the visible tab)."""
+        order = [p for p in PANES if p != "code" or self.exercise is not None]
+        current = self._pane_of_focus() or (self.query_one("#pane-tabs", Tabs).active or "pane-code").removeprefix(
+            "pane-"
+        )
+        following = order[(order.index(current) + 1) % len(order)] if current in order else order[0]
+        self.show_pane(following)
+        self._focus_pane(self.query_one(f"#{following}-pane"))
+
+    def _pane_of_focus(self) -> str | None:
+        focused = self.focused
+        for pane in PANES:
+            node = self.query_one(f"#{pane}-pane")
+            if focused is not None and (focused is node or node in focused.ancestors):
+                return pane
+        return None
+
+    def action_goto_line(self) -> None:
+        from tritonlab.app.screens.goto_line import GoToLineScreen
+
+        def answered(line: int | None) -> None:
+            if line is None:
+                return
+            self.show_pane("code")
+            self.editor.go_to_line(line)
+            self.editor.focus()
+
+        self.app.push_screen(GoToLineScreen(self.editor.document.line_count), answered)
+
+    def action_toggle_wrap(self) -> None:
+        self.editor.soft_wrap = not self.editor.soft_wrap
+        self.notify(t("wrap_on" if self.editor.soft_wrap else "wrap_off", self.app.lang), timeout=2)
+
+    def on_screen_resume(self) -> None:
+        # A job may have ended while a dialog was on top: the footer must show the keys of now, not of then.
+        self.refresh_bindings()
 
     # ---- key availability: Run/Verify/Bench swap with Cancel while busy -----------------------------
 
@@ -224,22 +283,41 @@ class LessonScreen(Screen):
             return self.exercise is not None and not self.busy
         if action == "cancel_job":
             return self.busy
-        if action == "cycle_pane":
-            return not self.has_class("-wide")
+        if action == "leave_editor":
+            return not self.busy and self._editor_focused()
         if action == "back_to_code":
-            return (
-                not self.busy
-                and self.has_class("-narrow")
-                and not self.has_class("-show-code")
-                and self.exercise is not None
-            )
-        if action in ("solution", "reset", "open_in_editor", "hint"):
+            return not self.busy and self.exercise is not None and not self._editor_focused()
+        if action in ("solution", "reset", "open_in_editor", "hint", "goto_line", "toggle_wrap"):
             return self.exercise is not None
         return True
 
     def watch_busy(self, busy: bool) -> None:
         self.query_one(ActionBar).set_busy(busy)
+        if not busy:
+            self._job = None
+            if self._job_timer is not None:
+                self._job_timer.stop()
+                self._job_timer = None
         self.refresh_bindings()
+
+    # ---- the status line while a job runs: what it is doing and for how long ------------------------
+
+    def _begin_job_status(self, op: str) -> None:
+        self._job = (op, time.monotonic())
+        self._job_message = ""
+        self._tick()
+        self._job_timer = self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        """'Verify: case 3/12 · 14 s' (short: 'Verify · 14 s'): a hang is visible as a clock that keeps going."""
+        if self._job is None:
+            return
+        op, started = self._job
+        lang = self.app.lang
+        job = t(f"job_{op}", lang)
+        seconds = t("elapsed", lang, seconds=int(time.monotonic() - started))
+        doing = self._job_message or t("running_word", lang)
+        self.query_one(ActionBar).set_status(f"{job}: {doing} · {seconds}", short=f"{job} · {seconds}")
 
     # ---- drafts ------------------------------------------------------------------------------------
 
@@ -298,7 +376,8 @@ class LessonScreen(Screen):
         self.busy = True
         self._cancel_requested = False
         self.editor.clear_error()
-        self.query_one(ActionBar).set_status(t("running", self.app.lang, job=t(f"job_{op}", self.app.lang)))
+        self._ran_source = self.editor.text
+        self._begin_job_status(op)
         self._kernel_job(op, args)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="kernel")
@@ -326,8 +405,8 @@ class LessonScreen(Screen):
 
     def _show_progress(self, op: str, message: str) -> None:
         if self.busy:
-            lang = self.app.lang
-            self.query_one(ActionBar).set_status(f"{t(f'job_{op}', lang)}: {message}")
+            self._job_message = message
+            self._tick()
 
     def action_cancel_job(self) -> None:
         if self.busy:
@@ -380,8 +459,19 @@ class LessonScreen(Screen):
             if line and kind in POINTABLE:
                 self.editor.show_error(int(line))
             notice = restart_notice(err, lang, self.app.client.last_exit)
+            job = t(f"job_{op}", lang)
             if kind == "cancelled":
                 bar.set_status(t("cancelled", lang), "yellow")
+                self.app.start_worker()
+            elif kind == "timeout":
+                where = self._where(line)
+                bar.set_status(
+                    f"{job}: {t('hang_at', lang, seconds=TIMEOUTS.get(op, 120.0), where=where)}",
+                    "bold red",
+                    short=f"{job}: {t('hang_short', lang, where=where)}",
+                )
+                if notice:
+                    self.notify(notice, severity="warning", timeout=8)
                 self.app.start_worker()
             elif notice:
                 bar.set_status(notice, "bold red")
@@ -389,7 +479,11 @@ class LessonScreen(Screen):
                 self.app.start_worker()
             else:
                 head = error_head({**err, "line": line}, lang)
-                bar.set_status(f"{t(f'job_{op}', lang)}: {head}: {err.get('message', '')}", "bold red")
+                bar.set_status(
+                    f"{job}: {head}: {err.get('message', '')}",
+                    "bold red",
+                    short=f"{job}: {head} — {t('see_results', lang)}",
+                )
             return
         if op == "verify":
             passed = result.get("passed")
@@ -398,7 +492,9 @@ class LessonScreen(Screen):
             if passed and self.app.neighbour(self.exercise, self.lesson, +1) is not None:
                 tail = t("next_exercise_tip", lang)  # what now? is the question after a pass
             bar.set_status(
-                f"{t('job_verify', lang)}: {word} — {tail}", "bold green" if passed else "bold red"
+                f"{t('job_verify', lang)}: {word} — {tail}",
+                "bold green" if passed else "bold red",
+                short=f"{t('job_verify', lang)}: {word}",
             )
             if not passed:
                 line = self._diagnosis_line(result)
@@ -407,6 +503,17 @@ class LessonScreen(Screen):
         else:
             seconds = result.get("elapsed_s", "?")
             bar.set_status(t("done", lang, job=t(f"job_{op}", lang), seconds=seconds), "green")
+
+    def _where(self, line: int | None) -> str:
+        """'line 42, in the wrapper add()' / 'line 31, in the kernel add_kernel()' for the code that ran."""
+        lang = self.app.lang
+        if not line:
+            return t("where_unknown", lang)
+        place = locate(self._ran_source or self.editor.text, int(line))
+        if place.function is None:
+            return t("where_module", lang, line=line)
+        key = "where_kernel" if place.in_kernel else "where_wrapper"
+        return t(key, lang, line=line, name=place.function)
 
     @staticmethod
     def _diagnosis_line(result: dict) -> int | None:
@@ -434,6 +541,8 @@ class LessonScreen(Screen):
             store.delete_draft(self.exercise.key)
             self._disk_text = None
             self.editor.replace_text(self._starter)
+            # The last verdict was about other code: a "PASSED" over the failing starter is a lie.
+            self.query_one(ActionBar).set_status(t("reset_done", self.app.lang))
 
         self.app.push_screen(ConfirmScreen(t("confirm_reset", self.app.lang)), answered)
 
