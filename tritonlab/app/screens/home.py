@@ -40,8 +40,9 @@ class HomeScreen(Screen):
             yield Static("TritonLab", id="home-title")
             yield BackendBadge(id="badge")
         yield Button("", id="resume", compact=True, action="screen.resume")
+        yield Static(id="home-how", markup=False)
         yield LessonList(self.app.catalog, id="lessons")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # ctrl+p is in the help (F1)
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self._relabel)
@@ -80,6 +81,7 @@ class HomeScreen(Screen):
 
     def _relabel(self, lang: str) -> None:
         relabel(self, lang, self.LABELS)
+        self.query_one("#home-how", Static).update(t("home_how", lang))
         resume = self.query_one("#resume", Button)
         exercise = self._last_exercise()
         resume.display = exercise is not None
