@@ -182,7 +182,7 @@ class TritonLabApp(App):
     def action_toggle_language(self) -> None:
         """For this session only: the language follows the locale (or --lang) unless the learner starts with one."""
         self.lang = "ja" if self.lang == "en" else "en"
-        self.notify(t("lang_session", self.lang, lang=self.lang), timeout=6)
+        self.notify(t("lang_session", self.lang, code=self.lang), timeout=6)
 
     def _save_theme(self, theme: str) -> None:
         settings = store.load_settings()

@@ -341,7 +341,7 @@ STRINGS["en"].update(
         "where_module": "line {line}, at module level",
         "where_unknown": "an unknown line",
         "home_how": "↑ ↓ move · Enter opens · r resumes · F1 keys",
-        "lang_session": "language: {lang} for this session (start with --lang {lang}, or set LANG, to keep it)",
+        "lang_session": "language: {code} for this session (start with --lang {code}, or set LANG, to keep it)",
     }
 )
 STRINGS["ja"].update(
@@ -393,6 +393,6 @@ STRINGS["ja"].update(
         "where_module": "モジュール直下の {line} 行目",
         "where_unknown": "不明な行",
         "home_how": "↑ ↓ で移動 · Enter で開く · r で続きから · F1 でキー一覧",
-        "lang_session": "言語: このセッションは {lang} (次回も使うには --lang {lang} で起動するか LANG を設定)",
+        "lang_session": "言語: このセッションは {code} (次回も使うには --lang {code} で起動するか LANG を設定)",
     }
 )
