@@ -192,13 +192,15 @@ def test_help_lists_the_live_keys_of_the_focused_screen():
         await pilot.press("escape")
 
     async def on_home(app, pilot):
+        app.screen.query_one("#lessons").focus()  # (the Resume button has focus when there is something to resume)
+        await pilot.pause()
         await pilot.press("f1")
         await pilot.pause()
         rows = {row.label_key for row in app.screen.rows}
         assert {"key_open", "key_move", "help"} <= rows
         assert not rows & {"verify", "run", "key_goto_line"}  # no exercise keys where there is no exercise
 
-    run(in_editor, exercise_ref="5/add")
+    run(in_editor, size=WIDE, exercise_ref="5/add")
     run(on_home)
 
 
@@ -281,7 +283,8 @@ def test_quiz_choices_wrap_instead_of_being_cut():
 def test_quiz_is_answered_with_arrows_enter_and_letters():
     async def scenario(app, pilot):
         screen = await _open_quiz(app, pilot)
-        await pilot.press("tab")  # the panel is no tab stop of its own: Tab lands on the choices
+        screen.results.query_one("#results-tabs Tabs").focus()
+        await pilot.press("tab")  # from the results' tabs, one Tab: the panel is no tab stop of its own
         await pilot.pause()
         first = screen.query_one("#quiz-0", QuizChoices)
         assert screen.focused is first and first.highlighted == 0
@@ -394,13 +397,13 @@ def test_a_hang_names_the_wrapper_or_the_kernel():
         return scenario
 
     run(
-        scenario_for(wrapper_line, "wrapper add()", "kernel"),
+        scenario_for(wrapper_line, "wrapper add()", "in the kernel"),
         size=WIDE,
         client=FakeClient(results={"verify": _timeout_at(wrapper_line)}),
         exercise_ref="5/add",
     )
     run(
-        scenario_for(kernel_line, "kernel add_kernel()", "wrapper"),
+        scenario_for(kernel_line, "in the kernel add_kernel()", "wrapper"),
         size=WIDE,
         client=FakeClient(results={"verify": _timeout_at(kernel_line)}),
         exercise_ref="5/add",
@@ -416,7 +419,7 @@ def test_code_location_finds_the_innermost_function():
 
 
 def test_status_line_has_a_short_form_at_80_columns():
-    message = "unexpected indent — the line must line up with the one above it, " * 2
+    message = "unexpected indent — the line must line up with the one above it"
     client = FakeClient(results={"verify": {"error": {"kind": "syntax", "message": message, "line": 26}}})
 
     async def narrow(app, pilot):

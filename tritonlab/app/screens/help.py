@@ -45,6 +45,8 @@ def live_key_rows(screen: Screen) -> tuple[list[KeyRow], str | None]:
             continue
         group = "app" if isinstance(node, App) else "screen" if isinstance(node, Screen) else "focused"
         ident = (group, label)
+        if key.startswith("super+"):  # the macOS command key: no terminal sends it
+            continue
         display = key_name(key)
         rows.setdefault(ident, [])
         if display not in rows[ident]:
