@@ -63,6 +63,11 @@ class CodeEditor(TextArea):
     def on_mount(self) -> None:
         self.watch(self.app, "theme", self._follow_app_theme)
 
+    def watch_cursor_blink(self, _blink: bool) -> None:
+        # TextArea's line cache keys a blinking-off cursor and a steady one alike: without this a line drawn in
+        # the "off" phase keeps hiding a cursor that no longer blinks (it made snapshots flaky).
+        self._repaint()
+
     def _follow_app_theme(self, _theme: str) -> None:
         """Syntax colours that read on the app's background: the CSS theme for dark apps, GitHub's for light."""
         dark = getattr(self.app.current_theme, "dark", True)
