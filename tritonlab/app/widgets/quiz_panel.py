@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -117,7 +118,12 @@ class QuizPanel(VerticalScroll, can_focus=False):
         options = []
         for c_index, choice in enumerate(question.choices):
             mark = "●" if chosen == c_index else "○"
-            options.append(Option(Text(f"{mark} {LETTERS[c_index]}) {tr(choice.text, lang)}")))
+            # Two columns, so a wrapped choice continues under its text, not under the letter.
+            grid = Table.grid()
+            grid.add_column(width=5, no_wrap=True)
+            grid.add_column(ratio=1)
+            grid.add_row(Text(f"{mark} {LETTERS[c_index]})"), Text(tr(choice.text, lang)))
+            options.append(Option(grid))
         return options
 
     def on_mount(self) -> None:
