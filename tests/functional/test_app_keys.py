@@ -493,3 +493,19 @@ def test_lesson_code_lines_scroll_instead_of_wrapping():
         assert "x_ptr," in text and "(a long comment here)" not in text  # cut at the edge, not wrapped below
 
     run(scenario, size=WIDE, exercise_ref="5/add")
+
+
+def test_an_edit_after_a_verdict_marks_it_as_about_older_code():
+    client = FakeClient(results={"verify": PASSED})
+
+    async def scenario(app, pilot):
+        screen = app.screen
+        await pilot.press("f6")
+        await settle(pilot)
+        assert "PASSED" in status(screen) and "before your last edit" not in status(screen)
+        screen.editor.focus()
+        await pilot.press("x")
+        await pilot.pause()
+        assert "before your last edit" in status(screen)
+
+    run(scenario, size=WIDE, client=client, exercise_ref="5/add")

@@ -100,6 +100,7 @@ class LessonScreen(Screen):
         self._job_message = ""
         self._job_timer = None
         self._ran_source = ""  # the code the last job ran: a hang's line is looked up in it
+        self._verdict_for: str | None = None  # the code the status line's verdict is about, None: no verdict shown
         relabel(self, self.app.lang, self.LABELS)
 
     # ---- layout -----------------------------------------------------------------------------------
@@ -325,6 +326,10 @@ class LessonScreen(Screen):
         if self.exercise is None or event.text_area.id != "editor":
             return
         self.editor.clear_error()
+        if self._verdict_for is not None and self.editor.text != self._verdict_for and not self.busy:
+            # The status speaks of the code as it was: say so, rather than show "PASSED" over edited code.
+            self._verdict_for = None
+            self.query_one(ActionBar).mark_stale(t("status_stale", self.app.lang))
         if self._save_timer is not None:
             self._save_timer.stop()
         self._save_timer = self.set_timer(SAVE_DELAY, self.flush_draft)
@@ -377,6 +382,7 @@ class LessonScreen(Screen):
         self._cancel_requested = False
         self.editor.clear_error()
         self._ran_source = self.editor.text
+        self._verdict_for = None
         self._begin_job_status(op)
         self._kernel_job(op, args)
 
@@ -425,6 +431,7 @@ class LessonScreen(Screen):
         if event.state == WorkerState.SUCCESS:
             op, args, result = worker.result
             self._show_result(op, args, result)
+            self._verdict_for = self._ran_source
         elif event.state == WorkerState.ERROR:
             message = f"{type(worker.error).__name__}: {worker.error}"
             bar.set_status(t("job_failed", lang, message=message), "bold red")
@@ -540,6 +547,7 @@ class LessonScreen(Screen):
                 self._save_timer = None
             store.delete_draft(self.exercise.key)
             self._disk_text = None
+            self._verdict_for = None
             self.editor.replace_text(self._starter)
             # The last verdict was about other code: a "PASSED" over the failing starter is a lie.
             self.query_one(ActionBar).set_status(t("reset_done", self.app.lang))

@@ -38,6 +38,13 @@ class StatusLine(Static):
             return self.short
         return self.full
 
+    def mark_stale(self, suffix: str) -> None:
+        """The message is about code that has changed since: keep it, dimmed, with `suffix` saying so."""
+        self.full = f"{self.full} {suffix}"
+        self.short = f"{self.short or self.full.split(':', 1)[0]} {suffix}"
+        self.style_name = "dim"
+        self.refresh()
+
     def render(self) -> Text:
         return Text(self.chosen(), style=self.style_name, no_wrap=True, overflow="ellipsis")
 
@@ -67,6 +74,9 @@ class ActionBar(Horizontal):
     def set_status(self, message: str, style: str = "", short: str | None = None) -> None:
         """`short` is shown instead of `message` where the line is too narrow for it (80 columns)."""
         self.query_one("#status", StatusLine).show(message, style, short)
+
+    def mark_stale(self, suffix: str) -> None:
+        self.query_one("#status", StatusLine).mark_stale(suffix)
 
     @property
     def status_text(self) -> str:
