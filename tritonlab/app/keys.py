@@ -32,7 +32,11 @@ def relabel(node, lang: str, labels: dict[str, str]) -> None:
 # What each bound action is called in the help: the help lists the live bindings of the screen under it, and a
 # binding is shown when its action has words here (the TextArea's cursor keys and the like need no explaining).
 # "Class.action" wins over "action" where two widgets give the same action name different meanings.
-HELP_LABELS: dict[str, str] = {
+HELP_LABELS: dict[str, str] = {  # in the order the help lists them
+    "indent": "key_indent",
+    "dedent": "key_dedent",
+    "document_start": "key_doc_start",
+    "document_end": "key_doc_end",
     "run_code": "run",
     "verify": "verify",
     "bench": "bench",
@@ -54,10 +58,6 @@ HELP_LABELS: dict[str, str] = {
     "command_palette": "palette",
     "quit": "help_quit",
     "resume": "resume_key",
-    "indent": "key_indent",
-    "dedent": "key_dedent",
-    "document_start": "key_doc_start",
-    "document_end": "key_doc_end",
     "undo": "key_undo",
     "redo": "key_redo",
     "cut": "key_cut",

@@ -19,7 +19,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from tritonlab.app.keys import help_label, key_name
+from tritonlab.app.keys import HELP_LABELS, help_label, key_name
 from tritonlab.app.strings import t
 
 FOCUS_NAMES = {"CodeEditor": "focus_editor", "LessonList": "focus_list", "Tabs": "focus_tabs", "QuizChoices": "focus_quiz"}
@@ -53,7 +53,9 @@ def live_key_rows(screen: Screen) -> tuple[list[KeyRow], str | None]:
             rows[ident].append(display)
         groups[ident] = group
     focused = screen.focused
+    order = list(dict.fromkeys(HELP_LABELS.values()))
     out = [KeyRow(" / ".join(keys), label, groups[ident]) for ident, keys in rows.items() for label in [ident[1]]]
+    out.sort(key=lambda row: order.index(row.label_key))
     return out, type(focused).__name__ if focused is not None else None
 
 
