@@ -192,7 +192,9 @@ def test_help_lists_the_live_keys_of_the_focused_screen():
         await pilot.press("escape")
 
     async def on_home(app, pilot):
-        app.screen.query_one("#lessons").focus()  # (the Resume button has focus when there is something to resume)
+        app.screen.query_one(
+            "#lessons"
+        ).focus()  # (the Resume button has focus when there is something to resume)
         await pilot.pause()
         await pilot.press("f1")
         await pilot.pause()
@@ -411,7 +413,9 @@ def test_a_hang_names_the_wrapper_or_the_kernel():
 
 
 def test_code_location_finds_the_innermost_function():
-    source = "import triton\n\n@triton.jit\ndef k(x):\n    y = x\n\ndef host():\n    while True:\n        pass\n"
+    source = (
+        "import triton\n\n@triton.jit\ndef k(x):\n    y = x\n\ndef host():\n    while True:\n        pass\n"
+    )
     assert locate(source, 5).in_kernel and locate(source, 5).function == "k"
     assert not locate(source, 8).in_kernel and locate(source, 8).function == "host"
     assert locate(source, 1).function is None
@@ -473,7 +477,9 @@ def test_japanese_breaks_across_inline_markup_leave_no_gap():
 
 
 def test_code_blocks_are_separate_from_prose():
-    blocks = split_blocks("Intro\n\n```python\nx = 1  # a long comment\n```\n\n- item\n  ```\n  y\n  ```\nend\n")
+    blocks = split_blocks(
+        "Intro\n\n```python\nx = 1  # a long comment\n```\n\n- item\n  ```\n  y\n  ```\nend\n"
+    )
     assert [b.kind for b in blocks] == ["prose", "code", "prose", "code", "prose"]
     assert blocks[1].text == "x = 1  # a long comment" and blocks[1].language == "python"
     assert blocks[3].text == "y"

@@ -22,7 +22,9 @@ class GoToLineScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="goto-dialog"):
-            yield Static(t("goto_prompt", self.app.lang, count=self.line_count), id="goto-title", markup=False)
+            yield Static(
+                t("goto_prompt", self.app.lang, count=self.line_count), id="goto-title", markup=False
+            )
             yield Input(type="integer", id="goto-input", compact=True)
 
     def on_mount(self) -> None:

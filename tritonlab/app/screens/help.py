@@ -22,7 +22,12 @@ from textual.widgets import Static
 from tritonlab.app.keys import HELP_LABELS, help_label, key_name
 from tritonlab.app.strings import t
 
-FOCUS_NAMES = {"CodeEditor": "focus_editor", "LessonList": "focus_list", "Tabs": "focus_tabs", "QuizChoices": "focus_quiz"}
+FOCUS_NAMES = {
+    "CodeEditor": "focus_editor",
+    "LessonList": "focus_list",
+    "Tabs": "focus_tabs",
+    "QuizChoices": "focus_quiz",
+}
 
 
 @dataclass(frozen=True)
@@ -54,7 +59,9 @@ def live_key_rows(screen: Screen) -> tuple[list[KeyRow], str | None]:
         groups[ident] = group
     focused = screen.focused
     order = list(dict.fromkeys(HELP_LABELS.values()))
-    out = [KeyRow(" / ".join(keys), label, groups[ident]) for ident, keys in rows.items() for label in [ident[1]]]
+    out = [
+        KeyRow(" / ".join(keys), label, groups[ident]) for ident, keys in rows.items() for label in [ident[1]]
+    ]
     out.sort(key=lambda row: order.index(row.label_key))
     return out, type(focused).__name__ if focused is not None else None
 
@@ -79,7 +86,9 @@ class HelpScreen(ModalScreen[None]):
         parts: list = [Text(t("help_intro", lang)), Text("")]
         name_key = FOCUS_NAMES.get(self.focused_class or "")
         titles = {
-            "focused": t("help_focused", lang, name=t(name_key, lang) if name_key else self.focused_class or ""),
+            "focused": t(
+                "help_focused", lang, name=t(name_key, lang) if name_key else self.focused_class or ""
+            ),
             "screen": t("help_screen", lang),
             "app": t("help_everywhere", lang),
         }

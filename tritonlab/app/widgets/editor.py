@@ -135,9 +135,7 @@ class CodeEditor(TextArea):
             return
         (srow, scol), (erow, ecol) = self.selection
         first, last = rows[0], rows[-1]
-        self.replace(
-            "\n".join(shifted), (first, 0), (last, len(lines[-1])), maintain_selection_offset=False
-        )
+        self.replace("\n".join(shifted), (first, 0), (last, len(lines[-1])), maintain_selection_offset=False)
 
         def moved(row: int, col: int) -> tuple[int, int]:
             if first <= row <= last:

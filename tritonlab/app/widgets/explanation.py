@@ -115,7 +115,9 @@ class Explanation(VerticalScroll, can_focus=True):
         widgets: list[Static | HorizontalScroll] = []
         for block in split_blocks(self._markdown):
             if block.kind == "prose":
-                renderable = Markdown(block.text, code_theme="monokai" if dark else "friendly", hyperlinks=False)
+                renderable = Markdown(
+                    block.text, code_theme="monokai" if dark else "friendly", hyperlinks=False
+                )
                 widgets.append(Static(renderable, classes="explanation-prose"))
             else:
                 syntax = Syntax(
@@ -126,7 +128,9 @@ class Explanation(VerticalScroll, can_focus=True):
                     background_color="default",
                 )
                 widgets.append(
-                    HorizontalScroll(Static(syntax, classes="explanation-code-text"), classes="explanation-code")
+                    HorizontalScroll(
+                        Static(syntax, classes="explanation-code-text"), classes="explanation-code"
+                    )
                 )
         return widgets
 
