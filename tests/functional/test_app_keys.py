@@ -515,3 +515,17 @@ def test_an_edit_after_a_verdict_marks_it_as_about_older_code():
         assert "before your last edit" in status(screen)
 
     run(scenario, size=WIDE, client=client, exercise_ref="5/add")
+
+
+def test_every_key_word_exists_in_english_and_japanese():
+    from tritonlab.app.keys import HELP_LABELS
+    from tritonlab.app.screens.lesson import LessonScreen
+    from tritonlab.app.strings import STRINGS
+
+    keys = set(HELP_LABELS.values()) | set(LessonScreen.LABELS.values())
+    keys |= {"help_here", "help_focused", "help_screen", "help_everywhere", "help_editor_note", "goto_prompt"}
+    keys |= {"hang_at", "hang_short", "where_kernel", "where_wrapper", "home_how", "lang_session", "status_stale"}
+    missing = {lang: sorted(k for k in keys if k not in STRINGS[lang]) for lang in ("en", "ja")}
+    assert missing == {"en": [], "ja": []}
+    same = sorted(k for k in keys if STRINGS["en"][k] == STRINGS["ja"][k] and k not in ("editor",))
+    assert same == [], "a Japanese entry that is still English"
