@@ -430,7 +430,10 @@ def test_status_line_has_a_short_form_at_80_columns():
         await pilot.press("f6")
         await settle(pilot)
         text = status(app.screen)
-        assert "syntax error at line 26" in text and "details in Results" in text and "…" not in text
+        assert "syntax error at line 26" in text and "line must line up" not in text
+        shown = _status_row(app)  # what the terminal shows: the short form in full, not cut
+        assert "syntax error at line 26" in shown and "…" not in shown
+        assert app.screen.has_class("-show-results")  # where the whole message is
 
     async def wide(app, pilot):
         await pilot.press("f6")
@@ -439,6 +442,30 @@ def test_status_line_has_a_short_form_at_80_columns():
 
     run(narrow, size=NARROW, client=client, exercise_ref="5/add")
     run(wide, size=(200, 48), client=client, exercise_ref="5/add")
+
+
+def _status_row(app) -> str:
+    return screen_text(app).rstrip("\n").splitlines()[-2]
+
+
+def test_a_hang_is_named_in_full_at_80_columns():
+    starter = fixture_catalog().exercise("5/add").starter.read_text(encoding="utf-8").splitlines()
+    line = next(i for i, text in enumerate(starter, 1) if "empty_like" in text)
+
+    async def scenario(app, pilot):
+        await pilot.press("f6")
+        await settle(pilot)
+        shown = _status_row(app)
+        assert f"wrapper add(), line {line}" in shown and "…" not in shown
+
+    async def ja(app, pilot):
+        await pilot.press("f6")
+        await settle(pilot)
+        shown = _status_row(app)
+        assert f"ラッパー add() {line} 行目" in shown and "…" not in shown
+
+    run(scenario, client=FakeClient(results={"verify": _timeout_at(line)}), exercise_ref="5/add")
+    run(ja, client=FakeClient(results={"verify": _timeout_at(line)}), exercise_ref="5/add", lang="ja")
 
 
 def test_footer_fits_at_80_columns():

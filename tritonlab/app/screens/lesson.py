@@ -329,7 +329,8 @@ class LessonScreen(Screen):
         if self._verdict_for is not None and self.editor.text != self._verdict_for and not self.busy:
             # The status speaks of the code as it was: say so, rather than show "PASSED" over edited code.
             self._verdict_for = None
-            self.query_one(ActionBar).mark_stale(t("status_stale", self.app.lang))
+            lang = self.app.lang
+            self.query_one(ActionBar).mark_stale(t("status_stale", lang), t("status_stale_short", lang))
         if self._save_timer is not None:
             self._save_timer.stop()
         self._save_timer = self.set_timer(SAVE_DELAY, self.flush_draft)
@@ -475,7 +476,7 @@ class LessonScreen(Screen):
                 bar.set_status(
                     f"{job}: {t('hang_at', lang, seconds=TIMEOUTS.get(op, 120.0), where=where)}",
                     "bold red",
-                    short=f"{job}: {t('hang_short', lang, where=where)}",
+                    short=f"{job}: {t('hang_short', lang, where=self._where(line, short=True))}",
                 )
                 if notice:
                     self.notify(notice, severity="warning", timeout=8)
@@ -489,7 +490,7 @@ class LessonScreen(Screen):
                 bar.set_status(
                     f"{job}: {head}: {err.get('message', '')}",
                     "bold red",
-                    short=f"{job}: {head} — {t('see_results', lang)}",
+                    short=f"{job}: {head}",  # narrow: the results pane, shown now, has the message
                 )
             return
         if op == "verify":
@@ -511,7 +512,7 @@ class LessonScreen(Screen):
             seconds = result.get("elapsed_s", "?")
             bar.set_status(t("done", lang, job=t(f"job_{op}", lang), seconds=seconds), "green")
 
-    def _where(self, line: int | None) -> str:
+    def _where(self, line: int | None, short: bool = False) -> str:
         """'line 42, in the wrapper add()' / 'line 31, in the kernel add_kernel()' for the code that ran."""
         lang = self.app.lang
         if not line:
@@ -520,7 +521,7 @@ class LessonScreen(Screen):
         if place.function is None:
             return t("where_module", lang, line=line)
         key = "where_kernel" if place.in_kernel else "where_wrapper"
-        return t(key, lang, line=line, name=place.function)
+        return t(key + ("_short" if short else ""), lang, line=line, name=place.function)
 
     @staticmethod
     def _diagnosis_line(result: dict) -> int | None:

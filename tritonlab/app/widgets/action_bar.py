@@ -38,10 +38,10 @@ class StatusLine(Static):
             return self.short
         return self.full
 
-    def mark_stale(self, suffix: str) -> None:
+    def mark_stale(self, suffix: str, short_suffix: str) -> None:
         """The message is about code that has changed since: keep it, dimmed, with `suffix` saying so."""
+        self.short = f"{self.short or self.full} {short_suffix}"
         self.full = f"{self.full} {suffix}"
-        self.short = f"{self.short or self.full.split(':', 1)[0]} {suffix}"
         self.style_name = "dim"
         self.refresh()
 
@@ -75,8 +75,8 @@ class ActionBar(Horizontal):
         """`short` is shown instead of `message` where the line is too narrow for it (80 columns)."""
         self.query_one("#status", StatusLine).show(message, style, short)
 
-    def mark_stale(self, suffix: str) -> None:
-        self.query_one("#status", StatusLine).mark_stale(suffix)
+    def mark_stale(self, suffix: str, short_suffix: str) -> None:
+        self.query_one("#status", StatusLine).mark_stale(suffix, short_suffix)
 
     @property
     def status_text(self) -> str:
