@@ -556,3 +556,25 @@ def test_every_key_word_exists_in_english_and_japanese():
     assert missing == {"en": [], "ja": []}
     same = sorted(k for k in keys if STRINGS["en"][k] == STRINGS["ja"][k] and k not in ("editor",))
     assert same == [], "a Japanese entry that is still English"
+
+
+def _footer_text(app) -> str:
+    return screen_text(app).rstrip("\n").splitlines()[-1]
+
+
+def test_footer_follows_a_job_that_ends_while_the_terminal_is_in_the_background():
+    client = BlockingClient(PASSED)
+
+    async def scenario(app, pilot):
+        await pilot.press("f6")
+        await pilot.pause()
+        await pilot.pause()
+        assert "Cancel" in _footer_text(app) and "F6" not in _footer_text(app)
+        app.app_focus = False  # the learner looks at another window
+        client.release.set()
+        await settle(pilot)
+        await pilot.pause()
+        footer = _footer_text(app)
+        assert "F6 Verify" in footer and "Cancel" not in footer
+
+    run(scenario, client=client, exercise_ref="5/add")

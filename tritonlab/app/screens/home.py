@@ -8,12 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from tritonlab import store
 from tritonlab.app.keys import relabel
 from tritonlab.app.strings import t
 from tritonlab.app.widgets.badge import BackendBadge
+from tritonlab.app.widgets.footer import LabFooter
 from tritonlab.app.widgets.lesson_list import LessonList
 from tritonlab.content.model import tr
 
@@ -42,7 +43,7 @@ class HomeScreen(Screen):
         yield Button("", id="resume", compact=True, action="screen.resume")
         yield Static(id="home-how", markup=False)
         yield LessonList(self.app.catalog, id="lessons")
-        yield Footer(show_command_palette=False)  # ctrl+p is in the help (F1)
+        yield LabFooter()
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self._relabel)

@@ -19,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Static, Tab, Tabs, TextArea
+from textual.widgets import Static, Tab, Tabs, TextArea
 from textual.worker import Worker, WorkerState
 
 from tritonlab import store
@@ -33,6 +33,7 @@ from tritonlab.app.widgets.action_bar import ActionBar
 from tritonlab.app.widgets.badge import BackendBadge
 from tritonlab.app.widgets.editor import CodeEditor
 from tritonlab.app.widgets.explanation import Explanation
+from tritonlab.app.widgets.footer import LabFooter
 from tritonlab.app.widgets.ir_panel import IRPanel
 from tritonlab.app.widgets.results import ResultsPane
 from tritonlab.content.model import tr
@@ -129,7 +130,7 @@ class LessonScreen(Screen):
                 self.lesson, self.exercise, with_environment=self.lesson.number == 2, id="results-pane"
             )
         yield ActionBar(id="action-bar")
-        yield Footer(show_command_palette=False)  # ctrl+p is in the help; at 80 columns F1 Help needs the room
+        yield LabFooter()
 
     def _initial_code(self) -> str:
         self._starter = self.exercise.starter.read_text(encoding="utf-8")
