@@ -281,10 +281,10 @@ def t(key: str, lang: str = "en", **fmt) -> str:
 
 
 def kind_label(kind: str | None, lang: str = "en") -> str:
-    """'oob' → 'out-of-bounds access': the worker's error kinds in words a learner reads."""
-    kind = kind or "error"
-    label = STRINGS.get(lang, STRINGS["en"]).get(f"kind_{kind}") or STRINGS["en"].get(f"kind_{kind}")
-    return label or f"{kind} error"
+    """'oob' → 'out-of-bounds access': one registry of kind names, in tritonlab.present.diagnoses.LABELS."""
+    from tritonlab.present.diagnoses import label
+
+    return label(kind or "error", lang)
 
 
 def state_mark(state: str) -> str:

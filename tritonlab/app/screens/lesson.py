@@ -1,6 +1,6 @@
 """One exercise: the explanation, the editor and the results, and every kernel job the learner starts.
 
-Kernel work goes through `WorkerClient.request` (blocking) in thread workers of the group "kernel";
+Kernel work goes through the app's `Lab` (blocking) in thread workers of the group "kernel";
 `on_worker_state_changed` is the one place their results and failures land.
 """
 
@@ -37,9 +37,12 @@ from tritonlab.app.widgets.footer import LabFooter
 from tritonlab.app.widgets.ir_panel import IRPanel
 from tritonlab.app.widgets.results import ResultsPane
 from tritonlab.content.model import tr
+from tritonlab.engine.results import Kind
+from tritonlab.present.cli import progress_text
+from tritonlab.present.diagnoses import describe
+from tritonlab.present.verify import summary
 
 TIMEOUTS = {"run": 120.0, "verify": 120.0, "bench": 600.0, "ir": 180.0}
-POINTABLE = ("syntax", "compile", "runtime", "oob", "timeout", "crash", "cuda-fault")
 PANES = ("text", "code", "results")
 SAVE_DELAY = 0.5
 
@@ -396,24 +399,18 @@ class LessonScreen(Screen):
                 self.app.cancel_requests()
                 return
             try:
-                self.app.call_from_thread(self._show_progress, op, str(event.get("message", "")))
+                self.app.call_from_thread(self._show_progress, op, event)
             except RuntimeError:  # the app is closing
                 pass
 
-        result = self.app.client.request(op, args, timeout=TIMEOUTS.get(op, 120.0), on_event=progress)
-        if op == "verify" and not self._cancel_requested:
-            # A GPU fault or guard hit is replayed on the interpreter's bounds checker, which names the line;
-            # a GPU pass is audited for out-of-bounds reads the GPU cannot see.
-            from tritonlab.engine.replay import will_replay, with_replay
+        # Lab.verify replays a GPU fault or guard hit on the interpreter's bounds checker (which names the line)
+        # and audits a GPU pass for out-of-bounds reads the GPU cannot see.
+        result = self.app.lab.request(op, args, timeout=TIMEOUTS.get(op, 120.0), on_progress=progress)
+        return op, args, result.to_json()
 
-            if will_replay(result):
-                progress({"message": "checking bounds on the interpreter…"})
-                result = with_replay(result, args, timeout=TIMEOUTS["verify"], client=self.app.replay_client())
-        return op, args, result
-
-    def _show_progress(self, op: str, message: str) -> None:
+    def _show_progress(self, op: str, event: dict) -> None:
         if self.busy:
-            self._job_message = message
+            self._job_message = progress_text(event, self.app.lang)
             self._tick()
 
     def action_cancel_job(self) -> None:
@@ -457,22 +454,22 @@ class LessonScreen(Screen):
             results.panel("bench-panel", lambda panel: panel.show(result))
         elif op == "ir":
             results.panel("ir-panel", lambda panel: panel.show(result, args.get("stage")))
-        cancelled = bool(err) and err.get("kind") == "cancelled"
+        cancelled = bool(err) and err.get("kind") == Kind.CANCELLED
         results.show_tab(tab)
         if self.has_class("-narrow") and not cancelled:  # the learner pressed Esc to get back to the code
             self.show_pane("results")
 
         if err:
-            kind = err.get("kind")
+            kind = Kind.parse(err.get("kind"))
             line = err.get("line") or self._diagnosis_line(result)
-            if line and kind in POINTABLE:
+            if line and kind is not None and kind.points_at_line:
                 self.editor.show_error(int(line))
-            notice = restart_notice(err, lang, self.app.client.last_exit)
+            notice = restart_notice(err, lang, self.app.lab.last_exit)
             job = t(f"job_{op}", lang)
-            if kind == "cancelled":
+            if kind is Kind.CANCELLED:
                 bar.set_status(t("cancelled", lang), "yellow")
                 self.app.start_worker()
-            elif kind == "timeout":
+            elif kind is Kind.TIMEOUT:
                 where = self._where(line)
                 bar.set_status(
                     f"{job}: {t('hang_at', lang, seconds=TIMEOUTS.get(op, 120.0), where=where)}",
@@ -489,7 +486,7 @@ class LessonScreen(Screen):
             else:
                 head = error_head({**err, "line": line}, lang)
                 bar.set_status(
-                    f"{job}: {head}: {err.get('message', '')}",
+                    f"{job}: {head}: {describe(err, lang)}",
                     "bold red",
                     short=f"{job}: {head}",  # narrow: the results pane, shown now, has the message
                 )
@@ -497,7 +494,7 @@ class LessonScreen(Screen):
         if op == "verify":
             passed = result.get("passed")
             word = t("passed", lang) if passed else t("failed", lang)
-            tail = result.get("summary", "")
+            tail = summary(result, lang)
             if passed and self.app.neighbour(self.exercise, self.lesson, +1) is not None:
                 tail = t("next_exercise_tip", lang)  # what now? is the question after a pass
             bar.set_status(
