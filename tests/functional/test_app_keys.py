@@ -253,8 +253,14 @@ async def _open_quiz(app, pilot):
     return screen
 
 
-LONG_EN = "Both loads and the store, because the tail lanes of the last program point past the end of x, y and output alike"
-LONG_JA = "2 つのロードとストアのすべて。最後の program の末尾レーンは x・y・output のどれでも末尾を越えた位置を指すから"
+LONG_EN = (
+    "Both loads and the store, because the tail lanes of the last program point past the end of x, y "
+    "and output alike"
+)
+LONG_JA = (
+    "2 つのロードとストアのすべて。最後の program の末尾レーンは x・y・output のどれでも"
+    "末尾を越えた位置を指すから"
+)
 
 
 def _squash(text: str) -> str:
@@ -496,7 +502,10 @@ def test_solution_diff_keeps_markers_on_wrapped_rows():
 
 
 def test_japanese_breaks_across_inline_markup_leave_no_gap():
-    text = "グリッドを起動する\n**ホスト側ラッパー**です。\n`tritonlab run 5/add`、\n`tritonlab verify 5`\n\nEnglish\nline"
+    text = (
+        "グリッドを起動する\n**ホスト側ラッパー**です。\n`tritonlab run 5/add`、\n`tritonlab verify 5`"
+        "\n\nEnglish\nline"
+    )
     joined = join_cjk_soft_breaks(text)
     assert "起動する**ホスト側ラッパー**" in joined
     assert "`tritonlab run 5/add`、`tritonlab verify 5`" in joined
@@ -551,7 +560,15 @@ def test_every_key_word_exists_in_english_and_japanese():
 
     keys = set(HELP_LABELS.values()) | set(LessonScreen.LABELS.values())
     keys |= {"help_here", "help_focused", "help_screen", "help_everywhere", "help_editor_note", "goto_prompt"}
-    keys |= {"hang_at", "hang_short", "where_kernel", "where_wrapper", "home_how", "lang_session", "status_stale"}
+    keys |= {
+        "hang_at",
+        "hang_short",
+        "where_kernel",
+        "where_wrapper",
+        "home_how",
+        "lang_session",
+        "status_stale",
+    }
     missing = {lang: sorted(k for k in keys if k not in STRINGS[lang]) for lang in ("en", "ja")}
     assert missing == {"en": [], "ja": []}
     same = sorted(k for k in keys if STRINGS["en"][k] == STRINGS["ja"][k] and k not in ("editor",))

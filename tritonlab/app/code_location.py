@@ -1,4 +1,5 @@
-"""Where a line of the learner's file is: inside a @triton.jit kernel, a host function (the wrapper), or neither.
+"""Where a line of the learner's file is: inside a @triton.jit kernel, a host function (the wrapper), or
+neither.
 
 A hang's traceback names a line; "the kernel may loop forever" is wrong when that line is in the wrapper. The
 answer comes from the source the learner ran (no import, no torch): the innermost `def` around the line and

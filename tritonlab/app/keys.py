@@ -30,8 +30,9 @@ def relabel(node, lang: str, labels: dict[str, str]) -> None:
 
 
 # What each bound action is called in the help: the help lists the live bindings of the screen under it, and a
-# binding is shown when its action has words here (the TextArea's cursor keys and the like need no explaining).
-# "Class.action" wins over "action" where two widgets give the same action name different meanings.
+# binding is shown when its action has words here (the TextArea's cursor keys and the like need no
+# explaining). "Class.action" wins over "action" where two widgets give the same action name different
+# meanings.
 HELP_LABELS: dict[str, str] = {  # in the order the help lists them
     "indent": "key_indent",
     "dedent": "key_dedent",

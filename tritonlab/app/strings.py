@@ -320,7 +320,8 @@ STRINGS["en"].update(
         "help_focused": "In the focused part ({name})",
         "help_screen": "On this screen",
         "help_everywhere": "Everywhere",
-        "help_editor_note": "In the editor Enter keeps the indentation (one level more after ':') and Backspace in "
+        "help_editor_note": "In the editor Enter keeps the indentation (one level more after ':') and "
+        "Backspace in "
         "the indentation goes back one level.",
         "focus_editor": "editor",
         "focus_list": "lesson list",
@@ -344,7 +345,8 @@ STRINGS["en"].update(
         "where_kernel_short": "kernel {name}(), line {line}",
         "where_wrapper_short": "wrapper {name}(), line {line}",
         "home_how": "↑ ↓ move · Enter opens · r resumes · F1 keys",
-        "lang_session": "language: {code} for this session (start with --lang {code}, or set LANG, to keep it)",
+        "lang_session": "language: {code} for this session "
+        "(start with --lang {code}, or set LANG, to keep it)",
     }
 )
 STRINGS["ja"].update(
@@ -375,7 +377,8 @@ STRINGS["ja"].update(
         "help_focused": "フォーカス中の部分 ({name})",
         "help_screen": "この画面",
         "help_everywhere": "どこでも",
-        "help_editor_note": "エディタでは Enter でインデントを保ち (':' の後は 1 段深く)、インデント内の Backspace は "
+        "help_editor_note": "エディタでは Enter でインデントを保ち (':' の後は 1 段深く)、"
+        "インデント内の Backspace は "
         "1 段戻します。",
         "focus_editor": "エディタ",
         "focus_list": "レッスン一覧",
@@ -399,6 +402,7 @@ STRINGS["ja"].update(
         "where_kernel_short": "カーネル {name}() {line} 行目",
         "where_wrapper_short": "ラッパー {name}() {line} 行目",
         "home_how": "↑ ↓ で移動 · Enter で開く · r で続きから · F1 でキー一覧",
-        "lang_session": "言語: このセッションは {code} (次回も使うには --lang {code} で起動するか LANG を設定)",
+        "lang_session": "言語: このセッションは {code} "
+        "(次回も使うには --lang {code} で起動するか LANG を設定)",
     }
 )

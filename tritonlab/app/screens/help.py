@@ -38,7 +38,8 @@ class KeyRow:
 
 
 def live_key_rows(screen: Screen) -> tuple[list[KeyRow], str | None]:
-    """The screen's active bindings as help rows (keys of one action joined), and the focused widget's class."""
+    """The screen's active bindings as help rows (keys of one action joined), and the focused widget's
+    class."""
     rows: dict[tuple[str, str], list[str]] = {}
     groups: dict[tuple[str, str], str] = {}
     for key, active in screen.active_bindings.items():

@@ -54,8 +54,8 @@ class LessonScreen(Screen):
         Binding("f5", "run_code", "Run", priority=True),
         Binding("f6", "verify", "Verify", priority=True),
         Binding("f7", "bench", "Benchmark", priority=True),
-        # Esc: cancels a running job; otherwise leaves the editor (to the tab row when narrow, to the results when
-        # wide) or, from anywhere else, goes back to the code. The first enabled binding of a key wins.
+        # Esc: cancels a running job; otherwise leaves the editor (to the tab row when narrow, to the results
+        # when wide) or, from anywhere else, goes back to the code. The first enabled binding of a key wins.
         Binding("escape", "cancel_job", "Cancel", priority=True),
         Binding("escape", "leave_editor", "Leave editor", show=False, priority=True),
         Binding("escape", "back_to_code", "Code", show=False, priority=True),
@@ -104,7 +104,7 @@ class LessonScreen(Screen):
         self._job_message = ""
         self._job_timer = None
         self._ran_source = ""  # the code the last job ran: a hang's line is looked up in it
-        self._verdict_for: str | None = None  # the code the status line's verdict is about, None: no verdict shown
+        self._verdict_for: str | None = None  # the code the status line's verdict is about (None: no verdict)
         relabel(self, self.app.lang, self.LABELS)
 
     # ---- layout -----------------------------------------------------------------------------------
@@ -233,8 +233,8 @@ class LessonScreen(Screen):
         self.editor.focus()
 
     def action_leave_editor(self) -> None:
-        """Out of the editor by keyboard, the same key in both layouts: narrow, onto the pane tabs (← → switch);
-        wide, onto the results' tabs. Esc again comes back."""
+        """Out of the editor by keyboard, the same key in both layouts: narrow, onto the pane tabs (← →
+        switch); wide, onto the results' tabs. Esc again comes back."""
         if self.has_class("-narrow"):
             self.query_one("#pane-tabs", Tabs).focus()
         else:
@@ -246,9 +246,8 @@ class LessonScreen(Screen):
     def action_cycle_pane(self) -> None:
         """ctrl+t: the next pane, in both layouts (narrow it also switches the visible tab)."""
         order = [p for p in PANES if p != "code" or self.exercise is not None]
-        current = self._pane_of_focus() or (self.query_one("#pane-tabs", Tabs).active or "pane-code").removeprefix(
-            "pane-"
-        )
+        tab = self.query_one("#pane-tabs", Tabs).active or "pane-code"
+        current = self._pane_of_focus() or tab.removeprefix("pane-")
         following = order[(order.index(current) + 1) % len(order)] if current in order else order[0]
         self.show_pane(following)
         self._focus_pane(self.query_one(f"#{following}-pane"))
@@ -314,7 +313,8 @@ class LessonScreen(Screen):
         self._job_timer = self.set_interval(1.0, self._tick)
 
     def _tick(self) -> None:
-        """'Verify: case 3/12 · 14 s' (short: 'Verify · 14 s'): a hang is visible as a clock that keeps going."""
+        """'Verify: case 3/12 · 14 s' (short: 'Verify · 14 s'): a hang is visible as a clock that keeps
+        going."""
         if self._job is None:
             return
         op, started = self._job
@@ -340,7 +340,8 @@ class LessonScreen(Screen):
         self._save_timer = self.set_timer(SAVE_DELAY, self.flush_draft)
 
     def flush_draft(self, force: bool = False) -> Path | None:
-        """Save the editor's text as the draft. Unforced, an untouched starter is not saved (it stays 'not started')."""
+        """Save the editor's text as the draft. Unforced, an untouched starter is not saved (it stays 'not
+        started')."""
         if self._save_timer is not None:
             self._save_timer.stop()
             self._save_timer = None
@@ -403,8 +404,8 @@ class LessonScreen(Screen):
             except RuntimeError:  # the app is closing
                 pass
 
-        # Lab.verify replays a GPU fault or guard hit on the interpreter's bounds checker (which names the line)
-        # and audits a GPU pass for out-of-bounds reads the GPU cannot see.
+        # Lab.verify replays a GPU fault or guard hit on the interpreter's bounds checker (which names the
+        # line) and audits a GPU pass for out-of-bounds reads the GPU cannot see.
         result = self.app.lab.request(op, args, timeout=TIMEOUTS.get(op, 120.0), on_progress=progress)
         return op, args, result.to_json()
 
@@ -419,7 +420,8 @@ class LessonScreen(Screen):
             self.app.cancel_requests()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """Every kernel job ends here: success shows its result, an exception in the lab is reported, never raised."""
+        """Every kernel job ends here: success shows its result, an exception in the lab is reported, never
+        raised."""
         worker = event.worker
         if worker.group != "kernel" or not worker.is_finished:
             return

@@ -31,8 +31,8 @@ DIFF_STYLES = {"+": "green", "-": "red", "@": "cyan", " ": ""}
 
 
 class DiffView:
-    """A unified diff that wraps long lines and repeats each line's +/- marker on its wrapped rows, so a wrapped
-    row is never mistaken for context (Rich's Syntax wraps the marker away)."""
+    """A unified diff that wraps long lines and repeats each line's +/- marker on its wrapped rows, so a
+    wrapped row is never mistaken for context (Rich's Syntax wraps the marker away)."""
 
     def __init__(self, diff: str) -> None:
         self.lines = diff.splitlines()

@@ -20,7 +20,8 @@ BUTTONS = (  # id, label key, key, action
 
 class StatusLine(Static):
     """One line that never cuts a sentence in the middle: when the full message does not fit, the short form
-    (written for the purpose, e.g. 'Verify: syntax error at line 26 — details in Results') is shown instead."""
+    (written for the purpose, e.g. 'Verify: syntax error at line 26 — details in Results') is shown
+    instead."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(markup=False, **kwargs)

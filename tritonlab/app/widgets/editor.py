@@ -1,9 +1,11 @@
-"""The code editor: a Python TextArea that indents like a Python editor and can point at the learner's failing line.
+"""The code editor: a Python TextArea that indents like a Python editor and can point at the learner's failing
+line.
 
-A plain TextArea starts every new line at column 0, so a line typed inside a kernel breaks the indentation and the
-next verify reports an IndentationError somewhere else. Here Enter keeps the indentation (one level more after a
-line ending with ':'), Backspace in the indentation goes back one level, and Tab / shift+Tab indent or dedent the
-selected lines. Esc is not handled here: the lesson screen owns it (it leaves the editor in every layout).
+A plain TextArea starts every new line at column 0, so a line typed inside a kernel breaks the indentation and
+the next verify reports an IndentationError somewhere else. Here Enter keeps the indentation (one level more
+after a line ending with ':'), Backspace in the indentation goes back one level, and Tab / shift+Tab indent or
+dedent the selected lines. Esc is not handled here: the lesson screen owns it (it leaves the editor in every
+layout).
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ def new_line_indent(line_before_cursor: str) -> str:
 
 
 class CodeEditor(TextArea):
-    """Tree-sitter highlighted Python with line numbers; `show_error(line)` marks a line and moves the cursor to it."""
+    """Tree-sitter highlighted Python with line numbers; `show_error(line)` marks a line and moves the cursor
+    to it."""
 
     COMPONENT_CLASSES = TextArea.COMPONENT_CLASSES | {"code-editor--error-line"}
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -64,12 +67,13 @@ class CodeEditor(TextArea):
         self.watch(self.app, "theme", self._follow_app_theme)
 
     def watch_cursor_blink(self, _blink: bool) -> None:
-        # TextArea's line cache keys a blinking-off cursor and a steady one alike: without this a line drawn in
-        # the "off" phase keeps hiding a cursor that no longer blinks (it made snapshots flaky).
+        # TextArea's line cache keys a blinking-off cursor and a steady one alike: without this a line drawn
+        # in the "off" phase keeps hiding a cursor that no longer blinks (it made snapshots flaky).
         self._repaint()
 
     def _follow_app_theme(self, _theme: str) -> None:
-        """Syntax colours that read on the app's background: the CSS theme for dark apps, GitHub's for light."""
+        """Syntax colours that read on the app's background: the CSS theme for dark apps, GitHub's for
+        light."""
         dark = getattr(self.app.current_theme, "dark", True)
         self.theme = "css" if dark else "github_light"
 
@@ -78,8 +82,8 @@ class CodeEditor(TextArea):
     async def _on_key(self, event: events.Key) -> None:
         """Textual calls this, then TextArea's own `_on_key`, unless the default is prevented."""
         if event.key in ("tab", "escape"):
-            # TextArea would insert a tab / move focus on. Prevented here but not stopped, the key goes on to the
-            # bindings: `indent` for Tab, the screen's Esc.
+            # TextArea would insert a tab / move focus on. Prevented here but not stopped, the key goes on to
+            # the bindings: `indent` for Tab, the screen's Esc.
             event.prevent_default()
             return
         if event.key == "enter" and not self.read_only:
@@ -193,7 +197,8 @@ class CodeEditor(TextArea):
         self._repaint()
 
     def replace_text(self, text: str) -> None:
-        """Load new text (reset, reload from $EDITOR) keeping the cursor where it was when the line still exists."""
+        """Load new text (reset, reload from $EDITOR) keeping the cursor where it was when the line still
+        exists."""
         row, column = self.cursor_location
         self.clear_error()
         self.load_text(text)

@@ -1,7 +1,8 @@
 """The lesson's explanation: its Markdown text in the chosen language, scrollable.
 
 Prose is rendered with Rich's Markdown; each fenced code block gets its own horizontally scrollable strip, so
-a long line of code (or a diagram) scrolls instead of wrapping mid-line, where a wrapped comment reads as code.
+a long line of code (or a diagram) scrolls instead of wrapping mid-line, where a wrapped comment reads as
+code.
 """
 
 from __future__ import annotations
@@ -21,15 +22,17 @@ _CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
 # Inline markup may sit on either side of the break: 「…起動する\n**ホスト側ラッパー**」 is still CJK to CJK.
 _ENDS_CJK = re.compile(rf"[{_CJK}][*_`]*$")
 _STARTS_CJK = re.compile(rf"^\s*[*_`]*[{_CJK}]")
-# After Japanese punctuation no space is ever wanted, whatever the next line starts with (「…5/add`、\n`tritonlab…」).
+# After Japanese punctuation no space is ever wanted, whatever the next line starts with
+# (「…5/add`、\n`tritonlab…」).
 _ENDS_CJK_PUNCT = re.compile(r"[、。，．：；！？」』）][*_`]*$")
 _LIST_ITEM = re.compile(r"^(?:[-*+]\s|\d+[.)]\s)")
 _FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
 
 
 def join_cjk_soft_breaks(markdown: str) -> str:
-    """Markdown turns a line break inside a paragraph into a space; between two Japanese characters that space
-    is a visible gap (「ライフサイクルの 縮図」). Join such lines, outside code blocks, headings and tables."""
+    """Markdown turns a line break inside a paragraph into a space; between two Japanese characters that
+    space is a visible gap (「ライフサイクルの 縮図」). Join such lines, outside code blocks, headings and
+    tables."""
     out: list[str] = []
     fenced = False
     for line in markdown.split("\n"):

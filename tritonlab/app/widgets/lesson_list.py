@@ -1,4 +1,5 @@
-"""The ten lessons and their exercises with the learner's progress; lessons that failed to load stay listed."""
+"""The ten lessons and their exercises with the learner's progress; lessons that failed to load stay
+listed."""
 
 from __future__ import annotations
 
@@ -84,8 +85,8 @@ class LessonList(OptionList):
 
     @staticmethod
     def _lesson_prompt(lesson, progress: dict, lang: str):
-        """The lesson's number and title, its quiz score, and under them its one-line summary (wrapped lines stay
-        under the title, not under the number)."""
+        """The lesson's number and title, its quiz score, and under them its one-line summary (wrapped lines
+        stay under the title, not under the number)."""
         title = Text(tr(lesson.title, lang), style="bold")
         if lesson.quiz:
             answers = progress["quiz"].get(lesson.id, {})

@@ -80,7 +80,8 @@ class QuizChoices(OptionList):
 
 
 class QuizPanel(VerticalScroll, can_focus=False):
-    """Not focusable itself: Tab lands on the first question's choices, where ↓ chooses instead of scrolling."""
+    """Not focusable itself: Tab lands on the first question's choices, where ↓ chooses instead of
+    scrolling."""
 
     def __init__(self, lesson, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -93,13 +94,14 @@ class QuizPanel(VerticalScroll, can_focus=False):
             yield Static(Text(t("quiz_none", self.app.lang), style="dim"), id="quiz-none")
 
     def build(self) -> None:
-        """Mount the questions the first time the tab is shown: dozens of options would slow the first paint."""
+        """Mount the questions the first time the tab is shown: dozens of options would slow the first
+        paint."""
         if self.built or not self.lesson.quiz:
             return
         self.built = True
         lang = self.app.lang
         widgets = []
-        for q_index, question in enumerate(self.lesson.quiz):
+        for q_index in range(len(self.lesson.quiz)):
             widgets.append(Static(id=f"quiz-prompt-{q_index}", classes="quiz-prompt", markup=False))
             widgets.append(
                 QuizChoices(
