@@ -74,3 +74,47 @@ def test_quiz(snap_compare, lang, size):
         exercise_ref="1", lang=lang, backend="interpreter", client=FakeClient(), catalog=fixture_catalog()
     )
     assert snap_compare(app, terminal_size=size, run_before=_quiz_answered)
+
+
+IR = {
+    "text": "tt.func public @add_kernel(%x_ptr: !tt.ptr<f32>) {\n  tt.return\n}\n",
+    "header": ["add_kernel · ttir"],
+}
+PANELS = ["verify", "bench", "ir"]
+
+
+def _panel_shown(panel: str):
+    """After the job that fills `panel` (canned engine facts from the Japanese results test), with its tab
+    shown."""
+
+    async def run_before(pilot) -> None:
+        await _ready(pilot)
+        screen = pilot.app.screen
+        if panel == "verify":
+            await pilot.press("f6")
+        elif panel == "bench":
+            await pilot.press("f7")
+        else:
+            screen.start_job("ir", {"stage": "ttir", "arch": None})
+        await settle(pilot)
+        screen.results.show_tab(panel)
+        # The panels fill in over a few refreshes (tables, the case detail): let every one of them land.
+        for _ in range(6):
+            await settle(pilot)
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+
+    return run_before
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", QUIZ_SIZES)
+@pytest.mark.parametrize("panel", PANELS)
+def test_result_panel(snap_compare, panel, lang, size):
+    from test_app_japanese_results import BENCH, VERIFY
+
+    client = FakeClient(results={"verify": VERIFY, "bench": BENCH, "ir": IR})
+    app = TritonLabApp(
+        exercise_ref="5/add", lang=lang, backend="interpreter", client=client, catalog=fixture_catalog()
+    )
+    assert snap_compare(app, terminal_size=size, run_before=_panel_shown(panel))
