@@ -595,3 +595,14 @@ def test_footer_follows_a_job_that_ends_while_the_terminal_is_in_the_background(
         assert "F6 Verify" in footer and "Cancel" not in footer
 
     run(scenario, client=client, exercise_ref="5/add")
+
+
+def test_a_one_element_map_reads_in_the_singular():
+    from tritonlab.present.verify import map_lines
+
+    one = {"map_grid": {"dims": 1, "numel": 1, "cells": 1, "programs_per_cell": 1, "rows": ["x"]}}
+    many = {"map_grid": {"dims": 1, "numel": 97, "cells": 4, "programs_per_cell": 1, "rows": ["...u"]}}
+    assert map_lines(one, "en")[0].startswith("element 0, 1 cell (")
+    assert map_lines(one, "ja")[0].startswith("要素 0、1 セル")
+    assert map_lines(many, "en")[0].startswith("elements 0–96, 4 cells (")
+    assert map_lines(many, "ja")[0].startswith("要素 0–96、4 セル")
