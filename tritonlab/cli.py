@@ -53,9 +53,24 @@ def _exercise(ref: str):
         raise UsageError(str(exc).strip("'\"")) from None
 
 
+def _report_notices(opts, data: dict | None = None) -> dict | None:
+    """What the store had to do about a user file (set aside, a wrong setting, a folder it cannot write): with
+    `data`, added to a --json object under "notices"; without, printed one line each on stderr (and cleared)."""
+    from tritonlab import store
+
+    lang = _lang(getattr(opts, "lang", None))
+    if data is not None:
+        return {**data, "notices": [notice.to_dict(lang) for notice in store.pending_notices()]}
+    for notice in store.take_notices():
+        print(f"tritonlab: {notice.text(lang)}", file=sys.stderr)
+    return None
+
+
 def _emit_json(data) -> None:
     from tritonlab.engine.protocol import _clean
 
+    if isinstance(data, dict):
+        data = _report_notices(_OPTS, data)
     print(json.dumps(_clean(data), ensure_ascii=False, indent=2, default=str))
 
 
@@ -130,7 +145,7 @@ def _code_args(opts, exercise) -> dict:
         args["file"] = str(path.resolve())
     else:
         draft = store.draft_path(exercise.key)
-        if draft.is_file():
+        if not store.draft_is_blocked(exercise.key) and draft.is_file():
             args["file"] = str(draft)
     return args
 
@@ -204,7 +219,7 @@ def cmd_verify(opts) -> int:
     if result.passed and not args.get("solution") and not opts.file:
         from tritonlab import store
 
-        store.mark_verified(exercise.key, result.backend or "?")
+        store.mark_verified(exercise.key, result.backend or "?", code_path=args.get("file"))
     _emit_result(opts, "verify", result)
     return EXIT_OK if result.passed else EXIT_FAIL
 
@@ -362,9 +377,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_OPTS = None  # the parsed options, for _emit_json's notices
+
+
 def main(argv: list[str] | None = None) -> int:
+    global _OPTS
     parser = build_parser()
-    opts = parser.parse_args(argv)
+    opts = _OPTS = parser.parse_args(argv)
     if not getattr(opts, "func", None):
         opts.func = cmd_open
         opts.exercise = None
@@ -378,6 +397,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         os._exit(EXIT_OK)
+    finally:
+        _report_notices(opts)
 
 
 if __name__ == "__main__":

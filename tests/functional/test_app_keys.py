@@ -95,13 +95,13 @@ def test_tab_indents_selection_home_end_and_go_to_line():
     run(scenario, exercise_ref="5/add")
 
 
-def test_f8_toggles_soft_wrap():
+def test_alt_z_or_f12_toggles_soft_wrap():
     async def scenario(app, pilot):
         editor = app.screen.editor
         assert not editor.soft_wrap
-        await pilot.press("f8")
+        await pilot.press("alt+z")
         assert editor.soft_wrap
-        await pilot.press("f8")
+        await pilot.press("f12")
         assert not editor.soft_wrap
 
     run(scenario, exercise_ref="5/add")

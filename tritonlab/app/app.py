@@ -184,8 +184,8 @@ class TritonLabApp(App):
 
     def show_store_notices(self) -> None:
         """Corrupt user files were set aside by the store; say so once, never as a traceback."""
-        while store.notices:
-            self.notify(store.notices.pop(0), severity="warning", timeout=12)
+        for notice in store.take_notices():
+            self.notify(notice.text(self.lang), severity="warning", timeout=12)
 
     def action_help(self) -> None:
         from tritonlab.app.screens.help import HelpScreen

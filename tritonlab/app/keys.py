@@ -54,6 +54,7 @@ HELP_LABELS: dict[str, str] = {  # in the order the help lists them
     "home": "home",
     "goto_line": "key_goto_line",
     "toggle_wrap": "key_wrap",
+    "reload_draft": "reload_draft",
     "help": "help",
     "toggle_language": "language",
     "command_palette": "palette",

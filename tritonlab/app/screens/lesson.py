@@ -24,6 +24,7 @@ from textual.worker import Worker, WorkerState
 
 from tritonlab import store
 from tritonlab.app.code_location import locate
+from tritonlab.app.drafts import DraftKeeper
 from tritonlab.app.formatting import error_head, restart_notice
 from tritonlab.app.keys import relabel
 from tritonlab.app.screens.confirm import ConfirmScreen
@@ -44,7 +45,6 @@ from tritonlab.present.verify import summary
 
 TIMEOUTS = {"run": 120.0, "verify": 120.0, "bench": 600.0, "ir": 180.0}
 PANES = ("text", "code", "results")
-SAVE_DELAY = 0.5
 
 
 class LessonScreen(Screen):
@@ -67,8 +67,9 @@ class LessonScreen(Screen):
         Binding("ctrl+r", "reset", "Reset", show=False, priority=True),
         Binding("ctrl+n", "next_exercise", "Next", show=False, priority=True),
         Binding("ctrl+b", "previous_exercise", "Previous", show=False, priority=True),
+        Binding("f8", "reload_draft", "Reload draft", show=False, priority=True),
         Binding("ctrl+g", "goto_line", "Go to line", show=False, priority=True),
-        Binding("f8", "toggle_wrap", "Wrap", show=False, priority=True),
+        Binding("alt+z,f12", "toggle_wrap", "Wrap", show=False, priority=True),  # alt+z: VS Code's key
     ]
     LABELS: ClassVar[dict[str, str]] = {
         "run_code": "run",
@@ -87,6 +88,7 @@ class LessonScreen(Screen):
         "leave_editor": "key_leave_editor",
         "goto_line": "key_goto_line",
         "toggle_wrap": "key_wrap",
+        "reload_draft": "reload_draft",
     }
 
     busy: reactive[bool] = reactive(False, init=False)
@@ -95,8 +97,7 @@ class LessonScreen(Screen):
         super().__init__(classes=f"-show-{'code' if exercise is not None else 'text'}")
         self.lesson = lesson
         self.exercise = exercise
-        self._save_timer = None
-        self._disk_text: str | None = None  # the draft as saved, None while there is no draft
+        self.drafts: DraftKeeper | None = None  # saving, signals, other windows: app/drafts.py
         self._starter = ""
         self._editor: CodeEditor | None = None
         self._cancel_requested = False
@@ -137,14 +138,15 @@ class LessonScreen(Screen):
 
     def _initial_code(self) -> str:
         self._starter = self.exercise.starter.read_text(encoding="utf-8")
-        self._disk_text = store.load_draft(self.exercise.key)
-        return self._disk_text if self._disk_text is not None else self._starter
+        self.drafts = DraftKeeper(self, self.exercise.key, self._starter)
+        return self.drafts.load()
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self._relabel)
         self.query_one(ActionBar).set_status(t("ready", self.app.lang))
         if self.exercise is not None:
             self.editor.focus()
+            self.drafts.start_polling()
         self.app.show_store_notices()
 
     @property
@@ -335,30 +337,19 @@ class LessonScreen(Screen):
             self._verdict_for = None
             lang = self.app.lang
             self.query_one(ActionBar).mark_stale(t("status_stale", lang), t("status_stale_short", lang))
-        if self._save_timer is not None:
-            self._save_timer.stop()
-        self._save_timer = self.set_timer(SAVE_DELAY, self.flush_draft)
+        self.drafts.changed(event.text_area.text)
 
     def flush_draft(self, force: bool = False) -> Path | None:
         """Save the editor's text as the draft. Unforced, an untouched starter is not saved (it stays 'not
         started')."""
-        if self._save_timer is not None:
-            self._save_timer.stop()
-            self._save_timer = None
-        if self.exercise is None or self._editor is None:
+        if self.drafts is None:
             return None
-        text = self.editor.text
-        untouched = self._disk_text is None and text == self._starter
-        if text != self._disk_text and (force or not untouched):
-            try:
-                store.save_draft(self.exercise.key, text)
-                self._disk_text = text
-            except OSError as exc:
-                self.notify(f"could not save your draft: {exc}", severity="error")
+        self.drafts.flush(force)
         return store.draft_path(self.exercise.key)
 
     def on_unmount(self) -> None:
-        self.flush_draft()
+        if self.drafts is not None:
+            self.drafts.close()
 
     # ---- kernel jobs -------------------------------------------------------------------------------
 
@@ -381,8 +372,8 @@ class LessonScreen(Screen):
         if self.busy:
             self.notify(t("busy", self.app.lang), severity="warning")
             return
-        path = self.flush_draft(force=True)
-        args = {"exercise": self.exercise.key, "file": str(path)}
+        self.flush_draft(force=True)
+        args = {"exercise": self.exercise.key, "file": str(self.drafts.snapshot(self.editor.text))}
         args.update(extra or {})
         self.busy = True
         self._cancel_requested = False
@@ -451,7 +442,7 @@ class LessonScreen(Screen):
             results.panel("verify-panel", lambda panel: panel.show(result))
             if result.get("passed"):
                 backend = result.get("backend") or (self.app.worker_info or {}).get("backend", "?")
-                store.mark_verified(self.exercise.key, backend)
+                store.mark_verified(self.exercise.key, backend, code_path=args.get("file"))
         elif op == "bench":
             results.panel("bench-panel", lambda panel: panel.show(result))
         elif op == "ir":
@@ -543,11 +534,7 @@ class LessonScreen(Screen):
         def answered(yes: bool | None) -> None:
             if not yes:
                 return
-            if self._save_timer is not None:
-                self._save_timer.stop()
-                self._save_timer = None
-            store.delete_draft(self.exercise.key)
-            self._disk_text = None
+            self.drafts.forget()
             self._verdict_for = None
             self.editor.replace_text(self._starter)
             # The last verdict was about other code: a "PASSED" over the failing starter is a lie.
@@ -581,17 +568,15 @@ class LessonScreen(Screen):
             return
         self.reload_from_disk()
 
+    def action_reload_draft(self) -> None:
+        if self.drafts is not None:
+            self.reload_from_disk()
+
     def reload_from_disk(self) -> None:
-        path = store.draft_path(self.exercise.key)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            self.notify(str(exc), severity="error")
-            return
-        self._disk_text = text
-        if text != self.editor.text:
-            self.editor.replace_text(text)
-            self.notify(t("reloaded", self.app.lang, path=path))
+        before = self.editor.text
+        text = self.drafts.reload()
+        if text is not None and text != before:
+            self.notify(t("reloaded", self.app.lang, path=store.draft_path(self.exercise.key)))
 
     def _leave(self) -> bool:
         if self.busy:
