@@ -277,6 +277,9 @@ class VerifyResult(_Result):
     summary: str | None = None
     replay: dict | None = None
     file: str | None = None
+    #: the interpreter audit of a GPU pass: {"state": "pending"} from `Lab.verify(audit="later")`, then
+    #: {"state": "clean" | "found" | "incomplete"} from `Lab.audit`; None when no audit applies
+    audit: dict | None = None
 
     _NESTED: ClassVar[dict[str, Any]] = {"cases": (Case, "many"), "error": (Error, "one")}
 
