@@ -45,7 +45,9 @@ def lab_with(monkeypatch):
         log: list = []
         monkeypatch.setattr(
             cli, "_lab",
-            lambda opts: Lab("gpu", client=Fake(GPU_PASS, log, "gpu"), replay_client=Fake(audit_answer, log, "audit")),
+            lambda opts: Lab(
+                "gpu", client=Fake(GPU_PASS, log, "gpu"), replay_client=Fake(audit_answer, log, "audit")
+            ),
         )
         return log
 
@@ -89,3 +91,16 @@ def test_audit_words_exist_in_both_languages_and_none_when_no_audit_applies():
         en, ja = audit_line({"audit": {"state": state}}, "en"), audit_line({"audit": {"state": state}}, "ja")
         assert en and ja and en != ja
     assert audit_line({"passed": True, "backend": "interpreter"}, "en") is None
+
+
+def test_unmark_withdraws_only_the_pass_of_the_audited_code(tmp_path):
+    code = tmp_path / "add.py"
+    code.write_text("audited\n")
+    store.mark_verified("05-vector-add/add", "gpu", code_path=code)
+    audited = store.digest(code.read_bytes())
+    code.write_text("later, other code\n")
+    store.mark_verified("05-vector-add/add", "gpu", code_path=code)  # a newer pass of other code
+    assert not store.unmark_verified("05-vector-add/add", audited)
+    assert store.is_verified("05-vector-add/add", store.load_progress())
+    assert store.unmark_verified("05-vector-add/add", store.digest(code.read_bytes()))
+    assert not store.is_verified("05-vector-add/add", store.load_progress())

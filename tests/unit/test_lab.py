@@ -162,7 +162,8 @@ def test_a_clean_audit_keeps_the_pass_and_a_crashed_one_says_incomplete():
 
 def test_nothing_is_pending_on_the_interpreter_or_for_a_failure_and_audit_now_stays_inline():
     replays = Fake({"verify": OOB})
-    lab = Lab("interpreter", client=Fake({"verify": dict(GPU_PASS, backend="interpreter")}), replay_client=replays)
+    interpreted = Fake({"verify": dict(GPU_PASS, backend="interpreter")})
+    lab = Lab("interpreter", client=interpreted, replay_client=replays)
     verdict = lab.verify({"exercise": "5"}, audit="later")
     assert verdict.passed and verdict.audit is None and "audit" not in verdict.to_json()
     assert lab.audit(verdict, {"exercise": "5"}) is verdict and replays.requests == []

@@ -39,6 +39,7 @@ class Lab:
         self._lock = threading.Lock()
         self._replay_lock = threading.Lock()  # one replay or audit at a time on the interpreter worker
         self._cancelled = False
+        self._auditing = False
 
     # ---- lifecycle -----------------------------------------------------------------------------------------
 
@@ -132,9 +133,15 @@ class Lab:
             return result
         raw.pop("audit")
         with self._replay_lock:
-            raw = replay.with_replay(
-                raw, args, timeout=timeout or DEFAULT_TIMEOUTS["verify"], client=self._replayer()
-            )
+            with self._lock:
+                self._auditing = True
+            try:
+                raw = replay.with_replay(
+                    raw, args, timeout=timeout or DEFAULT_TIMEOUTS["verify"], client=self._replayer()
+                )
+            finally:
+                with self._lock:
+                    self._auditing = False
         found = replay.audit_state(raw)
         raw["audit"] = {"state": found}
         return VerifyResult.from_json(raw)
@@ -143,7 +150,7 @@ class Lab:
         """Stop a running audit (the learner started a new request: the old code's audit no longer
         matters)."""
         with self._lock:
-            replaying = self._replay_client
+            replaying = self._replay_client if self._auditing else None  # never kill an idle warm worker
         if replaying is not None:
             replaying.cancel()
 
