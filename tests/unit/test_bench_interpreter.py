@@ -220,7 +220,7 @@ def test_the_judge_hands_each_gpu_bench_its_cached_ceilings_and_measures_once(mo
     _fake_gpu(monkeypatch, calls)
     passed = {"passed": True}
     first = bench_ceilings("bench", {}, _Ctx("gpu"), passed)
-    second = bench_ceilings("bench", {}, _Ctx("gpu"), passed)  # the next bench: a new runner, same judge cache
+    second = bench_ceilings("bench", {}, _Ctx("gpu"), passed)  # the next bench: a new runner, one cache
     assert len(calls) == 1 and first["cached"] is False and second["cached"] is True
     assert second["measured"]["copy_gbps"] == 4000.0
     assert bench_ceilings("bench", {"refresh_ceilings": True}, _Ctx("gpu"), passed)["cached"] is False

@@ -129,7 +129,8 @@ def handle(args: dict, ctx) -> dict:
     try:
         if backend == "gpu":
             _bench_gpu(
-                loaded, spec, ctx, result, refresh=bool(args.get("refresh_ceilings")), given=args.get("ceilings")
+                loaded, spec, ctx, result,
+                refresh=bool(args.get("refresh_ceilings")), given=args.get("ceilings"),
             )
         else:
             _bench_interpreter(loaded, spec, ctx, result)
