@@ -321,6 +321,8 @@ def _record_launch(fn: Any, grid: Any, args: tuple, kwargs: dict) -> None:
         "grid": _evaluate_grid(fn, grid, args, kwargs),
         # block-size meta-parameters, so a report can tell "too few programs" from "each wrote too little"
         "meta": {k: v for k, v in kwargs.items() if k.startswith("BLOCK") and isinstance(v, int)},
+        # launch knobs, so a contract check can tell a sweep that reached the launch from one that did not
+        "knobs": {k: kwargs[k] for k in _KNOBS if isinstance(kwargs.get(k), int)},
     }
     if record["grid"] is not None:
         record["grid"] = list(record["grid"])
@@ -328,8 +330,44 @@ def _record_launch(fn: Any, grid: Any, args: tuple, kwargs: dict) -> None:
         sink.append(dict(record))
 
 
+_KNOBS = ("num_warps", "num_stages", "num_ctas")
+
+
+def _compiled_launch(kernel: Any, grid: Any, args: tuple) -> None:
+    """A launch of a CompiledKernel (`k = kernel.warmup(...)`, then `k[grid](...)`, as the persistent softmax
+    tutorial does) goes around JITFunction.run: record it under the @triton.jit function that compiled it."""
+    fn = getattr(getattr(kernel, "src", None), "fn", None)
+    if fn is None:
+        return
+    names = list(getattr(fn, "arg_names", None) or [])
+    named = dict(zip(names, args))
+    metadata = getattr(kernel, "metadata", None)
+    for knob in _KNOBS:
+        value = getattr(metadata, knob, None)
+        if isinstance(value, int):
+            named.setdefault(knob, value)
+    _record_launch(fn, grid, (), named)
+
+
 def _install_launch_hooks() -> _Patches:
     patches = _Patches()
+    try:
+        from triton.compiler.compiler import CompiledKernel
+
+        original_getitem = CompiledKernel.__getitem__
+
+        def getitem(self, grid):
+            runner = original_getitem(self, grid)
+
+            def recorded(*args, **kwargs):
+                _compiled_launch(self, grid, args)
+                return runner(*args, **kwargs)
+
+            return recorded
+
+        patches.set(CompiledKernel, "__getitem__", getitem)
+    except Exception:  # noqa: BLE001
+        pass
     try:
         from triton.runtime.jit import JITFunction
 
@@ -528,6 +566,9 @@ class InterpreterMemcheck:
         if not _interpret_mode():
             self.reason = "TRITON_INTERPRET is not set: kernels are compiled, not interpreted"
             return self
+        from tritonlab.engine.interpreter_support import repair_bf16_arithmetic
+
+        repair_bf16_arithmetic()  # idempotent; without it every bf16 kernel computes on raw bits here
         try:
             self._install()
             self.active = True
