@@ -287,6 +287,7 @@ def _exercise(raw: dict, folder: Path, kernels_root: Path, doc: _Doc, start: int
         tolerance=tolerance,
         output=output,
         bytes_budget=vraw.get("bytes_budget"),
+        contracts=vraw.get("contracts") if isinstance(vraw.get("contracts"), dict) else {},
     )
 
     rejects = []

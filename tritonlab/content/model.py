@@ -80,6 +80,7 @@ class VerifySpec:
     tolerance: dict = field(default_factory=dict)
     output: str = "tensor"
     bytes_budget: str | None = None
+    contracts: dict = field(default_factory=dict)  # [exercise.verify.contracts]: checked by engine/contracts.py
 
 
 @dataclass

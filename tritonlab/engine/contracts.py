@@ -34,3 +34,151 @@ def tiles_not_varied(dropped: list[str], entry: str) -> dict:
     return {"kind": "tiles-not-varied", "names": list(dropped), "entry": entry,
             "message": f"{entry}() takes no {', '.join(dropped)} argument, so this case ran with the tile sizes "
                        "your wrapper chooses (the lab could not vary them)"}
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Per-case checks, from the exercise's [exercise.verify.contracts] and the recorded launches
+
+def prepare_inputs(exercise, inputs: dict) -> None:
+    """Data that makes a parameter matter: `zero_row = "x"` zeroes x's first row, where dropping eps from
+    rsqrt(mean(x²) + eps) turns 0 into 0 · inf = NaN (random data can never show eps missing)."""
+    name = exercise.verify.contracts.get("zero_row")
+    tensor = inputs.get(name) if name else None
+    if tensor is not None and getattr(tensor, "dim", lambda: 0)() >= 1 and tensor.shape[0] > 0:
+        tensor[0].zero_()
+
+
+def _programs(launch: dict) -> int | None:
+    grid = launch.get("grid")
+    if not grid:
+        return None
+    total = 1
+    for dim in grid:
+        total *= int(dim)
+    return total
+
+
+def check_case(exercise, params: dict, kwargs: dict, inputs: dict, got, launches: list) -> list[dict]:
+    """Facts about contract breaks in one case; `launches` are the learner's own (already filtered)."""
+    spec = exercise.verify.contracts
+    if not spec:
+        return []
+    facts: list[dict] = []
+    if spec.get("programs") and launches:
+        facts += _check_programs(spec["programs"], params, launches)
+    if spec.get("output_layout") == "contiguous" and hasattr(got, "is_contiguous") and not got.is_contiguous():
+        facts.append({"kind": "output-layout", "strides": list(got.stride()), "shape": list(got.shape),
+                      "expected": "contiguous",
+                      "message": f"the output comes back with strides {tuple(got.stride())}, not row-major: "
+                                 "allocate it with torch.empty(x.shape, ...) (torch.empty_like keeps x's layout)"})
+    for name in spec.get("knobs") or []:
+        if name in kwargs:
+            facts += _check_knob(name, kwargs[name], launches)
+    for name in spec.get("input_storage") or []:
+        tensor = inputs.get(name)
+        if tensor is not None and launches and not _storage_reached(tensor, launches):
+            facts.append({"kind": "kernel-bypassed", "input": name,
+                          "message": f"no kernel launch received {name} itself: the wrapper made a copy of it "
+                                     f"(e.g. {name}.contiguous()) and the kernel read the copy — pass {name} and "
+                                     "its strides to the kernel and let the kernel do the strided reads"})
+    return facts
+
+
+def _check_programs(expression: str, params: dict, launches: list) -> list[dict]:
+    from tritonlab.engine.inputs import evaluate
+
+    expected = int(evaluate(expression, params))
+    for launch in launches:
+        launched = _programs(launch)
+        if launched is None or launched == expected:
+            continue
+        return [{"kind": "grid-size", "launched": launched, "expected": expected, "grid": launch.get("grid"),
+                 "message": (f"the grid launched {launched} programs for {expected} blocks: "
+                             + ("one program per block, rounded up — use triton.cdiv(n, BLOCK_SIZE)"
+                                if launched < expected else
+                                "the extra programs have nothing to do — use triton.cdiv(n, BLOCK_SIZE), "
+                                "not n // BLOCK_SIZE + 1"))}]
+    return []
+
+
+def _check_knob(name: str, asked, launches: list) -> list[dict]:
+    for launch in launches:
+        seen = (launch.get("meta") or {}).get(name, (launch.get("knobs") or {}).get(name))
+        if seen != asked:
+            return [{"kind": "knob-ignored", "name": name, "asked": asked, "launched": seen,
+                     "kernel": launch.get("kernel"),
+                     "message": f"the wrapper was called with {name}={asked} but launched {launch.get('kernel')} "
+                                f"with {name}={seen}: pass it on to the launch, or the sweep times one kernel "
+                                "over and over"}]
+    return []
+
+
+def _storage_reached(tensor, launches: list) -> bool:
+    try:
+        storage = tensor.untyped_storage()
+        start, size = storage.data_ptr(), storage.nbytes()
+    except Exception:  # noqa: BLE001
+        return True
+    return any(start <= ptr < start + max(size, 1) for launch in launches for ptr in launch.get("ptrs") or [])
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Per-file checks
+
+def check_file(exercise, module) -> list[dict]:
+    """`autotune = { configs_function = "get_autotune_configs", min_configs = 2, key_any = ["M", "N", "K"] }`:
+    an autotuner with no GPU configs or an empty key passes every value check on the interpreter (which gets one
+    config by design), so the search space and key are read from the learner's module instead."""
+    spec = exercise.verify.contracts.get("autotune")
+    if not isinstance(spec, dict):
+        return []
+    facts = []
+    tuners = _autotuners(module)
+    if not tuners:
+        return [{"kind": "autotune-missing", "message": "no @triton.autotune kernel in your file"}]
+    wanted = list(spec.get("key_any") or [])
+    for tuner in tuners:
+        keys = list(getattr(tuner, "keys", None) or [])
+        if not keys or (wanted and not set(keys) & set(wanted)):
+            facts.append({"kind": "autotune-key", "key": keys, "expected_any": wanted,
+                          "message": f"the autotune key is {keys}: with no shape argument in it the first winner "
+                                     f"is reused for every shape — key on {', '.join(wanted) or 'the shapes'}"})
+    function = getattr(module, spec.get("configs_function") or "", None)
+    if callable(function):
+        count = _gpu_config_count(function)
+        least = int(spec.get("min_configs", 2))
+        if count is not None and count < least:
+            facts.append({"kind": "autotune-configs", "count": count, "expected_min": least,
+                          "function": spec.get("configs_function"),
+                          "message": f"{spec.get('configs_function')}() returns {count} configs for a GPU: the "
+                                     f"autotuner needs at least {least} to choose from"})
+    return facts
+
+
+def _autotuners(module) -> list:
+    try:
+        from triton.runtime.autotuner import Autotuner
+    except Exception:  # noqa: BLE001
+        return []
+    found = []
+    for value in vars(module).values():
+        while value is not None and not isinstance(value, Autotuner) and hasattr(value, "fn"):
+            value = getattr(value, "fn", None)  # @triton.heuristics around @triton.autotune
+        if isinstance(value, Autotuner):
+            found.append(value)
+    return found
+
+
+def _gpu_config_count(function) -> int | None:
+    """Call the learner's config function as it runs on a GPU (TRITON_INTERPRET unset for the call)."""
+    import os
+
+    saved = os.environ.pop("TRITON_INTERPRET", None)
+    try:
+        configs = function()
+        return len(configs) if isinstance(configs, (list, tuple)) else None
+    except Exception:  # noqa: BLE001 - the learner's code; its own error shows elsewhere
+        return None
+    finally:
+        if saved is not None:
+            os.environ["TRITON_INTERPRET"] = saved

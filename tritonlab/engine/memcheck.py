@@ -312,17 +312,32 @@ _launch_sinks: list[list] = []
 _launch_patches: _Patches | None = None
 
 
+def _arg_names(fn: Any) -> list[str]:
+    names = getattr(fn, "arg_names", None)
+    if names:
+        return list(names)
+    try:
+        return list(inspect.signature(getattr(fn, "fn", fn)).parameters)
+    except (TypeError, ValueError):
+        return []
+
+
 def _record_launch(fn: Any, grid: Any, args: tuple, kwargs: dict) -> None:
     if not _launch_sinks:
         return
+    named = dict(zip(_arg_names(fn), args))  # BLOCK_SIZE passed by position counts as well as by keyword
+    named.update(kwargs)
     record = {
         "kernel": _kernel_name(fn),
         "file": _kernel_file(fn),
         "grid": _evaluate_grid(fn, grid, args, kwargs),
         # block-size meta-parameters, so a report can tell "too few programs" from "each wrote too little"
-        "meta": {k: v for k, v in kwargs.items() if k.startswith("BLOCK") and isinstance(v, int)},
+        "meta": {k: v for k, v in named.items() if k.startswith("BLOCK") and isinstance(v, int)},
         # launch knobs, so a contract check can tell a sweep that reached the launch from one that did not
-        "knobs": {k: kwargs[k] for k in _KNOBS if isinstance(kwargs.get(k), int)},
+        "knobs": {k: named[k] for k in _KNOBS if isinstance(named.get(k), int)},
+        # where each tensor argument starts: a contract check asks whether an input's own storage reached the
+        # kernel, or only a copy the wrapper made (x.contiguous() doing the strided job)
+        "ptrs": _tensor_ptrs(args, kwargs),
     }
     if record["grid"] is not None:
         record["grid"] = list(record["grid"])
@@ -331,6 +346,18 @@ def _record_launch(fn: Any, grid: Any, args: tuple, kwargs: dict) -> None:
 
 
 _KNOBS = ("num_warps", "num_stages", "num_ctas")
+
+
+def _tensor_ptrs(args: tuple, kwargs: dict) -> list[int]:
+    ptrs = []
+    for value in list(args) + list(kwargs.values()):
+        data_ptr = getattr(value, "data_ptr", None)
+        if callable(data_ptr) and hasattr(value, "shape"):
+            try:
+                ptrs.append(int(data_ptr()))
+            except Exception:  # noqa: BLE001 - a meta tensor or a foreign object
+                pass
+    return ptrs
 
 
 def _compiled_launch(kernel: Any, grid: Any, args: tuple) -> None:

@@ -43,12 +43,16 @@ def handle(args: dict, ctx) -> dict:
     exercise = loaded.exercise
     result.update(exercise=exercise.key, file=loaded.file, entry=exercise.entry)
     cases = list(iter_cases(exercise, backend, args.get("cases")))
+    file_facts = contracts.check_file(exercise, loaded.module)  # reported with the first case
     total = len(cases) + len(exercise.rejects)
     for index, (params, dtype, seed, kwargs) in enumerate(cases, 1):
         name = exercise_env.case_name(params, dtype, seed, kwargs)
         ctx.progress(f"case {index}/{total}: {name}", case=index, total=total)
         case = run_case(loaded, params, dtype, seed, kwargs, backend)
         case["name"] = name
+        if index == 1 and file_facts:
+            case["diagnoses"].extend(file_facts)
+            case["passed"] = False
         result["cases"].append(case)
         if case.get("error"):
             result["error"] = dict(case["error"], case=name)
@@ -74,6 +78,7 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
             "atol": atol, "rtol": rtol}
     allocator = memcheck.GuardedAllocator(device)
     inputs = make_inputs(exercise, params, dtype, seed, device, allocator=allocator)
+    contracts.prepare_inputs(exercise, inputs)
     originals = {k: v.clone() for k, v in inputs.items() if isinstance(v, torch.Tensor)}
     expected = exercise_env.reference(exercise, dict(originals, **{k: v for k, v in inputs.items()
                                                                     if not isinstance(v, torch.Tensor)}),
@@ -134,6 +139,7 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
     if not _check_output(got, expected, diagnoses):
         case["passed"] = False
         return case
+    diagnoses.extend(contracts.check_case(exercise, params, kwargs, inputs, got, mine))
 
     unwritten = memcheck.is_poison(got) if got.numel() else None
     block = kwargs.get("BLOCK_SIZE") or _launch_block(mine) or _block_size_guess(loaded)
