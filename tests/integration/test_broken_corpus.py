@@ -50,6 +50,51 @@ MUTATIONS = {
 }
 
 
+# Contracts the lessons teach (issue #13 item 3). A planted break in a reference solution:
+# (exercise, solution, [(text, replacement)], expected kind, facts that kind's diagnosis must carry, or None).
+# A `None` kind is a correct-but-different solution: it must pass (the false-fail side of each check).
+CONTRACT_MUTATIONS = {
+    "grid_floor_plus_one": ("3/grid-size", "../lessons/03-programming-model/grid_size.py",
+                            [('(n_elements // meta["BLOCK_SIZE"],)', '(n_elements // meta["BLOCK_SIZE"] + 1,)')],
+                            "grid-size", {"launched": 2, "expected": 1}),
+    "grid_floor_starter": ("3/grid-size", "../lessons/03-programming-model/grid_size.py", [],
+                           "grid-size", {"launched": 0, "expected": 1}),
+    "grid_ceil_by_negation": ("3/grid-size", "../lessons/03-programming-model/grid_size.py",
+                              [('(n_elements // meta["BLOCK_SIZE"],)', '(-(-n_elements // meta["BLOCK_SIZE"]),)')],
+                              None, None),
+    "sweep_ignores_knobs": ("6/copy", "copy_sweep.py",
+                            [("copy_kernel[grid](x, output, n_elements, BLOCK_SIZE=BLOCK_SIZE, num_warps=num_warps)",
+                              "copy_kernel[grid](x, output, n_elements, BLOCK_SIZE=1024)")],
+                            "knob-ignored", {"name": "BLOCK_SIZE", "asked": 128, "launched": 1024}),
+    "sweep_block_by_position": ("6/copy", "copy_sweep.py",
+                                [("copy_kernel[grid](x, output, n_elements, BLOCK_SIZE=BLOCK_SIZE, "
+                                  "num_warps=num_warps)",
+                                  "copy_kernel[grid](x, output, n_elements, BLOCK_SIZE, num_warps=num_warps)")],
+                                None, None),
+    "copy2d_column_major_out": ("7/copy-2d", "copy_2d.py",
+                                [("output = torch.empty((n_rows, n_cols), device=x.device, dtype=x.dtype)",
+                                  "output = torch.empty_like(x)")],
+                                "output-layout", {"expected": "contiguous"}),
+    "copy2d_contiguous_format_out": ("7/copy-2d", "copy_2d.py",
+                                     [("output = torch.empty((n_rows, n_cols), device=x.device, dtype=x.dtype)",
+                                       "output = torch.empty_like(x, memory_format=torch.contiguous_format)")],
+                                     None, None),
+    "copy2d_wrapper_does_the_strided_job": ("7/copy-2d", "copy_2d.py",
+                                            [("    n_rows, n_cols = x.shape\n",
+                                              "    x = x.contiguous()\n    n_rows, n_cols = x.shape\n")],
+                                            "kernel-bypassed", {"input": "x"}),
+    "rms_norm_drops_eps": ("10/debug-rms-norm", "rms_norm.py",
+                           [("rstd = tl.rsqrt(mean_square + eps)", "rstd = tl.rsqrt(mean_square)")],
+                           "nan", None),
+    "autotune_empty_key": ("10/autotune-matmul", "autotune_matmul.py",
+                           [('key=["M", "N", "K"]', "key=[]")], "autotune-key", {"key": []}),
+    "autotune_no_gpu_configs": ("10/autotune-matmul", "autotune_matmul.py",
+                                [("    return [\n        # Large square GEMMs",
+                                  "    return []\n    unused = [\n        # Large square GEMMs")],
+                                "autotune-configs", {"count": 0}),
+}
+
+
 @pytest.fixture(scope="module")
 def worker():
     client = WorkerClient(backend="auto")
@@ -99,5 +144,30 @@ def test_planted_bug_in_a_solution_gets_the_right_diagnosis(worker, name, tmp_pa
 
 
 def test_the_corpus_covers_at_least_fifteen_bugs():
-    assert len(CORPUS) + len(MUTATIONS) >= 15
+    assert len(CORPUS) + len(MUTATIONS) + len(CONTRACT_MUTATIONS) >= 24
     assert sorted(CORPUS) == sorted(p.name for p in BROKEN.glob("*.py"))
+
+
+def _mutated(tmp_path, name, solution, edits) -> Path:
+    source = (KERNELS / solution).read_text(encoding="utf-8")
+    for text, replacement in edits:
+        assert source.count(text) == 1, f"{solution} changed: {text!r} no longer applies"
+        source = source.replace(text, replacement)
+    path = tmp_path / f"{name}.py"
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACT_MUTATIONS))
+def test_contract_break_is_named_and_a_different_correct_solution_passes(worker, name, tmp_path):
+    exercise, solution, edits, kind, facts = CONTRACT_MUTATIONS[name]
+    args = {"exercise": exercise, "file": str(_mutated(tmp_path, name, solution, edits))}
+    result = worker.request("verify", args, timeout=300)
+    if kind is None:
+        assert result.get("passed"), result.get("summary")
+        return
+    assert result.get("passed") is False
+    assert kind in kinds_of(result), (kind, kinds_of(result), result.get("summary"))
+    found = [d for c in result["cases"] for d in c["diagnoses"] if d.get("kind") == kind]
+    if facts:
+        assert any(all(d.get(k) == v for k, v in facts.items()) for d in found), (facts, found[:3])
