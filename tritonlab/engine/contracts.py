@@ -182,3 +182,58 @@ def _gpu_config_count(function) -> int | None:
     finally:
         if saved is not None:
             os.environ["TRITON_INTERPRET"] = saved
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Unwritten output, explained from the recorded launches
+
+_TILE_NAMES = (("BLOCK_M", "BLOCK_N"), ("BLOCK_SIZE_M", "BLOCK_SIZE_N"))
+
+
+def explain_unwritten(diagnoses: list, launches: list, block, shape: tuple) -> None:
+    """Point an 'unwritten' diagnosis at its cause, read from what was really launched (facts `cause`,
+    `programs`, `tiles`): no programs at all, fewer programs than tiles (floor division), or several programs
+    that all wrote the first block (offsets that ignore the program id). Leaves the diagnosis alone otherwise."""
+    diag = next((d for d in diagnoses if d.get("kind") == "unwritten"), None)
+    if diag is None or len(launches) != 1 or not launches[0].get("grid"):
+        return
+    launch = launches[0]
+    programs = _programs(launch)
+    grid = launch["grid"]
+    numel = 1
+    for dim in shape:
+        numel *= int(dim)
+    if programs == 0:
+        diag.update(cause="grid-zero", programs=0, grid=grid,
+                    message=f"the grid launched no programs (grid {grid}): a floor division of a size smaller than "
+                            "the block gives 0 — use triton.cdiv(size, BLOCK)")
+        return
+    tiles = _tiles_needed(launch, block, shape)
+    if tiles and programs < tiles:
+        floor = " (floor division drops the last, partial block)" if programs == tiles - 1 else ""
+        diag.update(cause="grid-short", programs=programs, tiles=tiles, grid=grid,
+                    message=f"the grid launched {_count(programs, 'program')} for {tiles} tiles{floor}: "
+                            "use triton.cdiv(size, BLOCK) programs along each axis")
+        return
+    block_1d = block if isinstance(block, int) and len(shape) == 1 else None
+    if block_1d and programs > 1 and diag.get("ranges") == [[block_1d, numel - 1]]:
+        diag.update(cause="same-block", programs=programs, block=block_1d,
+                    message=f"all {programs} programs wrote the same block (elements 0–{block_1d - 1}): the "
+                            "offsets ignore the program id — start each program's block at "
+                            "tl.program_id(0) * BLOCK_SIZE")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _tiles_needed(launch: dict, block, shape: tuple) -> int | None:
+    meta = launch.get("meta") or {}
+    if len(shape) == 1 and isinstance(block, int) and block > 0:
+        return -(-int(shape[0]) // block)
+    if len(shape) == 2:
+        for m_name, n_name in _TILE_NAMES:
+            bm, bn = meta.get(m_name), meta.get(n_name)
+            if isinstance(bm, int) and isinstance(bn, int) and bm > 0 and bn > 0:
+                return -(-int(shape[0]) // bm) * -(-int(shape[1]) // bn)
+    return None
