@@ -98,6 +98,15 @@ CONTRACT_MUTATIONS = {
                                "unwritten", {"cause": "same-block"}),
     "add_grid_floor_division": ("5/add", "../tests/integration/broken/grid_short.py", [],
                                 "unwritten", {"cause": "grid-short"}),
+    # out-of-bounds advice in the learner's own words: the mask expression and the index it never bounds
+    "matmul_k_tail_names_the_k_index": ("9/matmul", "matmul.py",
+                                        [("a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < "
+                                          "k_remaining), other=0.0)",
+                                          "a = tl.load(a_ptrs, mask=(offs_m[:, None] < M), other=0.0)")],
+                                        "oob", {"mask": "offs_m[:, None] < M",
+                                                "unbounded": [{"name": "offs_k", "axis": 1}]}),
+    "add_mask_le_quotes_the_mask": ("5/add", "../tests/integration/broken/mask_le.py", [],
+                                    "oob", {"mask": "mask = offsets <= n_elements"}),
     "autotune_no_gpu_configs": ("10/autotune-matmul", "autotune_matmul.py",
                                 [("    return [\n        # Large square GEMMs",
                                   "    return []\n    unused = [\n        # Large square GEMMs")],
@@ -178,6 +187,7 @@ def test_contract_break_is_named_and_a_different_correct_solution_passes(worker,
         return
     assert result.get("passed") is False
     assert kind in kinds_of(result), (kind, kinds_of(result), result.get("summary"))
-    found = [d for c in result["cases"] for d in c["diagnoses"] if d.get("kind") == kind]
+    found = [dict(d.get("detail") or {}, **d) for c in result["cases"] for d in c["diagnoses"]
+             if d.get("kind") == kind]
     if facts:
         assert any(all(d.get(k) == v for k, v in facts.items()) for d in found), (facts, found[:3])

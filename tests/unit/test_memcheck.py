@@ -226,8 +226,11 @@ def test_masked_kernel_passes_with_exact_byte_counts(interpreter_run):
 
 def test_track_launches_sees_interpreter_launch_and_file(interpreter_run):
     r = _scenario(interpreter_run, "masked")
-    assert r["launches"] == [{"kernel": "add_kernel", "file": interpreter_run["file"], "grid": [8, 1, 1],
-                              "meta": {"BLOCK_SIZE": 128}}]
+    launch = r["launches"][0]
+    assert len(r["launches"]) == 1
+    assert {k: launch[k] for k in ("kernel", "file", "grid", "meta")} == {
+        "kernel": "add_kernel", "file": interpreter_run["file"], "grid": [8, 1, 1], "meta": {"BLOCK_SIZE": 128}}
+    assert launch["knobs"] == {} and len(launch["ptrs"]) == 3  # x, y, output: where each tensor argument starts
     heuristics = _scenario(interpreter_run, "heuristics")
     assert heuristics["error"] is None
     assert [(x["kernel"], x["file"]) for x in heuristics["launches"]] == [
@@ -256,8 +259,10 @@ def test_unmasked_store_is_caught_before_it_happens(interpreter_run):
     assert oob["line"] == _line_of("# STORE_OOB")
     assert oob["message"] == (
         "store to output_ptr out of bounds in program 7: element offsets 1000..1023 (24 lanes), "
-        "the tensor has 1000 elements — mask the store (offsets < n_elements)"
+        "the tensor has 1000 elements — the store has no mask: pass mask= with a bound for each index "
+        "(e.g. offsets < n_elements)"
     )
+    assert oob["mask"] is None and oob["unbounded"] == []
     assert _scenario(interpreter_run, "survived")["value"] is True
 
 

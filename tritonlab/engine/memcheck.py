@@ -11,11 +11,13 @@ inside poisoned guard zones and a changed guard after the run is reported instea
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
 import inspect
 import linecache
 import os
+import re
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -140,8 +142,26 @@ class OutOfBounds(Exception):
         size = f"the tensor has {self.numel} element{'' if self.numel == 1 else 's'}"
         if self.numel != self.extent:
             size = f"the view spans {self.extent} element{'' if self.extent == 1 else 's'} ({self.numel} in the view)"
-        hint = f"mask {what} (offsets < n_elements)"
-        return f"{verb} {target} out of bounds in {self.program}: {where}, {size} — {hint}"
+        return f"{verb} {target} out of bounds in {self.program}: {where}, {size} — {self._mask_hint(what)}"
+
+    def mask_facts(self) -> dict:
+        """The learner's own words for the guard: the mask expression of the faulting line (None: no mask) and
+        the index names its pointer is built from that the mask never mentions, with their axes."""
+        return _mask_facts(self.code, self.file, self.line)
+
+    def _mask_hint(self, what: str) -> str:
+        facts = self.mask_facts()
+        mask, unbounded = facts.get("mask"), facts.get("unbounded") or []
+        if unbounded:
+            names = " and ".join(f"{u['name']} (axis {u['axis']})" for u in unbounded)
+            if mask:
+                return f"the mask ({mask}) never bounds {names}: add a bound for it to the mask of {what}"
+            return f"{what} has no mask: bound {names} (and every other index) with a mask"
+        if mask:
+            return f"the mask ({mask}) lets these lanes through: it must be False for every offset past the end"
+        if facts.get("parsed"):
+            return f"{what} has no mask: pass mask= with a bound for each index (e.g. offsets < n_elements)"
+        return f"mask {what} (offsets < n_elements)"
 
     def to_dict(self) -> dict:
         return {
@@ -162,8 +182,62 @@ class OutOfBounds(Exception):
             "file": self.file,
             "line": self.line,
             "code": self.code,
+            **{k: v for k, v in self.mask_facts().items() if k != "parsed"},
             "message": self.message,
         }
+
+
+_AXIS_PATTERNS = ((0, re.compile(r"(\w+)\s*\[\s*:\s*,\s*None\s*\]")), (1, re.compile(r"(\w+)\s*\[\s*None\s*,\s*:\s*\]")))
+
+
+def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
+    """Read the faulting tl.load/tl.store call: its mask= text, and the 2D index names (x[:, None] is axis 0,
+    x[None, :] axis 1) of its pointer — inline, or from the pointer variable's assignments above the line — that
+    the mask does not mention. Best effort: {} when the line is not a plain call."""
+    if not code:
+        return {}
+    try:
+        tree = ast.parse(code.strip().rstrip(":"), mode="exec")
+    except SyntaxError:
+        return {}
+    call = next((n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                 and n.func.attr in ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg")),
+                None)
+    if call is None or not call.args:
+        return {}
+    text = code.strip().rstrip(":")
+    mask_node = next((k.value for k in call.keywords if k.arg == "mask"), None)
+    if mask_node is None and call.func.attr == "store" and len(call.args) >= 3:
+        mask_node = call.args[2]
+    elif mask_node is None and call.func.attr == "load" and len(call.args) >= 2:
+        mask_node = call.args[1]
+    mask = ast.get_source_segment(text, mask_node) if mask_node is not None else None
+    if isinstance(mask_node, ast.Name) and file and line:  # mask=mask: show what the learner assigned to it
+        defined = _assignments(mask_node.id, file, line).strip()
+        if defined:
+            mask = f"{mask_node.id} = {defined}"
+    pointer = ast.get_source_segment(text, call.args[0]) or ""
+    source = pointer
+    if isinstance(call.args[0], ast.Name) and file and line:
+        source += " " + _assignments(call.args[0].id, file, line)
+    axes: dict[str, int] = {}
+    for axis, pattern in _AXIS_PATTERNS:
+        for name in pattern.findall(source):
+            axes.setdefault(name, axis)
+    mentioned = set(re.findall(r"\w+", mask or ""))
+    unbounded = [{"name": n, "axis": a} for n, a in axes.items() if n not in mentioned]
+    return {"parsed": True, "mask": mask, "unbounded": unbounded}
+
+
+def _assignments(name: str, file: str, line: int, lookback: int = 60) -> str:
+    """The right-hand sides of `name = ...` / `name += ...` in the lines above `line` (same kernel, usually)."""
+    pattern = re.compile(rf"^\s*{re.escape(name)}\s*(?:\+|-)?=\s*(.+)$")
+    found = []
+    for number in range(max(1, line - lookback), line):
+        match = pattern.match(linecache.getline(file, number))
+        if match:
+            found.append(match.group(1))
+    return " ".join(found)
 
 
 def _oob_from_dict(d: dict) -> OutOfBounds:
