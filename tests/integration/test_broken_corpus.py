@@ -47,6 +47,8 @@ MUTATIONS = {
                                 "tl.store(c_ptrs, c, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))",
                                 "tl.store(c_ptrs, c, mask=(offs_m[:, None] <= M) & (offs_n[None, :] < N))",
                                 "oob", True),
+    "transpose_without_trans": ("7/transpose", "transpose.py", "tl.store(out_ptrs, tl.trans(tile), mask=out_mask)",
+                                "tl.store(out_ptrs, tile, mask=out_mask)", "compile", True),
 }
 
 
@@ -107,6 +109,11 @@ CONTRACT_MUTATIONS = {
                                                 "unbounded": [{"name": "offs_k", "axis": 1}]}),
     "add_mask_le_quotes_the_mask": ("5/add", "../tests/integration/broken/mask_le.py", [],
                                     "oob", {"mask": "mask = offsets <= n_elements"}),
+    "transpose_store_shape_mismatch": ("7/transpose", "transpose.py",
+                                       [("tl.store(out_ptrs, tl.trans(tile), mask=out_mask)",
+                                         "tl.store(out_ptrs, tile, mask=out_mask)")],
+                                       "compile", {"cause": "shape-mismatch", "value_shape": [16, 128],
+                                                   "pointer_shape": [128, 16]}),
     "autotune_no_gpu_configs": ("10/autotune-matmul", "autotune_matmul.py",
                                 [("    return [\n        # Large square GEMMs",
                                   "    return []\n    unused = [\n        # Large square GEMMs")],

@@ -237,3 +237,64 @@ def _tiles_needed(launch: dict, block, shape: tuple) -> int | None:
             if isinstance(bm, int) and isinstance(bn, int) and bm > 0 and bn > 0:
                 return -(-int(shape[0]) // bm) * -(-int(shape[1]) // bn)
     return None
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Shape mismatches, explained with the two shapes and the fix
+
+def explain_shape_error(exc: BaseException, info: dict, file: str | None = None) -> None:
+    """Triton says "Cannot make_shape_compatible: incompatible dimensions at index 0: 128 and 16". The two whole
+    shapes are still in the frame that raised it: name them, say which one is the pointer block, and when one is
+    the other reversed, name the fix (tl.trans). Adds facts `cause`, `value_shape`, `pointer_shape`/`shapes`."""
+    if "make_shape_compatible" not in str(info.get("message", "")):
+        return
+    found = _broadcast_frame(exc)
+    if found is None:
+        return
+    (left, left_ptr), (right, right_ptr) = found
+    if left_ptr != right_ptr:
+        pointer, value = (left, right) if left_ptr else (right, left)
+        verb = "stored through" if _is_store(file, info.get("line")) else "combined with"
+        fix = (" — transpose the value with tl.trans(...)" if value == pointer[::-1] and len(value) == 2 else
+               " — build the pointer block with the value's shape (or reshape the value)")
+        info.update(cause="shape-mismatch", value_shape=value, pointer_shape=pointer,
+                    message=f"a {value} value {verb} {pointer} pointers: the shapes must match{fix}")
+    else:
+        fix = " — one of them needs tl.trans(...)" if left == right[::-1] and len(left) == 2 else ""
+        info.update(cause="shape-mismatch", shapes=[left, right],
+                    message=f"blocks of shapes {left} and {right} cannot be combined: each axis must match or be 1 "
+                            f"(broadcast){fix}")
+
+
+def _broadcast_frame(exc: BaseException):
+    seen: set[int] = set()
+    pending = [exc]
+    while pending:
+        error = pending.pop(0)
+        if error is None or id(error) in seen:
+            continue
+        seen.add(id(error))
+        tb = error.__traceback__
+        while tb is not None:
+            frame = tb.tb_frame
+            if frame.f_code.co_name == "broadcast_impl_value":
+                names = frame.f_locals
+                try:
+                    sides = []
+                    for side in ("lhs", "rhs"):
+                        shape = [int(getattr(d, "value", d)) for d in names[f"{side}_shape"]]
+                        sides.append((shape, bool(names[f"{side}_ty"].scalar.is_ptr())))
+                    return tuple(sides)
+                except Exception:  # noqa: BLE001 - another Triton version: keep Triton's own words
+                    return None
+            tb = tb.tb_next
+        pending += [error.__cause__, error.__context__]
+    return None
+
+
+def _is_store(file: str | None, line: int | None) -> bool:
+    """Whether the learner's failing line is a tl.store (the call that pairs a value with pointers)."""
+    import linecache
+
+    text = linecache.getline(file, line) if file and line else ""
+    return "store" in text

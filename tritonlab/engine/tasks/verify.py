@@ -93,6 +93,7 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
         got = call(*inputs.values(), **kwargs)
     except (Exception, SystemExit) as exc:  # the learner's code raised (or called sys.exit): classify, stop
         case["error"] = classify(exc, loaded.file)
+        contracts.explain_shape_error(exc, case["error"], loaded.file)
         case["diagnoses"].append(dict(case["error"]))
         return case
     case["ms_wall"] = round((time.perf_counter() - began) * 1e3, 3)
