@@ -114,6 +114,19 @@ CONTRACT_MUTATIONS = {
                                          "tl.store(out_ptrs, tile, mask=out_mask)")],
                                        "compile", {"cause": "shape-mismatch", "value_shape": [16, 128],
                                                    "pointer_shape": [128, 16]}),
+    # lesson 10: numerics before performance — a second pass over x alone is a perf verdict...
+    "rms_norm_reads_x_twice": ("10/debug-rms-norm", "rms_norm.py",
+                               [("    y = x * rstd * w\n",
+                                 "    x = tl.load(x_ptr + row * stride_xm + cols * stride_xn, mask=mask, "
+                                 "other=0.0).to(tl.float32)\n    y = x * rstd * w\n")],
+                               "perf-bytes", None),
+    # ...but with wrong values as well, the values lead and the byte count waits (a note, not a diagnosis)
+    "rms_norm_reads_x_twice_and_drops_eps": ("10/debug-rms-norm", "rms_norm.py",
+                                             [("    y = x * rstd * w\n",
+                                               "    x = tl.load(x_ptr + row * stride_xm + cols * stride_xn, "
+                                               "mask=mask, other=0.0).to(tl.float32)\n    y = x * rstd * w\n"),
+                                              ("rstd = tl.rsqrt(mean_square + eps)", "rstd = tl.rsqrt(mean_square)")],
+                                             "nan", None),
     "autotune_no_gpu_configs": ("10/autotune-matmul", "autotune_matmul.py",
                                 [("    return [\n        # Large square GEMMs",
                                   "    return []\n    unused = [\n        # Large square GEMMs")],
@@ -192,6 +205,9 @@ def test_contract_break_is_named_and_a_different_correct_solution_passes(worker,
     if kind is None:
         assert result.get("passed"), result.get("summary")
         return
+    if name.endswith("_and_drops_eps"):  # numerics first: no byte verdict while values are wrong
+        assert "perf-bytes" not in kinds_of(result) and "bytes" not in result["summary"], result["summary"]
+        assert any(n.get("kind") == "perf-bytes" for c in result["cases"] for n in c.get("notes") or [])
     assert result.get("passed") is False
     assert kind in kinds_of(result), (kind, kinds_of(result), result.get("summary"))
     found = [dict(d.get("detail") or {}, **d) for c in result["cases"] for d in c["diagnoses"]

@@ -298,3 +298,18 @@ def _is_store(file: str | None, line: int | None) -> bool:
 
     text = linecache.getline(file, line) if file and line else ""
     return "store" in text
+
+
+def numerics_first(cases: list, errored: bool) -> None:
+    """While any case computes wrong values (or the run stopped on an error), a byte-count verdict would lead the
+    learner to the performance bug first: hold the perf facts back as notes until the values are right."""
+    wrong = errored or any(d.get("kind") != "perf-bytes" for c in cases for d in c.get("diagnoses", []))
+    if not wrong:
+        return
+    for case in cases:
+        perf = [d for d in case.get("diagnoses", []) if d.get("kind") == "perf-bytes"]
+        if not perf:
+            continue
+        case["diagnoses"] = [d for d in case["diagnoses"] if d.get("kind") != "perf-bytes"]
+        case.setdefault("notes", []).extend(dict(d, deferred=True) for d in perf)
+        case["passed"] = not case["diagnoses"] and not case.get("error")
