@@ -207,7 +207,6 @@ def test_contract_break_is_named_and_a_different_correct_solution_passes(worker,
         return
     if name.endswith("_and_drops_eps"):  # numerics first: no byte verdict while values are wrong
         assert "perf-bytes" not in kinds_of(result) and "bytes" not in result["summary"], result["summary"]
-        assert any(n.get("kind") == "perf-bytes" for c in result["cases"] for n in c.get("notes") or [])
     assert result.get("passed") is False
     assert kind in kinds_of(result), (kind, kinds_of(result), result.get("summary"))
     found = [dict(d.get("detail") or {}, **d) for c in result["cases"] for d in c["diagnoses"]
