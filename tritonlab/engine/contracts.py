@@ -313,3 +313,23 @@ def numerics_first(cases: list, errored: bool) -> None:
         case["diagnoses"] = [d for d in case["diagnoses"] if d.get("kind") != "perf-bytes"]
         case.setdefault("notes", []).extend(dict(d, deferred=True) for d in perf)
         case["passed"] = not case["diagnoses"] and not case.get("error")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Exceptions the learner raised themselves
+
+def is_real_interrupt(exc: BaseException) -> bool:
+    """True for a KeyboardInterrupt that came from a signal (the client's timeout escalation sends SIGINT: let it
+    through), False for `raise KeyboardInterrupt` / `raise BaseException(...)` in the learner's code, which verify
+    reports as the learner's error with its line instead of letting it kill the worker ("exit code 1", no line)."""
+    if not isinstance(exc, KeyboardInterrupt):
+        return False
+    import linecache
+
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return True
+    text = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno).strip()
+    return not text.startswith("raise")

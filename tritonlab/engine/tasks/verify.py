@@ -92,7 +92,9 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
     began = time.perf_counter()
     try:
         got = call(*inputs.values(), **kwargs)
-    except (Exception, SystemExit) as exc:  # the learner's code raised (or called sys.exit): classify, stop
+    except BaseException as exc:  # the learner's code raised (even BaseException, or sys.exit): classify, stop
+        if contracts.is_real_interrupt(exc):
+            raise
         case["error"] = classify(exc, loaded.file)
         contracts.explain_shape_error(exc, case["error"], loaded.file)
         case["diagnoses"].append(dict(case["error"]))
@@ -205,7 +207,9 @@ def run_reject(loaded, reject, backend: str) -> dict:
     call = exercise_env.LearnerCall(loaded, backend)
     try:
         call(*inputs.values())
-    except (Exception, SystemExit) as exc:
+    except BaseException as exc:
+        if contracts.is_real_interrupt(exc):
+            raise
         if call.launches:
             info = classify(exc, loaded.file)
             case["diagnoses"].append({"kind": "validation", "message": f"it failed inside the kernel instead of "
