@@ -566,3 +566,38 @@ def test_guards_on_cuda(tmp_path):
     assert [(r["kernel"], r["file"]) for r in out["launches"]] == [("add_unmasked_store", str(kernels))]
     assert out["load_poison"] == {"nan": True, "guard": True, "head_ok": True, "check": []}
     assert out["wrapper"] == {"guarded": True, "equal": True, "unwritten": 0, "check": []}
+
+
+def test_a_compiled_kernel_launch_counts_as_the_jit_functions_launch():
+    """`k = kernel.warmup(...); k[grid](...)` (the persistent softmax tutorial) bypasses JITFunction.run: the
+    CompiledKernel hook records it under the @triton.jit function that compiled it, positional BLOCK args included."""
+    from types import SimpleNamespace
+
+    from tritonlab.engine import memcheck
+
+    def softmax_kernel(out_ptr, in_ptr, n_rows, BLOCK_SIZE):  # stands in for the JITFunction's Python function
+        pass
+
+    jit = SimpleNamespace(fn=softmax_kernel, arg_names=["out_ptr", "in_ptr", "n_rows", "BLOCK_SIZE"])
+    compiled = SimpleNamespace(src=SimpleNamespace(fn=jit), metadata=SimpleNamespace(num_warps=8, num_stages=2))
+    out, x = torch.empty(4), torch.empty(4)
+    memcheck._compiled_launch(compiled, (3, 1, 1), (out, x, 4, 1024))  # no sink: nothing recorded, no error
+    with memcheck.track_launches() as launches:
+        memcheck._compiled_launch(compiled, (3, 1, 1), (out, x, 4, 1024))
+        memcheck._compiled_launch(SimpleNamespace(src=None), (1,), ())  # not from a JIT function: ignored
+    assert len(launches) == 1
+    launch = launches[0]
+    assert (launch["kernel"], launch["grid"], launch["meta"]) == ("softmax_kernel", [3, 1, 1], {"BLOCK_SIZE": 1024})
+    assert launch["file"] == __file__ and launch["knobs"] == {"num_warps": 8, "num_stages": 2}
+    assert launch["ptrs"] == [out.data_ptr(), x.data_ptr()]
+
+
+def test_launch_hooks_wrap_compiled_kernels_only_while_tracking():
+    from triton.compiler.compiler import CompiledKernel
+
+    from tritonlab.engine import memcheck
+
+    original = CompiledKernel.__getitem__
+    with memcheck.track_launches():
+        assert CompiledKernel.__getitem__ is not original
+    assert CompiledKernel.__getitem__ is original
