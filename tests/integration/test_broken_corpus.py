@@ -43,8 +43,8 @@ MUTATIONS = {
     "unstable_softmax": ("8/softmax", "softmax.py", "numerator = tl.exp(row - row_max)",
                          "numerator = tl.exp(row)", "nan", False),
     "matmul_k_tail_unmasked": ("9/matmul", "matmul.py",
-                               "a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_remaining), "
-                               "other=0.0)",
+                               ("a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_remaining), "
+                               "other=0.0)"),
                                "a = tl.load(a_ptrs, mask=(offs_m[:, None] < M), other=0.0)", "oob", True),
     "matmul_store_off_by_one": ("9/matmul", "matmul.py",
                                 "tl.store(c_ptrs, c, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))",
@@ -72,8 +72,8 @@ CONTRACT_MUTATIONS = {
                               "copy_kernel[grid](x, output, n_elements, BLOCK_SIZE=1024)")],
                             "knob-ignored", {"name": "BLOCK_SIZE", "asked": 128, "launched": 1024}),
     "sweep_block_by_position": ("6/copy", "copy_sweep.py",
-                                [("copy_kernel[grid](x, output, n_elements, BLOCK_SIZE=BLOCK_SIZE, "
-                                  "num_warps=num_warps)",
+                                [(("copy_kernel[grid](x, output, n_elements, BLOCK_SIZE=BLOCK_SIZE, "
+                                  "num_warps=num_warps)"),
                                   "copy_kernel[grid](x, output, n_elements, BLOCK_SIZE, num_warps=num_warps)")],
                                 None, None),
     "copy2d_column_major_out": ("7/copy-2d", "copy_2d.py",
@@ -105,8 +105,8 @@ CONTRACT_MUTATIONS = {
                                 "unwritten", {"cause": "grid-short"}),
     # out-of-bounds advice in the learner's own words: the mask expression and the index it never bounds
     "matmul_k_tail_names_the_k_index": ("9/matmul", "matmul.py",
-                                        [("a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < "
-                                          "k_remaining), other=0.0)",
+                                        [(("a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < "
+                                          "k_remaining), other=0.0)"),
                                           "a = tl.load(a_ptrs, mask=(offs_m[:, None] < M), other=0.0)")],
                                         "oob", {"mask": "offs_m[:, None] < M",
                                                 "unbounded": [{"name": "offs_k", "axis": 1}]}),
@@ -120,14 +120,14 @@ CONTRACT_MUTATIONS = {
     # lesson 10: numerics before performance — a second pass over x alone is a perf verdict...
     "rms_norm_reads_x_twice": ("10/debug-rms-norm", "rms_norm.py",
                                [("    y = x * rstd * w\n",
-                                 "    x = tl.load(x_ptr + row * stride_xm + cols * stride_xn, mask=mask, "
-                                 "other=0.0).to(tl.float32)\n    y = x * rstd * w\n")],
+                                 ("    x = tl.load(x_ptr + row * stride_xm + cols * stride_xn, mask=mask, "
+                                 "other=0.0).to(tl.float32)\n    y = x * rstd * w\n"))],
                                "perf-bytes", None),
     # ...but with wrong values as well, the values lead and the byte count waits (a note, not a diagnosis)
     "rms_norm_reads_x_twice_and_drops_eps": ("10/debug-rms-norm", "rms_norm.py",
                                              [("    y = x * rstd * w\n",
-                                               "    x = tl.load(x_ptr + row * stride_xm + cols * stride_xn, "
-                                               "mask=mask, other=0.0).to(tl.float32)\n    y = x * rstd * w\n"),
+                                               ("    x = tl.load(x_ptr + row * stride_xm + cols * stride_xn, "
+                                               "mask=mask, other=0.0).to(tl.float32)\n    y = x * rstd * w\n")),
                                               ("rstd = tl.rsqrt(mean_square + eps)", "rstd = tl.rsqrt(mean_square)")],
                                              "nan", None),
     "autotune_no_gpu_configs": ("10/autotune-matmul", "autotune_matmul.py",
