@@ -70,3 +70,15 @@ def test_perf_facts_wait_until_the_values_are_right():
     alone = [{"passed": False, "diagnoses": [dict(perf)]}]
     contracts.numerics_first(alone, errored=False)
     assert alone[0]["diagnoses"] == [perf] and not alone[0]["passed"]  # values right: the perf verdict stands
+
+
+def test_a_passing_summary_says_which_tiles_the_lab_could_not_vary():
+    from tritonlab.engine.tasks.verify import summarize
+
+    note = contracts.tiles_not_varied(["BLOCK_M", "BLOCK_N"], "matmul")
+    result = {"passed": True, "backend": "interpreter", "entry": "matmul", "error": None,
+              "cases": [{"passed": True, "diagnoses": [], "notes": [note]}, {"passed": True, "diagnoses": []}]}
+    assert summarize(result) == ("all 2 cases pass on the interpreter "
+                                 "(BLOCK_M, BLOCK_N not varied: matmul() picks its own tiles)")
+    result["cases"][0]["notes"] = []
+    assert summarize(result) == "all 2 cases pass on the interpreter"

@@ -270,7 +270,10 @@ def summarize(result: dict) -> str:
         where = f" (line {err['line']})" if err.get("line") else ""
         return f"{err['kind']} error{where}: {err['message']}"
     if result["passed"]:
-        return f"all {len(cases)} cases pass on the {result['backend']}"
+        fixed = sorted({name for c in cases for n in c.get("notes") or [] if n.get("kind") == "tiles-not-varied"
+                        for name in n.get("names", [])})
+        note = f" ({', '.join(fixed)} not varied: {result.get('entry')}() picks its own tiles)" if fixed else ""
+        return f"all {len(cases)} cases pass on the {result['backend']}{note}"
     first = next(c for c in cases if not c["passed"])
     reason = first["diagnoses"][0]["message"] if first["diagnoses"] else "values differ"
     return f"{passed}/{len(cases)} cases pass — first failure, {first['name']}: {reason}"
