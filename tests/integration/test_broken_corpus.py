@@ -64,6 +64,8 @@ CONTRACT_MUTATIONS = {
                             "grid-size", {"launched": 2, "expected": 1}),
     "grid_floor_starter": ("3/grid-size", "../lessons/03-programming-model/grid_size.py", [],
                            "grid-size", {"launched": 0, "expected": 1}),
+    "grid_floor_starter_slots": ("3/grid-size", "../lessons/03-programming-model/grid_size.py", [],
+                                 "unwritten", {"cause": "grid-size"}),  # not "check the tl.store pointer"
     "grid_ceil_by_negation": ("3/grid-size", "../lessons/03-programming-model/grid_size.py",
                               [('(n_elements // meta["BLOCK_SIZE"],)', '(-(-n_elements // meta["BLOCK_SIZE"]),)')],
                               None, None),

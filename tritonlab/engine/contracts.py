@@ -93,7 +93,7 @@ def _check_programs(expression: str, params: dict, launches: list) -> list[dict]
         if launched is None or launched == expected:
             continue
         return [{"kind": "grid-size", "launched": launched, "expected": expected, "grid": launch.get("grid"),
-                 "message": (f"the grid launched {launched} programs for {expected} blocks: "
+                 "message": (f"the grid launched {_count(launched, 'program')} for {_count(expected, 'block')}: "
                              + ("one program per block, rounded up — use triton.cdiv(n, BLOCK_SIZE)"
                                 if launched < expected else
                                 "the extra programs have nothing to do — use triton.cdiv(n, BLOCK_SIZE), "
@@ -190,11 +190,18 @@ def _gpu_config_count(function) -> int | None:
 _TILE_NAMES = (("BLOCK_M", "BLOCK_N"), ("BLOCK_SIZE_M", "BLOCK_SIZE_N"))
 
 
-def explain_unwritten(diagnoses: list, launches: list, block, shape: tuple) -> None:
+def explain_unwritten(diagnoses: list, launches: list, block, shape: tuple, known: list | None = None) -> None:
     """Point an 'unwritten' diagnosis at its cause, read from what was really launched (facts `cause`,
     `programs`, `tiles`): no programs at all, fewer programs than tiles (floor division), or several programs
     that all wrote the first block (offsets that ignore the program id). Leaves the diagnosis alone otherwise."""
     diag = next((d for d in diagnoses if d.get("kind") == "unwritten"), None)
+    grid_fact = next((d for d in known or [] if d.get("kind") == "grid-size"), None)
+    if diag is not None and grid_fact is not None:  # one slot per program: the grid fact already names the cause
+        diag.update(cause="grid-size", programs=grid_fact["launched"], tiles=grid_fact["expected"],
+                    message=f"{diag.get('count')} of the output's slots were never written: no program was launched "
+                            f"for them (the grid launched {_count(grid_fact['launched'], 'program')} for "
+                            f"{_count(grid_fact['expected'], 'block')})")
+        return
     if diag is None or len(launches) != 1 or not launches[0].get("grid"):
         return
     launch = launches[0]

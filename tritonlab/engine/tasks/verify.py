@@ -150,7 +150,7 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
     report = diagnose(got.detach(), expected.to(got.device), atol=atol, rtol=rtol, unwritten_mask=unwritten,
                       block_size=block)
     _refine_unwritten(report.get("diagnoses", []), mine, block, got.numel())
-    contracts.explain_unwritten(report.get("diagnoses", []), mine, block, tuple(got.shape))
+    contracts.explain_unwritten(report.get("diagnoses", []), mine, block, tuple(got.shape), known=diagnoses)
     for key in ("max_abs_err", "max_rel_err", "mismatches", "first", "map"):
         case[key] = report.get(key)
     diagnoses.extend(report.get("diagnoses", []))
