@@ -14,7 +14,17 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
 class UsageError(Exception):
-    pass
+    """A refused command line (exit 2). `ja` is the Japanese wording; without one the text is quoted verbatim
+    (a message from elsewhere, e.g. the catalog's "no exercise '99'")."""
+
+    def __init__(self, message: str, ja: str | None = None) -> None:
+        super().__init__(message)
+        self.ja = ja
+
+    def in_(self, lang: str) -> str:
+        if lang != "ja":
+            return str(self)
+        return self.ja if self.ja is not None else f"«{self}»"
 
 
 def _console():
@@ -43,9 +53,24 @@ def _exercise(ref: str):
         raise UsageError(str(exc).strip("'\"")) from None
 
 
+def _report_notices(opts, data: dict | None = None) -> dict | None:
+    """What the store had to do about a user file (set aside, a wrong setting, a folder it cannot write): with
+    `data`, added to a --json object under "notices"; without, printed one line each on stderr (and cleared)."""
+    from tritonlab import store
+
+    lang = _lang(getattr(opts, "lang", None))
+    if data is not None:
+        return {**data, "notices": [notice.to_dict(lang) for notice in store.pending_notices()]}
+    for notice in store.take_notices():
+        print(f"tritonlab: {notice.text(lang)}", file=sys.stderr)
+    return None
+
+
 def _emit_json(data) -> None:
     from tritonlab.engine.protocol import _clean
 
+    if isinstance(data, dict):
+        data = _report_notices(_OPTS, data)
     print(json.dumps(_clean(data), ensure_ascii=False, indent=2, default=str))
 
 
@@ -59,25 +84,33 @@ def cmd_list(opts) -> int:
     catalog = _catalog()
     progress = store.load_progress()
     if opts.json:
-        _emit_json({
-            "lessons": [
-                {
-                    "id": lesson.id,
-                    "number": lesson.number,
-                    "title": lesson.title,
-                    "outcomes": [o.id for o in lesson.outcomes],
-                    "quiz": len(lesson.quiz),
-                    "exercises": [
-                        {"id": e.id, "key": e.key, "ref": f"{lesson.number}/{e.id}", "title": e.title,
-                         "entry": e.entry, "outcomes": e.outcomes,
-                         "state": store.exercise_state(e.key, progress)}
-                        for e in lesson.exercises
-                    ],
-                }
-                for lesson in catalog.lessons
-            ],
-            "problems": [p.to_dict() for p in catalog.problems],
-        })
+        _emit_json(
+            {
+                "lessons": [
+                    {
+                        "id": lesson.id,
+                        "number": lesson.number,
+                        "title": lesson.title,
+                        "outcomes": [o.id for o in lesson.outcomes],
+                        "quiz": len(lesson.quiz),
+                        "exercises": [
+                            {
+                                "id": e.id,
+                                "key": e.key,
+                                "ref": f"{lesson.number}/{e.id}",
+                                "title": e.title,
+                                "entry": e.entry,
+                                "outcomes": e.outcomes,
+                                "state": store.exercise_state(e.key, progress),
+                            }
+                            for e in lesson.exercises
+                        ],
+                    }
+                    for lesson in catalog.lessons
+                ],
+                "problems": [p.to_dict() for p in catalog.problems],
+            }
+        )
         return EXIT_OK
     console = _console()
     lang = _lang(opts.lang)
@@ -88,7 +121,9 @@ def cmd_list(opts) -> int:
             mark = {"verified": "[green]✓[/]", "in progress": "[yellow]…[/]"}.get(state, " ")
             console.print(f"     {mark} {lesson.number}/{e.id:<22} {tr(e.title, lang)}")
         if lesson.quiz:
-            console.print(f"       [dim]quiz: {len(lesson.quiz)} questions — tritonlab quiz {lesson.number}[/]")
+            console.print(
+                f"       [dim]quiz: {len(lesson.quiz)} questions — tritonlab quiz {lesson.number}[/]"
+            )
     for problem in catalog.problems:
         console.print(f"[red]{problem}[/]")
     return EXIT_OK
@@ -106,119 +141,123 @@ def _code_args(opts, exercise) -> dict:
     elif getattr(opts, "file", None):
         path = Path(opts.file)
         if not path.is_file():
-            raise UsageError(f"--file {opts.file}: no such file")
+            raise UsageError(f"--file {opts.file}: no such file", f"--file {opts.file}: ファイルがありません")
         args["file"] = str(path.resolve())
     else:
         draft = store.draft_path(exercise.key)
-        if draft.is_file():
+        if not store.draft_is_blocked(exercise.key) and draft.is_file():
             args["file"] = str(draft)
     return args
 
 
-def _client(opts):
-    from tritonlab.engine.client import WorkerClient
+def _lab(opts):
+    from tritonlab.engine.lab import Lab
 
-    return WorkerClient(backend=opts.backend)
+    return Lab(backend=opts.backend)
 
 
 def _progress_printer(opts):
     if opts.json or not sys.stderr.isatty():
         return None
+    from tritonlab.present.cli import progress_text
+
+    lang = _lang(opts.lang)
 
     def show(event):
-        sys.stderr.write(f"\r\033[K{event.get('message', '')}")
+        sys.stderr.write(f"\r\033[K{progress_text(event, lang)}")
         sys.stderr.flush()
 
     return show
 
 
-def _request(opts, op: str, args: dict) -> dict:
-    client = _client(opts)
-    try:
-        result = client.request(op, args, timeout=opts.timeout, on_event=_progress_printer(opts))
-    finally:
-        client.close()
-        if not opts.json and sys.stderr.isatty():
-            sys.stderr.write("\r\033[K")
-    if "backend" not in result and client.info:
-        result["backend"] = client.info.get("backend")
-    if (result.get("error") or {}).get("kind") == "usage":
-        raise UsageError(result["error"]["message"])
+def _ask(opts, op: str, args: dict):
+    """One request through the Lab (verify includes the GPU→interpreter replay); a refused request is a usage
+    error (exit 2)."""
+    from tritonlab.engine.lab import is_usage_error
+
+    with _lab(opts) as lab:
+        try:
+            result = lab.request(op, args, timeout=opts.timeout, on_progress=_progress_printer(opts))
+        finally:
+            if not opts.json and sys.stderr.isatty():
+                sys.stderr.write("\r\033[K")
+    if is_usage_error(result):
+        raise UsageError(result.error.get("exception") or result.error.message)
     return result
+
+
+def _emit_result(opts, op: str, result) -> None:
+    """--json: today's keys, plus (for run and bench) the English `lines` older readers expect; else words."""
+    from tritonlab.present import cli as printers
+
+    if opts.json:
+        data = result.to_json()
+        if op in ("run", "bench"):
+            from tritonlab.present.bench import lines as bench_lines
+            from tritonlab.present.run import run_lines
+
+            data.setdefault("lines", run_lines(data, "en") if op == "run" else bench_lines(data, "en"))
+        if op == "verify":
+            from tritonlab.present.verify import summary
+
+            data["summary"] = data.get("summary") or summary(data, "en")
+        _emit_json(data)
+        return
+    printer = {
+        "verify": printers.print_verify,
+        "run": printers.print_run,
+        "bench": printers.print_bench,
+        "ir": printers.print_ir,
+    }[op]
+    printer(_console(), result, _lang(opts.lang))
 
 
 def cmd_verify(opts) -> int:
     catalog, exercise = _exercise(opts.exercise)
     args = _code_args(opts, exercise)
-    result = _request(opts, "verify", args)
-    from tritonlab.engine.replay import with_replay
-
-    result = with_replay(result, args, timeout=opts.timeout)
-    result.setdefault("exercise", exercise.key)
-    result.setdefault("passed", False)
-    result.setdefault("cases", [])
-    if result.get("passed") and not args.get("solution") and not opts.file:
+    result = _ask(opts, "verify", args)
+    if result.passed and not args.get("solution") and not opts.file:
         from tritonlab import store
 
-        store.mark_verified(exercise.key, result.get("backend", "?"))
-    if opts.json:
-        _emit_json(result)
-    else:
-        from tritonlab.render import print_verify
-
-        print_verify(_console(), result, _lang(opts.lang))
-    return EXIT_OK if result.get("passed") else EXIT_FAIL
+        store.mark_verified(exercise.key, result.backend or "?", code_path=args.get("file"))
+    _emit_result(opts, "verify", result)
+    return EXIT_OK if result.passed else EXIT_FAIL
 
 
 def cmd_run(opts) -> int:
     catalog, exercise = _exercise(opts.exercise)
-    result = _request(opts, "run", _code_args(opts, exercise))
-    if opts.json:
-        _emit_json(result)
-    else:
-        from tritonlab.render import print_run
-
-        print_run(_console(), result)
-    return EXIT_FAIL if result.get("error") else EXIT_OK
+    result = _ask(opts, "run", _code_args(opts, exercise))
+    _emit_result(opts, "run", result)
+    return EXIT_FAIL if result.error else EXIT_OK
 
 
 def cmd_bench(opts) -> int:
     catalog, exercise = _exercise(opts.exercise)
-    args = _code_args(opts, exercise)
-    result = _request(opts, "bench", args)
-    if opts.json:
-        _emit_json(result)
-    else:
-        from tritonlab.render import print_bench
-
-        print_bench(_console(), result)
-    return EXIT_FAIL if result.get("error") else EXIT_OK
+    result = _ask(opts, "bench", _code_args(opts, exercise))
+    _emit_result(opts, "bench", result)
+    return EXIT_FAIL if result.error else EXIT_OK
 
 
 def cmd_ir(opts) -> int:
     catalog, exercise = _exercise(opts.exercise)
     args = _code_args(opts, exercise)
     args.update(stage=opts.stage, arch=opts.arch)
-    result = _request(opts, "ir", args)
-    if opts.json:
-        _emit_json(result)
-    else:
-        from tritonlab.render import print_ir
-
-        print_ir(_console(), result)
-    return EXIT_FAIL if result.get("error") else EXIT_OK
+    result = _ask(opts, "ir", args)
+    _emit_result(opts, "ir", result)
+    return EXIT_FAIL if result.error else EXIT_OK
 
 
 def cmd_doctor(opts) -> int:
     from tritonlab.doctor import run_doctor
 
-    report = run_doctor(backend=opts.backend, timeout=opts.timeout)
+    with _lab(opts) as lab:
+        report = run_doctor(lab, timeout=opts.timeout)
     if opts.json:
         _emit_json(report)
     else:
-        from tritonlab.render import print_doctor
+        from tritonlab.present.cli import print_doctor
 
-        print_doctor(_console(), report)
+        print_doctor(_console(), report, _lang(opts.lang))
     return EXIT_OK if report.get("ok") else EXIT_FAIL
 
 
@@ -228,17 +267,18 @@ def cmd_quiz(opts) -> int:
     catalog = _catalog()
     lesson = catalog.lesson(opts.lesson)
     if lesson is None:
-        raise UsageError(f"no lesson {opts.lesson!r}")
+        raise UsageError(f"no lesson {opts.lesson!r}", f"レッスン {opts.lesson!r} はありません")
     if not lesson.quiz:
-        raise UsageError(f"lesson {lesson.id} has no quiz")
+        raise UsageError(f"lesson {lesson.id} has no quiz", f"レッスン {lesson.id} には確認問題がありません")
     return run_quiz(lesson, _lang(opts.lang), answers=opts.answers, as_json=opts.json)
 
 
 def cmd_check(opts) -> int:
     from tritonlab.content.check import run_check
 
-    return run_check(run_kernels=not opts.no_kernels, backend=opts.backend, as_json=opts.json,
-                     lessons=opts.lessons or None)
+    return run_check(
+        run_kernels=not opts.no_kernels, backend=opts.backend, as_json=opts.json, lessons=opts.lessons or None
+    )
 
 
 def cmd_open(opts) -> int:
@@ -257,19 +297,30 @@ def cmd_open(opts) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tritonlab", description="A terminal lab for learning Triton kernels.")
+    parser = argparse.ArgumentParser(
+        prog="tritonlab", description="A terminal lab for learning Triton kernels."
+    )
     parser.add_argument("--version", action="version", version=f"tritonlab {__version__}")
     parser.add_argument("--lang", choices=["en", "ja"], help="language (default: from the locale)")
-    parser.add_argument("--backend", choices=["auto", "gpu", "interpreter"], default="auto",
-                        help="where kernels run (default: the GPU if there is one, else Triton's interpreter)")
+    parser.add_argument(
+        "--backend",
+        choices=["auto", "gpu", "interpreter"],
+        default="auto",
+        help="where kernels run (default: the GPU if there is one, else Triton's interpreter)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def common(p, timeout=120.0):
         p.add_argument("--json", action="store_true", help="print one JSON object")
         p.add_argument("--lang", choices=["en", "ja"], default=argparse.SUPPRESS)
         p.add_argument("--backend", choices=["auto", "gpu", "interpreter"], default=argparse.SUPPRESS)
-        p.add_argument("--timeout", type=float, default=timeout, metavar="SECONDS",
-                       help=f"stop the kernel after this long (default {timeout:g})")
+        p.add_argument(
+            "--timeout",
+            type=float,
+            default=timeout,
+            metavar="SECONDS",
+            help=f"stop the kernel after this long (default {timeout:g})",
+        )
 
     def code(p):
         group = p.add_mutually_exclusive_group()
@@ -293,7 +344,9 @@ def build_parser() -> argparse.ArgumentParser:
         common(p, 600.0 if name == "bench" else 120.0)
         if name == "ir":
             p.add_argument("--stage", choices=["ttir", "ttgir", "llir", "ptx", "sass"], default="ttir")
-            p.add_argument("--arch", default=None, metavar="sm_NN", help="target when there is no GPU (default sm_90)")
+            p.add_argument(
+                "--arch", default=None, metavar="sm_NN", help="target when there is no GPU (default sm_90)"
+            )
         p.set_defaults(func=func)
 
     p = sub.add_parser("doctor", help="check Python, torch, triton, CUDA and the interpreter")
@@ -307,7 +360,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=["en", "ja"], default=argparse.SUPPRESS)
     p.set_defaults(func=cmd_quiz)
 
-    p = sub.add_parser("check", help="developer: validate lessons; every starter fails, every solution passes")
+    p = sub.add_parser(
+        "check", help="developer: validate lessons; every starter fails, every solution passes"
+    )
     p.add_argument("lessons", nargs="*", metavar="LESSON")
     p.add_argument("--no-kernels", action="store_true", help="only the static checks")
     p.add_argument("--json", action="store_true")
@@ -322,21 +377,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_OPTS = None  # the parsed options, for _emit_json's notices
+
+
 def main(argv: list[str] | None = None) -> int:
+    global _OPTS
     parser = build_parser()
-    opts = parser.parse_args(argv)
+    opts = _OPTS = parser.parse_args(argv)
     if not getattr(opts, "func", None):
         opts.func = cmd_open
         opts.exercise = None
     try:
         return opts.func(opts)
     except UsageError as exc:
-        print(f"tritonlab: error: {exc}", file=sys.stderr)
+        lang = _lang(getattr(opts, "lang", None))
+        print(f"tritonlab: {'エラー' if lang == 'ja' else 'error'}: {exc.in_(lang)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         os._exit(EXIT_OK)
+    finally:
+        _report_notices(opts)
 
 
 if __name__ == "__main__":

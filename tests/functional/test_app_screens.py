@@ -46,9 +46,11 @@ FAILED_VERIFY = {
             "max_abs_err": 1.5,
             "max_rel_err": 1.0,
             "mismatches": 96,
-            "diagnoses": [{"kind": "unwritten", "message": "elements 1–96 were never written"}],
+            "diagnoses": [{"kind": "unwritten", "count": 96, "ranges": [[1, 96]], "numel": 97, "start": 1,
+                           "cause": "grid-short", "message": "(the engine's old English, never shown)"}],
             "first": [{"index": [1], "got": "nan", "expected": 0.25}],
             "map": "✓✗✗✗✗✗✗✗",
+            "map_grid": {"dims": 1, "numel": 97, "cells": 8, "elements_per_cell": 13, "rows": ["✓✗✗✗✗✗✗✗"]},
         },
     ],
     "output": "debug print from the kernel file\n",
@@ -160,7 +162,9 @@ def test_verify_result_shows_cases_and_narrow_layout_switches_to_results():
         await pilot.press("f6")
         await settle(pilot)
         op, args = client.requests[-1]
-        assert op == "verify" and args == {"exercise": KEY, "file": str(store.draft_path(KEY))}
+        assert op == "verify" and set(args) == {"exercise", "file"} and args["exercise"] == KEY
+        # what this window shows, in a per-window file (another window may change the draft meanwhile)
+        assert open(args["file"], encoding="utf-8").read() == screen.editor.text
         assert store.draft_path(KEY).exists()  # saved before the request
         assert screen.has_class("-show-results") and screen.results.active == "verify"
         panel = screen.query_one(VerifyPanel)
@@ -280,10 +284,11 @@ def test_environment_panel_runs_the_doctor_in_the_background(monkeypatch):
         "backend": "interpreter",
         "checks": [
             {"name": "torch", "status": "ok", "value": "2.13"},
-            {"name": "cuda", "status": "warn", "value": "no GPU", "fix": "use the interpreter"},
+            {"name": "cuda", "status": "warn", "value": "no GPU", "fix": "use the interpreter",
+             "cause": "no-cuda"},
         ],
     }
-    monkeypatch.setattr(tritonlab.doctor, "run_doctor", lambda backend="auto", timeout=180.0: report)
+    monkeypatch.setattr(tritonlab.doctor, "run_doctor", lambda lab=None, **_: report)
 
     async def scenario(app, pilot):
         screen = app.screen
@@ -291,7 +296,8 @@ def test_environment_panel_runs_the_doctor_in_the_background(monkeypatch):
         await settle(pilot)
         await pilot.pause()
         shown = screen_text(app)
-        assert "torch" in shown and "fix: use the interpreter" in shown and "can run kernels" in shown
+        assert "torch" in shown and "fix: kernels run on Triton's CPU interpreter" in shown
+        assert "can run kernels" in shown
 
     run(scenario, size=(120, 36), exercise_ref="2")
 
@@ -313,12 +319,10 @@ def test_corrupt_user_files_are_set_aside_with_a_notice(isolated_home):
 GPU_BENCH = {
     "exercise": KEY,
     "backend": "gpu",
+    "device": "NVIDIA H200",
+    "verified": True,
+    "verify": {"passed": True, "cases": 4},
     "error": None,
-    "lines": [
-        "05-vector-add/add on the gpu (NVIDIA H200)",
-        "size    ms  GB/s  torch GB/s",
-        "n=1M  0.01  1200  1100",
-    ],
     "rows": [
         {"label": "n=1M", "ms": 0.01, "gbps": 1200.0, "torch_ms": 0.011, "torch_gbps": 1100.0, "tflops": 0.1},
         {"label": "n=16M", "ms": 0.05, "gbps": 3000.0, "torch_ms": 0.05, "torch_gbps": 2900.0, "tflops": 0.3},
@@ -454,7 +458,7 @@ def test_gpu_verifies_are_replayed_on_one_warm_interpreter_worker():
             await pilot.press("f6")
             await settle(pilot)
         assert [op for op, _ in replays.requests] == ["verify", "verify"], "both GPU passes audited, one worker"
-        assert app.replay_client() is replays
+        assert app.lab.replay_worker is replays
         summary = str(app.screen.query_one("#verify-summary").render())
         assert "line 11" in summary  # the audit's finding replaces the GPU pass
 

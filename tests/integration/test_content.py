@@ -1,5 +1,5 @@
 """The content check, as CI runs it: coverage and languages (static), then every starter fails and every
-solution passes on this machine's backend, and interpreter verify stays fast enough to learn with."""
+solution passes on this machine's backend."""
 
 import pytest
 
@@ -9,7 +9,6 @@ from tritonlab.engine.client import WorkerClient
 
 CATALOG = load_catalog()
 EXERCISES = CATALOG.all_exercises()
-INTERPRETER_BUDGET_S = 3.0
 
 
 def test_every_lesson_loads():
@@ -36,7 +35,4 @@ def test_solution_passes_and_starter_fails(worker, exercise):
     assert solution.get("passed"), f"solution fails: {solution.get('summary') or solution.get('error')}"
     starter = worker.request("verify", {"exercise": exercise.key, "file": str(exercise.starter)}, timeout=300)
     assert not starter.get("passed"), "the starter passes verification"
-    if solution.get("backend") == "interpreter":
-        warm = worker.request("verify", {"exercise": exercise.key, "solution": True}, timeout=300)
-        assert warm["seconds"] <= INTERPRETER_BUDGET_S, (
-            f"interpreter verify took {warm['seconds']:.2f} s once warm (budget {INTERPRETER_BUDGET_S} s)")
+    # A warm interpreter verify's time (the 3 s budget) is a benchmark: scripts/interpreter_times.py.

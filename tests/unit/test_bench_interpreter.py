@@ -10,6 +10,7 @@ from tests.conftest import BENCH_ROW_KEYS
 from tritonlab.engine import ceilings, roofline
 from tritonlab.engine.client import WorkerClient
 from tritonlab.paths import kernels_dir, lessons_dir
+from tritonlab.present.bench import lines as bench_lines
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +44,7 @@ def test_vector_add_solution_counts_exact_bytes_and_reports_no_times(client):
     assert row["arithmetic_intensity"] == pytest.approx(n / (3 * n * size))
     assert result["roofline"]["arithmetic_intensity"] == pytest.approx(1 / 12)
     assert result["roofline"]["bound"] is None
-    assert any("32,768" in line for line in result["lines"])
+    assert any("32,768" in line for line in bench_lines(result, "en"))
 
 
 def test_masked_off_lanes_are_not_counted(client, tmp_path):
@@ -76,7 +77,7 @@ def test_starter_is_not_timed(client):
     assert result["rows"] == []
     assert result["error"] is not None and result["error"].get("not_timed")
     assert result["verify"]["passed"] is False
-    assert "not timed" in " ".join(result["lines"])
+    assert "not timed" in " ".join(bench_lines(result, "en"))
 
 
 def test_exercise_without_bench_is_a_usage_error_before_verify(client):

@@ -136,7 +136,7 @@ def test_two_dimensional_mismatch_names_tiles():
     got = expected.clone()
     got[64:128, 192:256] = 1
     d = _diag(diagnose(got, expected, atol=0, rtol=0, block_size=(64, 64)), "mismatch")
-    assert d["rows"] == [[64, 127]] and d["cols"] == [[192, 255]] and d["programs"] == [(1, 3)]
+    assert d["rows"] == [[64, 127]] and d["cols"] == [[192, 255]] and d["programs"] == [[1, 3]]
     assert "rows 64–127, columns 192–255 (programs (1, 3))" in d["message"]
 
 

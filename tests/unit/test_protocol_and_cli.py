@@ -21,19 +21,29 @@ def test_decode_rejects_non_objects():
         protocol.decode(b"[1, 2]")
 
 
-@pytest.mark.parametrize("code, text", [
-    (-signal.SIGSEGV, "SIGSEGV"), (-signal.SIGABRT, "SIGABRT"), (-signal.SIGKILL, "SIGKILL"), (3, "exit code 3"),
-])
+@pytest.mark.parametrize(
+    "code, text",
+    [
+        (-signal.SIGSEGV, "SIGSEGV"),
+        (-signal.SIGABRT, "SIGABRT"),
+        (-signal.SIGKILL, "SIGKILL"),
+        (3, "exit code 3"),
+    ],
+)
 def test_describe_exit(code, text):
     assert describe_exit(code).startswith(text)
 
 
 def test_learner_line_from_faulthandler_and_traceback():
-    fault = ('Fatal Python error: Segmentation fault\n\nCurrent thread 0x01 (most recent call first):\n'
-             '  File "/x/learner.py", line 7 in add\n  File "/x/learner.py", line 3 in outer\n')
+    fault = (
+        "Fatal Python error: Segmentation fault\n\nCurrent thread 0x01 (most recent call first):\n"
+        '  File "/x/learner.py", line 7 in add\n  File "/x/learner.py", line 3 in outer\n'
+    )
     assert _learner_line(fault, {"file": "/x/learner.py"}) == 7
-    tb = ('Traceback (most recent call last):\n  File "/x/learner.py", line 3, in outer\n'
-          '  File "/x/learner.py", line 9, in add\n')
+    tb = (
+        'Traceback (most recent call last):\n  File "/x/learner.py", line 3, in outer\n'
+        '  File "/x/learner.py", line 9, in add\n'
+    )
     assert _learner_line(tb, {"file": "/x/learner.py"}) == 9
     assert _learner_line("nothing here", {"file": "/x/learner.py"}) is None
 
@@ -92,13 +102,44 @@ def test_replay_picks_the_small_failing_gpu_case_and_skips_huge_ones():
     from tritonlab.engine.replay import _failing_case, needs_replay
 
     def result(n):
-        return {"backend": "gpu", "passed": False, "cases": [
-            {"name": "ok", "passed": True, "params": {"n": 10}, "dtype": "float32", "seed": 0, "kwargs": {},
-             "diagnoses": []},
-            {"name": "bad", "passed": False, "params": {"n": n}, "dtype": "float16", "seed": 1, "kwargs": {},
-             "diagnoses": [{"kind": "oob", "message": "guard changed"}]}]}
+        return {
+            "backend": "gpu",
+            "passed": False,
+            "cases": [
+                {
+                    "name": "ok",
+                    "passed": True,
+                    "params": {"n": 10},
+                    "dtype": "float32",
+                    "seed": 0,
+                    "kwargs": {},
+                    "diagnoses": [],
+                },
+                {
+                    "name": "bad",
+                    "passed": False,
+                    "params": {"n": n},
+                    "dtype": "float16",
+                    "seed": 1,
+                    "kwargs": {},
+                    "diagnoses": [{"kind": "oob", "message": "guard changed"}],
+                },
+            ],
+        }
 
     assert needs_replay(result(97))
     assert _failing_case(result(97)) == {"params": {"n": 97}, "dtype": "float16", "seed": 1, "kwargs": {}}
     assert _failing_case(result(16_777_216)) is None  # too big for the interpreter: use its own cases
     assert not needs_replay({"backend": "interpreter", "cases": result(97)["cases"]})
+
+
+def test_there_is_no_phantom_autotune_op():
+    """`autotune` was listed as a worker op with no task behind it ("internal error in the lab"): it is
+    refused as an unknown request now, like any other name, while the real ops still dispatch."""
+    from tritonlab.engine import worker
+
+    assert "autotune" not in worker.OPS
+    refused = worker.handle("autotune", {}, ctx=None)
+    assert refused["error"]["kind"] == "usage" and "autotune" in refused["error"]["message"]
+    assert worker.handle("ping", {}, ctx=None)["pong"] is True
+    assert set(worker.OPS) == {"verify", "run", "bench", "ir", "doctor"}

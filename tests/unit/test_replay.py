@@ -1,5 +1,5 @@
-"""When a GPU run goes wrong without a fault (NaN, unwritten, mismatch), the exact small case is replayed on the
-interpreter's bounds checker, and an out-of-bounds access it finds is named on that case."""
+"""When a GPU run goes wrong without a fault (NaN, unwritten, mismatch), the exact small case is replayed on
+the interpreter's bounds checker, and an out-of-bounds access it finds is named on that case."""
 
 import numpy as np
 import pytest
@@ -8,13 +8,32 @@ from tritonlab.engine import interpreter_support, replay
 
 
 def gpu_result(kind: str, params: dict) -> dict:
-    return {"backend": "gpu", "passed": False, "error": None, "summary": "1/2 cases pass",
-            "cases": [
-                {"name": "ok", "params": {"n": 1}, "dtype": "float32", "seed": 0, "kwargs": {}, "passed": True,
-                 "diagnoses": []},
-                {"name": "bad", "params": params, "dtype": "float16", "seed": 1, "kwargs": {}, "passed": False,
-                 "diagnoses": [{"kind": kind}]},
-            ]}
+    return {
+        "backend": "gpu",
+        "passed": False,
+        "error": None,
+        "summary": "1/2 cases pass",
+        "cases": [
+            {
+                "name": "ok",
+                "params": {"n": 1},
+                "dtype": "float32",
+                "seed": 0,
+                "kwargs": {},
+                "passed": True,
+                "diagnoses": [],
+            },
+            {
+                "name": "bad",
+                "params": params,
+                "dtype": "float16",
+                "seed": 1,
+                "kwargs": {},
+                "passed": False,
+                "diagnoses": [{"kind": kind}],
+            },
+        ],
+    }
 
 
 @pytest.fixture
@@ -31,8 +50,12 @@ def calls(monkeypatch):
 
 def test_a_nan_on_the_gpu_replays_that_case_and_names_the_line(calls):
     result = replay.with_replay(gpu_result("nan", {"M": 17, "N": 33, "K": 65}), {"exercise": "9/matmul"})
-    assert calls == [{"case": {"params": {"M": 17, "N": 33, "K": 65}, "dtype": "float16", "seed": 1, "kwargs": {}},
-                      "exact_only": True}]
+    assert calls == [
+        {
+            "case": {"params": {"M": 17, "N": 33, "K": 65}, "dtype": "float16", "seed": 1, "kwargs": {}},
+            "exact_only": True,
+        }
+    ]
     bad = result["cases"][1]
     assert bad["diagnoses"][0]["kind"] == "oob" and bad["diagnoses"][0]["line"] == 31
     assert result["cases"][0]["diagnoses"] == []
@@ -76,21 +99,29 @@ def test_scalar_index_accepts_a_one_element_array_and_refuses_a_block():
 
 
 def test_range_over_a_scalar_argument_works_on_the_interpreter():
-    """The numpy >= 2.4 trap: `range(0, K, BLOCK_K)` in a kernel (run in a worker, where the repair is installed)."""
+    """The numpy >= 2.4 trap: `range(0, K, BLOCK_K)` in a kernel (run in a worker, where the repair is
+    installed)."""
     from tritonlab.engine.client import WorkerClient
 
     worker = WorkerClient(backend="interpreter")
     try:
-        result = worker.request("verify", {"exercise": "9/matmul", "solution": True,
-                                           "cases": [{"params": {"M": 5, "N": 7, "K": 70}, "dtype": "float32"}]},
-                                timeout=120)
+        result = worker.request(
+            "verify",
+            {
+                "exercise": "9/matmul",
+                "solution": True,
+                "cases": [{"params": {"M": 5, "N": 7, "K": 70}, "dtype": "float32"}],
+            },
+            timeout=120,
+        )
     finally:
         worker.close()
     assert result["passed"], result.get("summary") or result.get("error")
 
 
 class RecordingClient:
-    """An interpreter worker stand-in: answers each request with the next canned reply, never closed by replay."""
+    """An interpreter worker stand-in: answers each request with the next canned reply, never closed by
+    replay."""
 
     def __init__(self, *replies):
         self.replies = list(replies)
@@ -110,7 +141,8 @@ def test_a_given_replay_client_is_used_and_kept_warm():
     client = RecordingClient(oob)
     result = replay.with_replay(gpu_result("oob", {"n": 1000}), {"exercise": "5"}, client=client)
     assert [r.get("cases") for r in client.requests] == [
-        [{"params": {"n": 1000}, "dtype": "float16", "seed": 1, "kwargs": {}}]]
+        [{"params": {"n": 1000}, "dtype": "float16", "seed": 1, "kwargs": {}}]
+    ]
     assert client.closed is False
     assert result["replay"]["line"] == 12
 
@@ -118,6 +150,8 @@ def test_a_given_replay_client_is_used_and_kept_warm():
 def test_a_cancelled_replay_does_not_start_another_run():
     client = RecordingClient({"error": {"kind": "cancelled", "message": "cancelled"}, "cases": []})
     result = replay.with_replay(gpu_result("oob", {"n": 1000}), {"exercise": "5"}, client=client)
-    assert len(client.requests) == 1, "after a cancel the fallback run on the interpreter's own cases must not start"
+    assert len(client.requests) == 1, (
+        "after a cancel the fallback run on the interpreter's own cases must not start"
+    )
     assert result["replay"]["error"]["kind"] == "cancelled"
     assert result["passed"] is False

@@ -1,1 +1,1 @@
-"""The Textual app. Talks to kernels only through `tritonlab.engine.client.WorkerClient`; never imports torch/triton."""
+"""The Textual app. Talks to kernels only through `tritonlab.engine.lab.Lab`; never imports torch/triton."""

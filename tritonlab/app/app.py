@@ -1,4 +1,4 @@
-"""The TritonLab app: wires the catalog, the kernel worker client, the language and the screens together."""
+"""The TritonLab app: wires the catalog, the engine's one door (`Lab`), the language and the screens."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tritonlab.app import cjk_wrap
 from tritonlab.app.keys import relabel
 from tritonlab.app.strings import t
 from tritonlab.content.loader import load_catalog
-from tritonlab.engine.client import WorkerClient
+from tritonlab.engine.lab import Lab
 
 
 class TritonLabApp(App):
@@ -40,13 +40,17 @@ class TritonLabApp(App):
         client=None,
         catalog=None,
         replay_client=None,
+        lab: Lab | None = None,
     ) -> None:
+        """`client`/`replay_client`: stand-ins for the worker clients inside the Lab (tests); `lab`: a whole
+        Lab."""
         super().__init__()
         cjk_wrap.install()
         self.backend = backend
         self.catalog = catalog if catalog is not None else load_catalog()
-        self.client = client if client is not None else WorkerClient(backend=backend)
-        self._replay_client: WorkerClient | None = replay_client
+        self.lab = (
+            lab if lab is not None else Lab(backend=backend, client=client, replay_client=replay_client)
+        )
         self._exercise_ref = exercise_ref
         self.set_reactive(TritonLabApp.lang, lang)
         relabel(self, lang, self.LABELS)  # before the first frame: a relabel after it rebuilds the footer
@@ -66,7 +70,7 @@ class TritonLabApp(App):
         self.call_after_refresh(self.start_worker)
 
     def _open_ref(self, ref: str) -> None:
-        """`tritonlab open REF`: an exercise, or a lesson (its first exercise, or its text when it has none)."""
+        """`tritonlab open REF`: an exercise, or a lesson (its first exercise, or its text if it has none)."""
         try:
             self.open_exercise(self.catalog.exercise(ref).key)
         except KeyError as exc:
@@ -92,7 +96,7 @@ class TritonLabApp(App):
     @work(thread=True, exclusive=True, exit_on_error=False, group="client")
     def start_worker(self) -> dict:
         """Spawn the worker (it imports torch: seconds) off the UI thread; the badges update on its hello."""
-        return self.client.start()
+        return self.lab.start()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "client" or not event.worker.is_finished:
@@ -117,30 +121,18 @@ class TritonLabApp(App):
     def on_unmount(self) -> None:
         self._stop_client()
 
-    def replay_client(self) -> WorkerClient:
-        """The interpreter worker that replays GPU runs on the bounds checker: started on first use, then kept
-        warm, so a verify on a GPU does not pay an interpreter start-up every time."""
-        if self._replay_client is None:
-            self._replay_client = WorkerClient(backend="interpreter")
-        return self._replay_client
-
     def cancel_requests(self) -> None:
         """Stop whatever a kernel job is waiting for: the kernel worker's request or the replay's."""
-        self.client.cancel()
-        if self._replay_client is not None:
-            self._replay_client.cancel()
+        self.lab.cancel()
 
     def _stop_client(self) -> None:
         busy = any(w.group in ("kernel", "client") and not w.is_finished for w in self.workers)
-        for client in (self.client, self._replay_client):
-            if client is None:
-                continue
-            try:
-                if busy:
-                    client.cancel()  # the blocked request returns at once, so the app exits at once
-                client.close()
-            except OSError:  # shutting down: nothing left to report it to
-                pass
+        try:
+            if busy:
+                self.lab.cancel()  # the blocked request returns at once, so the app exits at once
+            self.lab.close()
+        except OSError:  # shutting down: nothing left to report it to
+            pass
 
     # ---- navigation ---------------------------------------------------------------------------------
 
@@ -194,8 +186,8 @@ class TritonLabApp(App):
 
     def show_store_notices(self) -> None:
         """Corrupt user files were set aside by the store; say so once, never as a traceback."""
-        while store.notices:
-            self.notify(store.notices.pop(0), severity="warning", timeout=12)
+        for notice in store.take_notices():
+            self.notify(notice.text(self.lang), severity="warning", timeout=12)
 
     def action_help(self) -> None:
         from tritonlab.app.screens.help import HelpScreen

@@ -1,4 +1,8 @@
-"""Entry point for `tritonlab` / `tritonlab open`: resolve language and backend, then run the app."""
+"""Entry point for `tritonlab` / `tritonlab open`: resolve language and backend, then run the app.
+
+The app runs with signal handlers that save every open draft on SIGHUP (an SSH link that drops), SIGTERM and
+SIGINT before it exits (tritonlab/app/drafts.py).
+"""
 
 from __future__ import annotations
 
@@ -24,7 +28,12 @@ def resolve_backend(backend: str | None) -> str:
 
 def run_app(exercise: str | None = None, lang: str | None = None, backend: str | None = "auto") -> int:
     from tritonlab.app.app import TritonLabApp
+    from tritonlab.app.drafts import install_signal_handlers
 
     app = TritonLabApp(exercise_ref=exercise, lang=resolve_lang(lang), backend=resolve_backend(backend))
-    app.run()
+    restore = install_signal_handlers(app)
+    try:
+        app.run()
+    finally:
+        restore()
     return app.return_code or 0

@@ -128,6 +128,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "editor_failed": "could not run {editor}: {error}",
         "suspend_unsupported": "This terminal cannot hand over to an external editor.",
         "reloaded": "reloaded your code from {path}",
+        "reload_draft": "Reload draft",
         "switch_pane": "code, text and results are tabs at this width: ctrl+t switches",
         "help_title": "TritonLab — keys",
         "help_intro": "Write the kernel in the editor. Your draft is saved as you type. F6 checks it against torch on "
@@ -257,6 +258,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "editor_failed": "{editor} を起動できません: {error}",
         "suspend_unsupported": "この端末では外部エディタに切り替えられません。",
         "reloaded": "{path} からコードを読み込み直しました",
+        "reload_draft": "下書きを再読込",
         "switch_pane": "この幅ではコード・解説・結果がタブになります: ctrl+t で切り替え",
         "help_title": "TritonLab — キー操作",
         "help_intro": "エディタでカーネルを書きます。下書きは入力のたびに保存されます。F6 で多数のサイズと dtype について "
@@ -281,10 +283,10 @@ def t(key: str, lang: str = "en", **fmt) -> str:
 
 
 def kind_label(kind: str | None, lang: str = "en") -> str:
-    """'oob' → 'out-of-bounds access': the worker's error kinds in words a learner reads."""
-    kind = kind or "error"
-    label = STRINGS.get(lang, STRINGS["en"]).get(f"kind_{kind}") or STRINGS["en"].get(f"kind_{kind}")
-    return label or f"{kind} error"
+    """'oob' → 'out-of-bounds access': one registry of kind names, in tritonlab.present.diagnoses.LABELS."""
+    from tritonlab.present.diagnoses import label
+
+    return label(kind or "error", lang)
 
 
 def state_mark(state: str) -> str:

@@ -137,9 +137,9 @@ def static_check(catalog, report: Report, only: set | None = None) -> None:
 
 def kernel_check(catalog, report: Report, backend: str = "interpreter", only: set | None = None,
                  on_progress=None) -> None:
-    from tritonlab.engine.client import WorkerClient
+    from tritonlab.engine.lab import Lab
 
-    client = WorkerClient(backend=backend)
+    client = Lab(backend=backend)
     try:
         for exercise in catalog.all_exercises():
             if only and exercise.lesson_id not in only:
@@ -153,7 +153,7 @@ def kernel_check(catalog, report: Report, backend: str = "interpreter", only: se
                 if on_progress:
                     on_progress(f"{exercise.key} {which}")
                 started = time.perf_counter()
-                result = client.request("verify", args, timeout=300)
+                result = client.verify(args, timeout=300).to_json()
                 seconds = time.perf_counter() - started
                 passed = bool(result.get("passed"))
                 run = {"exercise": exercise.key, "which": which, "passed": passed, "seconds": round(seconds, 2),

@@ -287,6 +287,7 @@ def _exercise(raw: dict, folder: Path, kernels_root: Path, doc: _Doc, start: int
         tolerance=tolerance,
         output=output,
         bytes_budget=vraw.get("bytes_budget"),
+        **_verify_extras(eid, vraw, inputs, dtypes, vline),
         contracts=vraw.get("contracts") if isinstance(vraw.get("contracts"), dict) else {},
     )
 
@@ -326,6 +327,7 @@ def _exercise(raw: dict, folder: Path, kernels_root: Path, doc: _Doc, start: int
             sweep=sweep,
             naive=bool(braw.get("naive", False)),
             autotune=_cases(braw.get("autotune"), f"exercise {eid}: bench.autotune", bline),
+            init=_bench_init(braw.get("init") or {}, eid, bline),
         )
 
     run = None
@@ -363,7 +365,65 @@ def _exercise(raw: dict, folder: Path, kernels_root: Path, doc: _Doc, start: int
     )
 
 
+def _verify_extras(eid: str, vraw: dict, inputs: list, dtypes: list, vline) -> dict:
+    """Several outputs, gradients and operator checks (lessons 11-12; engine/outputs.py does the work)."""
+    mode = vraw.get("mode", "values")
+    if mode not in ("values", "grad"):
+        raise LessonError(f"exercise {eid}: verify.mode is 'values' or 'grad'", vline)
+    names = {i.name for i in inputs}
+
+    def names_list(key: str, allowed=None) -> list[str]:
+        value = vraw.get(key) or []
+        if not isinstance(value, list) or not all(isinstance(v, str) and _IDENT.match(v) for v in value):
+            raise LessonError(f"exercise {eid}: verify.{key} must be a list of names", vline)
+        if allowed is not None and set(value) - allowed:
+            raise LessonError(f"exercise {eid}: verify.{key} names unknown inputs {sorted(set(value) - allowed)}",
+                              vline)
+        return value
+
+    outputs = names_list("outputs")
+    grad_inputs = names_list("grad_inputs", names)
+    if mode == "grad" and not grad_inputs:
+        raise LessonError(f"exercise {eid}: verify.mode = 'grad' needs grad_inputs", vline)
+    grad_output = vraw.get("grad_output", "randn")
+    if grad_output not in ("randn", "ones"):
+        raise LessonError(f"exercise {eid}: verify.grad_output is 'randn' or 'ones'", vline)
+    known = set(outputs or ["out"]) | ({f"grad_{n}" for n in grad_inputs} if mode == "grad" else set())
+    output_tolerance = vraw.get("output_tolerance") or {}
+    for out, table in output_tolerance.items():
+        if out not in known or not isinstance(table, dict):
+            raise LessonError(f"exercise {eid}: verify.output_tolerance.{out}: not an output ({sorted(known)})", vline)
+        for dt, tol in table.items():
+            _dtype(dt, f"exercise {eid}: verify.output_tolerance.{out}", vline)
+            if not isinstance(tol, dict) or not set(tol) <= {"atol", "rtol"}:
+                raise LessonError(f"exercise {eid}: output_tolerance.{out}.{dt} must be {{ atol = …, rtol = … }}",
+                                  vline)
+    ops = vraw.get("ops") or []
+    if not isinstance(ops, list) or not all(isinstance(o, str) and "::" in o for o in ops):
+        raise LessonError(f"exercise {eid}: verify.ops must be a list of 'namespace::name' operators", vline)
+    return {"mode": mode, "outputs": outputs, "grad_inputs": grad_inputs, "grad_output": grad_output,
+            "output_tolerance": output_tolerance, "deterministic": bool(vraw.get("deterministic", False)),
+            "ops": ops, "compile": bool(vraw.get("compile", False))}
+
+
 _INIT_CALL = re.compile(r"^(\w+)\s*(?:\(([^)]*)\))?$")
+
+
+def _bench_init(raw, eid: str, line) -> dict:
+    """bench.init = { x = "randn" }: the distribution each named input is timed on."""
+    if not isinstance(raw, dict):
+        raise LessonError(f"exercise {eid}: bench.init maps an input name to an init such as \"randn\"", line)
+    out = {}
+    for name, text in raw.items():
+        match = _INIT_CALL.match(str(text).strip())
+        if not match or match.group(1) not in INITS:
+            raise LessonError(f"exercise {eid}: bench.init.{name}: {text!r} is not one of {', '.join(INITS)}", line)
+        try:
+            args = tuple(int(a) for a in match.group(2).split(",")) if match.group(2) else ()
+        except ValueError:
+            raise LessonError(f"exercise {eid}: bench.init.{name}: init arguments must be integers", line)
+        out[name] = (match.group(1), args)
+    return out
 
 
 def _input(eid: str, name: str, spec, line) -> InputSpec:

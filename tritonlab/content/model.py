@@ -80,6 +80,15 @@ class VerifySpec:
     tolerance: dict = field(default_factory=dict)
     output: str = "tensor"
     bytes_budget: str | None = None
+    # Several outputs, gradients, operators (engine/outputs.py; docs/lesson-format.md, "Several outputs, gradients")
+    mode: str = "values"  # values | grad
+    outputs: list[str] = field(default_factory=list)
+    grad_inputs: list[str] = field(default_factory=list)
+    grad_output: str = "randn"
+    output_tolerance: dict = field(default_factory=dict)
+    deterministic: bool = False
+    ops: list[str] = field(default_factory=list)
+    compile: bool = False
     contracts: dict = field(default_factory=dict)  # [exercise.verify.contracts]: checked by engine/contracts.py
 
 
@@ -94,6 +103,9 @@ class BenchSpec:
     sweep: dict = field(default_factory=dict)
     naive: bool = False
     autotune: list[dict] = field(default_factory=list)
+    # input name -> (init, init_args) for the timed data; inputs not named here are timed on randn (scale 1),
+    # never on verify's adversarial values (those can push torch onto a slow path, e.g. softmax on integers)
+    init: dict = field(default_factory=dict)
 
 
 @dataclass

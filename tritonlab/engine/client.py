@@ -172,7 +172,8 @@ class WorkerClient:
         try:
             self._ensure_started()
         except WorkerStartError as exc:
-            return {"error": protocol.error(exc.kind, f"the worker could not start: {exc}", stderr_tail=exc.tail)}
+            return {"error": protocol.error(exc.kind, f"the worker could not start: {exc}", stderr_tail=exc.tail,
+                                            cause="start", exception=str(exc))}
         self._next_id += 1
         rid = self._next_id
         capture = self._dir / f"out-{rid}.txt"
@@ -203,6 +204,7 @@ class WorkerClient:
                     f"no answer within {timeout:g} s: the kernel may loop forever (check the loop bounds) "
                     "or run far more programs than you meant. The worker was stopped and will restart.",
                     line=_learner_line(self._read_tail(capture), args or {}),
+                    timeout_s=timeout,
                 ),
                 "output": self._read_capture(capture),
                 "elapsed_s": round(elapsed, 3),

@@ -42,7 +42,11 @@ def diagnose(
     except Exception as e:  # noqa: BLE001 - a report about a broken output must not break the worker
         return _result(
             diagnoses=[
-                {"kind": "error", "message": f"could not compare the outputs: {type(e).__name__}: {e}"}
+                {
+                    "kind": "error",
+                    "exception": f"{type(e).__name__}: {e}",
+                    "message": f"could not compare the outputs: {type(e).__name__}: {e}",
+                }
             ]
         )
 
@@ -64,7 +68,13 @@ def _result(**fields) -> dict:
 def _diagnose(got, expected, atol, rtol, unwritten_mask, block_size, max_items) -> dict:
     if got is None:
         return _result(
-            diagnoses=[{"kind": "type", "message": "the wrapper returned None — return the output tensor"}]
+            diagnoses=[
+                {
+                    "kind": "type",
+                    "got_type": "None",
+                    "message": "the wrapper returned None — return the output tensor",
+                }
+            ]
         )
     if not isinstance(expected, torch.Tensor):
         expected = torch.as_tensor(expected)
@@ -74,7 +84,11 @@ def _diagnose(got, expected, atol, rtol, unwritten_mask, block_size, max_items) 
         except Exception:  # noqa: BLE001
             return _result(
                 diagnoses=[
-                    {"kind": "type", "message": f"the wrapper returned {type(got).__name__}, not a tensor"}
+                    {
+                        "kind": "type",
+                        "got_type": type(got).__name__,
+                        "message": f"the wrapper returned {type(got).__name__}, not a tensor",
+                    }
                 ]
             )
     diagnoses: list[dict] = []
@@ -98,6 +112,7 @@ def _diagnose(got, expected, atol, rtol, unwritten_mask, block_size, max_items) 
                 "kind": "shape",
                 "got": list(got.shape),
                 "expected": list(expected.shape),
+                "reshaped": True,
                 "message": f"the output has shape {tuple(got.shape)} but torch gives "
                 f"{tuple(expected.shape)} (same number of elements: compared in order)",
             }
@@ -156,8 +171,10 @@ def _diagnose(got, expected, atol, rtol, unwritten_mask, block_size, max_items) 
         nonfinite=int(nan_bad.sum()),
         wrong=int(wrong.sum()),
         first=_first(got, expected, status, bad, max_items),
-        map=_map(status, block_size),
     )
+    grid = map_grid(status, block_size)
+    result["map"] = map_text(grid)
+    result["map_grid"] = grid
     view_shape = _as_2d(shape)
     if bool(unwritten.any()):
         diagnoses.append(_unwritten(unwritten, view_shape, block_size, max_items))
@@ -238,7 +255,7 @@ def _index_runs(mask: torch.Tensor) -> list[tuple[int, int]]:
     breaks = torch.nonzero(idx[1:] != idx[:-1] + 1).reshape(-1)
     starts = torch.cat([idx[:1], idx[breaks + 1]]).tolist()
     ends = torch.cat([idx[breaks], idx[-1:]]).tolist()
-    return list(zip(starts, ends))
+    return list(zip(starts, ends, strict=True))
 
 
 def _block_pair(block_size) -> tuple[int, int] | None:
@@ -270,11 +287,21 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
     n = flat.numel()
     count = int(flat.sum())
     runs = _index_runs(flat)
-    diag = {"kind": "unwritten", "count": count, "ranges": [list(r) for r in runs[:max_items]]}
+    diag = {
+        "kind": "unwritten",
+        "count": count,
+        "ranges": [list(r) for r in runs[:max_items]],
+        "numel": n,
+        "runs": len(runs),
+    }
     block = _block_1d(block_size)
+    if block:
+        diag["block"] = block
     if count == n:
+        diag["cause"] = "none-written"
         diag["message"] = (
-            f"no element was written ({_plural(n, 'element')} still {'holds' if n == 1 else 'hold'} the poison): "
+            f"no element was written ({_plural(n, 'element')} still {'holds' if n == 1 else 'hold'} the "
+            "poison): "
             f"the kernel never stored to "
             f"this output — check the tl.store pointer and that the wrapper returns the tensor it "
             f"passed to the kernel"
@@ -287,16 +314,19 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
             R, C = view_shape
             where = f"rows {_fmt_ranges(rows, max_items)}, columns {_fmt_ranges(cols, max_items)}"
             if rows == [(0, R - 1)] and cols[-1][1] == C - 1 and len(cols) == 1:
+                diag["cause"] = "columns-short"
                 hint = (
                     "the programs along the columns stop early — check the grid's column axis "
                     "(triton.cdiv(n_cols, BLOCK_N)) or the column loop bound"
                 )
             elif cols == [(0, C - 1)] and rows[-1][1] == R - 1 and len(rows) == 1:
+                diag["cause"] = "rows-short"
                 hint = (
                     "the last rows were never reached — check the grid's row axis (one program per row, "
                     "or triton.cdiv(n_rows, BLOCK_M))"
                 )
             else:
+                diag["cause"] = "tiles"
                 hint = (
                     "some programs store to the wrong tile or skip theirs — check the offsets built from "
                     "tl.program_id"
@@ -307,36 +337,45 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
             return diag
     if len(runs) == 1 and runs[0][1] == n - 1:
         start = runs[0][0]
+        diag["start"] = start
         elements = f"elements {start}–{n - 1}" if start < n - 1 else f"element {start}"
         if block and start == block:
+            diag["cause"] = "one-program"
             diag["message"] = (
                 f"only the first block (elements 0–{block - 1}) was written: the grid launched one "
                 f"program — launch triton.cdiv(n_elements, BLOCK_SIZE) programs"
             )
         elif block and n % block and start == (n // block) * block:
+            diag["cause"] = "grid-floor"
             diag["message"] = (
                 f"{elements} were never written: the last program was not launched — check the grid: "
                 f"triton.cdiv(n_elements, BLOCK_SIZE), not n_elements // BLOCK_SIZE"
             )
         elif len(view_shape) == 2:
+            diag["cause"] = "tail-2d"
             diag["message"] = (
                 f"{elements} (the end of the output, counted row by row) were never written: the grid is too "
                 f"small, or the stores land somewhere else — check the grid and the output's strides"
             )
         else:
+            diag["cause"] = "grid-short"
             diag["message"] = (
                 f"{elements} were never written: the last programs were not launched — check the grid"
             )
         return diag
     if len(runs) == 1 and runs[0][0] == 0:
+        diag["cause"] = "head"
         diag["message"] = (
             f"elements 0–{runs[0][1]} were never written: the first programs store somewhere else — "
             f"check the offsets built from tl.program_id"
         )
         return diag
     shown = _fmt_ranges(runs, max_items)
-    message = (f"{_plural(count, 'element')} in {_plural(len(runs), 'range')} "
-               f"{'was' if count == 1 else 'were'} never written ({shown})")
+    diag["cause"] = "scattered"
+    message = (
+        f"{_plural(count, 'element')} in {_plural(len(runs), 'range')} "
+        f"{'was' if count == 1 else 'were'} never written ({shown})"
+    )
     if block:
         whole = [
             p
@@ -372,6 +411,7 @@ def _nonfinite(nan_bad, expected, view_shape, max_items) -> dict:
             where = f"rows {_fmt_ranges(_ranges(rows), max_items)} ({len(rows)} rows) have"
         hint = "look for overflow (exp of large inputs), division by zero, or unmasked loads of padding"
         if _looks_like_softmax(expected.reshape(view_shape)):
+            diag["cause"] = "softmax"
             hint = "subtract the row max before exp"
         diag["message"] = f"{where} inf/NaN where torch has finite values: {hint}"
         return diag
@@ -400,7 +440,14 @@ def _mismatch(wrong, g, e, diff, view_shape, block_size, max_items, atol, rtol) 
     count = int(wrong.sum())
     n = wrong.numel()
     max_err = float(diff[wrong].max()) if count else 0.0
-    diag: dict = {"kind": "mismatch", "count": count, "max_abs_err": max_err}
+    diag: dict = {
+        "kind": "mismatch",
+        "count": count,
+        "max_abs_err": max_err,
+        "numel": n,
+        "atol": atol,
+        "rtol": rtol,
+    }
     verb = "differs" if count == 1 else "differ"
     head = (
         f"{_plural(count, 'element')} {verb} beyond tolerance (atol={atol:g}, rtol={rtol:g}; "
@@ -409,7 +456,9 @@ def _mismatch(wrong, g, e, diff, view_shape, block_size, max_items, atol, rtol) 
     wrong_g = g[wrong]
     if count == n:
         hint = "every element is wrong — check the operation, the argument order and the dtype"
+        diag["cause"] = "all-wrong"
         if bool((wrong_g == 0).all()):
+            diag["cause"] = "all-zero"
             hint = "every element is 0 — is the result stored, and stored to the output that is returned?"
         diag["message"] = f"{head}: {hint}"
         return diag
@@ -423,8 +472,10 @@ def _mismatch(wrong, g, e, diff, view_shape, block_size, max_items, atol, rtol) 
             pids = sorted(set((torch.nonzero(flat).reshape(-1) // block).tolist()))
             diag["programs"] = pids[:max_items]
             last = (n - 1) // block
+            diag["n_programs"] = last + 1
             where = f"programs {_fmt_ranges(_ranges(pids), max_items)} (of {last + 1}), {where}"
             if pids == [last] and n % block:
+                diag["cause"] = "tail-block"
                 diag["message"] = (
                     f"{head}, only in the last, partial block ({where}): the tail lanes are handled "
                     f"wrongly — check the mask and the other= value"
@@ -442,7 +493,7 @@ def _mismatch(wrong, g, e, diff, view_shape, block_size, max_items, atol, rtol) 
     if pair:
         idx = torch.nonzero(w2)
         tiles = torch.unique(torch.stack([idx[:, 0] // pair[0], idx[:, 1] // pair[1]], dim=1), dim=0).tolist()
-        diag["programs"] = [tuple(t) for t in tiles[:max_items]]
+        diag["programs"] = [list(t) for t in tiles[:max_items]]
         shown = ", ".join(f"({a}, {b})" for a, b in tiles[:max_items]) + (
             ", …" if len(tiles) > max_items else ""
         )
@@ -455,7 +506,8 @@ def _mismatch(wrong, g, e, diff, view_shape, block_size, max_items, atol, rtol) 
 # The map
 
 
-def _map(status: torch.Tensor, block_size) -> str:
+def map_grid(status: torch.Tensor, block_size) -> dict:
+    """The map as facts: its character rows (". x n u" per cell) and what a cell covers. Words: UI side."""
     shape = _as_2d(tuple(status.shape))
     s = status.reshape(shape)
     if len(shape) == 1:
@@ -465,20 +517,45 @@ def _map(status: torch.Tensor, block_size) -> str:
             programs = _cdiv(n, block)
             programs_per_cell = _cdiv(programs, _MAP_1D_CELLS)
             per = block * programs_per_cell
-            unit = "one per program" if programs_per_cell == 1 else f"{programs_per_cell} programs each"
+            facts = {"programs_per_cell": programs_per_cell}
         else:
             per = _cdiv(n, min(_MAP_1D_CELLS, n))
-            unit = f"{per} element{'s' if per != 1 else ''} each"
+            facts = {"elements_per_cell": per}
         cells = _reduce(s.reshape(1, n), 1, per)[0]
-        head = f"elements 0–{n - 1}, {len(cells)} cells ({unit})"
-        return "\n".join([head, _chars(cells), LEGEND])
+        return {"dims": 1, "numel": n, "cells": len(cells), "rows": [_chars(cells)], **facts}
     R, C = shape
     rh = _cdiv(R, min(_MAP_ROWS, R))
     cw = _cdiv(C, min(_MAP_COLS, C))
     grid = _reduce(s, rh, cw)
-    folded = " (leading dimensions folded into rows)" if status.dim() > 2 else ""
-    head = f"rows 0–{R - 1} ({rh} per line) × columns 0–{C - 1} ({cw} per character){folded}"
-    return "\n".join([head] + [_chars(row) for row in grid] + [LEGEND])
+    return {
+        "dims": 2,
+        "n_rows": R,
+        "n_cols": C,
+        "rows_per_line": rh,
+        "cols_per_char": cw,
+        "folded": status.dim() > 2,
+        "rows": [_chars(row) for row in grid],
+    }
+
+
+def map_text(grid: dict) -> str:
+    """The English map of today's `--json` key "map" (kept for its readers; the UI words `map_grid`)."""
+    if grid["dims"] == 1:
+        n = grid["numel"]
+        if "programs_per_cell" in grid:
+            ppc = grid["programs_per_cell"]
+            unit = "one per program" if ppc == 1 else f"{ppc} programs each"
+        else:
+            per = grid["elements_per_cell"]
+            unit = f"{per} element{'s' if per != 1 else ''} each"
+        head = f"elements 0–{n - 1}, {grid['cells']} cells ({unit})"
+        return "\n".join([head, *grid["rows"], LEGEND])
+    folded = " (leading dimensions folded into rows)" if grid["folded"] else ""
+    head = (
+        f"rows 0–{grid['n_rows'] - 1} ({grid['rows_per_line']} per line) × columns 0–{grid['n_cols'] - 1} "
+        f"({grid['cols_per_char']} per character){folded}"
+    )
+    return "\n".join([head, *grid["rows"], LEGEND])
 
 
 def _reduce(s2d: torch.Tensor, rh: int, cw: int) -> list[list[int]]:

@@ -103,6 +103,40 @@ def repair_scalar_index() -> bool:
     return True
 
 
+def repair_bf16_dot() -> bool:
+    """Triton's interpreter (3.9 and older) multiplies bfloat16 dot operands as their raw uint16 bit patterns
+    (numpy has no bfloat16), so every `tl.dot` on bf16 tiles returns garbage of order 1e10 — lesson 11's attention
+    in bf16 could never pass. Widen bf16 operands to float32 first (exact), as the tensor cores do before
+    accumulating. Idempotent; returns whether the repair is in place."""
+    try:
+        import numpy as np
+        import triton.language as tl
+        from triton.runtime import interpreter
+    except Exception:
+        return False
+    builder = getattr(interpreter, "InterpreterBuilder", None)
+    original = getattr(builder, "create_dot", None)
+    widen = getattr(interpreter, "_convert_float", None)
+    if original is None or widen is None:
+        return False
+    if getattr(original, "_tritonlab_repaired", False):
+        return True
+
+    def create_dot(self, a, b, d, *args, **kwargs):
+        if a.dtype.scalar == tl.bfloat16 or b.dtype.scalar == tl.bfloat16:
+            def as_f32(h):
+                if h.dtype.scalar != tl.bfloat16:
+                    return h
+                data = widen(h.data, tl.bfloat16, tl.float32, None).view(np.float32)
+                return interpreter.TensorHandle(data, tl.float32)
+            a, b = as_f32(a), as_f32(b)
+        return original(self, a, b, d, *args, **kwargs)
+
+    create_dot._tritonlab_repaired = True
+    builder.create_dot = create_dot
+    return True
+
+
 def install_if_needed() -> bool:
     """Install the CPU stand-in when triton has no active driver. Returns True when installed."""
     try:

@@ -33,12 +33,17 @@ def load_module(path: str | Path):
     try:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise LearnerError(error("load", f"cannot read {path}: {exc}")) from None
+        raise LearnerError(
+            error(
+                "load", f"cannot read {path}: {exc}", file=str(path), exception=f"{type(exc).__name__}: {exc}"
+            )
+        ) from None
     try:
         compile(source, str(path), "exec")
     except SyntaxError as exc:
         message = f"{type(exc).__name__}: {exc.msg}"
-        raise LearnerError(error("syntax", message, exc.lineno, column=exc.offset, file=str(path))) from None
+        raise LearnerError(error("syntax", message, exc.lineno, column=exc.offset, file=str(path),
+                                 exception=message)) from None
     digest = hashlib.sha1(f"{path}:{source}".encode()).hexdigest()[:12]
     name = f"tritonlab_learner_{digest}"
     spec = importlib.util.spec_from_file_location(name, path)
@@ -101,6 +106,7 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             "the CUDA context for good, so the worker is replaced. Check your masks and offsets; run the same case "
             "on the interpreter (--backend interpreter) to have the lab name the line.",
             line,
+            exception=_first_line(root),
         )
 
     compile_error = None
@@ -109,7 +115,8 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             compile_error = item
     if compile_error is not None:
         cline = _compilation_line(compile_error, learner_file)
-        return error("compile", _compile_message(compile_error), cline or line)
+        message = _compile_message(compile_error)
+        return error("compile", message, cline or line, exception=message)
 
     root_frames = traceback.extract_tb(root.__traceback__)
     innermost = root_frames[-1].filename if root_frames else ""
@@ -118,10 +125,12 @@ def classify(exc: BaseException, learner_file: str) -> dict:
         line = root_lines[-1]
     in_language = "/triton/language/" in innermost.replace("\\", "/")
     if in_language and learner_lines:
-        return error("compile", f"{type(root).__name__}: {root}", line)
+        text = f"{type(root).__name__}: {root}"
+        return error("compile", text, line, exception=text)
     if isinstance(root, SyntaxError):
-        return error("syntax", f"SyntaxError: {root.msg}", root.lineno)
-    return error("runtime", f"{type(root).__name__}: {root}", line, traceback=_short_tb(frames))
+        return error("syntax", f"SyntaxError: {root.msg}", root.lineno, exception=f"SyntaxError: {root.msg}")
+    return error("runtime", f"{type(root).__name__}: {root}", line, traceback=_short_tb(frames),
+                 exception=f"{type(root).__name__}: {root}")
 
 
 def _first_line(exc: BaseException) -> str:

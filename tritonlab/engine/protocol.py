@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import math
 
-ERROR_KINDS = ("syntax", "compile", "runtime", "timeout", "crash", "oob", "cuda-fault", "cancelled", "load", "usage")
+from tritonlab.engine.results import ERROR_KINDS  # one list of kinds, in results.Kind
+
+__all__ = ["ERROR_KINDS", "decode", "encode", "error"]
 
 
 def _clean(value):
@@ -29,7 +31,9 @@ def _clean(value):
 
 
 def encode(message: dict) -> bytes:
-    return (json.dumps(_clean(message), ensure_ascii=False, allow_nan=False, default=str) + "\n").encode("utf-8")
+    return (json.dumps(_clean(message), ensure_ascii=False, allow_nan=False, default=str) + "\n").encode(
+        "utf-8"
+    )
 
 
 def decode(line: bytes) -> dict:

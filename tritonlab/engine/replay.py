@@ -4,11 +4,13 @@ which checks every lane before the access and so can name the line. Client side:
 from __future__ import annotations
 
 from tritonlab.engine.client import WorkerClient
+from tritonlab.engine.results import Kind
 
-REPLAY_KINDS = ("oob", "cuda-fault")
-#: Wrong answers an out-of-bounds access can cause on a GPU (an unmasked load of NaN padding, a store that landed
-#: elsewhere): the exact failing case is replayed on the bounds checker too, when it is small.
-SUSPECT_KINDS = ("nan", "unwritten", "mismatch")
+REPLAY_KINDS = tuple(k for k in Kind if k.replayable)
+#: Wrong answers an out-of-bounds access can cause on a GPU (an unmasked load of NaN padding, a store that
+#: landed
+#: elsewhere): the exact failing case is replayed on the bounds checker too, when it is small (Kind.suspect).
+SUSPECT_KINDS = tuple(k for k in Kind if k.suspect)
 #: The interpreter runs programs one after another in Python: replay the exact GPU case only when it is small.
 EXACT_REPLAY_LIMIT = 1 << 20
 
@@ -24,8 +26,9 @@ def _exact(case: dict) -> dict:
 def _failing_case(result: dict, kinds=REPLAY_KINDS) -> dict | None:
     for case in result.get("cases", []):
         faulted = case.get("error") or next(
-            (d for d in case.get("diagnoses", []) if d.get("kind") in kinds), None)
-        if faulted and case.get("kind") != "reject" and "params" in case:
+            (d for d in case.get("diagnoses", []) if d.get("kind") in kinds), None
+        )
+        if faulted and case.get("kind") != "reject" and "params" in case:  # a case kind, not a diagnosis Kind
             size = 1
             for value in case["params"].values():
                 if isinstance(value, (int, float)):
@@ -53,7 +56,8 @@ def _audited(result: dict) -> bool:
 
 
 def will_replay(result: dict) -> bool:
-    """Whether with_replay() will start an interpreter worker for this result (the app says so while it waits)."""
+    """Whether with_replay() will start an interpreter worker for this result (the app says so while it
+    waits)."""
     return _audited(result) or needs_replay(result)
 
 
@@ -64,32 +68,39 @@ def suspect_case(result: dict) -> dict | None:
     return _failing_case(result, SUSPECT_KINDS)
 
 
-def replay_on_interpreter(args: dict, timeout: float = 120.0, case: dict | None = None,
-                          exact_only: bool = False, client: WorkerClient | None = None) -> dict:
-    """Verify the same code on the interpreter — the failing GPU case itself when it is small enough, else (unless
-    exact_only) the interpreter's own (small) cases — and report the first out-of-bounds access.
+def replay_on_interpreter(
+    args: dict,
+    timeout: float = 120.0,
+    case: dict | None = None,
+    exact_only: bool = False,
+    client: WorkerClient | None = None,
+) -> dict:
+    """Verify the same code on the interpreter — the failing GPU case itself when it is small enough, else
+    (unless exact_only) the interpreter's own (small) cases — and report the first out-of-bounds access.
 
-    `client`: an interpreter worker to use and keep (the app keeps one warm, and can cancel it); without one, a
-    worker is started for this replay and closed after it."""
+    `client`: an interpreter worker to use and keep (the app keeps one warm, and can cancel it); without one,
+    a worker is started for this replay and closed after it."""
     own = client is None
-    if own:
-        client = WorkerClient(backend="interpreter")
+    worker = WorkerClient(backend="interpreter") if client is None else client
     try:
-        replay = None
+        replay: dict = {}
         if case is not None:
-            replay = client.request("verify", dict(args, cases=[case]), timeout=timeout)
+            replay = worker.request("verify", dict(args, cases=[case]), timeout=timeout)
         kind = (replay.get("error") or {}).get("kind") if replay else None
-        if not exact_only and kind not in ("oob", "cancelled"):
-            replay = client.request("verify", dict(args), timeout=timeout)
+        if not exact_only and kind not in (Kind.OOB, Kind.CANCELLED):
+            replay = worker.request("verify", dict(args), timeout=timeout)
     finally:
         if own:
-            client.close()
+            worker.close()
     error = replay.get("error") or {}
     found = {"backend": "interpreter", "summary": replay.get("summary"), "error": error or None}
-    if error.get("kind") == "oob":
+    if error.get("kind") == Kind.OOB:
         found["line"] = error.get("line")
         found["message"] = error.get("message")
-    perf = [d for c in replay.get("cases", []) for d in c.get("diagnoses", []) if d.get("kind") == "perf-bytes"]
+        found["detail"] = error.get("detail")
+    perf = [
+        d for c in replay.get("cases", []) for d in c.get("diagnoses", []) if d.get("kind") == Kind.PERF_BYTES
+    ]
     if perf:
         found["perf"] = perf[0]
     return found
@@ -110,32 +121,60 @@ def with_replay(result: dict, args: dict, timeout: float = 120.0, client: Worker
         else:
             replay = replay_on_interpreter(args, timeout, case=_failing_case(result), client=client)
     except Exception as exc:  # the replay is advice; never let it hide the GPU result
-        result["replay"] = {"error": {"kind": "crash", "message": f"replay failed: {exc}"}}
+        result["replay"] = {
+            "error": {
+                "kind": Kind.CRASH.value,
+                "cause": "replay",
+                "exception": str(exc),
+                "message": f"replay failed: {exc}",
+            }
+        }
         return result
     result["replay"] = replay
     if audit and replay.get("perf") and not replay.get("line"):
         result["passed"] = False
-        result["cases"].append({"name": "byte budget (counted on the interpreter)", "passed": False,
-                                "max_abs_err": None, "max_rel_err": None, "mismatches": None,
-                                "diagnoses": [replay["perf"]]})
+        result["cases"].append(
+            {
+                "name": "byte budget (counted on the interpreter)",
+                "kind": "byte-audit",
+                "passed": False,
+                "max_abs_err": None,
+                "max_rel_err": None,
+                "mismatches": None,
+                "diagnoses": [replay["perf"]],
+            }
+        )
         result["summary"] = f"every GPU case matched torch, but: {replay['perf']['message']}"
         return result
     if audit and replay.get("line"):
         result["passed"] = False
-        result["error"] = {"kind": "oob", "line": replay["line"], "found_by": "interpreter bounds audit",
-                           "message": "every GPU case matched torch, but the interpreter's bounds checker found an "
-                                      f"out-of-bounds access: {replay.get('message')}"}
+        result["error"] = {
+            "kind": Kind.OOB.value,
+            "line": replay["line"],
+            "found_by": "interpreter bounds audit",
+            "cause": "audit",
+            "detail": replay.get("detail"),
+            "message": "every GPU case matched torch, but the interpreter's bounds checker found an "
+            f"out-of-bounds access: {replay.get('message')}",
+        }
         result["summary"] = f"oob error (line {replay['line']}): {result['error']['message']}"
         return result
     if suspect is not None and replay.get("line"):
-        found = {"kind": "oob", "line": replay["line"], "found_by": "interpreter replay of this case",
-                 "message": f"the interpreter's bounds checker, replaying this case: {replay.get('message')}"}
+        found = {
+            "kind": Kind.OOB.value,
+            "line": replay["line"],
+            "found_by": "interpreter replay of this case",
+            "cause": "replay-case",
+            "detail": replay.get("detail"),
+            "message": f"the interpreter's bounds checker, replaying this case: {replay.get('message')}",
+        }
         for case in result.get("cases", []):
             if _exact(case) == suspect:
                 case.setdefault("diagnoses", []).insert(0, found)
                 break
         result["summary"] = (result.get("summary") or "") + (
-            f" — likely cause: an out-of-bounds access at line {replay['line']} ({replay.get('message')})")
+            f" — likely cause: an out-of-bounds access at line {replay['line']} ({replay.get('message')})"
+        )
         return result
     if replay.get("line"):
         err = result.get("error")
@@ -146,5 +185,6 @@ def with_replay(result: dict, args: dict, timeout: float = 120.0, client: Worker
                 if diag.get("kind") in REPLAY_KINDS and not diag.get("line"):
                     diag["line"] = replay["line"]
         result["summary"] = (result.get("summary") or "") + (
-            f" — the interpreter's bounds checker names line {replay['line']}: {replay.get('message')}")
+            f" — the interpreter's bounds checker names line {replay['line']}: {replay.get('message')}"
+        )
     return result

@@ -135,10 +135,11 @@ def hello(backend: str) -> dict:
     import triton
 
     if backend == "interpreter":
-        from tritonlab.engine.interpreter_support import install_if_needed, repair_scalar_index
+        from tritonlab.engine.interpreter_support import install_if_needed, repair_bf16_dot, repair_scalar_index
 
         install_if_needed()
         repair_scalar_index()
+        repair_bf16_dot()
 
     info = {
         "backend": backend,
@@ -162,7 +163,7 @@ def hello(backend: str) -> dict:
     return info
 
 
-OPS = ("verify", "run", "bench", "ir", "doctor", "autotune")
+OPS = ("verify", "run", "bench", "ir", "doctor")
 
 
 def handle(op: str, args: dict, ctx) -> dict:
@@ -254,7 +255,8 @@ def main(argv=None) -> int:
                 result = handle(request.get("op", ""), request.get("args") or {}, ctx)
             except Exception as exc:  # an engine bug must not look like the learner's fault
                 traceback.print_exc()
-                result = {"error": {"kind": "runtime", "message": f"internal error in the lab: {exc!r}",
+                result = {"error": {"kind": "runtime", "cause": "internal", "exception": repr(exc),
+                                    "message": f"internal error in the lab: {exc!r}",
                                     "internal": True}}
         result.setdefault("backend", backend)
         channel.send({"id": channel.request_id, "result": result})

@@ -1,6 +1,6 @@
 """One exercise: the explanation, the editor and the results, and every kernel job the learner starts.
 
-Kernel work goes through `WorkerClient.request` (blocking) in thread workers of the group "kernel";
+Kernel work goes through the app's `Lab` (blocking) in thread workers of the group "kernel";
 `on_worker_state_changed` is the one place their results and failures land.
 """
 
@@ -22,6 +22,7 @@ from textual.widgets import Footer, Static, Tab, Tabs, TextArea
 from textual.worker import Worker, WorkerState
 
 from tritonlab import store
+from tritonlab.app.drafts import DraftKeeper
 from tritonlab.app.formatting import error_head, restart_notice
 from tritonlab.app.keys import relabel
 from tritonlab.app.screens.confirm import ConfirmScreen
@@ -34,11 +35,13 @@ from tritonlab.app.widgets.explanation import Explanation
 from tritonlab.app.widgets.ir_panel import IRPanel
 from tritonlab.app.widgets.results import ResultsPane
 from tritonlab.content.model import tr
+from tritonlab.engine.results import Kind
+from tritonlab.present.cli import progress_text
+from tritonlab.present.diagnoses import describe
+from tritonlab.present.verify import summary
 
 TIMEOUTS = {"run": 120.0, "verify": 120.0, "bench": 600.0, "ir": 180.0}
-POINTABLE = ("syntax", "compile", "runtime", "oob", "timeout", "crash", "cuda-fault")
 PANES = ("text", "code", "results")
-SAVE_DELAY = 0.5
 
 
 class LessonScreen(Screen):
@@ -58,6 +61,7 @@ class LessonScreen(Screen):
         Binding("ctrl+r", "reset", "Reset", show=False, priority=True),
         Binding("ctrl+n", "next_exercise", "Next", show=False, priority=True),
         Binding("ctrl+b", "previous_exercise", "Previous", show=False, priority=True),
+        Binding("f8", "reload_draft", "Reload draft", show=False, priority=True),
     ]
     LABELS: ClassVar[dict[str, str]] = {
         "run_code": "run",
@@ -73,6 +77,7 @@ class LessonScreen(Screen):
         "next_exercise": "next",
         "previous_exercise": "previous",
         "back_to_code": "pane_code",
+        "reload_draft": "reload_draft",
     }
 
     busy: reactive[bool] = reactive(False, init=False)
@@ -81,8 +86,7 @@ class LessonScreen(Screen):
         super().__init__(classes=f"-show-{'code' if exercise is not None else 'text'}")
         self.lesson = lesson
         self.exercise = exercise
-        self._save_timer = None
-        self._disk_text: str | None = None  # the draft as saved, None while there is no draft
+        self.drafts: DraftKeeper | None = None  # saving, signals, other windows: app/drafts.py
         self._starter = ""
         self._editor: CodeEditor | None = None
         self._cancel_requested = False
@@ -118,14 +122,15 @@ class LessonScreen(Screen):
 
     def _initial_code(self) -> str:
         self._starter = self.exercise.starter.read_text(encoding="utf-8")
-        self._disk_text = store.load_draft(self.exercise.key)
-        return self._disk_text if self._disk_text is not None else self._starter
+        self.drafts = DraftKeeper(self, self.exercise.key, self._starter)
+        return self.drafts.load()
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self._relabel)
         self.query_one(ActionBar).set_status(t("ready", self.app.lang))
         if self.exercise is not None:
             self.editor.focus()
+            self.drafts.start_polling()
         self.app.show_store_notices()
 
     @property
@@ -247,29 +252,18 @@ class LessonScreen(Screen):
         if self.exercise is None or event.text_area.id != "editor":
             return
         self.editor.clear_error()
-        if self._save_timer is not None:
-            self._save_timer.stop()
-        self._save_timer = self.set_timer(SAVE_DELAY, self.flush_draft)
+        self.drafts.changed(event.text_area.text)
 
     def flush_draft(self, force: bool = False) -> Path | None:
         """Save the editor's text as the draft. Unforced, an untouched starter is not saved (it stays 'not started')."""
-        if self._save_timer is not None:
-            self._save_timer.stop()
-            self._save_timer = None
-        if self.exercise is None or self._editor is None:
+        if self.drafts is None:
             return None
-        text = self.editor.text
-        untouched = self._disk_text is None and text == self._starter
-        if text != self._disk_text and (force or not untouched):
-            try:
-                store.save_draft(self.exercise.key, text)
-                self._disk_text = text
-            except OSError as exc:
-                self.notify(f"could not save your draft: {exc}", severity="error")
+        self.drafts.flush(force)
         return store.draft_path(self.exercise.key)
 
     def on_unmount(self) -> None:
-        self.flush_draft()
+        if self.drafts is not None:
+            self.drafts.close()
 
     # ---- kernel jobs -------------------------------------------------------------------------------
 
@@ -292,8 +286,8 @@ class LessonScreen(Screen):
         if self.busy:
             self.notify(t("busy", self.app.lang), severity="warning")
             return
-        path = self.flush_draft(force=True)
-        args = {"exercise": self.exercise.key, "file": str(path)}
+        self.flush_draft(force=True)
+        args = {"exercise": self.exercise.key, "file": str(self.drafts.snapshot(self.editor.text))}
         args.update(extra or {})
         self.busy = True
         self._cancel_requested = False
@@ -309,25 +303,19 @@ class LessonScreen(Screen):
                 self.app.cancel_requests()
                 return
             try:
-                self.app.call_from_thread(self._show_progress, op, str(event.get("message", "")))
+                self.app.call_from_thread(self._show_progress, op, event)
             except RuntimeError:  # the app is closing
                 pass
 
-        result = self.app.client.request(op, args, timeout=TIMEOUTS.get(op, 120.0), on_event=progress)
-        if op == "verify" and not self._cancel_requested:
-            # A GPU fault or guard hit is replayed on the interpreter's bounds checker, which names the line;
-            # a GPU pass is audited for out-of-bounds reads the GPU cannot see.
-            from tritonlab.engine.replay import will_replay, with_replay
+        # Lab.verify replays a GPU fault or guard hit on the interpreter's bounds checker (which names the line)
+        # and audits a GPU pass for out-of-bounds reads the GPU cannot see.
+        result = self.app.lab.request(op, args, timeout=TIMEOUTS.get(op, 120.0), on_progress=progress)
+        return op, args, result.to_json()
 
-            if will_replay(result):
-                progress({"message": "checking bounds on the interpreter…"})
-                result = with_replay(result, args, timeout=TIMEOUTS["verify"], client=self.app.replay_client())
-        return op, args, result
-
-    def _show_progress(self, op: str, message: str) -> None:
+    def _show_progress(self, op: str, event: dict) -> None:
         if self.busy:
             lang = self.app.lang
-            self.query_one(ActionBar).set_status(f"{t(f'job_{op}', lang)}: {message}")
+            self.query_one(ActionBar).set_status(f"{t(f'job_{op}', lang)}: {progress_text(event, lang)}")
 
     def action_cancel_job(self) -> None:
         if self.busy:
@@ -364,23 +352,23 @@ class LessonScreen(Screen):
             results.panel("verify-panel", lambda panel: panel.show(result))
             if result.get("passed"):
                 backend = result.get("backend") or (self.app.worker_info or {}).get("backend", "?")
-                store.mark_verified(self.exercise.key, backend)
+                store.mark_verified(self.exercise.key, backend, code_path=args.get("file"))
         elif op == "bench":
             results.panel("bench-panel", lambda panel: panel.show(result))
         elif op == "ir":
             results.panel("ir-panel", lambda panel: panel.show(result, args.get("stage")))
-        cancelled = bool(err) and err.get("kind") == "cancelled"
+        cancelled = bool(err) and err.get("kind") == Kind.CANCELLED
         results.show_tab(tab)
         if self.has_class("-narrow") and not cancelled:  # the learner pressed Esc to get back to the code
             self.show_pane("results")
 
         if err:
-            kind = err.get("kind")
+            kind = Kind.parse(err.get("kind"))
             line = err.get("line") or self._diagnosis_line(result)
-            if line and kind in POINTABLE:
+            if line and kind is not None and kind.points_at_line:
                 self.editor.show_error(int(line))
-            notice = restart_notice(err, lang, self.app.client.last_exit)
-            if kind == "cancelled":
+            notice = restart_notice(err, lang, self.app.lab.last_exit)
+            if kind is Kind.CANCELLED:
                 bar.set_status(t("cancelled", lang), "yellow")
                 self.app.start_worker()
             elif notice:
@@ -389,12 +377,12 @@ class LessonScreen(Screen):
                 self.app.start_worker()
             else:
                 head = error_head({**err, "line": line}, lang)
-                bar.set_status(f"{t(f'job_{op}', lang)}: {head}: {err.get('message', '')}", "bold red")
+                bar.set_status(f"{t(f'job_{op}', lang)}: {head}: {describe(err, lang)}", "bold red")
             return
         if op == "verify":
             passed = result.get("passed")
             word = t("passed", lang) if passed else t("failed", lang)
-            tail = result.get("summary", "")
+            tail = summary(result, lang)
             if passed and self.app.neighbour(self.exercise, self.lesson, +1) is not None:
                 tail = t("next_exercise_tip", lang)  # what now? is the question after a pass
             bar.set_status(
@@ -428,11 +416,7 @@ class LessonScreen(Screen):
         def answered(yes: bool | None) -> None:
             if not yes:
                 return
-            if self._save_timer is not None:
-                self._save_timer.stop()
-                self._save_timer = None
-            store.delete_draft(self.exercise.key)
-            self._disk_text = None
+            self.drafts.forget()
             self.editor.replace_text(self._starter)
 
         self.app.push_screen(ConfirmScreen(t("confirm_reset", self.app.lang)), answered)
@@ -463,17 +447,15 @@ class LessonScreen(Screen):
             return
         self.reload_from_disk()
 
+    def action_reload_draft(self) -> None:
+        if self.drafts is not None:
+            self.reload_from_disk()
+
     def reload_from_disk(self) -> None:
-        path = store.draft_path(self.exercise.key)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            self.notify(str(exc), severity="error")
-            return
-        self._disk_text = text
-        if text != self.editor.text:
-            self.editor.replace_text(text)
-            self.notify(t("reloaded", self.app.lang, path=path))
+        before = self.editor.text
+        text = self.drafts.reload()
+        if text is not None and text != before:
+            self.notify(t("reloaded", self.app.lang, path=store.draft_path(self.exercise.key)))
 
     def _leave(self) -> bool:
         if self.busy:

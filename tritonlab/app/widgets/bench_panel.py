@@ -1,6 +1,7 @@
-"""Benchmark tab: the result's lines and rows as a table, and charts of whatever the bench result carries.
+"""Benchmark tab: the report (tritonlab.present.bench, in the app's language) and charts of whatever the bench
+result carries.
 
-The bench result is read defensively: `lines`, `rows`, `sweep` and `roofline` are each optional, and the
+The bench result is read defensively: `rows`, `sweep` and `roofline` are each optional, and the
 charts pick their series by name (GB/s or ms, yours vs torch/baseline). What is missing is simply not drawn.
 """
 
@@ -13,6 +14,8 @@ from textual.widgets import DataTable, Static
 
 from tritonlab.app.formatting import error_text, number
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
+from tritonlab.present import bench as bench_words
 
 SCALAR = (str, int, float, bool, type(None))
 
@@ -99,19 +102,24 @@ def roofline_series(result: dict) -> dict | None:
     }
 
 
-def report_blocks(lines: list[str]) -> list[tuple[bool, list[str]]]:
-    """Split the engine's lines into (is_table, lines) runs: table rows keep their columns, prose wraps."""
-    blocks: list[tuple[bool, list[str]]] = []
-    for line in lines:
-        is_table = "  " in line.strip()
-        if blocks and blocks[-1][0] == is_table:
-            blocks[-1][1].append(line)
+def report_blocks(result: dict, lang: str) -> list[tuple[bool, list[str]]]:
+    """The bench report as (is_table, lines) runs, from tritonlab.present.bench's blocks: a table keeps its
+    columns (and its best row's mark), text wraps. Nothing is guessed from the shape of a line."""
+    out: list[tuple[bool, list[str]]] = []
+    mark = bench_words.best_mark(lang)
+    for block in bench_words.blocks(result, lang):
+        if block[0] == "table":
+            _, headers, rows, best = block
+            rows = [list(r) + ([mark] if i in best else []) for i, r in enumerate(rows)]
+            out.append((True, bench_words.table(headers, rows)))
+        elif out and not out[-1][0]:
+            out[-1][1].append(block[1])
         else:
-            blocks.append((is_table, [line]))
-    return blocks
+            out.append((False, [block[1]]))
+    return out
 
 
-class BenchPanel(VerticalScroll):
+class BenchPanel(LabAppAccess, VerticalScroll):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._result: dict | None = None
@@ -119,7 +127,7 @@ class BenchPanel(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(id="bench-summary", markup=False)
         yield Vertical(id="bench-report")
-        table = DataTable(id="bench-table", zebra_stripes=True, cursor_type="none")
+        table: DataTable[object] = DataTable(id="bench-table", zebra_stripes=True, cursor_type="none")
         table.display = False
         yield table
         yield Vertical(id="bench-charts")
@@ -133,7 +141,7 @@ class BenchPanel(VerticalScroll):
         self.scroll_home(animate=False)
 
     def _update_view(self) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         summary = self.query_one("#bench-summary", Static)
         table = self.query_one("#bench-table", DataTable)
         charts = self.query_one("#bench-charts", Vertical)
@@ -146,9 +154,11 @@ class BenchPanel(VerticalScroll):
         summary.display = bool(text)
         report = self.query_one("#bench-report", Vertical)
         report.remove_children()
-        lines = [str(line) for line in result.get("lines") or []]
+        drawn = report_blocks(result, lang) if (result.get("verify") or result.get("rows")) else []
+        if result.get("error") and result.get("verified") is False:
+            drawn = drawn[:1]  # the error above already says why it was not timed
         blocks = []
-        for is_table, block in report_blocks(lines):
+        for is_table, block in drawn:
             body = Static(
                 Text("\n".join(block), no_wrap=is_table),
                 markup=False,
@@ -157,8 +167,8 @@ class BenchPanel(VerticalScroll):
             blocks.append(HorizontalScroll(body, classes="bench-table-scroll") if is_table else body)
         if blocks:
             report.mount_all(blocks)
-        # The engine's lines already hold the table, formatted as `tritonlab bench` prints it.
-        if lines:
+        # The report already holds the table, formatted as `tritonlab bench` prints it.
+        if drawn:
             table.display = False
         else:
             self._fill_table(table, result)

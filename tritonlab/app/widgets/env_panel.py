@@ -15,11 +15,13 @@ from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
+from tritonlab.present import doctor as doctor_words
 
 MARKS = {"ok": ("✓", "green"), "warn": ("!", "yellow"), "fail": ("✗", "red"), "info": ("·", "dim")}
 
 
-class EnvPanel(Vertical):
+class EnvPanel(LabAppAccess, Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._report: dict | None = None
@@ -49,13 +51,14 @@ class EnvPanel(Vertical):
         self.checking = True
         self._problem = None
         self._update_view()
-        self._run_doctor(self.app.backend)
+        self._run_doctor()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="doctor")
-    def _run_doctor(self, backend: str) -> dict:
+    def _run_doctor(self) -> dict:
+        """Asks the app's own Lab (its warm worker), never a worker of its own."""
         from tritonlab.doctor import run_doctor
 
-        return run_doctor(backend=backend)
+        return run_doctor(self.lab_app.lab)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "doctor" or not event.worker.is_finished:
@@ -69,7 +72,7 @@ class EnvPanel(Vertical):
         self._update_view()
 
     def _update_view(self) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         button = self.query_one("#env-run", Button)
         button.label = t("env_run", lang)
         button.disabled = self.checking
@@ -86,18 +89,17 @@ class EnvPanel(Vertical):
             summary.update("")
             body.update("")
             return
-        if report.get("ok"):
-            summary.update(Text(t("env_ok", lang, backend=report.get("backend", "?")), style="bold green"))
-        else:
-            summary.update(Text(t("env_bad", lang), style="bold red"))
+        style = "bold green" if report.get("ok") else "bold red"
+        summary.update(Text(doctor_words.verdict(report, lang), style=style))
         table = Table.grid(padding=(0, 1))
         table.add_column(no_wrap=True)
         table.add_column(no_wrap=True, style="bold")
         table.add_column(ratio=1)
         for item in report.get("checks", []):
             mark, style = MARKS.get(item.get("status"), ("?", ""))
-            value = Text(str(item.get("value", "")))
-            if item.get("fix") and item.get("status") in ("warn", "fail"):
-                value.append("\n" + t("env_fix", lang, fix=item["fix"]), style="dim")
-            table.add_row(Text(mark, style=style), str(item.get("name", "")), value)
+            value = Text(doctor_words.value(item, lang))
+            fix = doctor_words.fix(item, lang)
+            if fix:
+                value.append("\n" + t("env_fix", lang, fix=fix), style="dim")
+            table.add_row(Text(mark, style=style), doctor_words.name(item, lang), value)
         body.update(table)

@@ -13,6 +13,8 @@ from textual.widgets import Button, Static
 
 from tritonlab.app.formatting import error_text
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
+from tritonlab.present.ir import header as ir_header
 
 STAGES = ("ttir", "ttgir", "llir", "ptx", "sass")
 # Pygments has no MLIR lexer; LLVM's reads TTIR/TTGIR well (the same %values, types and attributes).
@@ -36,7 +38,7 @@ def without_locations(text: str, stage: str) -> str:
     return text
 
 
-class IRPanel(Vertical):
+class IRPanel(LabAppAccess, Vertical):
     class StageChosen(Message):
         def __init__(self, stage: str) -> None:
             super().__init__()
@@ -63,7 +65,7 @@ class IRPanel(Vertical):
         if not (event.button.id or "").startswith("ir-"):
             return
         event.stop()
-        self.stage = event.button.id[3:]
+        self.stage = (event.button.id or "")[3:]
         self._mark_stage()
         self.post_message(self.StageChosen(self.stage))
 
@@ -80,7 +82,7 @@ class IRPanel(Vertical):
         self.query_one("#ir-scroll").scroll_home(animate=False)
 
     def _update_view(self) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         header = self.query_one("#ir-header", Static)
         body = self.query_one("#ir-text", Static)
         result = self._result
@@ -91,14 +93,12 @@ class IRPanel(Vertical):
         head = Text()
         if result.get("error"):
             head.append_text(error_text(result["error"], lang))
-        for line in result.get("header") or []:
+        for line in ir_header(result, lang) if not result.get("error") else []:
             if head:
                 head.append("\n")
             head.append(str(line), style="dim")
         header.update(head)
         text = result.get("text")
-        if not text and result.get("lines"):
-            text = "\n".join(result["lines"])
         if not text:
             body.update(Text(t("ir_none", lang), style="dim") if not result.get("error") else "")
             return

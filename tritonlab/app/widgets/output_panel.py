@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from tritonlab.app.formatting import error_text
 from tritonlab.app.strings import t
+from tritonlab.present.run import run_lines
 
 
 class OutputPanel(VerticalScroll):
@@ -40,9 +41,10 @@ class OutputPanel(VerticalScroll):
             text.append_text(error_text(result["error"], lang))
             text.append("\n\n")
         if self._op == "run":
-            for line in result.get("lines") or []:
+            lines = run_lines(result, lang)
+            for line in lines:
                 text.append(f"{line}\n")
-            if result.get("lines"):
+            if lines:
                 text.append("\n")
         output = result.get("output") or ""
         text.append(t("printed", lang) + "\n", style="bold")

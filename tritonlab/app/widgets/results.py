@@ -11,6 +11,7 @@ from textual.widget import Widget
 from textual.widgets import TabbedContent, TabPane, Tabs
 
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 from tritonlab.app.widgets.bench_panel import BenchPanel
 from tritonlab.app.widgets.env_panel import EnvPanel
 from tritonlab.app.widgets.hints_panel import HintsPanel
@@ -22,7 +23,7 @@ from tritonlab.app.widgets.verify_panel import VerifyPanel
 TABS = ("output", "verify", "bench", "ir", "hints", "quiz", "env")
 
 
-class ResultsPane(Vertical):
+class ResultsPane(LabAppAccess, Vertical):
     def __init__(self, lesson, exercise, with_environment: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
         self.lesson = lesson
@@ -30,7 +31,7 @@ class ResultsPane(Vertical):
         self.with_environment = with_environment
 
     def compose(self) -> ComposeResult:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         initial = "tab-env" if self.with_environment else ("tab-output" if self.exercise else "tab-quiz")
         with TabbedContent(id="results-tabs", initial=initial):
             if self.exercise is not None:

@@ -9,12 +9,15 @@ from textual.widgets import DataTable, Static
 
 from tritonlab.app.formatting import error_text, number, value_text
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 from tritonlab.content.model import tr
+from tritonlab.present.diagnoses import describe
+from tritonlab.present.verify import case_name, map_lines, summary
 
 COLUMNS = ("", "col_case", "col_abs", "col_rel", "col_mismatch", "col_why")
 
 
-class VerifyPanel(Vertical):
+class VerifyPanel(LabAppAccess, Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._result: dict | None = None
@@ -22,7 +25,7 @@ class VerifyPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="verify-summary", markup=False)
-        table = DataTable(id="verify-cases", cursor_type="row", zebra_stripes=True)
+        table: DataTable[object] = DataTable(id="verify-cases", cursor_type="row", zebra_stripes=True)
         table.display = False
         yield table
         with VerticalScroll(id="verify-detail"):
@@ -42,7 +45,7 @@ class VerifyPanel(Vertical):
         self._update_view()
 
     def _update_view(self) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         summary = self.query_one("#verify-summary", Static)
         table = self.query_one("#verify-cases", DataTable)
         result = self._result
@@ -54,7 +57,7 @@ class VerifyPanel(Vertical):
         table.clear(columns=True)
         table.add_columns(*(t(key, lang) if key else "" for key in COLUMNS))
         for index, case in enumerate(self.cases):
-            table.add_row(*self._row(case), key=str(index))
+            table.add_row(*self._row(case, lang), key=str(index))
         table.display = bool(self.cases)
         self.query_one("#verify-detail").display = bool(self.cases)
         if self.cases:
@@ -79,20 +82,20 @@ class VerifyPanel(Vertical):
             # at 80×24 that repeat took the lines the mismatch map needs.
             passed = sum(1 for case in self.cases if case.get("passed"))
             text.append("  " + t("cases_pass", lang, passed=passed, total=len(self.cases)))
-        elif result.get("summary"):
-            text.append("  " + result["summary"])
+        elif result.get("cases") or result.get("error"):
+            text.append("  " + summary(result, lang))
         return text
 
     @staticmethod
-    def _row(case: dict) -> tuple:
+    def _row(case: dict, lang: str) -> tuple:
         mark = Text("✓", style="bold green") if case.get("passed") else Text("✗", style="bold red")
         diagnoses = case.get("diagnoses") or []
-        why = diagnoses[0].get("message", "") if diagnoses else ""
+        why = describe(diagnoses[0], lang) if diagnoses else ""
         if len(why) > 70:
             why = why[:69] + "…"
         return (
             mark,
-            case.get("name", ""),
+            case_name(case, lang),
             number(case.get("max_abs_err")),
             number(case.get("max_rel_err")),
             number(case.get("mismatches")),
@@ -106,15 +109,15 @@ class VerifyPanel(Vertical):
             self._show_case(self._selected)
 
     def _show_case(self, index: int) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         body = self.query_one("#verify-detail-body", Static)
         if not self.cases:
             body.update("")
             return
         case = self.cases[min(index, len(self.cases) - 1)]
         text = Text()
-        text.append(case.get("name", ""), style="bold")
-        if case.get("why"):
+        text.append(case_name(case, lang), style="bold")
+        if case.get("why") and case.get("kind") != "reject":  # a reject case's name already says why
             text.append(f"  — {tr(case['why'], lang)}", style="dim")
         text.append("\n")
         if case.get("passed"):
@@ -124,14 +127,15 @@ class VerifyPanel(Vertical):
             text.append("\n")
         for diagnosis in case.get("diagnoses") or []:
             text.append("• ", style="red")
-            text.append(str(diagnosis.get("message", diagnosis.get("kind", ""))))
+            text.append(describe(diagnosis, lang))
             if diagnosis.get("line"):
                 text.append(f"  ({t('line_n', lang, line=diagnosis['line'])})", style="dim")
             text.append("\n")
-        if case.get("map") and not case.get("passed"):
+        drawn = map_lines(case, lang)
+        if drawn and not case.get("passed"):
             # The map first: where the wrong elements are is the picture; the values below are the detail.
             text.append(f"\n{t('mismatch_map', lang)}\n", style="bold")
-            text.append(str(case["map"]).rstrip() + "\n")
+            text.append("\n".join(drawn).rstrip() + "\n")
         first = case.get("first") or []
         if first:
             text.append(f"\n{t('first_mismatches', lang)}\n", style="bold")

@@ -21,7 +21,7 @@ import math
 
 import torch
 
-from tritonlab.engine import benchlines, exercise_env, memcheck, roofline, timing
+from tritonlab.engine import exercise_env, memcheck, roofline, timing
 from tritonlab.engine.inputs import evaluate, make_inputs
 from tritonlab.engine.learner import LearnerError, classify
 from tritonlab.engine.protocol import error
@@ -69,7 +69,6 @@ def handle(args: dict, ctx) -> dict:
         "naive": None,
         "autotune": None,
         "note": None,
-        "lines": [],
         "error": None,
     }
     try:
@@ -103,10 +102,11 @@ def handle(args: dict, ctx) -> dict:
         if checked.get("error"):
             result["error"] = dict(checked["error"], not_timed=True)
         else:
+            failing = next((c for c in checked.get("cases") or [] if not c.get("passed")), {})
             result["error"] = error(
-                "verify", f"not timed: your kernel does not pass verify yet — {summary}", not_timed=True
+                "verify", f"not timed: your kernel does not pass verify yet — {summary}", not_timed=True,
+                case=failing.get("name"), diagnosis=(failing.get("diagnoses") or [None])[0],
             )
-        result["lines"] = benchlines.render(result)
         return result
     result["verified"] = True
     try:
@@ -134,7 +134,6 @@ def handle(args: dict, ctx) -> dict:
     except _Fault as fault:
         result["error"] = fault.info
         result["restart_worker"] = True
-    result["lines"] = benchlines.render(result)
     return result
 
 
@@ -215,6 +214,17 @@ def _baseline(exercise, spec, inputs: dict, params: dict, kwargs: dict | None = 
     return lambda: eval(code, names)  # shipped lesson content, like verify's reference
 
 
+def bench_inputs(exercise, spec, params: dict, device) -> dict:
+    """The timed inputs: each tensor drawn from the bench's declared distribution (`bench.init`, randn with scale 1
+    when not named), never from verify's. Verify's data is chosen to break wrong kernels (softmax's integers in
+    [-100, 100) overflow a naive exp), and such data can push torch onto a slow path, which flatters the learner."""
+    declared = getattr(spec, "init", None) or {}
+    override = {
+        i.name: {"init": declared.get(i.name, ("randn", ())), "scale": 1.0} for i in exercise.inputs if not i.is_scalar
+    }
+    return make_inputs(exercise, params, spec.dtype, 0, device, override=override)
+
+
 def _inplace_name(exercise) -> str | None:
     output = exercise.verify.output
     return output.split(":", 1)[1] if output.startswith("inplace:") else None
@@ -246,7 +256,7 @@ def _bench_interpreter(loaded, spec, ctx, result: dict) -> None:
     result["note"] = INTERPRETER_NOTE
     for index, params in enumerate(spec.interpreter, 1):
         ctx.progress(f"counting bytes {index}/{len(spec.interpreter)}: {size_label(params)}")
-        inputs = make_inputs(exercise, params, spec.dtype, 0, loaded.device)
+        inputs = bench_inputs(exercise, spec, params, loaded.device)
         row = _row_base(params, spec.dtype, inputs)
         ideal, formula = _formula_bytes(spec, params, inputs, spec.dtype)
         flops = _formula_flops(spec, params, spec.dtype)
@@ -296,7 +306,7 @@ def _sweep_interpreter(loaded, spec, ctx) -> dict:
     for kwargs in _sweep_configs(spec):
         key = tuple((k, v) for k, v in kwargs.items() if k not in LAUNCH_OPTIONS)
         groups.setdefault(key, []).append(kwargs)
-    inputs = make_inputs(exercise, params, spec.dtype, 0, loaded.device)
+    inputs = bench_inputs(exercise, spec, params, loaded.device)
     launch_keys = [k for k in spec.sweep if k in LAUNCH_OPTIONS]
     rows = []
     for index, (key, members) in enumerate(groups.items(), 1):
@@ -437,7 +447,7 @@ def _bench_gpu(loaded, spec, ctx, result: dict, refresh: bool = False) -> None:
 def _time_size(loaded, spec, params: dict, limits: dict | None, naive: bool = False) -> dict:
     exercise = loaded.exercise
     try:
-        inputs = make_inputs(exercise, params, spec.dtype, 0, loaded.device)
+        inputs = bench_inputs(exercise, spec, params, loaded.device)
     except torch.cuda.OutOfMemoryError:
         row = {
             "params": dict(params),
@@ -527,7 +537,7 @@ def _sweep_gpu(loaded, spec, ctx, limits: dict | None) -> dict:
     exercise = loaded.exercise
     params = spec.sizes[-1]
     configs = _sweep_configs(spec)
-    inputs = make_inputs(exercise, params, spec.dtype, 0, loaded.device)
+    inputs = bench_inputs(exercise, spec, params, loaded.device)
     values = list(inputs.values())
     ideal, _ = _formula_bytes(spec, params, inputs, spec.dtype)
     flops = _formula_flops(spec, params, spec.dtype)
@@ -629,7 +639,7 @@ def _time_configs(loaded, spec, tuner, configs: list, params: dict, ctx, number:
     from tritonlab.engine.kernel_ir import describe_config
 
     exercise = loaded.exercise
-    inputs = make_inputs(exercise, params, spec.dtype, 0, loaded.device)
+    inputs = bench_inputs(exercise, spec, params, loaded.device)
     values = list(inputs.values())
     ideal, _ = _formula_bytes(spec, params, inputs, spec.dtype)
     flops = _formula_flops(spec, params, spec.dtype)

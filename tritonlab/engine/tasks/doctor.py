@@ -8,8 +8,9 @@ import tempfile
 from pathlib import Path
 
 
-def _check(name, status, value, fix=None):
-    return {"name": name, "status": status, "value": value, "fix": fix}
+def _check(name, status, value, fix=None, cause=None, **facts):
+    """`value` and `fix` are kept for --json readers; tritonlab.present words `cause` and the facts."""
+    return {"name": name, "status": status, "value": value, "fix": fix, "cause": cause, **facts}
 
 
 def handle(args: dict, ctx) -> dict:
@@ -19,8 +20,16 @@ def handle(args: dict, ctx) -> dict:
 
     checks = []
     backend = ctx.backend
-    checks.append(_check("python", "ok" if sys.version_info >= (3, 10) else "fail", sys.version.split()[0],
-                         "TritonLab needs Python 3.10 or newer"))
+    checks.append(
+        _check(
+            "python",
+            "ok" if sys.version_info >= (3, 10) else "fail",
+            sys.version.split()[0],
+            "TritonLab needs Python 3.10 or newer",
+            cause="python-version",
+            version=sys.version.split()[0],
+        )
+    )
     checks.append(_check("torch", "ok", torch.__version__))
     checks.append(_check("triton", "ok", triton.__version__))
     np_major_minor = tuple(int(p) for p in numpy.__version__.split(".")[:2])
@@ -31,25 +40,69 @@ def handle(args: dict, ctx) -> dict:
 
         repaired = repair_scalar_index()  # idempotent: the worker already did it at start-up
     if not np_bad or repaired:
-        checks.append(_check("numpy", "ok", numpy.__version__ + (
-            " (TritonLab repairs the interpreter's scalar-to-int conversion that numpy >= 2.4 broke)"
-            if repaired else "")))
+        checks.append(
+            _check(
+                "numpy",
+                "ok",
+                numpy.__version__
+                + (
+                    " (TritonLab repairs the interpreter's scalar-to-int conversion that numpy >= 2.4 broke)"
+                    if repaired
+                    else ""
+                ),
+                cause="numpy-repaired" if repaired else None,
+                version=numpy.__version__,
+            )
+        )
     else:
-        checks.append(_check(
-            "numpy", "fail" if backend == "interpreter" else "warn", numpy.__version__,
-            "Triton's CPU interpreter breaks with numpy >= 2.4 ('only 0-dimensional arrays can be converted to "
-            "Python scalars') and TritonLab could not repair it here: pip install 'numpy<2.4'"))
+        checks.append(
+            _check(
+                "numpy",
+                "fail" if backend == "interpreter" else "warn",
+                numpy.__version__,
+                "Triton's CPU interpreter breaks with numpy >= 2.4 ('only 0-dimensional arrays can be "
+                "converted to "
+                "Python scalars') and TritonLab could not repair it here: pip install 'numpy<2.4'",
+                cause="numpy-broken",
+                version=numpy.__version__,
+            )
+        )
     cuda = torch.cuda.is_available()
-    checks.append(_check("cuda", "ok" if cuda else "info",
-                         f"CUDA {torch.version.cuda}" if cuda else "no CUDA GPU visible to torch",
-                         None if cuda else "kernels run on Triton's CPU interpreter (slow, but every lesson works)"))
+    checks.append(
+        _check(
+            "cuda",
+            "ok" if cuda else "info",
+            f"CUDA {torch.version.cuda}" if cuda else "no CUDA GPU visible to torch",
+            None if cuda else "kernels run on Triton's CPU interpreter (slow, but every lesson works)",
+            cause="cuda" if cuda else "no-cuda",
+            version=torch.version.cuda,
+        )
+    )
     if cuda:
         props = torch.cuda.get_device_properties(0)
         cc = (props.major, props.minor)
-        checks.append(_check("gpu", "ok", f"{props.name}, {props.multi_processor_count} SMs, "
-                                          f"{props.total_memory / 2**30:.0f} GiB"))
-        checks.append(_check("compute capability", "ok" if cc >= (7, 5) else "warn", f"{cc[0]}.{cc[1]}",
-                             None if cc >= (7, 5) else "Triton supports compute capability 7.5 (Turing) and newer"))
+        checks.append(
+            _check(
+                "gpu",
+                "ok",
+                f"{props.name}, {props.multi_processor_count} SMs, {props.total_memory / 2**30:.0f} GiB",
+                cause="gpu",
+                device=props.name,
+                sms=props.multi_processor_count,
+                gib=round(props.total_memory / 2**30),
+            )
+        )
+        checks.append(
+            _check(
+                "compute capability",
+                "ok" if cc >= (7, 5) else "warn",
+                f"{cc[0]}.{cc[1]}",
+                None if cc >= (7, 5) else "Triton supports compute capability 7.5 (Turing) and newer",
+                cause="cc",
+                cc=f"{cc[0]}.{cc[1]}",
+                supported=cc >= (7, 5),
+            )
+        )
         try:
             driver = torch.cuda.driver_version() if hasattr(torch.cuda, "driver_version") else None
         except Exception:
@@ -58,13 +111,31 @@ def handle(args: dict, ctx) -> dict:
             try:
                 import subprocess
 
-                driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-                                        capture_output=True, text=True, timeout=10).stdout.strip() or None
+                driver = (
+                    subprocess.run(
+                        ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                        capture_output=True,
+                        text=True,
+                        timeout=10,
+                    ).stdout.strip()
+                    or None
+                )
             except Exception:
                 driver = None
-        checks.append(_check("driver", "ok" if driver else "info", driver or "unknown"))
-    checks.append(_check("backend", "ok", "GPU" if backend == "gpu" else
-                         "Triton interpreter (TRITON_INTERPRET=1) — timings are not GPU timings"))
+        checks.append(
+            _check("driver", "ok" if driver else "info", driver or "unknown", cause="driver", version=driver)
+        )
+    checks.append(
+        _check(
+            "backend",
+            "ok",
+            "GPU"
+            if backend == "gpu"
+            else "Triton interpreter (TRITON_INTERPRET=1) — timings are not GPU timings",
+            cause="backend",
+            backend=backend,
+        )
+    )
     checks.append(_tiny_kernel(backend))
     checks.append(_cache_dir())
     ok = all(c["status"] != "fail" for c in checks)
@@ -74,7 +145,7 @@ def handle(args: dict, ctx) -> dict:
 def _tiny_kernel(backend: str) -> dict:
     import torch
 
-    source = '''
+    source = """
 import triton
 import triton.language as tl
 
@@ -83,7 +154,7 @@ def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
-'''
+"""
     try:
         from tritonlab.engine.learner import load_module
 
@@ -99,13 +170,26 @@ def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
                 torch.cuda.synchronize()
             good = torch.equal(x, y)
         where = "on the GPU" if backend == "gpu" else "on the interpreter"
-        return {"name": "sanity kernel", "status": "ok" if good else "fail",
-                "value": f"a copy kernel ran {where} and {'matched' if good else 'did NOT match'}",
-                "fix": None if good else "the kernel ran but produced wrong values: check the triton/torch versions"}
+        return {
+            "name": "sanity kernel",
+            "status": "ok" if good else "fail",
+            "value": f"a copy kernel ran {where} and {'matched' if good else 'did NOT match'}",
+            "fix": None
+            if good
+            else "the kernel ran but produced wrong values: check the triton/torch versions",
+            "cause": "sanity-ok" if good else "sanity-wrong",
+            "backend": backend,
+        }
     except Exception as exc:
         detail = getattr(exc, "info", {}).get("message") if hasattr(exc, "info") else None
-        return {"name": "sanity kernel", "status": "fail", "value": detail or f"{type(exc).__name__}: {exc}",
-                "fix": "the environment cannot run a Triton kernel: see the message; reinstall triton/torch"}
+        return {
+            "name": "sanity kernel",
+            "status": "fail",
+            "value": detail or f"{type(exc).__name__}: {exc}",
+            "fix": "the environment cannot run a Triton kernel: see the message; reinstall triton/torch",
+            "cause": "sanity-failed",
+            "exception": detail or f"{type(exc).__name__}: {exc}",
+        }
 
 
 def _cache_dir() -> dict:
@@ -114,7 +198,14 @@ def _cache_dir() -> dict:
         path.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path, prefix=".tritonlab-check-"):
             pass
-        return _check("cache dir", "ok", f"{path} is writable")
+        return _check("cache dir", "ok", f"{path} is writable", cause="cache-ok", path=str(path))
     except OSError as exc:
-        return _check("cache dir", "fail", f"{path}: {exc.strerror}",
-                      "set TRITON_CACHE_DIR to a writable folder")
+        return _check(
+            "cache dir",
+            "fail",
+            f"{path}: {exc.strerror}",
+            "set TRITON_CACHE_DIR to a writable folder",
+            cause="cache-fail",
+            path=str(path),
+            exception=exc.strerror,
+        )

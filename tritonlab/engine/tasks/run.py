@@ -1,12 +1,19 @@
-"""run: the exercise's demo — small inputs, the learner's output beside torch's, and which program wrote what."""
+"""run: the exercise's demo — small inputs, the learner's output beside torch's, and which program wrote what.
+
+Returns facts (the call, each input's description and values, launches, byte counts, the output, torch's
+output, whether they match); `tritonlab.present.run` words them. `--json` keeps the old `lines` key (added by
+the CLI)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import torch
 
 from tritonlab.engine import exercise_env, memcheck
 from tritonlab.engine.inputs import describe, make_inputs
 from tritonlab.engine.learner import LearnerError, classify
+from tritonlab.engine.results import Kind
 
 
 def _show(t: torch.Tensor, limit: int = 64) -> str:
@@ -17,8 +24,10 @@ def _show(t: torch.Tensor, limit: int = 64) -> str:
         values = flat.reshape(-1)[:limit].tolist()
         more = f" … (+{flat.numel() - limit})" if flat.numel() > limit else ""
         return "[" + ", ".join(_num(v) for v in values) + "]" + more
-    rows = [("  " + " ".join(f"{_num(v):>8}" for v in row[:12]) + (" …" if flat.shape[-1] > 12 else ""))
-            for row in flat.reshape(-1, flat.shape[-1])[:8].tolist()]
+    rows = [
+        ("  " + " ".join(f"{_num(v):>8}" for v in row[:12]) + (" …" if flat.shape[-1] > 12 else ""))
+        for row in flat.reshape(-1, flat.shape[-1])[:8].tolist()
+    ]
     return "\n".join(rows) + ("\n  …" if flat.reshape(-1, flat.shape[-1]).shape[0] > 8 else "")
 
 
@@ -28,74 +37,99 @@ def _num(v) -> str:
     return str(v)
 
 
+def _facts(value) -> dict:
+    """A tensor's shape, dtype, device and (when not contiguous) strides; {} for anything else."""
+    if not isinstance(value, torch.Tensor):
+        return {"repr": repr(value)}
+    facts = {
+        "shape": list(value.shape),
+        "dtype": str(value.dtype).removeprefix("torch."),
+        "device": value.device.type,
+    }
+    if not value.is_contiguous():
+        facts["strides"] = list(value.stride())
+    return facts
+
+
 def program_map(t: torch.Tensor, width: int = 64) -> list[str]:
     """One character per element: the program id that wrote it (0-9, a-z, A-Z), '?' when unwritten."""
     digits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
     flat = t.detach().cpu().reshape(-1)
     poison = memcheck.is_poison(flat).reshape(-1) if flat.numel() else flat.bool()
     chars = []
-    for value, unwritten in zip(flat.tolist(), poison.tolist()):
+    for value, unwritten in zip(flat.tolist(), poison.tolist(), strict=True):
         if unwritten:
             chars.append("?")
         else:
             v = int(value)
             chars.append(digits[v] if 0 <= v < len(digits) else "#")
-    return ["".join(chars[i:i + width]) for i in range(0, len(chars), width)]
+    return ["".join(chars[i : i + width]) for i in range(0, len(chars), width)]
 
 
 def handle(args: dict, ctx) -> dict:
-    result = {"exercise": args.get("exercise"), "backend": ctx.backend, "lines": [], "error": None}
+    result: dict[str, Any] = {"exercise": args.get("exercise"), "backend": ctx.backend, "error": None}
     try:
         loaded = exercise_env.load(args, ctx.backend)
     except LearnerError as exc:
         result["error"] = exc.info
         return result
-    exercise = loaded.exercise
+    exercise: Any = loaded.exercise
     spec = exercise.run
     params = spec.params if spec else exercise.verify.interpreter[0]
     dtype = spec.dtype if spec else exercise.verify.dtypes[0]
     kwargs = spec.kwargs if spec else {}
-    allocator = memcheck.GuardedAllocator(loaded.device)
-    inputs = make_inputs(exercise, params, dtype, 0, loaded.device, allocator=allocator)
-    lines = result["lines"]
-    lines.append(f"{exercise.entry}({', '.join(inputs)}{', ' if kwargs else ''}"
-                 f"{', '.join(f'{k}={v}' for k, v in kwargs.items())})  on the {ctx.backend}")
-    for name, value in inputs.items():
-        lines.append(f"{name}: {describe(value)}")
-        if isinstance(value, torch.Tensor):
-            lines.append(_show(value))
+    device: Any = loaded.device
+    allocator = memcheck.GuardedAllocator(device)
+    inputs = make_inputs(exercise, params, dtype, 0, device, allocator=allocator)
+    result["call"] = {
+        "entry": exercise.entry,
+        "args": list(inputs),
+        "kwargs": {k: repr(v) for k, v in kwargs.items()},
+    }
+    result["inputs"] = [
+        {
+            "name": name,
+            "describe": describe(value),
+            **_facts(value),
+            "values": _show(value) if isinstance(value, torch.Tensor) else None,
+        }
+        for name, value in inputs.items()
+    ]
     originals = {k: (v.clone() if isinstance(v, torch.Tensor) else v) for k, v in inputs.items()}
     call = exercise_env.LearnerCall(loaded, ctx.backend, allocator)
     try:
         got = call(*inputs.values(), **kwargs)
     except (Exception, SystemExit) as exc:
         result["error"] = classify(exc, loaded.file)
-        if result["error"]["kind"] == "cuda-fault":
+        if result["error"]["kind"] == Kind.CUDA_FAULT:
             result["restart_worker"] = True
         return result
     launches, checker = call.launches, call.checker
-    for launch in launches:
-        lines.append(f"launched {launch.get('kernel')} on grid {launch.get('grid')}")
+    result["launches"] = [{"kernel": launch.get("kernel"), "grid": launch.get("grid")} for launch in launches]
     if checker is not None:
         stats = checker.stats
-        lines.append(f"programs: {stats.programs}, bytes loaded: {stats.bytes_loaded}, "
-                     f"bytes stored: {stats.bytes_stored}")
+        result["stats"] = {
+            "programs": stats.programs,
+            "bytes_loaded": stats.bytes_loaded,
+            "bytes_stored": stats.bytes_stored,
+        }
     if exercise.verify.output.startswith("inplace:"):
         got = inputs[exercise.verify.output.split(":", 1)[1]]
-    lines.append(f"output: {describe(got)}")
+    result["returned"] = {"describe": describe(got), **_facts(got)}
     if isinstance(got, torch.Tensor):
         if spec and spec.show == "program-map":
-            lines.append("which program wrote each element ('?' = never written):")
-            lines.extend("  " + row for row in program_map(got))
+            result["program_map"] = program_map(got)
         else:
-            lines.append(_show(got))
+            result["returned"]["values"] = _show(got)
         try:
             expected = exercise_env.reference(exercise, originals, params, kwargs)
-            lines.append("torch says:")
-            lines.append(_show(expected))
-            result["matches"] = bool(got.shape == expected.shape and torch.allclose(
-                got.float().cpu(), expected.float().cpu(), equal_nan=False, atol=1e-2, rtol=1e-2))
-            lines.append("they match" if result["matches"] else "they differ: press F6 (Verify) for details")
+            result["expected"] = {"values": _show(expected)}
+            result["matches"] = bool(
+                got.shape == expected.shape
+                and torch.allclose(
+                    got.float().cpu(), expected.float().cpu(), equal_nan=False, atol=1e-2, rtol=1e-2
+                )
+            )
         except Exception as exc:
-            lines.append(f"(no torch comparison: {exc})")
+            result["comparison_error"] = f"{type(exc).__name__}: {exc}"
     return result

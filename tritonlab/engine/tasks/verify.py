@@ -12,11 +12,12 @@ import time
 
 import torch
 
-from tritonlab.engine import contracts, exercise_env, memcheck
+from tritonlab.engine import contracts, exercise_env, memcheck, outputs
 from tritonlab.engine.diagnose import diagnose
 from tritonlab.engine.inputs import describe, make_inputs
 from tritonlab.engine.learner import LearnerError, classify, same_file
 from tritonlab.engine.protocol import error
+from tritonlab.engine.results import Kind
 
 
 def iter_cases(exercise, backend: str, only: list | None = None):
@@ -47,7 +48,7 @@ def handle(args: dict, ctx) -> dict:
     total = len(cases) + len(exercise.rejects)
     for index, (params, dtype, seed, kwargs) in enumerate(cases, 1):
         name = exercise_env.case_name(params, dtype, seed, kwargs)
-        ctx.progress(f"case {index}/{total}: {name}", case=index, total=total)
+        ctx.progress(f"case {index}/{total}: {name}", case=index, total=total, name=name)
         case = run_case(loaded, params, dtype, seed, kwargs, backend)
         case["name"] = name
         if index == 1 and file_facts:
@@ -56,12 +57,13 @@ def handle(args: dict, ctx) -> dict:
         result["cases"].append(case)
         if case.get("error"):
             result["error"] = dict(case["error"], case=name)
-            if case["error"]["kind"] == "cuda-fault":
+            if case["error"]["kind"] == Kind.CUDA_FAULT:
                 result["restart_worker"] = True
             break
     if not result["error"] and not args.get("cases"):
         for offset, reject in enumerate(exercise.rejects, len(cases) + 1):
-            ctx.progress(f"case {offset}/{total}: rejects {reject.name}", case=offset, total=total)
+            ctx.progress(f"case {offset}/{total}: rejects {reject.name}", case=offset, total=total,
+                         name=reject.name, reject=True)
             result["cases"].append(run_reject(loaded, reject, backend))
     contracts.numerics_first(result["cases"], bool(result["error"]))
     result["passed"] = bool(result["cases"]) and not result["error"] and all(c["passed"] for c in result["cases"])
@@ -81,17 +83,22 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
     inputs = make_inputs(exercise, params, dtype, seed, device, allocator=allocator)
     contracts.prepare_inputs(exercise, inputs)
     originals = {k: v.clone() for k, v in inputs.items() if isinstance(v, torch.Tensor)}
-    expected = exercise_env.reference(exercise, dict(originals, **{k: v for k, v in inputs.items()
-                                                                    if not isinstance(v, torch.Tensor)}),
-                                      params, kwargs)
+    plan = outputs.Plan.for_exercise(exercise, seed)  # None: one output tensor, the plain path
+    if plan:
+        expected = plan.reference(exercise, {k: originals.get(k, v) for k, v in inputs.items()}, params, kwargs)
+    else:
+        expected = exercise_env.reference(exercise, dict(originals, **{k: v for k, v in inputs.items()
+                                                                        if not isinstance(v, torch.Tensor)}),
+                                          params, kwargs)
     case["inputs"] = {k: describe(v) for k, v in inputs.items()}
-    call = exercise_env.LearnerCall(loaded, backend, allocator)
+    call = exercise_env.LearnerCall(plan_loaded := outputs.wrapped(loaded, plan), backend, allocator)
     kwargs, dropped = contracts.split_kwargs(loaded.wrapper, kwargs)
     if dropped:  # a note, not a failure: the wrapper picks its own tiles
         case["notes"] = [contracts.tiles_not_varied(dropped, exercise.entry)]
     began = time.perf_counter()
     try:
-        got = call(*inputs.values(), **kwargs)
+        with outputs.OpRecorder(exercise.verify.ops if plan else []) as recorder:
+            got = call(*inputs.values(), **kwargs)
     except BaseException as exc:  # the learner's code raised (even BaseException, or sys.exit): classify, stop
         if contracts.is_real_interrupt(exc):
             raise
@@ -111,7 +118,7 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
     if exercise.expect_kernel and not mine:
         what = ("no Triton kernel ran" if not launches else
                 "the kernels that ran are not defined in your file")
-        diagnoses.append({"kind": "no-kernel-launched",
+        diagnoses.append({"kind": "no-kernel-launched", "entry": exercise.entry, "foreign": bool(launches),
                           "message": f"{what}: {exercise.entry}() must launch the @triton.jit kernel you wrote "
                                      "(returning torch's own result does not count)"})
 
@@ -136,10 +143,14 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
             and torch.equal(torch.nan_to_num(now), torch.nan_to_num(original)))
         if not same:
             changed = int((now != original).sum()) if now.shape == original.shape else now.numel()
-            diagnoses.append({"kind": "input-modified", "arg": name,
+            diagnoses.append({"kind": "input-modified", "arg": name, "changed": changed,
                               "message": f"your kernel modified its input {name} ({changed} elements changed): "
                                          "inputs are read-only — store into the output instead"})
 
+    if plan:
+        outputs.finish_case(plan, plan_loaded, loaded, inputs, kwargs, got, expected, recorder, dtype, backend, case)
+        case["passed"] = not diagnoses
+        return case
     if not _check_output(got, expected, diagnoses):
         case["passed"] = False
         return case
@@ -151,7 +162,7 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
                       block_size=block)
     _refine_unwritten(report.get("diagnoses", []), mine, block, got.numel())
     contracts.explain_unwritten(report.get("diagnoses", []), mine, block, tuple(got.shape), known=diagnoses)
-    for key in ("max_abs_err", "max_rel_err", "mismatches", "first", "map"):
+    for key in ("max_abs_err", "max_rel_err", "mismatches", "first", "map", "map_grid"):
         case[key] = report.get(key)
     diagnoses.extend(report.get("diagnoses", []))
 
@@ -171,7 +182,8 @@ def run_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend:
 
 def _check_output(got, expected, diagnoses: list) -> bool:
     if not isinstance(got, torch.Tensor):
-        diagnoses.append({"kind": "wrong-shape", "message": f"the wrapper returned {type(got).__name__}, "
+        diagnoses.append({"kind": "wrong-shape", "got_type": type(got).__name__,
+                          "message": f"the wrapper returned {type(got).__name__}, "
                                                           "not a torch.Tensor — return the output tensor"})
         return False
     ok = True
@@ -201,7 +213,7 @@ def run_reject(loaded, reject, backend: str) -> dict:
     try:
         inputs = make_inputs(exercise, reject.params, reject.dtype, 0, loaded.device, override=reject.override)
     except Exception as exc:  # a bad override in the lesson, not the learner's fault
-        case["diagnoses"].append({"kind": "lesson", "message": f"cannot build this case: {exc!r}"})
+        case["diagnoses"].append({"kind": "lesson", "exception": repr(exc), "message": f"cannot build this case: {exc!r}"})
         return case
     case["inputs"] = {k: describe(v) for k, v in inputs.items()}
     call = exercise_env.LearnerCall(loaded, backend)
@@ -212,14 +224,16 @@ def run_reject(loaded, reject, backend: str) -> dict:
             raise
         if call.launches:
             info = classify(exc, loaded.file)
-            case["diagnoses"].append({"kind": "validation", "message": f"it failed inside the kernel instead of "
+            case["diagnoses"].append({"kind": "validation", "cause": "failed-in-kernel", "error": info,
+                                      "message": f"it failed inside the kernel instead of "
                                       f"being rejected before the launch ({info['message']})"})
         else:
             case["passed"] = True
             case["raised"] = f"{type(exc).__name__}: {exc}"
         return case
     why = reject.why.get("en") if isinstance(reject.why, dict) else reject.why
-    case["diagnoses"].append({"kind": "validation",
+    case["diagnoses"].append({"kind": "validation", "cause": "accepted", "why": reject.why,
+                              "case_name": reject.name,
                               "message": f"the wrapper accepted input it must reject ({why or reject.name}): "
                                          "check it and raise an exception before launching"})
     return case
@@ -247,7 +261,8 @@ def _refine_unwritten(diagnoses: list, launches: list, block, numel: int) -> Non
     if programs * block < numel:
         return
     for diag in diagnoses:
-        if diag.get("kind") == "unwritten" and "not launched" in diag.get("message", ""):
+        if diag.get("kind") == Kind.UNWRITTEN and diag.get("cause") in ("grid-floor", "grid-short"):
+            diag.update(cause="partial-blocks", grid_programs=programs, block=block)
             head = diag["message"].split(":", 1)[0]
             diag["message"] = (f"{head}: the grid had enough programs ({programs} × BLOCK_SIZE {block} ≥ {numel}), "
                                "but each program wrote only part of its block — check the offsets: "

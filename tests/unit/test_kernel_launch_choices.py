@@ -1,0 +1,72 @@
+"""The host-side choices of the reference kernels (tile by wave count, rows per program, copy tile by layout).
+
+These are the decisions the lesson texts explain with GPU measurements; here they are checked without a GPU, on
+stand-in tensors, so a change that breaks the stated rule fails before anyone reaches a GPU."""
+
+import importlib.util
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import torch
+
+KERNELS = Path(__file__).resolve().parents[2] / "kernels"
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(f"k_{name}", KERNELS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def h100(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda device: SimpleNamespace(multi_processor_count=132))
+    return SimpleNamespace(device=torch.device("cuda"), element_size=lambda: 2)
+
+
+@pytest.mark.parametrize("name", ["matmul", "matmul_bias"])
+def test_gemm_tile_follows_the_wave_count(name, h100):
+    tiles = _load(name).default_tiles
+    assert tiles(h100, 4096, 4096)[:3] == (128, 256, 64)  # 512 big tiles: ~4 waves
+    assert tiles(h100, 2048, 2048)[:3] == (128, 256, 64)  # 128 big tiles: ~1 wave
+    assert tiles(h100, 1024, 1024)[:3] == (64, 128, 64)  # 32 big tiles would leave 100 SMs idle
+    assert tiles(h100, 16, 4096)[0] == 16  # decode: a 16-row tile
+    cpu = SimpleNamespace(device=torch.device("cpu"), element_size=lambda: 2)
+    assert tiles(cpu, 4096, 4096)[:3] == (32, 32, 32)  # the interpreter keeps small tiles
+
+
+def test_matmul_fast_paths(h100):
+    pick = _load("matmul_fast").pick_config
+    assert pick(8192, 8192, 8192, h100.device)["path"] == "tma-persistent"
+    assert pick(1024, 1024, 1024, h100.device)["path"] == "pointer"  # host cost of descriptors ~ the GEMM itself
+    assert pick(16, 4096, 4096, h100.device)["BLOCK_M"] == 16
+    assert pick(4096, 4096, 4096, h100.device, element_size=4)["BLOCK_N"] == 128  # fp32: half the tile
+    assert pick(64, 64, 64, torch.device("cpu"))["path"] == "pointer"
+
+
+def test_softmax_rows_per_program():
+    pick = _load("softmax_fast").pick_launch
+    for n_cols in (1, 3, 100, 128, 129, 256, 1000, 1024, 2048, 4096, 8192, 32768):
+        block, rows, warps = pick(n_cols)
+        assert block >= n_cols and block & (block - 1) == 0  # the whole row in one power-of-two block
+        assert (rows == 1 or rows * block <= 8192) and warps in (4, 8, 16)
+    assert pick(128)[1] == 8 and pick(1024)[1] == 1  # ~1,024 values per program for short rows
+
+
+def test_copy_2d_tile_is_long_along_the_contiguous_direction(monkeypatch):
+    module = _load("copy_2d")
+    seen = {}
+
+    class Recorder:
+        def __getitem__(self, grid):
+            return lambda *args, **meta: seen.update(meta)
+
+    monkeypatch.setattr(module, "copy_2d_kernel", Recorder())
+    module.copy_2d(torch.empty(64, 128)[:, ::2])
+    assert (seen["BLOCK_M"], seen["BLOCK_N"]) == (16, 256)  # rows run along memory (column stride 2)
+    module.copy_2d(torch.empty(128, 64).t())
+    assert (seen["BLOCK_M"], seen["BLOCK_N"], seen["num_warps"]) == (64, 64, 8)  # a transposed view
+    module.copy_2d(torch.empty(128, 64).t(), BLOCK_M=16, BLOCK_N=128)
+    assert (seen["BLOCK_M"], seen["BLOCK_N"]) == (16, 128)  # a caller's tile wins

@@ -1,0 +1,86 @@
+"""Typed results and the presentation layer: every kind has words in both languages, JSON keeps every key."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tritonlab.engine.results import Case, Diagnosis, Kind, VerifyResult
+from tritonlab.present import diagnoses
+from tritonlab.present.diagnoses import describe, label
+
+ASCII_WORDS = re.compile(r"[A-Za-z]{2,}(?:[ \t]+[A-Za-z]{2,}){2,}")
+
+
+def test_every_kind_has_a_sentence_and_a_label():
+    missing = [k for k in Kind if not diagnoses.has_sentence(k) or k not in diagnoses.LABELS]
+    assert missing == []
+
+
+@pytest.mark.parametrize("kind", list(Kind))
+def test_every_kind_speaks_japanese_from_bare_facts(kind):
+    text = describe({"kind": kind.value}, "ja")
+    assert text and text != describe({"kind": kind.value}, "en")
+    assert not re.search(r"[ぁ-んァ-ン一-龥]", describe({"kind": kind.value}, "en"))
+
+
+def test_the_english_message_is_never_what_is_shown():
+    diag = {
+        "kind": "input-modified",
+        "arg": "x_ptr",
+        "changed": 3,
+        "message": "ENGLISH PROSE FROM THE ENGINE",
+    }
+    assert "ENGLISH" not in describe(diag, "ja") and "ENGLISH" not in describe(diag, "en")
+    assert "x_ptr" in describe(diag, "ja") and "3" in describe(diag, "ja")
+
+
+def test_an_unknown_kind_gets_a_generic_sentence_with_its_facts():
+    text = describe({"kind": "grid-too-small-v9", "programs": 3, "message": "an English message"}, "ja")
+    assert "grid-too-small-v9" in text and "programs=3" in text and "English" not in text
+    assert label("grid-too-small-v9", "ja") == "grid-too-small-v9"
+
+
+def test_odd_facts_fall_back_instead_of_raising():
+    text = describe({"kind": "unwritten", "cause": "one-program", "block": "not a number"}, "ja")
+    assert "unwritten" in text  # the generic form, not a traceback
+
+
+def test_kind_facts():
+    assert Kind.OOB.replayable and Kind.CUDA_FAULT.replayable and not Kind.MISMATCH.replayable
+    assert Kind.TIMEOUT.restarts_worker and not Kind.SYNTAX.restarts_worker
+    assert Kind.SYNTAX.points_at_line and not Kind.CANCELLED.points_at_line
+    assert Kind.parse("oob") is Kind.OOB and Kind.parse("nope") is None
+    assert Kind.OOB == "oob"
+
+
+def test_verify_json_round_trip_keeps_every_key():
+    raw = {
+        "exercise": "05-vector-add/add",
+        "backend": "interpreter",
+        "passed": False,
+        "error": None,
+        "cases": [
+            {
+                "name": "n=1",
+                "passed": False,
+                "params": {"n": 1},
+                "diagnoses": [
+                    {"kind": "unwritten", "count": 2, "ranges": [[0, 1]], "message": "m", "cause": "head"}
+                ],
+                "first": [{"index": [0], "got": 1.0, "expected": 2.0, "kind": "wrong"}],
+                "stats": {"loads": 1},
+            }
+        ],
+        "summary": "s",
+        "seconds": 0.5,
+        "file": "/tmp/x.py",
+        "entry": "add",
+    }
+    result = VerifyResult.from_json(raw)
+    assert result.to_json() == raw
+    assert isinstance(result.cases[0], Case) and isinstance(result.cases[0].diagnoses[0], Diagnosis)
+    assert result.cases[0].diagnoses[0].known is Kind.UNWRITTEN
+    assert result.first_failure() is result.cases[0]
+    assert VerifyResult.from_json({"passed": True}).to_json() == {"passed": True}

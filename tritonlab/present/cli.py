@@ -1,0 +1,163 @@
+"""The headless commands' terminal output (rich, no Textual): verify, run, bench, ir, doctor — in `lang`.
+
+Every word comes from the presenters beside this module; the engine's English `message`/`summary`/`lines` keys
+are never printed. Text the lab quotes verbatim (Python's own exception text, the learner's output) is marked
+as such.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.markup import escape
+from rich.table import Table
+
+from tritonlab.i18n import t
+from tritonlab.present import bench as bench_words
+from tritonlab.present import doctor as doctor_words
+from tritonlab.present import ir as ir_words
+from tritonlab.present import verify as verify_words
+from tritonlab.present.diagnoses import describe
+from tritonlab.present.numbers import number
+from tritonlab.present.run import run_lines
+from tritonlab.present.words import pick
+
+
+def _json(result: Any) -> dict:
+    to_json = getattr(result, "to_json", None)
+    return to_json() if callable(to_json) else dict(result)
+
+
+def error_line(err: dict, lang: str) -> str:
+    head = verify_words.error_head(err, lang)
+    return f"[bold red]{escape(head)}[/]: {escape(describe(err, lang))}"
+
+
+def _detail(console, err: dict) -> None:
+    detail = err.get("stderr_tail") or err.get("traceback")
+    if detail:
+        console.print(f"[dim]{escape(str(detail))}[/]")
+
+
+def _printed(console, output: str, lang: str, cap: int) -> None:
+    if output:
+        console.print(f"[dim]{escape(verify_words.PRINTED.in_(lang))}[/]")
+        console.print(escape(output[-cap:]))
+
+
+def print_verify(console, result: Any, lang: str = "en") -> None:
+    r = _json(result)
+    head = f"[bold]{escape(verify_words.headline(r, lang))}[/]"
+    if r.get("file"):
+        head += f"  [dim]{escape(str(r['file']))}[/]"
+    console.print(head)
+    cases = r.get("cases") or []
+    if cases:
+        table = Table(show_edge=False, pad_edge=False, box=None)
+        for col in verify_words.column_headers(lang):
+            table.add_column(col)
+        for case in cases:
+            mark = "[green]✓[/]" if case.get("passed") else "[red]✗[/]"
+            table.add_row(
+                mark,
+                escape(verify_words.case_name(case, lang)),
+                number(case.get("max_abs_err")),
+                number(case.get("max_rel_err")),
+                number(case.get("mismatches")),
+                escape(verify_words.why(case, lang)),
+            )
+        console.print(table)
+    if r.get("error"):
+        console.print(error_line(r["error"], lang))
+        _detail(console, r["error"])
+    failing = next((c for c in cases if not c.get("passed")), None)
+    if failing is not None:
+        console.print(f"[bold]{escape(verify_words.case_name(failing, lang))}[/]:")
+        for diag in (failing.get("diagnoses") or [])[:4]:
+            console.print(f"  • {escape(describe(diag, lang))}")
+        for line in verify_words.map_lines(failing, lang):
+            console.print(escape(line))
+        for line in verify_words.first_lines(failing, lang):
+            console.print("  " + escape(line))
+    replay = verify_words.replay_line(r, lang)
+    if replay:
+        console.print(f"[yellow]{escape(replay)}[/]")
+    _printed(console, r.get("output") or "", lang, 2000)
+    status = t("passed", lang) if r.get("passed") else t("failed", lang)
+    color = "green" if r.get("passed") else "red"
+    console.print(f"[bold {color}]{status}[/] {escape(verify_words.summary(r, lang))}")
+
+
+def print_run(console, result: Any, lang: str = "en") -> None:
+    r = _json(result)
+    if r.get("error"):
+        console.print(error_line(r["error"], lang))
+    for line in run_lines(r, lang):
+        console.print(escape(line))
+    _printed(console, r.get("output") or "", lang, 4000)
+
+
+def print_bench(console, result: Any, lang: str = "en") -> None:
+    r = _json(result)
+    blocks = bench_words.blocks(r, lang)
+    if r.get("error"):
+        console.print(error_line(r["error"], lang))
+        _detail(console, r["error"])
+        if r.get("verified") is False:
+            blocks = blocks[:1]  # the error already says why it was not timed
+    for index, block in enumerate(blocks):
+        if block[0] == "text":
+            text = escape(block[1])
+            console.print(f"[bold]{text}[/]" if index == 0 and r.get("verified") else text, soft_wrap=True)
+            continue
+        _, headers, rows, best = block
+        mark = bench_words.best_mark(lang)
+        for i, line in enumerate(bench_words.table(headers, [list(row) for row in rows])):
+            suffix = f"  [bold green]{escape(mark)}[/]" if i - 1 in best else ""
+            console.print(escape(line) + suffix, soft_wrap=True)
+
+
+def print_ir(console, result: Any, lang: str = "en") -> None:
+    r = _json(result)
+    if r.get("error"):
+        console.print(error_line(r["error"], lang))
+        if r["error"].get("stderr_tail"):
+            console.print(f"[dim]{escape(r['error']['stderr_tail'])}[/]")
+        return
+    for line in ir_words.header(r, lang):
+        console.print(f"[dim]{escape(line)}[/]", soft_wrap=True)
+    text = r.get("text", "")
+    print(text, end="" if text.endswith("\n") else "\n")
+
+
+def print_doctor(console, report: Any, lang: str = "en") -> None:
+    r = _json(report)
+    for item in r.get("checks", []):
+        mark = {"ok": "[green]✓[/]", "warn": "[yellow]![/]", "fail": "[red]✗[/]", "info": "[dim]·[/]"}.get(
+            item.get("status"), "?"
+        )
+        console.print(
+            f"{mark} {escape(_pad(doctor_words.name(item, lang), 22))} "
+            f"{escape(doctor_words.value(item, lang))}"
+        )
+        fix = doctor_words.fix(item, lang)
+        if fix:
+            console.print(f"    [dim]{escape(pick(lang, 'fix: ', '対処: ') + fix)}[/]")
+    color = "green" if r.get("ok") else "red"
+    console.print(f"[{color}]{escape(doctor_words.verdict(r, lang))}[/]")
+
+
+def _pad(text: str, cells: int) -> str:
+    return text + " " * max(0, cells - bench_words.cell_width(text))
+
+
+def progress_text(event: dict, lang: str) -> str:
+    """A worker progress event in words: 'case 3/12: n=1000 · float32' / 'ケース 3/12: …'."""
+    if event.get("stage") == "replay":
+        return pick(lang, "checking bounds on the interpreter…", "インタプリタで境界を確認中…")
+    if event.get("case") is not None and event.get("total") is not None:
+        name = str(event.get("name") or "")
+        if event.get("reject"):
+            name = pick(lang, "rejects ", "拒否: ") + name
+        return pick(lang, "case", "ケース") + f" {event['case']}/{event['total']}: {name}"
+    return pick(lang, str(event.get("message", "")), "処理中…")

@@ -1,0 +1,755 @@
+"""Sentences for every `Kind`, made from a diagnosis's or error's facts, in English and Japanese.
+
+How a new kind gets its words: add the member to `engine.results.Kind`, then here
+
+    @says(Kind.MY_KIND)
+    def _my_kind(f: Facts) -> Said:
+        return Said(en=f"... {f['arg']} ...", ja=f"... {f['arg']} ...")
+
+`tests/unit/test_present.py` fails while a `Kind` has no sentence. A kind this version does not know (a newer
+engine) is still shown: `describe` falls back to a generic sentence in the chosen language plus the facts it
+carries. The engine's English `message` is not used as a sentence: only an error from an older worker that lacks
+the `exception` fact has its `message` quoted instead, in «» like any text the lab did not write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tritonlab.engine.results import Kind
+from tritonlab.present.numbers import dtype, number, shape, span
+from tritonlab.present.words import Said
+
+Facts = Mapping[str, Any]
+_SENTENCES: dict[Kind, Callable[[Facts], Said]] = {}
+
+#: Short names of each kind, for headings ("out-of-bounds access at line 25").
+LABELS: dict[Kind, Said] = {
+    Kind.SYNTAX: Said("syntax error", "構文エラー"),
+    Kind.COMPILE: Said("compile error", "コンパイルエラー"),
+    Kind.RUNTIME: Said("runtime error", "実行時エラー"),
+    Kind.TIMEOUT: Said("timeout", "タイムアウト"),
+    Kind.CRASH: Said("worker crash", "ワーカーのクラッシュ"),
+    Kind.OOB: Said("out-of-bounds access", "範囲外アクセス"),
+    Kind.CUDA_FAULT: Said("GPU memory fault", "GPU メモリフォルト"),
+    Kind.CANCELLED: Said("cancelled", "キャンセル"),
+    Kind.LOAD: Said("load error", "読み込みエラー"),
+    Kind.USAGE: Said("usage error", "使い方の誤り"),
+    Kind.VERIFY: Said("not verified", "検証未合格"),
+    Kind.ERROR: Said("comparison failed", "比較できません"),
+    Kind.TYPE: Said("wrong return type", "戻り値の型が違います"),
+    Kind.SHAPE: Said("shape", "形状"),
+    Kind.DTYPE: Said("dtype", "dtype"),
+    Kind.UNWRITTEN: Said("unwritten", "未書き込み"),
+    Kind.NAN: Said("inf/NaN", "inf/NaN"),
+    Kind.MISMATCH: Said("mismatch", "値の不一致"),
+    Kind.NO_KERNEL_LAUNCHED: Said("no kernel launched", "カーネル未起動"),
+    Kind.INPUT_MODIFIED: Said("input modified", "入力の書き換え"),
+    Kind.PERF_BYTES: Said("too many bytes", "転送量超過"),
+    Kind.WRONG_SHAPE: Said("wrong shape", "形状の誤り"),
+    Kind.WRONG_DTYPE: Said("wrong dtype", "dtype の誤り"),
+    Kind.WRONG_DEVICE: Said("wrong device", "デバイスの誤り"),
+    Kind.LESSON: Said("lesson data", "レッスンデータ"),
+    Kind.VALIDATION: Said("input check", "入力チェック"),
+}
+
+
+def says(kind: Kind) -> Callable[[Callable[[Facts], Said]], Callable[[Facts], Said]]:
+    """Register the sentence of one kind (both languages at once)."""
+
+    def register(func: Callable[[Facts], Said]) -> Callable[[Facts], Said]:
+        _SENTENCES[kind] = func
+        return func
+
+    return register
+
+
+def has_sentence(kind: Kind) -> bool:
+    return kind in _SENTENCES
+
+
+def label(kind: Any, lang: str) -> str:
+    """The short name of a kind; an unknown kind is named by its wire string."""
+    known = Kind.parse(kind)
+    if known is not None and known in LABELS:
+        return LABELS[known].in_(lang)
+    return f"{kind or '?'}"
+
+
+def describe(facts: Any, lang: str) -> str:
+    """The sentence for one diagnosis or error (a dict or a results record), in `lang`. Never raises."""
+    f = _as_mapping(facts)
+    kind = Kind.parse(f.get("kind"))
+    func = _SENTENCES.get(kind) if kind is not None else None
+    if func is not None:
+        try:
+            return func(_Facts(f)).in_(lang)
+        except Exception:  # noqa: BLE001 - odd facts must not hide the diagnosis: say it generically
+            pass
+    return generic(f, lang)
+
+
+def generic(f: Facts, lang: str) -> str:
+    """For a kind with no sentence (yet): its name and its facts, words in `lang`."""
+    shown = {
+        k: v
+        for k, v in f.items()
+        if k not in ("kind", "message", "detail", "extra", "sent") and v not in (None, "", [], {})
+    }
+    facts = ", ".join(f"{k}={_short(v)}" for k, v in list(shown.items())[:8])
+    head = Said(f"the lab reports “{f.get('kind')}”", f"ラボからの報告「{f.get('kind')}」").in_(lang)
+    return f"{head}: {facts}" if facts else head
+
+
+def _short(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _as_mapping(facts: Any) -> dict:
+    if isinstance(facts, Mapping):
+        return dict(facts)
+    to_json = getattr(facts, "to_json", None)
+    return dict(to_json()) if callable(to_json) else {}
+
+
+class _Facts(dict):
+    """A diagnosis's facts; a missing one reads as None (sentences pick a shorter form then)."""
+
+    def __missing__(self, key: str) -> Any:
+        return None
+
+
+def verbatim(text: Any) -> str:
+    """Text the lab quotes as it was printed (Python's or Triton's own exception text): set apart in «», so a
+    reader (and the language test) can tell it from the lab's own words."""
+    text = str(text or "").strip()
+    return f"«{text}»" if text else ""
+
+
+def _n(count: Any, lang: str, en_one: str, en_many: str, ja: str) -> str:
+    """'1 element' / '3 elements' / '3 要素'."""
+    if lang == "ja":
+        return f"{number(count)} {ja}"
+    return f"{number(count)} {en_one if count == 1 else en_many}"
+
+
+def _program(f: Facts) -> str:
+    pid = f.get("program_id")
+    if isinstance(pid, (list, tuple)):
+        axes = max((i + 1 for i, p in enumerate(pid) if p), default=1)
+        grid = f.get("grid")
+        if isinstance(grid, (list, tuple)):
+            axes = max(axes, max((i + 1 for i, g in enumerate(grid) if g and g > 1), default=1))
+        return str(pid[0]) if axes == 1 else "(" + ", ".join(str(p) for p in pid[:axes]) + ")"
+    return str(pid) if pid is not None else "?"
+
+
+# ---- errors ------------------------------------------------------------------------------------------------
+
+
+@says(Kind.SYNTAX)
+def _syntax(f: Facts) -> Said:
+    q = verbatim(f["exception"] or f["message"])
+    return Said(f"Python cannot read this file: {q}", f"Python がこのファイルを読めません: {q}")
+
+
+@says(Kind.COMPILE)
+def _compile(f: Facts) -> Said:
+    q = verbatim(f["exception"] or f["message"])
+    return Said(f"Triton could not compile the kernel: {q}", f"Triton がカーネルをコンパイルできません: {q}")
+
+
+@says(Kind.RUNTIME)
+def _runtime(f: Facts) -> Said:
+    q = verbatim(f["exception"] or f["message"])
+    if f["cause"] == "internal":
+        return Said(f"an internal error in the lab: {q}", f"ラボの内部エラーです: {q}")
+    return Said(f"your code raised an exception: {q}", f"コードが例外を送出しました: {q}")
+
+
+@says(Kind.TIMEOUT)
+def _timeout(f: Facts) -> Said:
+    s = number(f["timeout_s"]) if f["timeout_s"] is not None else "?"
+    return Said(
+        f"no answer within {s} s: the kernel may loop forever (check the loop bounds) or run far more "
+        "programs than "
+        "you meant. The worker was stopped and will restart.",
+        f"{s} 秒以内に応答がありません。カーネルが無限ループしているか(ループの上限を確認)、意図よりずっと"
+        "多くの"
+        "プログラムを起動している可能性があります。ワーカーを停止しました。次の実行で再起動します。",
+    )
+
+
+_SIGNALS: dict[str, Said] = {
+    "SIGSEGV": Said(
+        "segmentation fault: the process touched memory it does not own",
+        "セグメンテーション違反: プロセスが自分のものでないメモリに触れました",
+    ),
+    "SIGABRT": Said(
+        "aborted: typically a corrupted heap after an out-of-bounds store",
+        "異常終了: 多くは範囲外ストアでヒープが壊れたためです",
+    ),
+    "SIGKILL": Said(
+        "killed: out of memory, or stopped after a timeout",
+        "強制終了: メモリ不足、またはタイムアウト後の停止です",
+    ),
+    "SIGBUS": Said(
+        "bus error: a misaligned or unmapped memory access",
+        "バスエラー: 整列していないか未割り当てのメモリへのアクセス",
+    ),
+    "SIGFPE": Said("arithmetic exception", "算術例外"),
+    "SIGILL": Said("illegal instruction", "不正な命令"),
+}
+
+
+def signal_text(name: str | None, lang: str) -> str:
+    """'SIGSEGV (segmentation fault: …)' in `lang`; the bare name for a signal with no words."""
+    if not name:
+        return "?"
+    said = _SIGNALS.get(name)
+    return f"{name} ({said.in_(lang)})" if said else name
+
+
+@says(Kind.CRASH)
+def _crash(f: Facts) -> Said:
+    if f["cause"] == "start":
+        q = verbatim(f["exception"])
+        return Said(
+            f"the worker could not start {q}".rstrip(), f"ワーカーを起動できませんでした {q}".rstrip()
+        )
+    if f["cause"] == "replay":
+        q = verbatim(f["exception"])
+        return Said(
+            f"the interpreter replay failed {q}".rstrip(),
+            f"インタプリタでの再実行に失敗しました {q}".rstrip(),
+        )
+    sig = f["signal"]
+    why_en = (
+        signal_text(sig, "en")
+        if sig
+        else (f"exit code {f['exit_code']}" if f["exit_code"] is not None else "?")
+    )
+    why_ja = (
+        signal_text(sig, "ja")
+        if sig
+        else (f"終了コード {f['exit_code']}" if f["exit_code"] is not None else "?")
+    )
+    return Said(
+        f"the worker process died: {why_en}. It restarts on the next request; your code is kept.",
+        f"ワーカープロセスが終了しました: {why_ja}。次の実行で再起動します。コードはそのまま残っています。",
+    )
+
+
+@says(Kind.CUDA_FAULT)
+def _cuda_fault(f: Facts) -> Said:
+    q = verbatim(f["exception"])
+    return Said(
+        f"the GPU reported a memory fault {q}. On a GPU an out-of-bounds access poisons the CUDA context "
+        "for good, so "
+        "the worker is replaced. Check your masks and offsets; run the same case on the interpreter "
+        "(--backend interpreter) to have the lab name the line.",
+        f"GPU がメモリフォルトを報告しました {q}。GPU で範囲外アクセスが起きると CUDA コンテキストは"
+        "使えなくなるため、"
+        "ワーカーを入れ替えます。マスクとオフセットを確認してください。同じケースをインタプリタ"
+        "(--backend interpreter)で実行すると、ラボが該当行を示します。",
+    )
+
+
+@says(Kind.CANCELLED)
+def _cancelled(f: Facts) -> Said:
+    return Said(
+        "cancelled: the worker was stopped and will restart", "キャンセルしました。ワーカーは再起動します"
+    )
+
+
+@says(Kind.LOAD)
+def _load(f: Facts) -> Said:
+    q = verbatim(f["exception"] or f["message"])
+    return Said(f"the exercise could not be loaded: {q}", f"演習を読み込めませんでした: {q}")
+
+
+@says(Kind.USAGE)
+def _usage(f: Facts) -> Said:
+    q = verbatim(f["exception"] or f["message"])
+    return Said(f"the request was not valid: {q}", f"リクエストが正しくありません: {q}")
+
+
+@says(Kind.VERIFY)
+def _verify(f: Facts) -> Said:
+    head = Said(
+        "not timed: your kernel does not pass verify yet",
+        "計測していません。カーネルがまだ検証に合格していません",
+    )
+    diag = f["diagnosis"]
+    if isinstance(diag, Mapping):
+        case = f" ({f['case']})" if f["case"] else ""
+        return head + Said(
+            f" — first failure{case}: {describe(diag, 'en')}", f"。最初の失敗{case}: {describe(diag, 'ja')}"
+        )
+    return head
+
+
+@says(Kind.OOB)
+def _oob(f: Facts) -> Said:
+    d = _Facts(f["detail"]) if isinstance(f["detail"], Mapping) else f
+    if (
+        f["side"] is not None or f["changed"] is not None
+    ):  # a guard zone on the GPU: memory next to a tensor changed
+        arg = f["arg"] or f["name"] or "?"
+        side = Said("before", "前") if f["side"] == "before" else Said("after", "後ろ")
+        return Said(
+            f"out-of-bounds store: memory {side.en} the tensor {arg} was overwritten "
+            f"({number(f['changed'])} elements)"
+            " — a store without a correct mask",
+            f"範囲外ストア: テンソル {arg} の{side.ja}のメモリが書き換えられました({number(f['changed'])} "
+            "要素)。"
+            "マスクが正しくないストアです",
+        )
+    found = (
+        _access(d)
+        if d is not f or f["access"] is not None
+        else Said("an out-of-bounds access", "範囲外アクセスがあります")
+    )
+    if f["cause"] == "audit":
+        return (
+            Said(
+                "every GPU case matched torch, but the interpreter's bounds checker found an out-of-bounds "
+                "access: ",
+                "GPU ではすべてのケースが torch と一致しましたが、インタプリタの境界チェックが範囲外"
+                "アクセスを見つけました: ",
+            )
+            + found
+        )
+    if f["cause"] == "replay-case":
+        return (
+            Said(
+                "the interpreter's bounds checker, replaying this case: ",
+                "このケースをインタプリタの境界チェックで再実行した結果: ",
+            )
+            + found
+        )
+    return found
+
+
+def _access(d: Facts) -> Said:
+    """One out-of-bounds load/store, from memcheck's facts (access, arg, program, offsets, extent)."""
+    access = d["access"] or "load"
+    op = d["op"] or access
+    arg = d["arg"]
+    program = _program(d)
+    lanes = d["lanes"] or 0
+    sp = d["span"]
+    verb = Said("load from", "ロード") if access == "load" else Said("store to", "ストア")
+    if op not in ("load", "store"):
+        verb = Said(f"{op.replace('_', ' ')} on", f"{op}")
+    if arg is None:
+        return Said(
+            f"{verb.en} an address outside every tensor argument in program {program}: "
+            f"{_n(lanes, 'en', 'lane', 'lanes', '')}"
+            " — check the pointer arithmetic",
+            f"プログラム {program} の{verb.ja}が、どのテンソル引数にも属さないアドレスを"
+            f"指しています({lanes} レーン)。"
+            "ポインタ演算を確認してください",
+        )
+    lanes_en = _n(lanes, "en", "lane", "lanes", "")
+    if not sp:
+        where_en, where_ja = (
+            f"{lanes_en} outside every tensor argument",
+            f"{lanes} レーンがどのテンソルにも属しません",
+        )
+    elif sp[0] == sp[1]:
+        where_en, where_ja = f"element offset {sp[0]} ({lanes_en})", f"要素オフセット {sp[0]}({lanes} レーン)"
+    else:
+        where_en = f"element offsets {sp[0]}..{sp[1]} ({lanes_en})"
+        where_ja = f"要素オフセット {sp[0]}..{sp[1]}({lanes} レーン)"
+    reason = d["reason"]
+    if reason == "gap":
+        view = f"shape {shape(d['shape'] or ())}, strides {shape(d['strides'] or ())}"
+        return Said(
+            f"{verb.en} {arg} outside the view in program {program}: {where_en} fall between the elements "
+            "of a "
+            f"strided view ({view}) — step through it with the tensor's strides",
+            f"プログラム {program} の {arg} への{verb.ja}がビューの外です: {where_ja} が"
+            f"ストライド付きビュー({view})の"
+            "要素の間に落ちています。テンソルのストライドを使って進めてください",
+        )
+    if reason == "before_start":
+        return Said(
+            f"{verb.en} {arg} out of bounds in program {program}: {where_en}, before the start of the "
+            "tensor — check "
+            "the offset arithmetic (negative offsets) or mask the access",
+            f"プログラム {program} の {arg} への{verb.ja}が範囲外です: {where_ja} がテンソルの先頭より前で"
+            "す。"
+            "オフセットの計算(負のオフセット)を確認するか、アクセスをマスクしてください",
+        )
+    numel, extent = d["numel"], d["extent"]
+    if numel is not None and extent is not None and numel != extent:
+        size_en = f"the view spans {number(extent)} elements ({number(numel)} in the view)"
+        size_ja = f"ビューの範囲は {number(extent)} 要素(ビュー内は {number(numel)} 要素)"
+    else:
+        size_en = f"the tensor has {_n(numel, 'en', 'element', 'elements', '')}"
+        size_ja = f"テンソルの要素数は {number(numel)}"
+    return Said(
+        f"{verb.en} {arg} out of bounds in program {program}: {where_en}, {size_en} — mask the access "
+        "(offsets < n_elements)",
+        f"プログラム {program} の {arg} への{verb.ja}が範囲外です: {where_ja}、{size_ja}。"
+        "アクセスをマスクしてください(offsets < n_elements)",
+    )
+
+
+# ---- diagnoses of an output --------------------------------------------------------------------------------
+
+
+@says(Kind.ERROR)
+def _error(f: Facts) -> Said:
+    q = verbatim(f["exception"] or f["message"])
+    return Said(f"could not compare the outputs: {q}", f"出力を比較できませんでした: {q}")
+
+
+@says(Kind.TYPE)
+def _type(f: Facts) -> Said:
+    got = f["got_type"] or "None"
+    if got == "NoneType" or got == "None":
+        return Said(
+            "the wrapper returned None — return the output tensor",
+            "ラッパーが None を返しました。出力テンソルを return してください",
+        )
+    return Said(
+        f"the wrapper returned {got}, not a tensor — return the output tensor",
+        f"ラッパーの戻り値が {got} で、テンソルではありません。出力テンソルを return してください",
+    )
+
+
+@says(Kind.SHAPE)
+def _shape(f: Facts) -> Said:
+    got, exp = shape(f["got"]), shape(f["expected"])
+    if f["reshaped"]:
+        return Said(
+            f"the output has shape {got} but torch gives {exp} (same number of elements: compared in order)",
+            f"出力の形状は {got} ですが、torch の結果は {exp} です(要素数が同じなので順に比較しました)",
+        )
+    return Said(
+        f"the output has shape {got} but torch gives {exp}",
+        f"出力の形状は {got} ですが、torch の結果は {exp} です",
+    )
+
+
+@says(Kind.DTYPE)
+def _dtype(f: Facts) -> Said:
+    got, exp = dtype(f["got"]), dtype(f["expected"])
+    return Said(
+        f"the output is {got} but torch gives {exp}",
+        f"出力の dtype は {got} ですが、torch の結果は {exp} です",
+    )
+
+
+def _cells(f: Facts) -> tuple[str, str]:
+    """Where in the output: rows × columns, or element ranges."""
+    if f["rows"] is not None and f["cols"] is not None:
+        r, c = span(f["rows"]), span(f["cols"])
+        return f"rows {r}, columns {c}", f"行 {r}、列 {c}"
+    if f["ranges"]:
+        r = span(f["ranges"])
+        return f"elements {r}", f"要素 {r}"
+    return "some elements", "一部の要素"
+
+
+@says(Kind.UNWRITTEN)
+def _unwritten(f: Facts) -> Said:
+    cause, count, n = f["cause"], f["count"], f["numel"]
+    start, block = f["start"], f["block"]
+    last = (n - 1) if isinstance(n, int) else "?"
+    elems_en = f"elements {start}–{last}" if start != last else f"element {start}"
+    elems_ja = f"要素 {start}–{last}" if start != last else f"要素 {start}"
+    if cause == "none-written":
+        return Said(
+            f"no element was written ({_n(n, 'en', 'element', 'elements', '')} still hold the poison): the "
+            "kernel never "
+            "stored to this output — check the tl.store pointer and that the wrapper returns the tensor it "
+            "passed "
+            "to the kernel",
+            f"どの要素も書き込まれていません({number(n)} 要素がポイズン値のままです)。カーネルはこの出力に"
+            "一度も"
+            "ストアしていません。tl.store のポインタと、ラッパーがカーネルに渡したテンソルを返しているかを"
+            "確認してください",
+        )
+    if cause == "columns-short":
+        where_en, where_ja = _cells(f)
+        return Said(
+            f"{where_en} were never written: the programs along the columns stop early — check the grid's "
+            "column "
+            "axis (triton.cdiv(n_cols, BLOCK_N)) or the column loop bound",
+            f"{where_ja} が書き込まれていません。列方向のプログラムが途中で止まっています。グリッドの列の軸"
+            "(triton.cdiv(n_cols, BLOCK_N))か列ループの上限を確認してください",
+        )
+    if cause == "rows-short":
+        where_en, where_ja = _cells(f)
+        return Said(
+            f"{where_en} were never written: the last rows were never reached — check the grid's row axis "
+            "(one "
+            "program per row, or triton.cdiv(n_rows, BLOCK_M))",
+            f"{where_ja} が書き込まれていません。最後の行まで届いていません。グリッドの行の軸(1 行に 1 "
+            "プログラム、"
+            "または triton.cdiv(n_rows, BLOCK_M))を確認してください",
+        )
+    if cause == "tiles":
+        where_en, where_ja = _cells(f)
+        return Said(
+            f"{where_en} were never written: some programs store to the wrong tile or skip theirs — check "
+            "the "
+            "offsets built from tl.program_id",
+            f"{where_ja} が書き込まれていません。一部のプログラムが別のタイルにストアしているか、自分の"
+            "タイルを"
+            "飛ばしています。tl.program_id から作るオフセットを確認してください",
+        )
+    if cause == "one-program":
+        return Said(
+            f"only the first block (elements 0–{number(block - 1)}) was written: the grid launched one "
+            "program — "
+            "launch triton.cdiv(n_elements, BLOCK_SIZE) programs",
+            f"最初のブロック(要素 0–{number(block - 1)})しか書き込まれていません。グリッドがプログラムを 1 "
+            "つしか"
+            "起動していません。triton.cdiv(n_elements, BLOCK_SIZE) 個のプログラムを起動してください",
+        )
+    if cause == "grid-floor":
+        return Said(
+            f"{elems_en} were never written: the last program was not launched — check the grid: "
+            "triton.cdiv(n_elements, BLOCK_SIZE), not n_elements // BLOCK_SIZE",
+            f"{elems_ja} が書き込まれていません。最後のプログラムが起動されていません。グリッドを"
+            "確認してください: "
+            "n_elements // BLOCK_SIZE ではなく triton.cdiv(n_elements, BLOCK_SIZE) です",
+        )
+    if cause == "tail-2d":
+        return Said(
+            f"{elems_en} (the end of the output, counted row by row) were never written: the grid is too "
+            "small, or the "
+            "stores land somewhere else — check the grid and the output's strides",
+            f"{elems_ja}(行ごとに数えた出力の末尾)が書き込まれていません。グリッドが小さすぎるか、ストア先が"
+            "ずれています。グリッドと出力のストライドを確認してください",
+        )
+    if cause == "grid-short":
+        return Said(
+            f"{elems_en} were never written: the last programs were not launched — check the grid",
+            f"{elems_ja} が書き込まれていません。最後のほうのプログラムが起動されていません。グリッドを"
+            "確認してください",
+        )
+    if cause == "partial-blocks":
+        programs, numel = f["grid_programs"], f["numel"]
+        return Said(
+            f"{elems_en} were never written: the grid had enough programs ({number(programs)} × BLOCK_SIZE "
+            f"{number(block)} ≥ {number(numel)}), but each program wrote only part of its block — check the "
+            "offsets: "
+            "pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)",
+            f"{elems_ja} が書き込まれていません。プログラム数は足りています({number(programs)} × BLOCK_SIZE "
+            f"{number(block)} ≥ {number(numel)})が、各プログラムがブロックの一部しか書いていません。"
+            "オフセット "
+            "pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE) を確認してください",
+        )
+    if cause == "head":
+        end = f["ranges"][0][1] if f["ranges"] else "?"
+        return Said(
+            f"elements 0–{end} were never written: the first programs store somewhere else — check the "
+            "offsets built "
+            "from tl.program_id",
+            f"要素 0–{end} が書き込まれていません。最初のほうのプログラムが別の場所にストアしています。"
+            "tl.program_id から作るオフセットを確認してください",
+        )
+    runs = f["runs"] if f["runs"] is not None else len(f["ranges"] or [])
+    shown = span(f["ranges"])
+    en = (
+        f"{_n(count, 'en', 'element', 'elements', '')} in {_n(runs, 'en', 'range', 'ranges', '')} "
+        f"{'was' if count == 1 else 'were'} never written ({shown})"
+    )
+    ja = f"{number(count)} 要素({runs} 区間: {shown})が書き込まれていません"
+    if f["programs"]:
+        en += f": programs {span(f['programs'])} wrote nothing"
+        ja += f"。プログラム {span(f['programs'])} は何も書いていません"
+    return Said(
+        en + " — check the offsets each program computes from tl.program_id",
+        ja + "。各プログラムが tl.program_id から計算するオフセットを確認してください",
+    )
+
+
+@says(Kind.NAN)
+def _nan(f: Facts) -> Said:
+    hint = Said(
+        "look for overflow (exp of large inputs), division by zero, or unmasked loads of padding",
+        "オーバーフロー(大きな入力の exp)、ゼロ除算、マスクなしでのパディングのロードを探してください",
+    )
+    if f["cause"] == "softmax":
+        hint = Said("subtract the row max before exp", "exp の前に行の最大値を引いてください")
+    if f["rows"] is not None:
+        rows = f["rows"]
+        if len(rows) == 1:
+            return Said(
+                f"row {rows[0]} has inf/NaN where torch has finite values: {hint.en}",
+                f"行 {rows[0]} に、torch では有限の値なのに inf/NaN があります。{hint.ja}",
+            )
+        r = span(_runs(rows))
+        return Said(
+            f"rows {r} ({len(rows)} rows) have inf/NaN where torch has finite values: {hint.en}",
+            f"行 {r}({len(rows)} 行)に、torch では有限の値なのに inf/NaN があります。{hint.ja}",
+        )
+    r = span(f["ranges"])
+    return Said(
+        f"elements {r} ({number(f['count'])}) are inf/NaN where torch has finite values: {hint.en}",
+        f"要素 {r}({number(f['count'])} 個)が、torch では有限の値なのに inf/NaN です。{hint.ja}",
+    )
+
+
+def _runs(values: list) -> list:
+    runs: list[list[int]] = []
+    for v in values:
+        if runs and v == runs[-1][1] + 1:
+            runs[-1][1] = v
+        else:
+            runs.append([v, v])
+    return runs
+
+
+@says(Kind.MISMATCH)
+def _mismatch(f: Facts) -> Said:
+    count = f["count"]
+    tol = f"atol={number(f['atol'])}, rtol={number(f['rtol'])}" if f["atol"] is not None else ""
+    err = number(f["max_abs_err"])
+    head = Said(
+        f"{_n(count, 'en', 'element', 'elements', '')} {'differs' if count == 1 else 'differ'} beyond "
+        "tolerance "
+        f"({tol + '; ' if tol else ''}largest error {err})",
+        f"{number(count)} 要素が許容誤差を超えて異なります({tol + '、' if tol else ''}最大誤差 {err})",
+    )
+    cause = f["cause"]
+    if cause == "all-zero":
+        return head + Said(
+            ": every element is 0 — is the result stored, and stored to the output that is returned?",
+            "。すべての要素が 0 です。結果をストアしていますか? 返す出力テンソルにストアしていますか?",
+        )
+    if cause == "all-wrong":
+        return head + Said(
+            ": every element is wrong — check the operation, the argument order and the dtype",
+            "。すべての要素が違います。演算、引数の順序、dtype を確認してください",
+        )
+    where_en, where_ja = _cells(f)
+    if f["programs"]:
+        progs = span(f["programs"]) if f["rows"] is None else span([tuple(p) for p in f["programs"]])
+        of = f" (of {number(f['n_programs'])})" if f["n_programs"] else ""
+        of_ja = f"(全 {number(f['n_programs'])} 個中)" if f["n_programs"] else ""
+        where_en = f"programs {progs}{of}, {where_en}"
+        where_ja = f"プログラム {progs}{of_ja}、{where_ja}"
+    if cause == "tail-block":
+        return head + Said(
+            f", only in the last, partial block ({where_en}): the tail lanes are handled wrongly — check "
+            "the mask and "
+            "the other= value",
+            f"。最後の端数ブロックだけです({where_ja})。末尾のレーンの扱いが誤っています。マスクと other= の"
+            "値を"
+            "確認してください",
+        )
+    return head + Said(f" in {where_en}", f"。場所: {where_ja}")
+
+
+# ---- diagnoses of a verify case ----------------------------------------------------------------------------
+
+
+@says(Kind.NO_KERNEL_LAUNCHED)
+def _no_kernel(f: Facts) -> Said:
+    entry = f["entry"] or "the wrapper"
+    if f["foreign"]:
+        return Said(
+            f"the kernels that ran are not defined in your file: {entry}() must launch the @triton.jit "
+            "kernel you "
+            "wrote (returning torch's own result does not count)",
+            f"実行されたカーネルはあなたのファイルで定義されたものではありません。{entry}() は自分で書いた "
+            "@triton.jit カーネルを起動する必要があります(torch の結果を返すだけでは合格になりません)",
+        )
+    return Said(
+        f"no Triton kernel ran: {entry}() must launch the @triton.jit kernel you wrote (returning torch's "
+        "own result "
+        "does not count)",
+        f"Triton カーネルが 1 つも実行されていません。{entry}() は自分で書いた @triton.jit カーネルを"
+        "起動する必要が"
+        "あります(torch の結果を返すだけでは合格になりません)",
+    )
+
+
+@says(Kind.INPUT_MODIFIED)
+def _input_modified(f: Facts) -> Said:
+    arg, changed = f["arg"], number(f["changed"])
+    return Said(
+        f"your kernel modified its input {arg} ({changed} elements changed): inputs are read-only — store "
+        "into the "
+        "output instead",
+        f"カーネルが入力 {arg} を書き換えました({changed} 要素が変化)。入力は読み取り専用です。出力に"
+        "ストアしてください",
+    )
+
+
+@says(Kind.PERF_BYTES)
+def _perf_bytes(f: Facts) -> Said:
+    moved, budget = f"{int(f['moved'] or 0):,}", f"{int(f['budget'] or 0):,}"
+    return Said(
+        f"correct, but the kernel moved {moved} bytes where {budget} are enough: it reads some data more "
+        "than once",
+        f"結果は正しいものの、{budget} バイトで足りるところを {moved} バイト転送しています。同じデータを"
+        "複数回読んでいます",
+    )
+
+
+@says(Kind.WRONG_SHAPE)
+def _wrong_shape(f: Facts) -> Said:
+    if f["got_type"]:
+        return Said(
+            f"the wrapper returned {f['got_type']}, not a torch.Tensor — return the output tensor",
+            f"ラッパーの戻り値が {f['got_type']} で、torch.Tensor ではありません。出力テンソルを return "
+            "してください",
+        )
+    got, exp = shape(f["got"]), shape(f["expected"])
+    return Said(f"output shape {got}, expected {exp}", f"出力の形状が {got} です(正しくは {exp})")
+
+
+@says(Kind.WRONG_DTYPE)
+def _wrong_dtype(f: Facts) -> Said:
+    got, exp = dtype(f["got"]), dtype(f["expected"])
+    return Said(
+        f"output dtype {got}, expected {exp} — allocate it like the input (torch.empty_like) or pass dtype=",
+        f"出力の dtype が {got} です(正しくは {exp})。入力と同じように確保する(torch.empty_like)か、dtype= を"
+        "指定してください",
+    )
+
+
+@says(Kind.WRONG_DEVICE)
+def _wrong_device(f: Facts) -> Said:
+    return Said(
+        f"output is on {f['got']}, inputs are on {f['expected']}",
+        f"出力が {f['got']} 上にありますが、入力は {f['expected']} 上にあります",
+    )
+
+
+@says(Kind.LESSON)
+def _lesson(f: Facts) -> Said:
+    q = verbatim(f["exception"] or f["message"])
+    return Said(
+        f"the lesson cannot build this case (a problem in the lesson, not your code): {q}",
+        f"レッスンがこのケースを作れません(あなたのコードではなくレッスン側の問題です): {q}",
+    )
+
+
+@says(Kind.VALIDATION)
+def _validation(f: Facts) -> Said:
+    why = f["why"]
+    why_en = why.get("en") if isinstance(why, Mapping) else why
+    why_ja = (why.get("ja") or why.get("en")) if isinstance(why, Mapping) else why
+    if f["cause"] == "failed-in-kernel":
+        return Said(
+            "it failed inside the kernel instead of being rejected before the launch",
+            "起動前に拒否されず、カーネルの中で失敗しました",
+        )
+    what_en = why_en or f["case_name"] or "?"
+    what_ja = why_ja or f["case_name"] or "?"
+    return Said(
+        f"the wrapper accepted input it must reject ({what_en}): check it and raise an exception before "
+        "launching",
+        f"拒否すべき入力をラッパーが受け付けました({what_ja})。起動前に確認して例外を送出してください",
+    )

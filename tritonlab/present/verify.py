@@ -1,0 +1,175 @@
+"""A verify result in words: case names, the summary line, the mismatch map's heading and legend, first
+elements.
+
+Plain strings (no rich, no Textual), so the CLI printer and the app's verify panel say the same thing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tritonlab.present.diagnoses import describe, label
+from tritonlab.present.numbers import number, value_text
+from tritonlab.present.words import Said, pick
+
+
+def _get(obj: Any, key: str, default: Any = None) -> Any:
+    if isinstance(obj, dict):
+        return obj.get(key, default)
+    getter = getattr(obj, "get", None)
+    return getter(key, default) if callable(getter) else default
+
+
+def backend_name(backend: Any, lang: str) -> str:
+    return {"gpu": pick(lang, "GPU", "GPU"), "interpreter": pick(lang, "interpreter", "インタプリタ")}.get(
+        str(backend), str(backend or "?")
+    )
+
+
+def headline(result: Any, lang: str) -> str:
+    """'05-vector-add/add on the interpreter' / '05-vector-add/add(インタプリタ)'."""
+    ex, be = _get(result, "exercise"), backend_name(_get(result, "backend"), lang)
+    return Said(f"{ex} on the {be}", f"{ex}({be})").in_(lang)
+
+
+def case_name(case: Any, lang: str) -> str:
+    """The engine's case name is params and dtype (identifiers); reject cases and the byte audit get words."""
+    kind = _get(case, "kind")
+    if kind == "reject":
+        why = _get(case, "why")
+        text = why.get(lang) or why.get("en") if isinstance(why, dict) else why
+        name = str(_get(case, "name", "")).removeprefix("rejects ")
+        return pick(lang, "rejects ", "拒否: ") + str(text or name)
+    if kind == "byte-audit":
+        return pick(lang, "byte budget (counted on the interpreter)", "転送量の上限(インタプリタで計数)")
+    return str(_get(case, "name", ""))
+
+
+def column_headers(lang: str) -> list[str]:
+    return [
+        "",
+        pick(lang, "case", "ケース"),
+        pick(lang, "max abs err", "最大絶対誤差"),
+        pick(lang, "max rel err", "最大相対誤差"),
+        pick(lang, "mismatches", "不一致"),
+        pick(lang, "why", "理由"),
+    ]
+
+
+def why(case: Any, lang: str) -> str:
+    kinds = dict.fromkeys(_get(d, "kind", "") for d in _get(case, "diagnoses") or [])
+    return ", ".join(label(k, lang) for k in kinds)
+
+
+def error_head(err: Any, lang: str) -> str:
+    """'out-of-bounds access at line 25' / '範囲外アクセス(25 行目)', or the kind alone without a line."""
+    kind, line = label(_get(err, "kind"), lang), _get(err, "line")
+    if line:
+        return Said(f"{kind} at line {line}", f"{kind}({line} 行目)").in_(lang)
+    return kind
+
+
+def summary(result: Any, lang: str) -> str:
+    """The verdict's one line, made from facts (never the engine's English `summary`)."""
+    cases = list(_get(result, "cases") or [])
+    passed = sum(1 for c in cases if _get(c, "passed"))
+    err = _get(result, "error")
+    if err:
+        return f"{error_head(err, lang)}: {describe(err, lang)}"
+    if _get(result, "passed"):
+        be = backend_name(_get(result, "backend"), lang)
+        return Said(f"all {len(cases)} cases pass on the {be}", f"{be}で全 {len(cases)} ケースに合格").in_(
+            lang
+        )
+    first = next((c for c in cases if not _get(c, "passed")), None)
+    if first is None:
+        return pick(lang, "no case ran", "実行されたケースがありません")
+    diags = _get(first, "diagnoses") or []
+    reason = describe(diags[0], lang) if diags else pick(lang, "values differ", "値が異なります")
+    text = Said(
+        f"{passed}/{len(cases)} cases pass — first failure, {case_name(first, 'en')}: {reason}",
+        f"{passed}/{len(cases)} ケース合格。最初の失敗 {case_name(first, 'ja')}: {reason}",
+    ).in_(lang)
+    replay = _get(result, "replay") or {}
+    if replay.get("line") and not err:
+        text += Said(
+            f" — the interpreter's bounds checker names line {replay['line']}",
+            f"。インタプリタの境界チェックは {replay['line']} 行目を示しています",
+        ).in_(lang)
+    return text
+
+
+def map_lines(case: Any, lang: str) -> list[str]:
+    """The mismatch map (". x n u" per cell) with its heading and legend in `lang`; [] when there is none."""
+    grid = _get(case, "map_grid")
+    if not isinstance(grid, dict):
+        raw = _get(case, "map")
+        return (
+            [raw]
+            if raw == "(empty output)" and lang == "en"
+            else ([pick(lang, "(empty output)", "(空の出力)")] if raw == "(empty output)" else [])
+        )
+    if grid.get("dims") == 1:
+        n = grid["numel"]
+        if "programs_per_cell" in grid:
+            ppc = grid["programs_per_cell"]
+            unit = Said(
+                "one per program" if ppc == 1 else f"{ppc} programs each",
+                "1 プログラムに 1 セル" if ppc == 1 else f"1 セルに {ppc} プログラム",
+            )
+        else:
+            per = grid["elements_per_cell"]
+            unit = Said(f"{per} element{'s' if per != 1 else ''} each", f"1 セルに {per} 要素")
+        head = Said(
+            f"elements 0–{n - 1}, {grid['cells']} cells ({unit.en})",
+            f"要素 0–{n - 1}、{grid['cells']} セル({unit.ja})",
+        )
+    else:
+        folded = (
+            Said(" (leading dimensions folded into rows)", "(先頭の次元は行にまとめています)")
+            if grid.get("folded")
+            else Said("", "")
+        )
+        r, c, rh, cw = grid["n_rows"] - 1, grid["n_cols"] - 1, grid["rows_per_line"], grid["cols_per_char"]
+        head = Said(
+            f"rows 0–{r} ({rh} per line) × columns 0–{c} ({cw} per character){folded.en}",
+            f"行 0–{r}(1 行に {rh} 行)× 列 0–{c}(1 文字に {cw} 列){folded.ja}",
+        )
+    legend = Said(
+        "legend: . ok   x wrong   n inf/NaN   u never written",
+        "凡例: . 正しい   x 誤り   n inf/NaN   u 未書き込み",
+    )
+    return [head.in_(lang), *grid.get("rows", []), legend.in_(lang)]
+
+
+def first_lines(case: Any, lang: str, limit: int = 5) -> list[str]:
+    out = []
+    for item in (_get(case, "first") or [])[:limit]:
+        got, exp = value_text(item.get("got")), value_text(item.get("expected"))
+        out.append(
+            Said(
+                f"index {item.get('index')}: got {got}, expected {exp}",
+                f"インデックス {item.get('index')}: 出力 {got}、期待値 {exp}",
+            ).in_(lang)
+        )
+    return out
+
+
+def replay_line(result: Any, lang: str) -> str | None:
+    replay = _get(result, "replay") or {}
+    if not replay.get("line"):
+        return None
+    detail = replay.get("detail")
+    said = describe({"kind": "oob", "detail": detail}, lang) if isinstance(detail, dict) else ""
+    head = Said(
+        f"replayed on the interpreter's bounds checker: line {replay['line']}",
+        f"インタプリタの境界チェックで再実行: {replay['line']} 行目",
+    ).in_(lang)
+    return f"{head}: {said}" if said else head
+
+
+def cell(value: Any) -> str:
+    return number(value)
+
+
+PRINTED = Said("your program printed:", "プログラムの出力:")
