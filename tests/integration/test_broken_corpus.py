@@ -104,7 +104,7 @@ CONTRACT_MUTATIONS = {
                                [("offsets = block_start + tl.arange(0, BLOCK_SIZE)", "offsets = tl.arange(0, BLOCK_SIZE)")],
                                "unwritten", {"cause": "same-block"}),
     "add_grid_floor_division": ("5/add", "../tests/integration/broken/grid_short.py", [],
-                                "unwritten", {"cause": "grid-short"}),
+                                "unwritten", {"cause": "grid-fewer-programs"}),
     # out-of-bounds advice in the learner's own words: the mask expression and the index it never bounds
     "matmul_k_tail_names_the_k_index": ("9/matmul", "matmul.py",
                                         [(("a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < "

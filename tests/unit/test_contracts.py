@@ -53,7 +53,7 @@ def test_unwritten_output_is_explained_from_the_launch():
     assert zero[0]["cause"] == "grid-zero"
     short = unwritten([[896, 1022]])
     contracts.explain_unwritten(short, [{"grid": [7, 1, 1]}], 128, (1023,))
-    assert (short[0]["cause"], short[0]["programs"], short[0]["tiles"]) == ("grid-short", 7, 8)
+    assert (short[0]["cause"], short[0]["programs"], short[0]["tiles"]) == ("grid-fewer-programs", 7, 8)
     same = unwritten([[16, 16]])
     contracts.explain_unwritten(same, [{"grid": [2, 1, 1]}], 16, (17,))
     assert same[0]["cause"] == "same-block"

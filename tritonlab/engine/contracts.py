@@ -218,7 +218,7 @@ def explain_unwritten(diagnoses: list, launches: list, block, shape: tuple, know
     tiles = _tiles_needed(launch, block, shape)
     if tiles and programs < tiles:
         floor = " (floor division drops the last, partial block)" if programs == tiles - 1 else ""
-        diag.update(cause="grid-short", programs=programs, tiles=tiles, grid=grid,
+        diag.update(cause="grid-fewer-programs", programs=programs, tiles=tiles, grid=grid,
                     message=f"the grid launched {_count(programs, 'program')} for {tiles} tiles{floor}: "
                             "use triton.cdiv(size, BLOCK) programs along each axis")
         return
