@@ -25,6 +25,7 @@ from .guards import (
     poison_value,
     poisoned_allocations,
 )
+from .hooks import _kernel_file
 from .launches import _compiled_launch, _record_launch, track_launches
 from .report import OutOfBounds, find_oob
 
@@ -42,4 +43,6 @@ __all__ = [
     "poisoned_allocations",
     "track_launches",
 ]
-_private = (_compiled_launch, _record_launch)  # re-exported for tests of the launch recorder
+# private helpers other engine modules and tests reach through the package (the runner's provenance watch uses
+# _kernel_file)
+_private = (_compiled_launch, _record_launch, _kernel_file)
