@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import inspect
 
+#: What the judge accepts from a runner's contract facts and notes (anything else is dropped, never trusted).
+FACT_KINDS = frozenset({"grid-size", "output-layout", "knob-ignored", "kernel-bypassed", "autotune-key",
+                        "autotune-configs", "autotune-missing"})
+NOTE_KINDS = frozenset({"tiles-not-varied"})
+
 
 def split_kwargs(wrapper, kwargs: dict) -> tuple[dict, list[str]]:
     """(the variant's keywords the wrapper accepts, the names it does not take).
