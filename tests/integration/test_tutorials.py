@@ -68,9 +68,18 @@ def test_tutorial_matmul_fails_only_where_its_contract_differs(worker):
 
 @pytest.mark.gpu
 def test_persistent_softmax_launched_after_warmup_counts_as_the_learners_launch(worker):
+    """The tutorial's persistent softmax (warmup, then a launch of the compiled kernel) counts as the learner's
+    launch. Its contract ends where a row no longer fits shared memory: at 32768 fp32 columns with num_stages=4
+    it asks for 393,248 bytes (H200: 232,448), a compile-time OutOfResources that the lab reports as such — a
+    contract difference, not a wrong verdict."""
     result = verify(worker, "8/softmax", "fused_softmax_persistent.py")
     assert not any("no-kernel-launched" in kinds(c) for c in result["cases"])
-    assert result["passed"], [(c["name"], kinds(c)) for c in result["cases"] if not c["passed"]]
+    passed = [c for c in result["cases"] if c["passed"] and c.get("kind") != "reject"]
+    assert len(passed) >= 4, [(c["name"], kinds(c)) for c in result["cases"]]
+    wrong = [c for c in result["cases"] if not c["passed"] and "OutOfResources" not in str(c.get("error"))]
+    assert not wrong, [(c["name"], kinds(c)) for c in wrong]
+    if not result["passed"]:
+        assert "OutOfResources" in result["error"]["message"] and "32768" in result["error"].get("case", "")
 
 
 @pytest.mark.gpu
