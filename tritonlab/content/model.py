@@ -114,6 +114,7 @@ class VerifySpec:
     deterministic: bool = False
     ops: list[str] = field(default_factory=list)
     compile: bool = False
+    contracts: dict = field(default_factory=dict)  # [exercise.verify.contracts]: checked by engine/contracts.py
 
 
 @dataclass

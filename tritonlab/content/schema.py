@@ -104,6 +104,17 @@ VERIFY = Table(
         "deterministic": BOOL,
         "ops": ListOf(TEXT),
         "compile": BOOL,
+        # contracts the lesson teaches, checked from the recorded launches (engine/contracts.py)
+        "contracts": Table(
+            {
+                "programs": TEXT,
+                "knobs": ListOf(TEXT),
+                "output_layout": TEXT,
+                "input_storage": ListOf(TEXT),
+                "zero_row": TEXT,
+                "autotune": Table({"configs_function": TEXT, "min_configs": INT, "key_any": ListOf(TEXT)}),
+            }
+        ),
     },
     required=("interpreter",),
 )
