@@ -159,6 +159,10 @@ def kernel_check(catalog, report: Report, backend: str = "interpreter", only: se
                 run = {"exercise": exercise.key, "which": which, "passed": passed, "seconds": round(seconds, 2),
                        "backend": result.get("backend"), "summary": result.get("summary") or
                        (result.get("error") or {}).get("message")}
+                if result.get("skipped"):  # verify.requires unmet here: neither pass nor fail, said with why
+                    run["skipped"] = True
+                    report.runs.append(run)
+                    continue
                 report.runs.append(run)
                 if which == "solution" and not passed:
                     report.fail(f"{exercise.key}: the solution FAILS on the {run['backend']}: {run['summary']}")
@@ -195,8 +199,9 @@ def run_check(run_kernels: bool = True, backend: str = "interpreter", as_json: b
                           "runs": report.runs}, ensure_ascii=False, indent=2))
     else:
         for run in report.runs:
-            mark = "pass" if run["passed"] else "FAIL"
-            print(f"{run['exercise']:<40} {run['which']:<9} {mark:<5} {run['seconds']:>6.2f}s  {run['backend']}")
+            mark = "skip" if run.get("skipped") else "pass" if run["passed"] else "FAIL"
+            print(f"{run['exercise']:<40} {run['which']:<9} {mark:<5} {run['seconds']:>6.2f}s  {run['backend']}"
+                  + (f"  ({run['summary']})" if run.get("skipped") else ""))
         for warning in report.warnings:
             print(f"warning: {warning}")
         for failure in report.failures:

@@ -13,6 +13,7 @@ from tritonlab.content.model import (
     INITS,
     LANGS,
     LAYOUTS,
+    REQUIREMENTS,
     BenchSpec,
     Choice,
     Exercise,
@@ -402,7 +403,35 @@ def _verify_extras(eid: str, vraw: dict, inputs: list, dtypes: list, vline) -> d
         raise LessonError(f"exercise {eid}: verify.ops must be a list of 'namespace::name' operators", vline)
     return {"mode": mode, "outputs": outputs, "grad_inputs": grad_inputs, "grad_output": grad_output,
             "output_tolerance": output_tolerance, "deterministic": bool(vraw.get("deterministic", False)),
-            "ops": ops, "compile": bool(vraw.get("compile", False))}
+            "ops": ops, "compile": bool(vraw.get("compile", False)),
+            "requires": _requires(eid, vraw, vline), "hidden": _hidden(eid, vraw, vline)}
+
+
+def _requires(eid: str, vraw: dict, vline) -> list[str]:
+    """verify.requires = ["tensor-descriptors"]: what the exercise needs to run at all (lesson 13)."""
+    value = vraw.get("requires") or []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise LessonError(f"exercise {eid}: verify.requires must be a list of feature names", vline)
+    unknown = [v for v in value if v not in REQUIREMENTS]
+    if unknown:
+        raise LessonError(f"exercise {eid}: verify.requires: unknown {unknown} (known: {', '.join(REQUIREMENTS)})",
+                          vline)
+    return value
+
+
+def _hidden(eid: str, vraw: dict, vline) -> dict:
+    """verify.hidden = { interpreter = { M = [1, 40] }, gpu = { M = [1, 5000] } }: one random case per verify."""
+    value = vraw.get("hidden") or {}
+    if not isinstance(value, dict) or not set(value) <= {"interpreter", "gpu"}:
+        raise LessonError(f"exercise {eid}: verify.hidden has tables 'interpreter' and/or 'gpu'", vline)
+    for backend, ranges in value.items():
+        ok = isinstance(ranges, dict) and ranges and all(
+            isinstance(r, list) and len(r) == 2 and all(isinstance(x, int) for x in r) and 0 < r[0] <= r[1]
+            for r in ranges.values())
+        if not ok:
+            raise LessonError(f"exercise {eid}: verify.hidden.{backend} maps each param to [low, high] "
+                              "(positive integers, low <= high)", vline)
+    return value
 
 
 _INIT_CALL = re.compile(r"^(\w+)\s*(?:\(([^)]*)\))?$")
