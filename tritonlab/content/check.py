@@ -16,7 +16,7 @@ from tritonlab.content.loader import load_catalog
 from tritonlab.content.model import LANGS
 
 #: The seed's outcomes: three per lesson (CURRICULUM.md).
-OUTCOMES = {n: [f"L{n}.{i}" for i in (1, 2, 3)] for n in range(1, 11)}
+OUTCOMES = {n: [f"L{n}.{i}" for i in (1, 2, 3)] for n in range(1, 15)}  # lessons 1-14
 BASE_FILES = {"lesson.toml", "text.en.md", "text.ja.md", "quiz.toml"}
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.M)
 _CODE = re.compile(r"```.*?```", re.S)
