@@ -447,9 +447,11 @@ def _bench_init(raw, eid: str, line) -> dict:
         if not match or match.group(1) not in INITS:
             raise LessonError(f"exercise {eid}: bench.init.{name}: {text!r} is not one of {', '.join(INITS)}", line)
         try:
-            args = tuple(int(a) for a in match.group(2).split(",")) if match.group(2) else ()
+            args = tuple(a.strip() if _IDENT.match(a.strip()) else int(a)
+                         for a in match.group(2).split(",")) if match.group(2) else ()
         except ValueError:
-            raise LessonError(f"exercise {eid}: bench.init.{name}: init arguments must be integers", line)
+            raise LessonError(f"exercise {eid}: bench.init.{name}: init arguments must be integers or param names",
+                              line)
         out[name] = (match.group(1), args)
     return out
 
@@ -471,9 +473,11 @@ def _input(eid: str, name: str, spec, line) -> InputSpec:
     init_args = ()
     if match.group(2):
         try:
-            init_args = tuple(int(a) for a in match.group(2).split(","))
+            # integers, or a case param's name (randint(0, V): class ids below the vocabulary size of the case)
+            init_args = tuple(a.strip() if _IDENT.match(a.strip()) else int(a) for a in match.group(2).split(","))
         except ValueError:
-            raise LessonError(f"exercise {eid}: input {name}: init arguments must be integers", line)
+            raise LessonError(f"exercise {eid}: input {name}: init arguments must be integers or param names",
+                              line)
     layout = spec.get("layout", "contiguous")
     if layout not in LAYOUTS:
         raise LessonError(f"exercise {eid}: input {name}: layout {layout!r} is not one of {', '.join(LAYOUTS)}", line)
