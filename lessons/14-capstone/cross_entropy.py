@@ -18,6 +18,7 @@ Your tests: under `if __name__ == "__main__":`, compare with torch; try large lo
 exp overflows.
 """
 
+# TODO: everything below the imports is yours: the @triton.jit kernel(s), the wrapper, and your tests.
 import torch  # noqa: F401
 import triton  # noqa: F401
 import triton.language as tl  # noqa: F401

@@ -14,6 +14,7 @@ Your tests: put them under `if __name__ == "__main__":` and run `TRITON_INTERPRE
 without a GPU. Compare with torch on awkward sizes, not just powers of two.
 """
 
+# TODO: everything below the imports is yours: the @triton.jit kernel(s), the wrapper, and your tests.
 import torch  # noqa: F401
 import triton  # noqa: F401
 import triton.language as tl  # noqa: F401

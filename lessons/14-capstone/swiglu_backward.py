@@ -17,6 +17,7 @@ dtypes and devices with an exception before any launch.
 Your tests: under `if __name__ == "__main__":`, compare with torch (`torch.autograd.grad` of `F.silu(a) * b`).
 """
 
+# TODO: everything below the imports is yours: the @triton.jit kernel(s), the wrapper, and your tests.
 import torch  # noqa: F401
 import triton  # noqa: F401
 import triton.language as tl  # noqa: F401
