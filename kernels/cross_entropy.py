@@ -27,18 +27,19 @@ def cross_entropy_kernel(
     cols = tl.arange(0, BLOCK_V)
     m = tl.full([BLOCK_V], -1e30, dtype=tl.float32)  # finite sentinel: exp(sentinel - m) is 0, never NaN
     s = tl.zeros([BLOCK_V], dtype=tl.float32)
+    picked = tl.zeros([BLOCK_V], dtype=tl.float32)  # the target's logit, caught as the pass goes by
+    target = tl.load(target_ptr + row)
     for start in range(0, V, BLOCK_V):
         mask = start + cols < V
         x = tl.load(base + start + cols, mask=mask, other=0.0).to(tl.float32)
         x = tl.where(mask, x, -1e30)
+        picked += tl.where(start + cols == target, x, 0.0)  # no second read of the row for logits[target]
         m_new = tl.maximum(m, x)
         s = s * tl.exp(m - m_new) + tl.exp(x - m_new)
         m = m_new
     m_row = tl.max(m, axis=0)
     lse = m_row + tl.log(tl.sum(s * tl.exp(m - m_row), axis=0))
-    target = tl.load(target_ptr + row)
-    picked = tl.load(base + target).to(tl.float32)
-    tl.store(loss_ptr + row, lse - picked)
+    tl.store(loss_ptr + row, lse - tl.sum(picked, axis=0))
 
 
 def cross_entropy(logits, target):
