@@ -173,3 +173,35 @@ def test_doctor_lists_missing_lesson_features(monkeypatch):
         "gpu": False, "tensor-descriptors": True, "host-descriptors": True, "warp-specialize": True})
     check = doctor._lesson_features("interpreter")
     assert check["status"] == "ok" and check["missing"] == [] and words.fix(check, "en") is None
+
+
+# --- ir: Hopper data movement ------------------------------------------------------------------------------------
+def test_hopper_instruction_counts_per_stage():
+    from tritonlab.engine.ir_notes import hopper_instructions
+
+    ptx = ("cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes [r1], [r2, {r3, r4}], [r5];\n"
+           "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [r6, {r7, r8}], [r9];\n"
+           "mbarrier.try_wait.parity.shared::cta.b64 p1, [r5], r10;\n"
+           "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {...};\n")
+    counts = hopper_instructions(ptx, "ptx")
+    assert counts == {"tma_load": 1, "tma_store": 1, "descriptor_create": 0, "wgmma": 1, "mbarrier": 1}
+    pointer = "ld.global.v4.b32 {r1, r2, r3, r4}, [rd1];\nmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {...};\n"
+    assert set(hopper_instructions(pointer, "ptx").values()) == {0}
+    assert hopper_instructions("UTMALDG.2D [UR8], [UR4] ;\nHGMMA.64x128x16.F32 R24, gdesc[UR8], R24 ;", "sass") == {
+        "tma_load": 1, "tma_store": 0, "wgmma": 1, "mbarrier": 0}
+    assert hopper_instructions(ptx, "ttir") is None  # before the NVIDIA lowering: no counts, not zeros
+
+
+def test_ir_of_the_descriptor_kernel_shows_tma_in_both_languages(worker):
+    from tritonlab.present.ir import header
+
+    result = worker.request("ir", {"exercise": "13/matmul-descriptors", "solution": True, "stage": "ptx"},
+                            timeout=300)
+    assert result["error"] is None, result["error"]
+    assert result["hopper"]["tma_load"] > 0 and result["hopper"]["tma_store"] > 0
+    assert any("TMA tile loads" in line for line in header(result, "en"))
+    assert any("TMA タイルロード" in line for line in header(result, "ja"))
+    pointer = worker.request("ir", {"exercise": "13/persistent-matmul", "solution": True, "stage": "ptx"},
+                             timeout=300)
+    assert pointer["error"] is None and pointer["hopper"]["tma_load"] == 0
+    assert not any("TMA" in line for line in header(pointer, "en"))
