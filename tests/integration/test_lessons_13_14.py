@@ -205,3 +205,23 @@ def test_ir_of_the_descriptor_kernel_shows_tma_in_both_languages(worker):
                              timeout=300)
     assert pointer["error"] is None and pointer["hopper"]["tma_load"] == 0
     assert not any("TMA" in line for line in header(pointer, "en"))
+
+
+def test_cli_says_skipped_not_failed():
+    from rich.console import Console
+
+    from tritonlab.present.cli import print_verify
+
+    result = {"exercise": "13-hopper/matmul-descriptors", "backend": "interpreter", "passed": False, "cases": [],
+              "error": None, "skipped": {"kind": "skipped", "requires": ["gpu"], "missing": ["gpu"],
+                                         "triton": "3.9.0"}}
+    for lang, word, other in (("en", "SKIPPED", "FAILED"), ("ja", "スキップ", "不合格")):
+        console = Console(record=True, width=200)
+        print_verify(console, result, lang)
+        out = console.export_text()
+        status = [line.split()[0] for line in out.splitlines() if line.strip()][-1]
+        assert status == word and status != other, out
+    failed = dict(result, skipped=None)
+    console = Console(record=True, width=200)
+    print_verify(console, failed, "en")
+    assert console.export_text().splitlines()[-1].startswith("FAILED")
