@@ -45,8 +45,15 @@ def _catalog():
     return load_catalog()
 
 
-def _exercise(ref: str):
+def _report_lesson_problems(catalog, lang: str) -> None:
+    """Broken lessons are named on stderr (one `path:line: message` each) while the command goes on."""
+    for problem in catalog.problems:
+        print(f"tritonlab: {problem.located(lang)}", file=sys.stderr)
+
+
+def _exercise(ref: str, lang: str | None = None):
     catalog = _catalog()
+    _report_lesson_problems(catalog, _lang(lang))
     try:
         return catalog, catalog.exercise(ref)
     except KeyError as exc:
@@ -108,7 +115,7 @@ def cmd_list(opts) -> int:
                     }
                     for lesson in catalog.lessons
                 ],
-                "problems": [p.to_dict() for p in catalog.problems],
+                "problems": [p.to_dict(_lang(opts.lang)) for p in catalog.problems],
             }
         )
         return EXIT_OK
@@ -124,8 +131,10 @@ def cmd_list(opts) -> int:
             console.print(
                 f"       [dim]quiz: {len(lesson.quiz)} questions — tritonlab quiz {lesson.number}[/]"
             )
+    from rich.markup import escape
+
     for problem in catalog.problems:
-        console.print(f"[red]{problem}[/]")
+        console.print(f"[red]{escape(problem.located(lang))}[/]", soft_wrap=True)
     return EXIT_OK
 
 
@@ -213,7 +222,7 @@ def _emit_result(opts, op: str, result) -> None:
 
 
 def cmd_verify(opts) -> int:
-    catalog, exercise = _exercise(opts.exercise)
+    catalog, exercise = _exercise(opts.exercise, opts.lang)
     args = _code_args(opts, exercise)
     result = _ask(opts, "verify", args)
     if result.passed and not args.get("solution") and not opts.file:
@@ -225,21 +234,21 @@ def cmd_verify(opts) -> int:
 
 
 def cmd_run(opts) -> int:
-    catalog, exercise = _exercise(opts.exercise)
+    catalog, exercise = _exercise(opts.exercise, opts.lang)
     result = _ask(opts, "run", _code_args(opts, exercise))
     _emit_result(opts, "run", result)
     return EXIT_FAIL if result.error else EXIT_OK
 
 
 def cmd_bench(opts) -> int:
-    catalog, exercise = _exercise(opts.exercise)
+    catalog, exercise = _exercise(opts.exercise, opts.lang)
     result = _ask(opts, "bench", _code_args(opts, exercise))
     _emit_result(opts, "bench", result)
     return EXIT_FAIL if result.error else EXIT_OK
 
 
 def cmd_ir(opts) -> int:
-    catalog, exercise = _exercise(opts.exercise)
+    catalog, exercise = _exercise(opts.exercise, opts.lang)
     args = _code_args(opts, exercise)
     args.update(stage=opts.stage, arch=opts.arch)
     result = _ask(opts, "ir", args)
@@ -265,6 +274,7 @@ def cmd_quiz(opts) -> int:
     from tritonlab.quiz import run_quiz
 
     catalog = _catalog()
+    _report_lesson_problems(catalog, _lang(opts.lang))
     lesson = catalog.lesson(opts.lesson)
     if lesson is None:
         raise UsageError(f"no lesson {opts.lesson!r}", f"レッスン {opts.lesson!r} はありません")
@@ -274,10 +284,14 @@ def cmd_quiz(opts) -> int:
 
 
 def cmd_check(opts) -> int:
-    from tritonlab.content.check import run_check
+    from tritonlab.dev.check import run_check
 
     return run_check(
-        run_kernels=not opts.no_kernels, backend=opts.backend, as_json=opts.json, lessons=opts.lessons or None
+        run_kernels=not opts.no_kernels,
+        backend=opts.backend,
+        as_json=opts.json,
+        lessons=opts.lessons or None,
+        lang=_lang(opts.lang),
     )
 
 

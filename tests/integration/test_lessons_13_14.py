@@ -107,8 +107,8 @@ def test_hidden_case_is_drawn_fresh_within_its_range(worker):
         result = verify(worker, "14/swiglu", solution=True)
         assert result["passed"], result.get("summary")
         cases = [c for c in result["cases"] if c.get("kind") != "reject"]
-        assert len(cases) == listed + 1
-        hidden = cases[-1]
+        assert len(cases) >= listed + 1  # then the engine's own jittered random case(s)
+        hidden = cases[listed]
         assert 1 <= hidden["params"]["M"] <= 40 and 1 <= hidden["params"]["N"] <= 700
         seen.append((hidden["params"]["M"], hidden["params"]["N"], hidden["seed"]))
     assert seen[0] != seen[1]  # a 2**31 seed repeating is not a thing a test should meet
@@ -126,9 +126,10 @@ def test_hidden_case_catches_a_kernel_tuned_to_the_listed_sizes(worker, tmp_path
     for _ in range(8):  # the hidden case is > 1792 elements with probability ~0.85 each time
         result = verify(worker, "14/swiglu", file=str(tuned))
         cases = [c for c in result["cases"] if c.get("kind") != "reject"]
-        assert all(c["passed"] for c in cases[:-1]), [c["name"] for c in cases if not c["passed"]]
-        if cases[-1]["params"]["M"] * cases[-1]["params"]["N"] > 7 * 256:
-            assert not cases[-1]["passed"] and result["passed"] is False
+        listed, hidden = cases[:18], cases[18]
+        assert all(c["passed"] for c in listed), [c["name"] for c in listed if not c["passed"]]
+        if hidden["params"]["M"] * hidden["params"]["N"] > 7 * 256:
+            assert not hidden["passed"] and result["passed"] is False
             failed_hidden = True
             break
     assert failed_hidden

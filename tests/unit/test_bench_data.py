@@ -5,7 +5,9 @@ import dataclasses
 import pytest
 import torch
 
-from tritonlab.content.loader import LessonError, _bench_init
+from tritonlab.content.exercises import _init_call
+from tritonlab.content.toml_source import FileProblem, KeyLines
+from tritonlab.content.where import Where
 from tritonlab.engine import exercise_env
 from tritonlab.engine.inputs import make_inputs
 from tritonlab.engine.tasks.bench import bench_inputs
@@ -33,7 +35,9 @@ def test_declared_bench_init_wins(softmax):
     assert torch.equal(bench_x, bench_x.round()) and bench_x.abs().max() > 50
 
 
-def test_bench_init_is_validated():
-    assert _bench_init({"x": "randint(-5, 5)"}, "e", 1) == {"x": ("randint", (-5, 5))}
-    with pytest.raises(LessonError):
-        _bench_init({"x": "gaussian"}, "e", 1)
+def test_bench_init_is_validated(tmp_path):
+    where = Where(tmp_path / "lesson.toml", KeyLines(""), {}, ("exercise", 0, "bench", "init", "x"))
+    assert _init_call("randint(-5, 5)", where) == ("randint", (-5, 5))
+    with pytest.raises(FileProblem) as caught:
+        _init_call("gaussian", where)
+    assert caught.value.problems[0].code == "unknown-choice"

@@ -74,12 +74,12 @@ def test_a_plain_exercise_has_no_plan(tmp_path):
 
 @pytest.mark.parametrize("extra, fragment", [
     ('mode = "gradient"\n', "verify.mode"),
-    ('mode = "grad"\n', "needs grad_inputs"),
-    ('mode = "grad"\ngrad_inputs = ["z"]\n', "unknown inputs ['z']"),
+    ('mode = "grad"\n', "grad_inputs needs at least one entry"),
+    ('mode = "grad"\ngrad_inputs = ["z"]\n', "names unknown inputs z"),
     ('mode = "grad"\ngrad_inputs = ["x"]\ngrad_output = "zeros"\n', "grad_output"),
     ('mode = "grad"\ngrad_inputs = ["x"]\noutput_tolerance = { grad_y = { float32 = { atol = 1.0 } } }\n',
      "not an output"),
-    ('outputs = ["a", "b"]\noutput_tolerance = { a = { float33 = { atol = 1.0 } } }\n', "unknown dtype"),
+    ('outputs = ["a", "b"]\noutput_tolerance = { a = { float33 = { atol = 1.0 } } }\n', "float33 is not one of"),
     ('ops = ["add"]\n', "namespace::name"),
 ])
 def test_bad_keys_are_lesson_errors(tmp_path, extra, fragment):

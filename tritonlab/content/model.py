@@ -24,15 +24,40 @@ def tr(text: dict[str, str] | str | None, lang: str) -> str:
 
 @dataclass
 class Problem:
+    """A lesson file that cannot be used, as facts: where, a code, and the values its sentence needs.
+
+    The sentence is made by `text(lang)` from the en/ja table in content/problems.py; `message` is the English
+    one."""
+
     path: Path
     line: int | None
-    message: str
+    code: str
+    values: dict = field(default_factory=dict)
+
+    def text(self, lang: str = "en") -> str:
+        from tritonlab.content.problems import render
+
+        return render(self.code, self.values, lang)
+
+    @property
+    def message(self) -> str:
+        return self.text("en")
+
+    def located(self, lang: str = "en") -> str:
+        """`path:line: sentence` (line 1 when the problem concerns the whole file)."""
+        return f"{self.path}:{self.line or 1}: {self.text(lang)}"
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line or 1}: {self.message}"
+        return self.located("en")
 
-    def to_dict(self) -> dict:
-        return {"path": str(self.path), "line": self.line, "message": self.message}
+    def to_dict(self, lang: str = "en") -> dict:
+        return {
+            "path": str(self.path),
+            "line": self.line,
+            "code": self.code,
+            "values": self.values,
+            "message": self.text(lang),
+        }
 
 
 @dataclass
@@ -82,7 +107,7 @@ class VerifySpec:
     tolerance: dict = field(default_factory=dict)
     output: str = "tensor"
     bytes_budget: str | None = None
-    # Several outputs, gradients, operators (engine/outputs.py; docs/lesson-format.md, "Several outputs, gradients")
+    # Several outputs, gradients, operators (engine/outputs.py; docs/lesson-format.md, "Several outputs")
     mode: str = "values"  # values | grad
     outputs: list[str] = field(default_factory=list)
     grad_inputs: list[str] = field(default_factory=list)
@@ -178,12 +203,13 @@ class Lesson:
     outcomes: list[Outcome]
     exercises: list[Exercise]
     quiz: list[Question] = field(default_factory=list)
+    number_line: int | None = None  # where `number =` is written, to point a duplicate number at it
 
     def text(self, lang: str) -> str:
         path = self.texts.get(lang) or self.texts.get("en")
         try:
             return path.read_text(encoding="utf-8") if path else ""
-        except OSError:
+        except (OSError, UnicodeDecodeError):  # checked at load; the file may have changed since
             return ""
 
     def exercise(self, exercise_id: str) -> Exercise | None:

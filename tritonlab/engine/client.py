@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from tritonlab.engine import protocol
+from tritonlab.engine.sandbox import descendants, forbid_inspection, kill_tree, strip_control
 
 DEFAULT_TIMEOUT = 60.0
 STARTUP_TIMEOUT = 180.0
@@ -59,10 +60,12 @@ def _stop_live_workers() -> None:
     """Never leave a worker behind when the app or CLI exits (it may be spinning in a learner's loop)."""
     for proc in list(_LIVE):
         if proc.poll() is None:
+            below = descendants(proc.pid)
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
+            kill_tree(below)
 
 
 class WorkerClient:
@@ -106,6 +109,7 @@ class WorkerClient:
         env.pop("TRITON_INTERPRET", None)  # the worker decides, before it imports triton
         if self.backend_requested == "interpreter":
             env["TRITON_INTERPRET"] = "1"
+        forbid_inspection()  # no learner process may open this process's pipes to the judge via /proc
         log = open(self._log, "ab")
         self.proc = subprocess.Popen(
             [self.python, "-m", "tritonlab.engine.worker", "--backend", self.backend_requested],
@@ -159,10 +163,12 @@ class WorkerClient:
                 on_event: Callable[[dict], None] | None = None) -> dict:
         """Send one request; returns the worker's result dict. Faults come back as {"error": {...}}.
 
-        A cancel() that arrives before the request reaches the worker still cancels it."""
+        A cancel() that arrives before the request reaches the worker still cancels it. Every string in the
+        result is stripped of terminal control sequences: learner code chooses some of them (its output, its
+        exception messages), and none may recolour, move the cursor or hide a FAILED."""
         with self._lock:
             try:
-                return self._request(op, args, timeout, on_event)
+                return _sanitize(self._request(op, args, timeout, on_event))
             finally:
                 self._cancelled = False
 
@@ -177,6 +183,15 @@ class WorkerClient:
         self._next_id += 1
         rid = self._next_id
         capture = self._dir / f"out-{rid}.txt"
+        try:
+            return self._exchange(op, args, timeout, on_event, rid, capture)
+        finally:
+            try:
+                capture.unlink()  # learner output never stays on disk after its request
+            except OSError:
+                pass
+
+    def _exchange(self, op, args, timeout, on_event, rid, capture) -> dict:
         message = {"id": rid, "op": op, "args": args or {}, "capture": str(capture), "timeout": timeout}
         started = time.monotonic()
         try:
@@ -219,6 +234,7 @@ class WorkerClient:
             self._kill(proc)
         cancelled = self._cancelled
         self.last_exit = describe_exit(proc.returncode)
+        _remove_scratch(self.info.get("scratch"))
         output = self._read_capture(capture)
         tail_text = self._read_tail(capture)
         if cancelled:
@@ -286,6 +302,15 @@ class WorkerClient:
 
     def _kill(self, proc: subprocess.Popen, gentle: bool = True) -> None:
         steps = [signal.SIGINT, signal.SIGTERM, signal.SIGKILL] if gentle else [signal.SIGKILL]
+        # the judge's runners live in sessions of their own: named now, killed with it (a runner also dies with
+        # its zygote, but a learner's `setsid` grandchild would outlive a judge killed mid-request)
+        below = descendants(proc.pid) if proc.poll() is None else set()
+        try:
+            self._signal_steps(proc, steps)
+        finally:
+            kill_tree(below)
+
+    def _signal_steps(self, proc: subprocess.Popen, steps: list) -> None:
         for sig in steps:
             if proc.poll() is not None:
                 break
@@ -324,6 +349,25 @@ class WorkerClient:
             return "\n".join(self._log.read_text("utf-8", "replace").splitlines()[-lines:])
         except OSError:
             return ""
+
+
+def _remove_scratch(path) -> None:
+    """A judge that died cannot delete its runners' directory: do it for it (only a directory it named, of
+    the shape it makes)."""
+    import shutil
+
+    if isinstance(path, str) and os.path.basename(path).startswith("tritonlab-judge-") and os.path.isdir(path):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _sanitize(value):
+    if isinstance(value, str):
+        return strip_control(value)
+    if isinstance(value, dict):
+        return {k: _sanitize(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_sanitize(v) for v in value]
+    return value
 
 
 class WorkerStartError(Exception):

@@ -109,12 +109,15 @@ class LearnerCall:
     poisoned (and guarded), every load/store bounds-checked on the interpreter, the GPU synchronised.
     `launches` and `checker` stay readable after the call, also when it raised."""
 
-    def __init__(self, loaded: Loaded, backend: str, allocator=None):
+    def __init__(self, loaded: Loaded, backend: str, allocator=None, checker=None, watchers=()):
         from tritonlab.engine import memcheck
 
         self.loaded = loaded
         self.allocator = allocator
-        self.checker = memcheck.InterpreterMemcheck(loaded.file) if backend == "interpreter" else None
+        if checker is None and backend == "interpreter":
+            checker = memcheck.InterpreterMemcheck(loaded.file)
+        self.checker = checker
+        self.watchers = list(watchers)  # context managers entered innermost (e.g. the runner's provenance watch)
         self.launches: list = []
         self.checked = False  # whether the bounds checker really watched the call
         self.unchecked_reason: str | None = None
@@ -133,6 +136,8 @@ class LearnerCall:
             if self.checker is not None:
                 stack.enter_context(self.checker)
                 self.checked, self.unchecked_reason = self.checker.active, self.checker.reason
+            for watcher in self.watchers:
+                stack.enter_context(watcher)
             result = self.loaded.wrapper(*args, **kwargs)
             if self.checker is not None:  # the checker can give up mid-way (it says why)
                 self.checked, self.unchecked_reason = self.checker.active, self.checker.reason

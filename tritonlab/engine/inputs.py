@@ -124,6 +124,46 @@ def make_inputs(exercise, params: dict, dtype_name: str, seed: int, device: torc
     return result
 
 
+def place_inputs(exercise, params: dict, dtype_name: str, values: dict, allocator) -> dict:
+    """The judge's input values re-placed in this process's guard zones, in the layouts the lesson declares:
+    the runner gets the values from the judge and the layouts from the lesson, never the judge's memory."""
+    result = {}
+    for spec in exercise.inputs:
+        value = values[spec.name]
+        if spec.is_scalar or not isinstance(value, torch.Tensor):
+            result[spec.name] = value
+            continue
+        tensor = allocator.empty(tuple(value.shape), value.dtype, layout=spec.layout, name=spec.name)
+        tensor.copy_(value.to(tensor.device))
+        result[spec.name] = tensor
+    return result
+
+
+def size_names(exercise) -> set[str]:
+    """The case parameters that size a tensor (the only ones a random case may move: a BLOCK or a degree
+    parameter has a meaning the reference depends on)."""
+    import re
+
+    names: set[str] = set()
+    for spec in exercise.inputs:
+        for dim in spec.shape if not spec.is_scalar else ():
+            names.update(re.findall(r"[A-Za-z_]\w*", str(dim)))
+    return names
+
+
+def jittered(params: dict, rng, names: set[str], spread: float = 0.25) -> dict:
+    """A size the learner cannot have special-cased: every size parameter > 1 moved by up to ±spread (at least
+    ±3), never below 1, drawn from the judge's secret per-verify seed."""
+    moved = {}
+    for key, value in params.items():
+        if key in names and isinstance(value, int) and not isinstance(value, bool) and value > 1:
+            reach = max(3, int(value * spread))
+            moved[key] = max(1, value + rng.randint(-reach, reach))
+        else:
+            moved[key] = value
+    return moved
+
+
 def describe(value) -> str:
     if isinstance(value, torch.Tensor):
         layout = "" if value.is_contiguous() else f", strides {tuple(value.stride())}"

@@ -55,6 +55,12 @@ class Kind(str, Enum):
     # verify did not run: the exercise needs a feature this backend/Triton lacks (verify.requires; neither pass
     # nor fail — `tritonlab check` accepts it for starter and solution alike)
     SKIPPED = "skipped"
+    # output provenance and the judge (engine/tasks/verify.py, engine/judge.py)
+    NOT_KERNEL_OUTPUT = "not-kernel-output"  # the returned memory was never an argument of a learner launch
+    WRITTEN_AFTER_KERNEL = "written-after-kernel"  # changed after the last learner launch
+    PARTLY_WRITTEN_BY_TORCH = "partly-written-by-torch"  # elements no learner kernel stored
+    NOT_A_PLAIN_TENSOR = "not-a-plain-tensor"  # a tensor subclass, or an output the judge cannot read
+    TAMPERED = "tampered"  # foreign lines on the runner's result channel
 
     @classmethod
     def parse(cls, value: Any) -> Kind | None:
@@ -105,6 +111,7 @@ _ERRORS = frozenset(
         Kind.LOAD,
         Kind.USAGE,
         Kind.VERIFY,
+        Kind.TAMPERED,
     }
 )
 _POINTS_AT_LINE = frozenset(

@@ -164,6 +164,7 @@ def hello(backend: str) -> dict:
 
 
 OPS = ("verify", "run", "bench", "ir", "doctor")
+IN_RUNNER = ("run", "bench", "ir")  # learner code: never in the judge, always in a fresh runner
 
 
 def handle(op: str, args: dict, ctx) -> dict:
@@ -176,14 +177,70 @@ def handle(op: str, args: dict, ctx) -> dict:
         from tritonlab.engine.protocol import error
 
         return {"error": error("usage", f"unknown request {op!r}")}
+    if op in IN_RUNNER and ctx.pool is not None:
+        return delegate(op, args, ctx)
     module = __import__(f"tritonlab.engine.tasks.{op}", fromlist=["handle"])
     return module.handle(args, ctx)
 
 
+def delegate(op: str, args: dict, ctx) -> dict:
+    """Run a task that executes learner code (run, bench, ir) in a fresh runner; its result is for display
+    only. bench verifies first, here in the judge, and hands the runner that verdict."""
+    from tritonlab.engine.protocol import error
+    from tritonlab.engine.tasks import verify
+
+    judged = None
+    if op == "bench":
+        judged = verify.handle(dict(args), ctx)
+        if judged.get("error") and judged["error"].get("kind") == "usage":
+            return {"exercise": args.get("exercise"), "error": judged["error"]}
+    job_args = dict(args)
+    real = None
+    try:
+        exercise = verify.exercise_env.catalog(args.get("lessons_dir"), args.get("kernels_dir")).exercise(
+            args["exercise"])
+        real = verify.resolve_file(exercise, args).resolve()
+        source = real.read_text(encoding="utf-8")
+    except (KeyError, OSError, UnicodeDecodeError):
+        source = None  # the task itself reports the usage or load error
+    runner = ctx.pool.take()
+    runner_file = None
+    if source is not None:
+        runner_file = runner.workdir / real.name
+        runner_file.write_text(source, encoding="utf-8")
+        job_args.update(file=str(runner_file), solution=False)
+    job = {"op": op, "args": job_args, "info": ctx.info, "judged": judged}
+
+    def forward(message: dict) -> None:
+        if message.get("type") == "event":
+            extra = {k: message[k] for k in ("case", "total") if isinstance(message.get(k), int)}
+            ctx.progress(str(message.get("message", ""))[:500], **extra)
+
+    outcome = ctx.pool.run(job, verify._timeout(args), forward, runner=runner)
+    output = outcome.output_text()
+    messages = outcome.messages
+    if runner_file is not None:
+        output = output.replace(str(runner_file), str(real))
+        messages = [verify._map_paths(m, str(runner_file), str(real)) for m in messages]
+    verify._emit_output(output)
+    reply = next((m for m in messages if m.get("type") == "result"), None)
+    problem = verify._runner_problem(outcome, messages, output, str(real or ""))
+    if reply is not None and isinstance(reply.get("result"), dict) and not outcome.violations:
+        result = reply["result"]
+        result.pop("restart_worker", None)  # a CUDA fault poisoned the runner's context, never the judge's
+        if op == "bench" and judged is not None:
+            result["verified"] = bool(judged.get("passed"))  # the judge's word, whatever the runner said
+        return result
+    if problem is None:
+        problem = error("crash", f"the runner gave no {op} result")
+    return {"exercise": args.get("exercise"), "error": problem, "lines": [], "rows": []}
+
+
 class Context:
-    def __init__(self, backend: str, channel: Channel):
+    def __init__(self, backend: str, channel: Channel, pool=None):
         self.backend = backend
         self.channel = channel
+        self.pool = pool  # judge.RunnerPool: where learner code runs
         self.info: dict = {}
 
     def progress(self, message: str, **extra) -> None:
@@ -206,7 +263,7 @@ def trace_hard_exits() -> None:
     os._exit = traced_exit
 
 
-def watch_parent(interval: float = 1.0) -> None:
+def watch_parent(interval: float = 1.0, on_orphaned=None) -> None:
     """Exit when the process that started us is gone: a worker stuck in a learner's endless loop must never
     outlive the app or CLI that owns it (a thread, because the main thread may be busy in learner code)."""
     import threading
@@ -217,6 +274,11 @@ def watch_parent(interval: float = 1.0) -> None:
         while True:
             time.sleep(interval)
             if os.getppid() != parent:
+                if on_orphaned is not None:
+                    try:
+                        on_orphaned()
+                    except Exception:  # noqa: BLE001
+                        pass
                 os._exit(70)
 
     threading.Thread(target=loop, name="tritonlab-parent-watch", daemon=True).start()
@@ -228,8 +290,11 @@ def main(argv=None) -> int:
     parser.add_argument("--backend", default="auto", choices=["auto", "gpu", "interpreter"])
     opts = parser.parse_args(argv)
     channel = Channel()
-    trace_hard_exits()
-    watch_parent()
+    from tritonlab.engine import sandbox
+
+    sandbox.forbid_inspection()  # no runner may ptrace us or open our pipes through /proc
+    pool_box: list = []
+    watch_parent(on_orphaned=lambda: [p.close() for p in pool_box])
     faulthandler.enable(all_threads=True)
     if hasattr(signal, "SIGUSR1"):
         faulthandler.register(signal.SIGUSR1, all_threads=True)  # the client asks for a traceback on timeout
@@ -238,21 +303,37 @@ def main(argv=None) -> int:
         if problem:
             channel.send({"id": None, "error": {"kind": "usage", "message": problem}})
             return 2
-        ctx = Context(backend, channel)
+        from tritonlab.engine.judge import RunnerPool
+
+        pool = RunnerPool(backend)
+        pool_box.append(pool)
+        pool.start()  # the zygote imports torch and triton while we do
+        ctx = Context(backend, channel, pool)
         ctx.info = hello(backend)
+        ctx.info["scratch"] = str(pool.root)
     except Exception as exc:
         traceback.print_exc()
         channel.send({"id": None, "error": {"kind": "crash", "message": f"worker start failed: {exc!r}"}})
         return 1
     channel.send({"id": None, "result": ctx.info})
+    try:
+        return serve(channel, ctx, backend)
+    finally:
+        pool.close()
+
+
+def serve(channel: Channel, ctx: Context, backend: str) -> int:
+    ctx.pool.warm()  # after the hello: the app paints while the zygote finishes its imports
     while True:
         request = channel.receive()
         if request is None or request.get("op") == "exit":
             return 0
         channel.request_id = request.get("id")
+        args = dict(request.get("args") or {})
+        args["_timeout"] = request.get("timeout")
         with Capture(request.get("capture")), TracebackOnTimeout(request.get("timeout")):
             try:
-                result = handle(request.get("op", ""), request.get("args") or {}, ctx)
+                result = handle(request.get("op", ""), args, ctx)
             except Exception as exc:  # an engine bug must not look like the learner's fault
                 traceback.print_exc()
                 result = {"error": {"kind": "runtime", "cause": "internal", "exception": repr(exc),
@@ -262,6 +343,7 @@ def main(argv=None) -> int:
         channel.send({"id": channel.request_id, "result": result})
         if result.get("restart_worker"):
             return 3
+        ctx.pool.warm()  # the next runner forks while the learner reads this answer
 
 
 if __name__ == "__main__":

@@ -53,6 +53,11 @@ LABELS: dict[Kind, Said] = {
     Kind.LESSON: Said("lesson data", "レッスンデータ"),
     Kind.VALIDATION: Said("input check", "入力チェック"),
     Kind.SKIPPED: Said("skipped", "スキップ"),
+    Kind.NOT_KERNEL_OUTPUT: Said("not your kernel's output", "カーネルの出力ではありません"),
+    Kind.WRITTEN_AFTER_KERNEL: Said("written after the kernel", "カーネル後の書き換え"),
+    Kind.PARTLY_WRITTEN_BY_TORCH: Said("filled outside the kernel", "カーネル外での書き込み"),
+    Kind.NOT_A_PLAIN_TENSOR: Said("not a plain tensor", "通常のテンソルではありません"),
+    Kind.TAMPERED: Said("tampered result channel", "結果チャネルの改ざん"),
 }
 
 
@@ -794,4 +799,61 @@ def _skipped(f: Facts) -> Said:
         f"not run here: this exercise needs {en}, which this setup (Triton {version}) lacks; it is not a failure",
         f"ここでは実行しません:この演習には{ja}が必要ですが、この環境(Triton {version})にはありません。"
         "不合格ではありません",
+    )
+
+
+# ---- output provenance and the judge (engine/tasks/verify.py, engine/judge.py) -----------------------------
+
+
+@says(Kind.NOT_KERNEL_OUTPUT)
+def _not_kernel_output(f: Facts) -> Said:
+    entry = f["entry"] or "the wrapper"
+    return Said(
+        f"your {entry}() returned a tensor that no kernel of yours wrote: its memory was never passed to your "
+        "kernel (torch computed it, or it is a copy) — return the output tensor you passed to the kernel",
+        f"{entry}() が返したテンソルは、あなたのカーネルが書いたものではありません。そのメモリはカーネルに一度も"
+        "渡されていません(torch が計算したか、コピーです)。カーネルに渡した出力テンソルを返してください",
+    )
+
+
+@says(Kind.WRITTEN_AFTER_KERNEL)
+def _written_after_kernel(f: Facts) -> Said:
+    entry, count = f["entry"] or "the wrapper", number(f["count"])
+    return Said(
+        f"{count} element(s) of the output changed after your kernel finished (torch or Python code in "
+        f"{entry}() wrote them): the result must be exactly what the kernel stored",
+        f"カーネルの終了後に出力の {count} 個の要素が変更されました({entry}() 内の torch または Python の"
+        "コードが書き込みました)。結果はカーネルが格納した値そのものでなければなりません",
+    )
+
+
+@says(Kind.PARTLY_WRITTEN_BY_TORCH)
+def _partly_written_by_torch(f: Facts) -> Said:
+    count = number(f["count"])
+    return Said(
+        f"{count} element(s) of the output hold values no kernel of yours stored (torch or Python code "
+        "filled them): every element must be stored by the kernel",
+        f"出力のうち {count} 個の要素には、あなたのカーネルが格納していない値が入っています(torch または "
+        "Python のコードが埋めました)。すべての要素をカーネルで格納してください",
+    )
+
+
+@says(Kind.NOT_A_PLAIN_TENSOR)
+def _not_a_plain_tensor(f: Facts) -> Said:
+    entry, what = f["entry"] or "the wrapper", f["returned"] or "value"
+    return Said(
+        f"{entry}() returned a {what}, which the lab does not accept as a plain torch.Tensor (a tensor "
+        "subclass or a forged result): return the output tensor your kernel wrote",
+        f"{entry}() が返した {what} は通常の torch.Tensor として受け付けられません(テンソルのサブクラス、"
+        "または偽装された結果です)。カーネルが書いた出力テンソルを返してください",
+    )
+
+
+@says(Kind.TAMPERED)
+def _tampered(f: Facts) -> Said:
+    return Said(
+        "something other than the lab wrote to the lab's result channel: a verdict never comes from your "
+        "code's process, so this run fails",
+        "ラボ以外のものがラボの結果チャネルに書き込みました。判定があなたのコードのプロセスから来ることは"
+        "ないため、この実行は不合格です",
     )

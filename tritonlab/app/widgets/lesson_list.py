@@ -23,12 +23,12 @@ def problem_number(problem) -> int:
     return int(match.group(1)) if match else 99
 
 
-def problem_text(problem) -> str:
-    """`NN-slug/file:line: message`, without the install location in front."""
+def problem_text(problem, lang: str = "en") -> str:
+    """`NN-slug/file:line: message` in `lang`, without the install location in front."""
     parts = list(getattr(problem.path, "parts", ()))
     start = next((i for i, part in enumerate(parts) if re.match(r"^\d{2}-", part)), None)
     where = "/".join(parts[start:]) if start is not None else str(problem.path)
-    return f"{where}:{problem.line or 1}: {problem.message}"
+    return f"{where}:{problem.line or 1}: {problem.text(lang)}"
 
 
 class LessonList(OptionList):
@@ -59,7 +59,7 @@ class LessonList(OptionList):
                 prompt = Text.assemble(
                     (f"{number:>2}  " if number != 99 else "    "),
                     ("✗ ", "bold red"),
-                    (problem_text(item), "red"),
+                    (problem_text(item, lang), "red"),
                 )
                 options.append(Option(prompt, id=f"problem:{len(options)}"))
                 continue

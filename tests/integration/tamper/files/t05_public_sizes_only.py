@@ -1,0 +1,56 @@
+# expect: mismatch
+# ruff: noqa  (a hostile learner file: its oddities are the point)
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+@triton.jit
+def sub_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) - tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+@triton.jit
+def noop_kernel(a_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    tl.load(a_ptr + offs, mask=offs < n)
+
+
+@triton.jit
+def zero_kernel(out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    zero = tl.zeros([BLOCK], dtype=tl.float32)
+    tl.store(out_ptr + offs, zero.to(out_ptr.dtype.element_ty), mask=offs < n)
+
+
+def grid(n):
+    return (triton.cdiv(n, 256),)
+
+
+def check(x, y):
+    if x.device != y.device:
+        raise ValueError("x and y are on different devices")
+
+PUBLIC = {0, 1, 97, 1023, 1025, 98432, 1_000_003, 16_777_216}
+
+
+def add(x, y):
+    """Right only for the sizes in the lesson file."""
+    check(x, y)
+    out = torch.empty_like(x)
+    kernel = add_kernel if x.numel() in PUBLIC else sub_kernel
+    kernel[grid(x.numel())](x, y, out, x.numel(), BLOCK=256)
+    return out

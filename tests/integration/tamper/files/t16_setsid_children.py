@@ -1,0 +1,73 @@
+# expect: not-kernel-output
+# ruff: noqa  (a hostile learner file: its oddities are the point)
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+@triton.jit
+def sub_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) - tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+@triton.jit
+def noop_kernel(a_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    tl.load(a_ptr + offs, mask=offs < n)
+
+
+@triton.jit
+def zero_kernel(out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    zero = tl.zeros([BLOCK], dtype=tl.float32)
+    tl.store(out_ptr + offs, zero.to(out_ptr.dtype.element_ty), mask=offs < n)
+
+
+def grid(n):
+    return (triton.cdiv(n, 256),)
+
+
+def check(x, y):
+    if x.device != y.device:
+        raise ValueError("x and y are on different devices")
+
+import os
+import subprocess
+import sys
+
+PID_FILE = "@PID_FILE@"
+
+
+def add(x, y):
+    """Leave a setsid child and a double-forked daemon running, and say where they are."""
+    check(x, y)
+    if x.numel() == 97:
+        child = subprocess.Popen(["sleep", "300"], start_new_session=True)
+        pids = [child.pid]
+        reader, writer = os.pipe()
+        if os.fork() == 0:
+            os.setsid()
+            grandchild = os.fork()
+            if grandchild == 0:
+                os.execvp("sleep", ["sleep", "301"])
+            os.write(writer, str(grandchild).encode())
+            os._exit(0)
+        os.close(writer)
+        pids.append(int(os.read(reader, 64)))
+        with open(PID_FILE, "w") as handle:
+            handle.write(" ".join(map(str, pids)))
+    noop_kernel[grid(x.numel())](x, x.numel(), BLOCK=256)
+    return x + y

@@ -1,0 +1,209 @@
+"""Tamper attempts: learner files that try to get a PASS without a working Triton kernel, or to harm the lab.
+
+Each file under files/ starts with `# expect: KIND` (and `# exercise: X`, default lesson 5's add): verify must
+FAIL with that kind, as an error kind or a case diagnosis. The resource tests check what is left afterwards:
+processes, files, memory, the client.
+"""
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from tritonlab.engine.client import WorkerClient
+
+FILES = Path(__file__).parent / "files"
+SPECIAL = {"t15_kill_parent.py", "t28_kill_the_judge.py", "t16_setsid_children.py", "t17_flood_stdout.py", "t19a_patch_lab_then_pass.py",
+           "t19b_honest_wrong.py", "t13_write_progress_directly.py", "t14_ansi_hides_failed.py"}
+
+
+def header(path: Path) -> tuple[str, str]:
+    text = path.read_text()
+    expect = re.search(r"^# expect: *(.*)$", text, re.MULTILINE).group(1).strip()
+    exercise = re.search(r"^# exercise: *(.*)$", text, re.MULTILINE)
+    return expect, exercise.group(1).strip() if exercise else "5"
+
+
+def kinds(result: dict) -> set[str]:
+    found = set()
+    if result.get("error"):
+        found.add(result["error"].get("kind"))
+    for case in result.get("cases") or []:
+        for diag in case.get("diagnoses") or []:
+            found.add(diag.get("kind"))
+    return found
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    return tmp_path_factory.mktemp("tritonlab-home")
+
+
+@pytest.fixture(scope="module")
+def client(home):
+    worker = WorkerClient(backend="interpreter", env={"TRITONLAB_HOME": str(home)})
+    yield worker
+    worker.close()
+
+
+def verify(client, path, exercise="5", timeout=120):
+    return client.request("verify", {"exercise": exercise, "file": str(path)}, timeout=timeout)
+
+
+def test_the_corpus_is_big_enough():
+    assert len(list(FILES.glob("t*.py"))) >= 20
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FILES.glob("t*.py") if p.name not in SPECIAL))
+def test_tamper_attempt_fails_with_its_kind(client, name):
+    expect, exercise = header(FILES / name)
+    result = verify(client, FILES / name, exercise)
+    assert result["passed"] is False, result.get("summary")
+    assert expect in kinds(result), (kinds(result), result.get("summary"))
+
+
+def test_an_honest_solution_still_passes_after_the_corpus(client):
+    """The false-fail side: the same judge, after every attempt, passes the reference solution."""
+    result = client.request("verify", {"exercise": "5", "solution": True}, timeout=120)
+    assert result["passed"], result.get("summary")
+    assert any(c["name"].endswith("random") for c in result["cases"])  # random sizes were part of it
+
+
+def test_writing_progress_directly_changes_nothing(client, home):
+    result = verify(client, FILES / "t13_write_progress_directly.py")
+    assert result["passed"] is False and "not-kernel-output" in kinds(result)
+    assert not list(Path(home).rglob("progress-v1.json"))  # the runner had no path to the lab's data
+
+
+def test_ansi_in_learner_output_is_stripped(client):
+    result = verify(client, FILES / "t14_ansi_hides_failed.py")
+    assert result["passed"] is False and "not-kernel-output" in kinds(result)
+    assert "PASSED all cases" in result["output"]  # the text is shown …
+    assert "\x1b" not in json.dumps(result) and "\r" not in result["output"]  # … but cannot move or recolour
+
+
+def test_a_file_that_patches_the_lab_cannot_help_a_later_wrong_file(client):
+    patched = verify(client, FILES / "t19a_patch_lab_then_pass.py")
+    assert patched["passed"], patched.get("summary")  # its kernel is right; its patches die with its runner
+    wrong = verify(client, FILES / "t19b_honest_wrong.py")
+    assert wrong["passed"] is False and "mismatch" in kinds(wrong), wrong.get("summary")
+
+
+def test_killing_its_parent_is_a_crash_the_client_survives(client):
+    client.start()
+    judge = client.proc.pid
+    result = verify(client, FILES / "t15_kill_parent.py")
+    assert result["passed"] is False and result["error"]["kind"] == "crash", result.get("summary")
+    assert client.alive and client.proc.pid == judge  # the runner's parent died, not the judge or the app
+    again = client.request("verify", {"exercise": "5", "solution": True}, timeout=120)
+    assert again["passed"], again.get("summary")
+
+
+def test_killing_the_judge_is_a_crash_the_client_explains(client):
+    """The judge is reachable by pid (same user); the app is not harmed and the next request starts a new judge."""
+    result = verify(client, FILES / "t28_kill_the_judge.py")
+    assert result.get("passed") is not True and result["error"]["kind"] == "crash", result
+    assert "SIGKILL" in result["error"]["message"]
+    again = client.request("verify", {"exercise": "5", "solution": True}, timeout=120)
+    assert again["passed"], again.get("summary")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_no_process_is_left_after_a_verify_that_spawns_children(client, tmp_path):
+    pid_file = tmp_path / "pids"
+    learner = tmp_path / "spawns.py"
+    learner.write_text((FILES / "t16_setsid_children.py").read_text().replace("@PID_FILE@", str(pid_file)))
+    result = verify(client, learner)
+    assert result["passed"] is False and "not-kernel-output" in kinds(result)
+    pids = [int(p) for p in pid_file.read_text().split()]
+    assert len(pids) == 2 and all(p > 0 for p in pids)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_alive(p) for p in pids):
+        time.sleep(0.1)
+    assert not [p for p in pids if _alive(p)], "a learner's child outlived the verify"
+
+
+def test_a_flood_is_capped_and_leaves_no_files(client):
+    result = verify(client, FILES / "t17_flood_stdout.py", timeout=300)
+    assert result["passed"] is False and "not-kernel-output" in kinds(result)
+    assert 1024 < len(result["output"]) < 100 * 1024
+    assert "output cut at 64 KiB" in result["output"]
+    assert not list(client._dir.glob("out-*.txt"))  # the capture is deleted after the request
+    scratch = Path(client.info["scratch"])  # the judge's directory for its runners
+    assert len(list(scratch.glob("run-*"))) <= 1, list(scratch.iterdir())  # at most the warm spare's, empty
+    assert all(not any(d.iterdir()) for d in scratch.glob("run-*"))
+
+
+def _rss_kib(pid: int) -> int:
+    total = 0
+    for p in [pid] + _children(pid):
+        try:
+            with open(f"/proc/{p}/status") as handle:
+                total += int(re.search(r"VmRSS:\s+(\d+)", handle.read()).group(1))
+        except (OSError, AttributeError):
+            pass
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    if int(handle.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    return found
+
+
+def test_memory_does_not_grow_over_twenty_edits(client, tmp_path):
+    solution = (Path(__file__).resolve().parents[3] / "kernels" / "vector_add.py").read_text()
+    sizes = []
+    for edit in range(20):
+        learner = tmp_path / f"edit_{edit}.py"
+        learner.write_text(solution + f"\nEDIT = {edit}\nBIG = [0] * {200_000 * (edit + 1)}\n")
+        result = verify(client, learner)
+        assert result["passed"], result.get("summary")
+        sizes.append(_rss_kib(client.proc.pid))
+    growth = sizes[-1] - sizes[4]
+    assert growth < 60 * 1024, sizes  # each edit's module (and its growing list) died with its runner
+
+
+# ---- the same attempts on a GPU (skipped without CUDA) ---------------------------------------------------------
+
+GPU_SKIP = {"t18_huge_allocation.py"}  # no address-space limit on a GPU runner: CUDA maps far more than it uses
+
+
+@pytest.fixture(scope="module")
+def gpu_client(home):
+    worker = WorkerClient(backend="gpu", env={"TRITONLAB_HOME": str(home)})
+    yield worker
+    worker.close()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(p.name for p in FILES.glob("t*.py") if p.name not in SPECIAL | GPU_SKIP))
+def test_tamper_attempt_fails_on_the_gpu(gpu_client, name):
+    expect, exercise = header(FILES / name)
+    result = verify(gpu_client, FILES / name, exercise, timeout=300)
+    assert result["passed"] is False, result.get("summary")
+    assert expect in kinds(result), (kinds(result), result.get("summary"))
+
+
+@pytest.mark.gpu
+def test_solutions_still_pass_on_the_gpu(gpu_client):
+    for exercise in ("5", "7/copy-2d", "8/softmax", "9/matmul"):
+        result = gpu_client.request("verify", {"exercise": exercise, "solution": True}, timeout=300)
+        assert result["passed"], (exercise, result.get("summary"))

@@ -1,0 +1,407 @@
+"""verify, the runner's half: call the learner's wrapper on the judge's inputs and report what happened.
+
+Runs in the untrusted runner (engine/runner.py), never in the judge. For each case it re-places the judge's
+input values inside guard zones, calls the wrapper under launch tracking, the interpreter's bounds checks and
+a provenance watch, saves what came back (torch.save, re-validated by the judge) and sends facts: launches,
+guard problems, and where the returned tensor's values came from. No reference exists in this process, and
+nothing here decides pass or fail.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from tritonlab.engine import exercise_env, memcheck
+from tritonlab.engine.inputs import describe, make_inputs, place_inputs
+from tritonlab.engine.learner import LearnerError, classify, same_file  # noqa: F401 - classify: legacy_case
+
+_INT_OF_SIZE = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+_FIRST = 8
+
+
+class Provenance:
+    """Which storages a learner kernel was handed, their bytes right after the last learner launch, and (on
+    the interpreter) every address a learner kernel stored to. A context manager entered around the call."""
+
+    def __init__(self, learner_file: str, backend: str):
+        self.learner_file = learner_file
+        self.backend = backend
+        self.after: dict[int, torch.UntypedStorage] = {}  # storage ptr -> copy right after the last launch
+        self.changed: dict[int, torch.Tensor] = {}  # GPU: storage ptr -> bytes a learner launch changed
+        self.first_before: dict[int, torch.UntypedStorage] = {}  # GPU: storage ptr -> bytes before any launch
+        self.stores: list[np.ndarray] = []  # interpreter: addresses stored to by learner kernels
+        self.in_learner_launch = 0
+        self._undo: list = []
+
+    # -- hooks --------------------------------------------------------------------------------------------------
+
+    def _storages(self, args, kwargs) -> dict[int, torch.UntypedStorage]:
+        found = {}
+        for value in list(args) + list(kwargs.values()):
+            if isinstance(value, torch.Tensor):
+                storage = value.untyped_storage()
+                found[storage.data_ptr()] = storage
+        return found
+
+    def _wrap(self, fn, kernel_of):
+        watch = self
+
+        def launch(this, *args, **kwargs):
+            kernel = kernel_of(this)
+            mine = same_file(memcheck._kernel_file(kernel), watch.learner_file) and not kwargs.get("warmup")
+            if not mine:
+                return fn(this, *args, **kwargs)
+            storages = watch._storages(args, kwargs)
+            before = {}
+            if watch.backend == "gpu":
+                torch.cuda.synchronize()
+                before = {ptr: s.clone() for ptr, s in storages.items()}
+                for ptr, copy in before.items():
+                    watch.first_before.setdefault(ptr, copy)
+            watch.in_learner_launch += 1
+            try:
+                return fn(this, *args, **kwargs)
+            finally:
+                watch.in_learner_launch -= 1
+                if watch.backend == "gpu":
+                    torch.cuda.synchronize()
+                for ptr, storage in storages.items():
+                    watch.after[ptr] = storage.clone()
+                    if ptr in before:
+                        diff = _bytes(before[ptr]) != _bytes(watch.after[ptr])
+                        watch.changed[ptr] = diff | watch.changed[ptr] if ptr in watch.changed else diff
+
+        return launch
+
+    def __enter__(self):
+        if self.backend == "interpreter":
+            from triton.runtime import interpreter
+
+            self._patch(interpreter.GridExecutor, "__call__", lambda ex: ex.fn)
+        else:
+            from triton.runtime.jit import JITFunction
+
+            self._patch(JITFunction, "run", lambda jit: jit)
+        return self
+
+    def _patch(self, owner, name, kernel_of):
+        original = owner.__dict__[name]
+        self._undo.append((owner, name, original))
+        setattr(owner, name, self._wrap(original, kernel_of))
+
+    def __exit__(self, *exc):
+        while self._undo:
+            owner, name, original = self._undo.pop()
+            setattr(owner, name, original)
+        return False
+
+    # -- facts --------------------------------------------------------------------------------------------------
+
+    def facts(self, got) -> dict:
+        """{from_launch, not_stored, not_stored_first, after_changed, after_first} for the returned tensor."""
+        if not isinstance(got, torch.Tensor) or type(got) is not torch.Tensor:
+            return {"from_launch": False}
+        storage = got.untyped_storage()
+        ptr = storage.data_ptr()
+        if ptr not in self.after or got.numel() == 0:
+            return {"from_launch": ptr in self.after, "not_stored": 0, "after_changed": 0}
+        itemsize = got.element_size()
+        int_dtype = _INT_OF_SIZE[itemsize]
+        snapshot = self.after[ptr]
+        then = torch.empty(0, dtype=int_dtype, device=got.device).set_(
+            snapshot, got.storage_offset(), got.shape, got.stride())
+        now = torch.empty(0, dtype=int_dtype, device=got.device).set_(
+            storage, got.storage_offset(), got.shape, got.stride())
+        after = (then != now).reshape(-1)
+        poison = memcheck.is_poison(got).reshape(-1)
+        offsets = _element_offsets(got)  # storage element index of each element of the view
+        if self.backend == "interpreter":
+            stored = self._stored_elements(ptr, storage.nbytes(), itemsize)
+            covered = torch.from_numpy(stored)[offsets.cpu()].to(got.device)
+        else:
+            # A GPU kernel that stores the value already there leaves no trace: an element counts as filled by
+            # someone else only when no learner launch changed it and it held non-zero bits before the first
+            # (a kernel writing zeros into torch.zeros memory is not blamed; poisoned memory is never zero).
+            changed = self.changed.get(ptr)
+            usable = (storage.nbytes() // itemsize) * itemsize
+            if changed is None:
+                covered = torch.ones_like(after)
+            else:
+                per_elem = changed.view(-1)[:usable].reshape(-1, itemsize)
+                first = _bytes(self.first_before[ptr]).view(-1)[:usable].reshape(-1, itemsize)
+                covered = (per_elem.any(dim=1) | ~first.ne(0).any(dim=1))[offsets]
+        not_stored = (~covered) & (~poison) & (~after)
+        return {
+            "from_launch": True,
+            "not_stored": int(not_stored.sum()),
+            "not_stored_first": [int(i) for i in torch.nonzero(not_stored).reshape(-1)[:_FIRST].tolist()],
+            "after_changed": int(after.sum()),
+            "after_first": [int(i) for i in torch.nonzero(after).reshape(-1)[:_FIRST].tolist()],
+        }
+
+    def _stored_elements(self, base: int, nbytes: int, itemsize: int) -> np.ndarray:
+        stored = np.zeros(nbytes // itemsize, dtype=bool)
+        for addrs in self.stores:
+            inside = addrs[(addrs >= np.uint64(base)) & (addrs < np.uint64(base + nbytes))]
+            if inside.size:
+                stored[((inside - np.uint64(base)) // np.uint64(itemsize)).astype(np.int64)] = True
+        return stored
+
+
+def _bytes(storage: torch.UntypedStorage) -> torch.Tensor:
+    return torch.empty(0, dtype=torch.uint8, device=storage.device).set_(storage)
+
+
+def _element_offsets(t: torch.Tensor) -> torch.Tensor:
+    if t.numel() == 0:
+        return torch.zeros(0, dtype=torch.int64, device=t.device)
+    span = 1 + sum((s - 1) * st for s, st in zip(t.shape, t.stride()))
+    index = torch.arange(span, dtype=torch.int64, device=t.device)
+    return torch.as_strided(index, t.shape, t.stride()).reshape(-1) + t.storage_offset()
+
+
+class StoreRecorder(memcheck.InterpreterMemcheck):
+    """The interpreter's bounds checker, also noting every address a learner kernel stores to."""
+
+    def __init__(self, learner_file: str, provenance: Provenance):
+        super().__init__(learner_file)
+        self.provenance = provenance
+
+    def _check(self, op, access, ptrs, mask) -> None:
+        super()._check(op, access, ptrs, mask)
+        if access != "store" or not self.provenance.in_learner_launch:
+            return
+        data = np.asarray(getattr(ptrs, "data", ptrs))
+        addrs = data.astype(np.uint64, copy=False).reshape(-1)
+        if mask is not None:
+            m = np.asarray(getattr(mask, "data", mask)).astype(bool, copy=False)
+            addrs = addrs[np.broadcast_to(m, data.shape).reshape(-1)]
+        self.provenance.stores.append(addrs.copy())
+
+
+# ---- the job --------------------------------------------------------------------------------------------------
+
+
+def run(job: dict, backend: str, send) -> None:
+    args = {k: job.get(k) for k in ("exercise", "file", "lessons_dir", "kernels_dir")}
+    if isinstance(job.get("source"), str):  # the judge sends the text: the runner gets no path to the drafts
+        with open(job["file"], "w", encoding="utf-8") as handle:
+            handle.write(job["source"])
+    try:
+        loaded = exercise_env.load(args, backend)
+    except LearnerError as exc:
+        send({"type": "load-error", "error": exc.info})
+        return
+    for index, case in enumerate(job.get("cases") or []):
+        send({"type": "event", "case": index})
+        if case.get("legacy"):
+            facts = {"legacy_case": legacy_case(loaded, case["params"], case["dtype"], case["seed"],
+                                                case.get("kwargs") or {}, backend)}
+            facts["error"] = facts["legacy_case"].get("error")
+        else:
+            facts = run_case(loaded, case, backend)
+        send(dict(facts, type="case", index=index))
+        if facts.get("error"):
+            return
+    for index, reject in enumerate(job.get("rejects") or []):
+        send(dict(run_reject(loaded, reject, backend), type="reject", index=index))
+
+
+def run_case(loaded, case: dict, backend: str) -> dict:
+    exercise = loaded.exercise
+    facts: dict = {"diagnoses": []}
+    values = torch.load(case["inputs"], weights_only=True, map_location=loaded.device)
+    allocator = memcheck.GuardedAllocator(loaded.device)
+    inputs = place_inputs(exercise, case["params"], case["dtype"], values, allocator)
+    watch = Provenance(loaded.file, backend)
+    checker = StoreRecorder(loaded.file, watch) if backend == "interpreter" else None
+    call = exercise_env.LearnerCall(loaded, backend, allocator, checker=checker, watchers=[watch])
+    began = __import__("time").perf_counter()
+    try:
+        got = call(*inputs.values(), **(case.get("kwargs") or {}))
+    except (Exception, SystemExit) as exc:
+        facts["error"] = classify(exc, loaded.file)
+        facts["launches"] = [_launch(launch) for launch in call.launches]
+        return facts
+    facts["ms_wall"] = round((__import__("time").perf_counter() - began) * 1e3, 3)
+    facts["launches"] = [_launch(launch) for launch in call.launches]
+    facts["checked"] = bool(call.checked)
+    if call.checker is not None:
+        stats = call.checker.stats.to_dict()
+        stats.pop("launches", None)
+        facts["stats"] = stats
+    facts["guards"] = allocator.check()
+    output_spec = exercise.verify.output
+    if output_spec.startswith("inplace:"):
+        got = inputs[output_spec.split(":", 1)[1]]
+    facts["returned"] = type(got).__name__ if type(got) is not torch.Tensor else "Tensor"
+    facts["returned_tensor"] = isinstance(got, torch.Tensor)  # a subclass too: the judge names it
+    facts["provenance"] = watch.facts(got)
+    facts["block_guess"] = _block_size_guess(loaded)
+    # Only inputs that no longer hold the judge's values travel back (the judge names the change): a GPU case
+    # of 16M elements then moves one tensor, not three.
+    payload = {"inputs": {k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])}}
+    facts["inputs_returned"] = sorted(payload["inputs"])
+    if type(got) is torch.Tensor:
+        payload["out"] = got.detach()
+    torch.save(payload, case["output"])
+    return facts
+
+
+def _same(now: torch.Tensor, sent) -> bool:
+    if not isinstance(sent, torch.Tensor) or now.shape != sent.shape or now.dtype != sent.dtype:
+        return False
+    a, b = now.detach().to(sent.device), sent
+    if a.is_floating_point():
+        return bool(torch.equal(torch.isnan(a), torch.isnan(b)) and torch.equal(torch.nan_to_num(a),
+                                                                                torch.nan_to_num(b)))
+    return bool(torch.equal(a, b))
+
+
+def legacy_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend: str) -> dict:
+    """The whole case in this process, verdict included: only for exercises with a verify plan (several
+    outputs, gradients, operators, torch.compile; engine/outputs.py), which the judge does not split yet."""
+    import time
+
+    from tritonlab.engine import outputs
+    from tritonlab.engine.diagnose import diagnose
+    from tritonlab.engine.tasks.verify import _check_output, _launch_block, _launch_summary, _refine_unwritten
+    _block_size_guess = _guess_from
+
+    exercise = loaded.exercise
+    device = loaded.device
+    atol, rtol = exercise_env.tolerance(exercise, dtype)
+    case = {"params": params, "dtype": dtype, "seed": seed, "kwargs": kwargs, "passed": False,
+            "max_abs_err": None, "max_rel_err": None, "mismatches": None, "diagnoses": [],
+            "atol": atol, "rtol": rtol}
+    allocator = memcheck.GuardedAllocator(device)
+    inputs = make_inputs(exercise, params, dtype, seed, device, allocator=allocator)
+    originals = {k: v.clone() for k, v in inputs.items() if isinstance(v, torch.Tensor)}
+    plan = outputs.Plan.for_exercise(exercise, seed)  # None: one output tensor, the plain path
+    if plan:
+        expected = plan.reference(exercise, {k: originals.get(k, v) for k, v in inputs.items()}, params, kwargs)
+    else:
+        expected = exercise_env.reference(exercise, dict(originals, **{k: v for k, v in inputs.items()
+                                                                        if not isinstance(v, torch.Tensor)}),
+                                          params, kwargs)
+    case["inputs"] = {k: describe(v) for k, v in inputs.items()}
+    call = exercise_env.LearnerCall(plan_loaded := outputs.wrapped(loaded, plan), backend, allocator)
+    began = time.perf_counter()
+    try:
+        with outputs.OpRecorder(exercise.verify.ops if plan else []) as recorder:
+            got = call(*inputs.values(), **kwargs)
+    except (Exception, SystemExit) as exc:  # the learner's code raised (or called sys.exit): classify, stop
+        case["error"] = classify(exc, loaded.file)
+        case["diagnoses"].append(dict(case["error"]))
+        return case
+    case["ms_wall"] = round((time.perf_counter() - began) * 1e3, 3)
+    launches, checker = call.launches, call.checker
+    case["launches"] = [_launch_summary(launch) for launch in launches]
+    if checker is not None:
+        case["stats"] = checker.stats.to_dict()
+        case["stats"].pop("launches", None)
+
+    diagnoses = case["diagnoses"]
+    mine = [launch for launch in launches if same_file(launch.get("file"), loaded.file)]
+    if exercise.expect_kernel and not mine:
+        what = ("no Triton kernel ran" if not launches else
+                "the kernels that ran are not defined in your file")
+        diagnoses.append({"kind": "no-kernel-launched", "entry": exercise.entry, "foreign": bool(launches),
+                          "message": f"{what}: {exercise.entry}() must launch the @triton.jit kernel you wrote "
+                                     "(returning torch's own result does not count)"})
+
+    for guard in allocator.check():
+        diagnoses.append({"kind": "oob", "access": "store", "arg": guard.get("name"),
+                          "message": f"out-of-bounds store: memory {guard.get('side')} the tensor "
+                                     f"{guard.get('name') or ''} was overwritten ({guard.get('changed')} elements) "
+                                     "— a store without a correct mask", **guard})
+
+    output_spec = exercise.verify.output
+    if output_spec.startswith("inplace:"):
+        got = inputs[output_spec.split(":", 1)[1]]
+        skip_input = output_spec.split(":", 1)[1]
+    else:
+        skip_input = None
+    for name, original in originals.items():
+        if name == skip_input:
+            continue
+        now = inputs[name]
+        same = torch.equal(now, original) or (
+            now.is_floating_point() and torch.equal(torch.isnan(now), torch.isnan(original))
+            and torch.equal(torch.nan_to_num(now), torch.nan_to_num(original)))
+        if not same:
+            changed = int((now != original).sum()) if now.shape == original.shape else now.numel()
+            diagnoses.append({"kind": "input-modified", "arg": name, "changed": changed,
+                              "message": f"your kernel modified its input {name} ({changed} elements changed): "
+                                         "inputs are read-only — store into the output instead"})
+
+    if plan:
+        outputs.finish_case(plan, plan_loaded, loaded, inputs, kwargs, got, expected, recorder, dtype, backend, case)
+        case["passed"] = not diagnoses
+        return case
+    if not _check_output(got, expected, diagnoses):
+        case["passed"] = False
+        return case
+
+    unwritten = memcheck.is_poison(got) if got.numel() else None
+    block = kwargs.get("BLOCK_SIZE") or _launch_block(mine) or _block_size_guess(loaded)
+    report = diagnose(got.detach(), expected.to(got.device), atol=atol, rtol=rtol, unwritten_mask=unwritten,
+                      block_size=block)
+    _refine_unwritten(report.get("diagnoses", []), mine, block, got.numel())
+    for key in ("max_abs_err", "max_rel_err", "mismatches", "first", "map", "map_grid"):
+        case[key] = report.get(key)
+    diagnoses.extend(report.get("diagnoses", []))
+
+    budget = exercise.verify.bytes_budget
+    if budget and call.checked:
+        size = exercise_env.element_size(dtype)
+        limit = exercise_env.evaluate_bytes(budget, params, size)
+        moved = checker.stats.bytes_loaded + checker.stats.bytes_stored
+        case["bytes_budget"] = limit
+        if moved > limit:
+            diagnoses.append({"kind": "perf-bytes", "moved": moved, "budget": limit,
+                              "message": f"correct, but the kernel moved {moved:,} bytes where {int(limit):,} are "
+                                         "enough: it reads some data more than once"})
+    case["passed"] = not diagnoses
+    return case
+
+
+def _guess_from(loaded):
+    return _block_size_guess(loaded)
+
+
+def run_reject(loaded, reject: dict, backend: str) -> dict:
+    exercise = loaded.exercise
+    spec = next(r for r in exercise.rejects if r.name == reject["name"])
+    facts: dict = {"name": spec.name}
+    try:
+        inputs = make_inputs(exercise, spec.params, spec.dtype, 0, loaded.device, override=spec.override)
+    except Exception as exc:  # noqa: BLE001 - a bad override in the lesson, not the learner's fault
+        facts["lesson_error"] = repr(exc)
+        return facts
+    facts["inputs"] = {k: describe(v) for k, v in inputs.items()}
+    call = exercise_env.LearnerCall(loaded, backend)
+    try:
+        call(*inputs.values())
+    except (Exception, SystemExit) as exc:
+        facts["raised"] = f"{type(exc).__name__}: {exc}"[:500]
+        facts["launched"] = bool(call.launches)
+        if call.launches:
+            facts["error"] = classify(exc, loaded.file)
+        return facts
+    facts["launched"] = bool(call.launches)
+    return facts
+
+
+def _launch(launch: dict) -> dict:
+    return {k: launch.get(k) for k in ("kernel", "file", "grid", "meta")}
+
+
+def _block_size_guess(loaded):
+    for name in ("BLOCK_SIZE", "BLOCK"):
+        value = getattr(loaded.module, name, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
