@@ -18,7 +18,6 @@ import triton
 import triton.language as tl
 
 
-
 @triton.jit
 def tile_coords(tile_id, num_pid_m, num_pid_n, GROUP_M: tl.constexpr):
     """Tile number -> (tile row, tile column) in grouped order, as in exercise 1."""

@@ -76,13 +76,13 @@ def ladder(sizes, dtypes) -> list[dict]:
             want = torch.matmul(a, b)
             flops, shape = 2 * n**3, f"{n}x{n}x{n}"
             rungs = [
-                ("lesson 9", lambda: lesson9.matmul(a, b)),
-                ("persistent", lambda: persistent.matmul(a, b)),
-                ("persistent+TMA", lambda: descriptors.matmul(a, b)),
-                ("+warp-specialize", lambda: descriptors.matmul(a, b, warp_specialize=True)),
+                ("lesson 9", lambda a=a, b=b: lesson9.matmul(a, b)),
+                ("persistent", lambda a=a, b=b: persistent.matmul(a, b)),
+                ("persistent+TMA", lambda a=a, b=b: descriptors.matmul(a, b)),
+                ("+warp-specialize", lambda a=a, b=b: descriptors.matmul(a, b, warp_specialize=True)),
             ]
             for name, fn in rungs:
-                rows.append(row("ladder", name, shape, dtype, fn, lambda: torch.matmul(a, b), want,
+                rows.append(row("ladder", name, shape, dtype, fn, lambda a=a, b=b: torch.matmul(a, b), want,
                                 5e-2, 2e-2, flops=flops))
                 print(_line(rows[-1]), flush=True)
             del a, b, want
@@ -96,8 +96,8 @@ def capstone() -> list[dict]:
     for m, n in ((4096, 14336), (8192, 14336)):
         a = torch.randn(m, n, device="cuda", dtype=torch.bfloat16)
         b = torch.randn(m, n, device="cuda", dtype=torch.bfloat16)
-        rows.append(row("capstone", "swiglu", f"{m}x{n}", a.dtype, lambda: swiglu.swiglu(a, b),
-                        lambda: F.silu(a) * b, (F.silu(a.float()) * b.float()).to(a.dtype), 1e-2, 1.6e-2,
+        rows.append(row("capstone", "swiglu", f"{m}x{n}", a.dtype, lambda a=a, b=b: swiglu.swiglu(a, b),
+                        lambda a=a, b=b: F.silu(a) * b, (F.silu(a.float()) * b.float()).to(a.dtype), 1e-2, 1.6e-2,
                         nbytes=3 * a.numel() * a.element_size()))
         print(_line(rows[-1]), flush=True)
     for m, v in ((4096, 128256), (8192, 32000)):
@@ -105,8 +105,8 @@ def capstone() -> list[dict]:
         target = torch.randint(0, v, (m,), device="cuda")
         want = F.cross_entropy(logits.float(), target, reduction="none")
         rows.append(row("capstone", "cross-entropy", f"{m}x{v}", logits.dtype,
-                        lambda: ce.cross_entropy(logits, target),
-                        lambda: F.cross_entropy(logits, target, reduction="none"), want, 1e-3, 1e-3,
+                        lambda x=logits, t=target: ce.cross_entropy(x, t),
+                        lambda x=logits, t=target: F.cross_entropy(x, t, reduction="none"), want, 1e-3, 1e-3,
                         nbytes=logits.numel() * logits.element_size() + 12 * m))
         print(_line(rows[-1]), flush=True)
     return rows
