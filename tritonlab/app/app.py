@@ -172,11 +172,9 @@ class TritonLabApp(App):
     # ---- language, theme, notices, help -------------------------------------------------------------
 
     def action_toggle_language(self) -> None:
+        """For this session only: the language follows the locale (or --lang) unless the learner starts with one."""
         self.lang = "ja" if self.lang == "en" else "en"
-        settings = store.load_settings()
-        settings["lang"] = self.lang
-        store.save_settings(settings)
-        self.show_store_notices()
+        self.notify(t("lang_session", self.lang, code=self.lang), timeout=6)
 
     def _save_theme(self, theme: str) -> None:
         settings = store.load_settings()
@@ -195,4 +193,4 @@ class TritonLabApp(App):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss()
         else:
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(self.screen))

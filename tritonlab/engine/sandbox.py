@@ -21,6 +21,8 @@ PR_SET_CHILD_SUBREAPER = 36
 # What the runner may not inherit: anything that leads to the learner's drafts and progress, or to the lab.
 SCRUBBED_PREFIXES = ("TRITONLAB_", "XDG_")
 SCRUBBED_NAMES = ("HOME", "PWD", "OLDPWD", "PYTHONSTARTUP", "PYTHONPATH")
+#: Kept although they match a prefix: where the lessons are (content, not the learner's data).
+KEPT_NAMES = ("TRITONLAB_LESSONS_DIR",)
 
 OUTPUT_HEAD = 64 * 1024  # what the client shows (and cuts with a note)
 OUTPUT_TAIL = 16 * 1024  # the end, kept apart: a faulthandler dump lands there even after a flood
@@ -77,7 +79,11 @@ def die_with_parent() -> bool:
 
 def scrubbed_env(env: dict, home: str) -> dict:
     """The runner's environment: no path to the lab's data, HOME and TMPDIR in its private directory."""
-    clean = {k: v for k, v in env.items() if not k.startswith(SCRUBBED_PREFIXES) and k not in SCRUBBED_NAMES}
+    clean = {
+        k: v
+        for k, v in env.items()
+        if k in KEPT_NAMES or (not k.startswith(SCRUBBED_PREFIXES) and k not in SCRUBBED_NAMES)
+    }
     clean.update(HOME=home, TMPDIR=home, TMP=home, TEMP=home, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home,
                  XDG_CACHE_HOME=home)
     return clean

@@ -123,9 +123,11 @@ def map_lines(case: Any, lang: str) -> list[str]:
         else:
             per = grid["elements_per_cell"]
             unit = Said(f"{per} element{'s' if per != 1 else ''} each", f"1 セルに {per} 要素")
+        cells = grid["cells"]  # n=1 reads "element 0, 1 cell", not "elements 0–0, 1 cells"
         head = Said(
-            f"elements 0–{n - 1}, {grid['cells']} cells ({unit.en})",
-            f"要素 0–{n - 1}、{grid['cells']} セル({unit.ja})",
+            f"{'elements 0–' + str(n - 1) if n > 1 else 'element 0'}, {cells} cell{'s' if cells != 1 else ''}"
+            f" ({unit.en})",
+            f"要素 {'0–' + str(n - 1) if n > 1 else '0'}、{cells} セル({unit.ja})",
         )
     else:
         folded = (

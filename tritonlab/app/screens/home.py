@@ -8,12 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from tritonlab import store
 from tritonlab.app.keys import relabel
 from tritonlab.app.strings import t
 from tritonlab.app.widgets.badge import BackendBadge
+from tritonlab.app.widgets.footer import LabFooter
 from tritonlab.app.widgets.lesson_list import LessonList
 from tritonlab.content.model import tr
 
@@ -40,8 +41,9 @@ class HomeScreen(Screen):
             yield Static("TritonLab", id="home-title")
             yield BackendBadge(id="badge")
         yield Button("", id="resume", compact=True, action="screen.resume")
+        yield Static(id="home-how", markup=False)
         yield LessonList(self.app.catalog, id="lessons")
-        yield Footer()
+        yield LabFooter()
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self._relabel)
@@ -80,6 +82,7 @@ class HomeScreen(Screen):
 
     def _relabel(self, lang: str) -> None:
         relabel(self, lang, self.LABELS)
+        self.query_one("#home-how", Static).update(t("home_how", lang))
         resume = self.query_one("#resume", Button)
         exercise = self._last_exercise()
         resume.display = exercise is not None

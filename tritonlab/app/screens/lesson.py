@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+import time
 from pathlib import Path
 from typing import ClassVar
 
@@ -18,10 +19,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Static, Tab, Tabs, TextArea
+from textual.widgets import Static, Tab, Tabs, TextArea
 from textual.worker import Worker, WorkerState
 
 from tritonlab import store
+from tritonlab.app.code_location import locate
 from tritonlab.app.drafts import DraftKeeper
 from tritonlab.app.formatting import error_head, restart_notice
 from tritonlab.app.keys import relabel
@@ -32,6 +34,7 @@ from tritonlab.app.widgets.action_bar import ActionBar
 from tritonlab.app.widgets.badge import BackendBadge
 from tritonlab.app.widgets.editor import CodeEditor
 from tritonlab.app.widgets.explanation import Explanation
+from tritonlab.app.widgets.footer import LabFooter
 from tritonlab.app.widgets.ir_panel import IRPanel
 from tritonlab.app.widgets.results import ResultsPane
 from tritonlab.content.model import tr
@@ -51,8 +54,11 @@ class LessonScreen(Screen):
         Binding("f5", "run_code", "Run", priority=True),
         Binding("f6", "verify", "Verify", priority=True),
         Binding("f7", "bench", "Benchmark", priority=True),
+        # Esc: cancels a running job; otherwise leaves the editor (to the tab row when narrow, to the results
+        # when wide) or, from anywhere else, goes back to the code. The first enabled binding of a key wins.
         Binding("escape", "cancel_job", "Cancel", priority=True),
-        Binding("escape", "back_to_code", "Code", priority=True),
+        Binding("escape", "leave_editor", "Leave editor", show=False, priority=True),
+        Binding("escape", "back_to_code", "Code", show=False, priority=True),
         Binding("f2", "hint", "Hint", show=False, priority=True),
         Binding("ctrl+t", "cycle_pane", "Panes", priority=True),
         Binding("f9", "home", "Lessons", priority=True),
@@ -62,6 +68,8 @@ class LessonScreen(Screen):
         Binding("ctrl+n", "next_exercise", "Next", show=False, priority=True),
         Binding("ctrl+b", "previous_exercise", "Previous", show=False, priority=True),
         Binding("f8", "reload_draft", "Reload draft", show=False, priority=True),
+        Binding("ctrl+g", "goto_line", "Go to line", show=False, priority=True),
+        Binding("alt+z,f12", "toggle_wrap", "Wrap", show=False, priority=True),  # alt+z: VS Code's key
     ]
     LABELS: ClassVar[dict[str, str]] = {
         "run_code": "run",
@@ -76,7 +84,10 @@ class LessonScreen(Screen):
         "reset": "reset",
         "next_exercise": "next",
         "previous_exercise": "previous",
-        "back_to_code": "pane_code",
+        "back_to_code": "key_back_to_code",
+        "leave_editor": "key_leave_editor",
+        "goto_line": "key_goto_line",
+        "toggle_wrap": "key_wrap",
         "reload_draft": "reload_draft",
     }
 
@@ -90,6 +101,11 @@ class LessonScreen(Screen):
         self._starter = ""
         self._editor: CodeEditor | None = None
         self._cancel_requested = False
+        self._job: tuple[str, float] | None = None  # (op, monotonic start) while a kernel job runs
+        self._job_message = ""
+        self._job_timer = None
+        self._ran_source = ""  # the code the last job ran: a hang's line is looked up in it
+        self._verdict_for: str | None = None  # the code the status line's verdict is about (None: no verdict)
         relabel(self, self.app.lang, self.LABELS)
 
     # ---- layout -----------------------------------------------------------------------------------
@@ -118,7 +134,7 @@ class LessonScreen(Screen):
                 self.lesson, self.exercise, with_environment=self.lesson.number == 2, id="results-pane"
             )
         yield ActionBar(id="action-bar")
-        yield Footer()
+        yield LabFooter()
 
     def _initial_code(self) -> str:
         self._starter = self.exercise.starter.read_text(encoding="utf-8")
@@ -151,6 +167,8 @@ class LessonScreen(Screen):
             tabs.query_one(f"#pane-{pane}", Tab).label = t(f"pane_{pane}", lang)
         if not self.busy:
             self.query_one(ActionBar).set_status(t("ready", lang))
+        else:
+            self._tick()
 
     def _update_title(self) -> None:
         """Wide: 'lesson › exercise'. Narrow: the exercise first, so the ellipsis eats the lesson's title (the
@@ -216,11 +234,53 @@ class LessonScreen(Screen):
         self.show_pane("code")
         self.editor.focus()
 
+    def action_leave_editor(self) -> None:
+        """Out of the editor by keyboard, the same key in both layouts: narrow, onto the pane tabs (← →
+        switch); wide, onto the results' tabs. Esc again comes back."""
+        if self.has_class("-narrow"):
+            self.query_one("#pane-tabs", Tabs).focus()
+        else:
+            self.results.query_one(Tabs).focus()
+
+    def _editor_focused(self) -> bool:
+        return self._editor is not None and self.focused is self._editor
+
     def action_cycle_pane(self) -> None:
-        tabs = self.query_one("#pane-tabs", Tabs)
-        tabs.action_next_tab()
-        active = (tabs.active or "pane-code").removeprefix("pane-")
-        self._focus_pane(self.query_one(f"#{active}-pane"))
+        """ctrl+t: the next pane, in both layouts (narrow it also switches the visible tab)."""
+        order = [p for p in PANES if p != "code" or self.exercise is not None]
+        tab = self.query_one("#pane-tabs", Tabs).active or "pane-code"
+        current = self._pane_of_focus() or tab.removeprefix("pane-")
+        following = order[(order.index(current) + 1) % len(order)] if current in order else order[0]
+        self.show_pane(following)
+        self._focus_pane(self.query_one(f"#{following}-pane"))
+
+    def _pane_of_focus(self) -> str | None:
+        focused = self.focused
+        for pane in PANES:
+            node = self.query_one(f"#{pane}-pane")
+            if focused is not None and (focused is node or node in focused.ancestors):
+                return pane
+        return None
+
+    def action_goto_line(self) -> None:
+        from tritonlab.app.screens.goto_line import GoToLineScreen
+
+        def answered(line: int | None) -> None:
+            if line is None:
+                return
+            self.show_pane("code")
+            self.editor.go_to_line(line)
+            self.editor.focus()
+
+        self.app.push_screen(GoToLineScreen(self.editor.document.line_count), answered)
+
+    def action_toggle_wrap(self) -> None:
+        self.editor.soft_wrap = not self.editor.soft_wrap
+        self.notify(t("wrap_on" if self.editor.soft_wrap else "wrap_off", self.app.lang), timeout=2)
+
+    def on_screen_resume(self) -> None:
+        # A job may have ended while a dialog was on top: the footer must show the keys of now, not of then.
+        self.refresh_bindings()
 
     # ---- key availability: Run/Verify/Bench swap with Cancel while busy -----------------------------
 
@@ -229,22 +289,42 @@ class LessonScreen(Screen):
             return self.exercise is not None and not self.busy
         if action == "cancel_job":
             return self.busy
-        if action == "cycle_pane":
-            return not self.has_class("-wide")
+        if action == "leave_editor":
+            return not self.busy and self._editor_focused()
         if action == "back_to_code":
-            return (
-                not self.busy
-                and self.has_class("-narrow")
-                and not self.has_class("-show-code")
-                and self.exercise is not None
-            )
-        if action in ("solution", "reset", "open_in_editor", "hint"):
+            return not self.busy and self.exercise is not None and not self._editor_focused()
+        if action in ("solution", "reset", "open_in_editor", "hint", "goto_line", "toggle_wrap"):
             return self.exercise is not None
         return True
 
     def watch_busy(self, busy: bool) -> None:
         self.query_one(ActionBar).set_busy(busy)
+        if not busy:
+            self._job = None
+            if self._job_timer is not None:
+                self._job_timer.stop()
+                self._job_timer = None
         self.refresh_bindings()
+
+    # ---- the status line while a job runs: what it is doing and for how long ------------------------
+
+    def _begin_job_status(self, op: str) -> None:
+        self._job = (op, time.monotonic())
+        self._job_message = ""
+        self._tick()
+        self._job_timer = self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        """'Verify: case 3/12 · 14 s' (short: 'Verify · 14 s'): a hang is visible as a clock that keeps
+        going."""
+        if self._job is None:
+            return
+        op, started = self._job
+        lang = self.app.lang
+        job = t(f"job_{op}", lang)
+        seconds = t("elapsed", lang, seconds=int(time.monotonic() - started))
+        doing = self._job_message or t("running_word", lang)
+        self.query_one(ActionBar).set_status(f"{job}: {doing} · {seconds}", short=f"{job} · {seconds}")
 
     # ---- drafts ------------------------------------------------------------------------------------
 
@@ -252,10 +332,16 @@ class LessonScreen(Screen):
         if self.exercise is None or event.text_area.id != "editor":
             return
         self.editor.clear_error()
+        if self._verdict_for is not None and self.editor.text != self._verdict_for and not self.busy:
+            # The status speaks of the code as it was: say so, rather than show "PASSED" over edited code.
+            self._verdict_for = None
+            lang = self.app.lang
+            self.query_one(ActionBar).mark_stale(t("status_stale", lang), t("status_stale_short", lang))
         self.drafts.changed(event.text_area.text)
 
     def flush_draft(self, force: bool = False) -> Path | None:
-        """Save the editor's text as the draft. Unforced, an untouched starter is not saved (it stays 'not started')."""
+        """Save the editor's text as the draft. Unforced, an untouched starter is not saved (it stays 'not
+        started')."""
         if self.drafts is None:
             return None
         self.drafts.flush(force)
@@ -292,7 +378,9 @@ class LessonScreen(Screen):
         self.busy = True
         self._cancel_requested = False
         self.editor.clear_error()
-        self.query_one(ActionBar).set_status(t("running", self.app.lang, job=t(f"job_{op}", self.app.lang)))
+        self._ran_source = self.editor.text
+        self._verdict_for = None
+        self._begin_job_status(op)
         self._kernel_job(op, args)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="kernel")
@@ -307,15 +395,15 @@ class LessonScreen(Screen):
             except RuntimeError:  # the app is closing
                 pass
 
-        # Lab.verify replays a GPU fault or guard hit on the interpreter's bounds checker (which names the line)
-        # and audits a GPU pass for out-of-bounds reads the GPU cannot see.
+        # Lab.verify replays a GPU fault or guard hit on the interpreter's bounds checker (which names the
+        # line) and audits a GPU pass for out-of-bounds reads the GPU cannot see.
         result = self.app.lab.request(op, args, timeout=TIMEOUTS.get(op, 120.0), on_progress=progress)
         return op, args, result.to_json()
 
     def _show_progress(self, op: str, event: dict) -> None:
         if self.busy:
-            lang = self.app.lang
-            self.query_one(ActionBar).set_status(f"{t(f'job_{op}', lang)}: {progress_text(event, lang)}")
+            self._job_message = progress_text(event, self.app.lang)
+            self._tick()
 
     def action_cancel_job(self) -> None:
         if self.busy:
@@ -323,7 +411,8 @@ class LessonScreen(Screen):
             self.app.cancel_requests()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """Every kernel job ends here: success shows its result, an exception in the lab is reported, never raised."""
+        """Every kernel job ends here: success shows its result, an exception in the lab is reported, never
+        raised."""
         worker = event.worker
         if worker.group != "kernel" or not worker.is_finished:
             return
@@ -334,6 +423,7 @@ class LessonScreen(Screen):
         if event.state == WorkerState.SUCCESS:
             op, args, result = worker.result
             self._show_result(op, args, result)
+            self._verdict_for = self._ran_source
         elif event.state == WorkerState.ERROR:
             message = f"{type(worker.error).__name__}: {worker.error}"
             bar.set_status(t("job_failed", lang, message=message), "bold red")
@@ -368,8 +458,19 @@ class LessonScreen(Screen):
             if line and kind is not None and kind.points_at_line:
                 self.editor.show_error(int(line))
             notice = restart_notice(err, lang, self.app.lab.last_exit)
+            job = t(f"job_{op}", lang)
             if kind is Kind.CANCELLED:
                 bar.set_status(t("cancelled", lang), "yellow")
+                self.app.start_worker()
+            elif kind is Kind.TIMEOUT:
+                where = self._where(line)
+                bar.set_status(
+                    f"{job}: {t('hang_at', lang, seconds=TIMEOUTS.get(op, 120.0), where=where)}",
+                    "bold red",
+                    short=f"{job}: {t('hang_short', lang, where=self._where(line, short=True))}",
+                )
+                if notice:
+                    self.notify(notice, severity="warning", timeout=8)
                 self.app.start_worker()
             elif notice:
                 bar.set_status(notice, "bold red")
@@ -377,7 +478,11 @@ class LessonScreen(Screen):
                 self.app.start_worker()
             else:
                 head = error_head({**err, "line": line}, lang)
-                bar.set_status(f"{t(f'job_{op}', lang)}: {head}: {describe(err, lang)}", "bold red")
+                bar.set_status(
+                    f"{job}: {head}: {describe(err, lang)}",
+                    "bold red",
+                    short=f"{job}: {head}",  # narrow: the results pane, shown now, has the message
+                )
             return
         if op == "verify":
             passed = result.get("passed")
@@ -390,7 +495,9 @@ class LessonScreen(Screen):
             if passed and self.app.neighbour(self.exercise, self.lesson, +1) is not None:
                 tail = t("next_exercise_tip", lang)  # what now? is the question after a pass
             bar.set_status(
-                f"{t('job_verify', lang)}: {word} — {tail}", "bold green" if passed else "bold red"
+                f"{t('job_verify', lang)}: {word} — {tail}",
+                "bold green" if passed else "bold red",
+                short=f"{t('job_verify', lang)}: {word}",
             )
             if not passed:
                 line = self._diagnosis_line(result)
@@ -399,6 +506,17 @@ class LessonScreen(Screen):
         else:
             seconds = result.get("elapsed_s", "?")
             bar.set_status(t("done", lang, job=t(f"job_{op}", lang), seconds=seconds), "green")
+
+    def _where(self, line: int | None, short: bool = False) -> str:
+        """'line 42, in the wrapper add()' / 'line 31, in the kernel add_kernel()' for the code that ran."""
+        lang = self.app.lang
+        if not line:
+            return t("where_unknown", lang)
+        place = locate(self._ran_source or self.editor.text, int(line))
+        if place.function is None:
+            return t("where_module", lang, line=line)
+        key = "where_kernel" if place.in_kernel else "where_wrapper"
+        return t(key + ("_short" if short else ""), lang, line=line, name=place.function)
 
     @staticmethod
     def _diagnosis_line(result: dict) -> int | None:
@@ -421,7 +539,10 @@ class LessonScreen(Screen):
             if not yes:
                 return
             self.drafts.forget()
+            self._verdict_for = None
             self.editor.replace_text(self._starter)
+            # The last verdict was about other code: a "PASSED" over the failing starter is a lie.
+            self.query_one(ActionBar).set_status(t("reset_done", self.app.lang))
 
         self.app.push_screen(ConfirmScreen(t("confirm_reset", self.app.lang)), answered)
 

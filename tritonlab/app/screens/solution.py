@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 from typing import ClassVar
 
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -28,6 +27,34 @@ def solution_diff(mine: str, solution: str) -> str:
     )
 
 
+DIFF_STYLES = {"+": "green", "-": "red", "@": "cyan", " ": ""}
+
+
+class DiffView:
+    """A unified diff that wraps long lines and repeats each line's +/- marker on its wrapped rows, so a
+    wrapped row is never mistaken for context (Rich's Syntax wraps the marker away)."""
+
+    def __init__(self, diff: str) -> None:
+        self.lines = diff.splitlines()
+
+    def __rich_console__(self, console, options):
+        width = max(options.max_width - 2, 10)
+        for line in self.lines:
+            marker = line[:1] if line[:1] in "+-@ " else " "
+            body = line[1:] if line[:1] in "+- " else line
+            if line.startswith(("+++", "---")):
+                marker, body = " ", line
+            style = "bold" if line.startswith(("+++", "---")) else DIFF_STYLES.get(marker, "")
+            rows = Text(body, style=style).wrap(console, width, tab_size=4) if body else [Text("")]
+            for row in rows:
+                yield Text.assemble((marker if marker in "+-" else " ", style), " ", row)
+
+    def __rich_measure__(self, console, options):
+        from rich.measure import Measurement
+
+        return Measurement(10, options.max_width)
+
+
 class SolutionScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f3", "close", show=False)]
 
@@ -41,17 +68,7 @@ class SolutionScreen(ModalScreen[None]):
             yield Static(t("solution_title", lang), id="solution-title", markup=False)
             with VerticalScroll(id="solution-scroll"):
                 if self.diff:
-                    dark = getattr(self.app.current_theme, "dark", True)
-                    yield Static(
-                        Syntax(
-                            self.diff,
-                            "diff",
-                            theme="monokai" if dark else "default",
-                            background_color="default",
-                            word_wrap=True,
-                        ),
-                        id="solution-diff",
-                    )
+                    yield Static(DiffView(self.diff), id="solution-diff")
                 else:
                     yield Static(Text(t("solution_same", lang), style="green"), id="solution-diff")
             yield Button(f"{t('close', lang)} (Esc)", id="close", compact=True)

@@ -1,9 +1,11 @@
-"""The ten lessons and their exercises with the learner's progress; lessons that failed to load stay listed."""
+"""The ten lessons and their exercises with the learner's progress; lessons that failed to load stay
+listed."""
 
 from __future__ import annotations
 
 import re
 
+from rich.table import Table
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import OptionList
@@ -82,13 +84,21 @@ class LessonList(OptionList):
             self.highlighted = 0
 
     @staticmethod
-    def _lesson_prompt(lesson, progress: dict, lang: str) -> Text:
-        text = Text.assemble((f"{lesson.number:>2}  ", "bold"), (tr(lesson.title, lang), "bold"))
+    def _lesson_prompt(lesson, progress: dict, lang: str):
+        """The lesson's number and title, its quiz score, and under them its one-line summary (wrapped lines
+        stay under the title, not under the number)."""
+        title = Text(tr(lesson.title, lang), style="bold")
         if lesson.quiz:
             answers = progress["quiz"].get(lesson.id, {})
             right = sum(1 for q in lesson.quiz if answers.get(q.id, {}).get("correct"))
-            text.append("  " + t("quiz_count", lang, answered=right, total=len(lesson.quiz)), style="dim")
-        return text
+            title.append("  " + t("quiz_count", lang, answered=right, total=len(lesson.quiz)), style="dim")
+        summary = tr(lesson.summary, lang) if lesson.summary else ""
+        body = Text("\n").join([title, Text(summary, style="italic dim")]) if summary else title
+        grid = Table.grid()
+        grid.add_column(width=4, no_wrap=True)
+        grid.add_column(ratio=1)
+        grid.add_row(Text(f"{lesson.number:>2}  ", style="bold"), body)
+        return grid
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -1,11 +1,22 @@
-"""Quiz tab: the lesson's self-check questions; every answer is graded, explained and recorded."""
+"""Quiz tab: the lesson's self-check questions; every answer is graded, explained and recorded.
+
+Each question's choices are a `QuizChoices` list: ↑/↓ move (past the last choice, on to the next question),
+Enter or the letter key (a/b/c/d) answers. Choices are list options, so long ones wrap instead of being cut
+with "…" as RadioButton labels were.
+"""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import RadioButton, RadioSet, Static
+from textual.message import Message
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
 
 from tritonlab import store
 from tritonlab.app.strings import t
@@ -13,7 +24,65 @@ from tritonlab.content.model import tr
 from tritonlab.quiz import LETTERS, grade
 
 
-class QuizPanel(VerticalScroll):
+class QuizChoices(OptionList):
+    """One question's choices. Keys: ↑ ↓ move, Enter answers, a–d answer directly."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(letter, f"letter('{letter}')", show=False) for letter in LETTERS[:6]
+    ]
+
+    class Chosen(Message):
+        def __init__(self, choices: QuizChoices, index: int) -> None:
+            super().__init__()
+            self.choices = choices
+            self.index = index
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "letter":
+            return bool(parameters) and LETTERS.index(str(parameters[0])) < self.option_count
+        return True
+
+    def action_letter(self, letter: str) -> None:
+        index = LETTERS.index(letter)
+        if index < self.option_count:
+            self.highlighted = index
+            self.post_message(self.Chosen(self, index))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.post_message(self.Chosen(self, event.option_index))
+
+    def action_cursor_down(self) -> None:
+        """Past the last choice, ↓ goes on to the next question (one key to walk the whole quiz)."""
+        if self.highlighted is not None and self.highlighted >= self.option_count - 1:
+            self._step_question(+1)
+            return
+        super().action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        if self.highlighted is not None and self.highlighted <= 0:
+            self._step_question(-1)
+            return
+        super().action_cursor_up()
+
+    def _step_question(self, step: int) -> None:
+        siblings = list(self.parent.query(QuizChoices)) if self.parent is not None else []
+        index = siblings.index(self) + step if self in siblings else -1
+        if 0 <= index < len(siblings):
+            target = siblings[index]
+            target.highlighted = 0 if step > 0 else target.option_count - 1
+            target.focus()
+
+    def on_focus(self) -> None:
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0
+        self.scroll_visible()
+
+
+class QuizPanel(VerticalScroll, can_focus=False):
+    """Not focusable itself: Tab lands on the first question's choices, where ↓ chooses instead of
+    scrolling."""
+
     def __init__(self, lesson, **kwargs) -> None:
         super().__init__(**kwargs)
         self.lesson = lesson
@@ -25,20 +94,18 @@ class QuizPanel(VerticalScroll):
             yield Static(Text(t("quiz_none", self.app.lang), style="dim"), id="quiz-none")
 
     def build(self) -> None:
-        """Mount the questions the first time the tab is shown: dozens of radio buttons would slow the first paint."""
+        """Mount the questions the first time the tab is shown: dozens of options would slow the first
+        paint."""
         if self.built or not self.lesson.quiz:
             return
         self.built = True
         lang = self.app.lang
         widgets = []
-        for q_index, question in enumerate(self.lesson.quiz):
+        for q_index in range(len(self.lesson.quiz)):
             widgets.append(Static(id=f"quiz-prompt-{q_index}", classes="quiz-prompt", markup=False))
             widgets.append(
-                RadioSet(
-                    *(
-                        RadioButton(self._choice_label(c_index, choice, lang))
-                        for c_index, choice in enumerate(question.choices)
-                    ),
+                QuizChoices(
+                    *self._options(q_index, lang),
                     id=f"quiz-{q_index}",
                     classes="quiz-choices",
                 )
@@ -47,9 +114,19 @@ class QuizPanel(VerticalScroll):
         self.mount_all(widgets)
         self.call_after_refresh(self._relabel)
 
-    @staticmethod
-    def _choice_label(index: int, choice, lang: str) -> Text:
-        return Text(f"{LETTERS[index]}) {tr(choice.text, lang)}")
+    def _options(self, q_index: int, lang: str) -> list[Option]:
+        question = self.lesson.quiz[q_index]
+        chosen = self.answers.get(q_index)
+        options = []
+        for c_index, choice in enumerate(question.choices):
+            mark = "●" if chosen == c_index else "○"
+            # Two columns, so a wrapped choice continues under its text, not under the letter.
+            grid = Table.grid()
+            grid.add_column(width=5, no_wrap=True)
+            grid.add_column(ratio=1)
+            grid.add_row(Text(f"{mark} {LETTERS[c_index]})"), Text(tr(choice.text, lang)))
+            options.append(Option(grid))
+        return options
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", lambda _lang: self._relabel())
@@ -67,14 +144,19 @@ class QuizPanel(VerticalScroll):
             if before.get(question.id, {}).get("correct"):
                 prompt.append(f"  ✓ {t('quiz_before', lang)}", style="green")
             self.query_one(f"#quiz-prompt-{q_index}", Static).update(prompt)
-            buttons = self.query_one(f"#quiz-{q_index}", RadioSet).query(RadioButton)
-            for c_index, (button, choice) in enumerate(zip(buttons, question.choices)):
-                button.label = self._choice_label(c_index, choice, lang)
+            self._refill(q_index, lang)
             self._feedback(q_index)
 
-    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+    def _refill(self, q_index: int, lang: str) -> None:
+        choices = self.query_one(f"#quiz-{q_index}", QuizChoices)
+        highlighted = choices.highlighted
+        choices.clear_options()
+        choices.add_options(self._options(q_index, lang))
+        choices.highlighted = highlighted
+
+    def on_quiz_choices_chosen(self, event: QuizChoices.Chosen) -> None:
         event.stop()
-        set_id = event.radio_set.id or ""
+        set_id = event.choices.id or ""
         if not set_id.startswith("quiz-") or event.index < 0:
             return
         q_index = int(set_id.rsplit("-", 1)[1])
@@ -82,6 +164,7 @@ class QuizPanel(VerticalScroll):
         correct, _ = grade(question, LETTERS[event.index])
         self.answers[q_index] = event.index
         store.record_quiz(self.lesson.id, question.id, correct)
+        self._refill(q_index, self.app.lang)
         self._feedback(q_index)
 
     def _feedback(self, q_index: int) -> None:
