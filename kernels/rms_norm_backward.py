@@ -14,7 +14,8 @@ is not associative and the order in which programs arrive changes from run to ru
 bits between two identical runs. Instead, two stages with a fixed order:
     stage 1: program p handles rows p, p + P, p + 2P, …, sums their dy · x̂ in fp32 registers, writes partial[p, :]
     stage 2: one program per block of columns sums partial[0..P-1, cols] in order → dw
-Same inputs, same bits, every time. P is a few programs per SM: enough to fill the GPU, few enough that the partial
+Same inputs, same bits, every time. P is the number of programs that stay resident at once (2 per SM at N = 4096: a
+whole row lives in registers), enough to fill the GPU, few enough that the partial
 buffer (P · N fp32) is small next to x.
 """
 
@@ -116,7 +117,7 @@ def rms_norm_backward(dy, x, weight, rstd):
     dw = torch.empty((N,), device=weight.device, dtype=weight.dtype)
     BLOCK_N, num_warps = _row_block(N)
     if x.device.type == "cuda":
-        P = 4 * torch.cuda.get_device_properties(x.device).multi_processor_count
+        P = 2 * torch.cuda.get_device_properties(x.device).multi_processor_count  # as many as stay resident
     else:
         P = 4  # the interpreter runs programs one after another: a few are enough to show the two stages
     P = max(1, min(P, M))

@@ -33,6 +33,10 @@ GPU_TESTS="tests/gpu tests/integration/test_broken_corpus.py tests/integration/t
 if [ "$PART" = gpu ] || [ "$PART" = tests ] || [ "$PART" = all ]; then
   run_pytest gpu $GPU_TESTS
 fi
+# "marked": every gpu-marked test anywhere (tamper corpus, tutorials, lessons 11-14 on the GPU) plus the corpus.
+if [ "$PART" = marked ]; then
+  run_pytest marked tests -m "gpu" ; run_pytest corpus tests/integration/test_broken_corpus.py
+fi
 if [ "$PART" = unit ] || [ "$PART" = tests ] || [ "$PART" = all ]; then
   run_pytest unit tests/unit tests/integration \
     --ignore=tests/integration/test_broken_corpus.py --ignore=tests/integration/test_worker.py

@@ -24,9 +24,9 @@ def block_length_kernel(
 
 def elements_per_program(x: torch.Tensor, BLOCK_SIZE: int) -> torch.Tensor:
     n_elements = x.numel()
-    # One slot per block of x, counting the last, partial block. Uninitialised until a program fills it.
-    num_blocks = (n_elements + BLOCK_SIZE - 1) // BLOCK_SIZE
-    out = torch.empty((num_blocks,), dtype=torch.int32, device=x.device)
+    # One slot per block of x, counting the last, partial block: x[::BLOCK_SIZE] holds each block's first
+    # element, so it has exactly one entry per block. Uninitialised until a program fills it.
+    out = torch.empty_like(x[::BLOCK_SIZE], dtype=torch.int32)
     # TODO: how many programs does it take to cover n_elements, BLOCK_SIZE at a time? This first guess
     #       is not always enough: run it (F5, n = 10, BLOCK_SIZE = 4) and look for slots that no program wrote.
     grid = lambda meta: (n_elements // meta["BLOCK_SIZE"],)

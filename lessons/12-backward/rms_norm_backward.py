@@ -107,7 +107,7 @@ def rms_norm_backward(dy, x, weight, rstd):
     dw = torch.empty((N,), device=weight.device, dtype=weight.dtype)
     BLOCK_N, num_warps = _row_block(N)
     if x.device.type == "cuda":
-        P = 4 * torch.cuda.get_device_properties(x.device).multi_processor_count
+        P = 2 * torch.cuda.get_device_properties(x.device).multi_processor_count  # as many as stay resident
     else:
         P = 4  # the interpreter runs programs one after another: a few are enough to show the two stages
     P = max(1, min(P, M))

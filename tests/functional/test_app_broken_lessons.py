@@ -5,14 +5,23 @@ opens."""
 from __future__ import annotations
 
 import asyncio
+import io
 
 from app_helpers import FakeClient, settle
+from rich.console import Console
 from textual.widgets import OptionList
 
 from tests.broken_lessons import CASES, expected_location, make_duplicate, make_lessons
 from tritonlab.app.app import TritonLabApp
 from tritonlab.app.screens.home import HomeScreen
 from tritonlab.app.screens.lesson import LessonScreen
+
+
+def plain(prompt) -> str:
+    """An option's prompt as the text a learner reads (a lesson row is a rich Table with its summary)."""
+    console = Console(width=400, record=True, file=io.StringIO())
+    console.print(prompt)
+    return console.export_text()
 
 
 def _where(path, line, lessons) -> str:
@@ -33,7 +42,7 @@ def test_home_lists_every_broken_lesson_and_opens_the_good_one(tmp_path, monkeyp
             await settle(pilot)
             assert isinstance(app.screen, HomeScreen)
             options = app.screen.query_one(OptionList)
-            prompts = [str(o.prompt) for o in options.options]
+            prompts = [plain(o.prompt) for o in options.options]
             text = "\n".join(prompts)
             assert "Fixture: vector add once more" in text
             for where in expected:
@@ -44,7 +53,7 @@ def test_home_lists_every_broken_lesson_and_opens_the_good_one(tmp_path, monkeyp
 
             await pilot.press("ctrl+l")
             await pilot.pause()
-            prompts = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+            prompts = [plain(o.prompt) for o in app.screen.query_one(OptionList).options]
             japanese = next(p for p in prompts if "22-broken-number-as-text" in p)
             assert "number は整数で書いてください（文字列になっています）" in japanese, japanese
 

@@ -606,3 +606,29 @@ def test_a_one_element_map_reads_in_the_singular():
     assert map_lines(one, "ja")[0].startswith("要素 0、1 セル")
     assert map_lines(many, "en")[0].startswith("elements 0–96, 4 cells (")
     assert map_lines(many, "ja")[0].startswith("要素 0–96、4 セル")
+
+
+def test_quiz_choices_are_shown_in_the_learners_shuffled_order(real_quiz_order, monkeypatch):
+    """The panel lists choices in quiz.choice_order (per learner) and grades the letter as shown: with a
+    reversing order, the right answer moves and its shown letter is the one that is graded correct."""
+    monkeypatch.setattr(
+        "tritonlab.app.widgets.quiz_panel.choice_order",
+        lambda lesson_id, question, learner=None: list(reversed(range(len(question.choices)))),
+    )
+
+    async def scenario(app, pilot):
+        screen = await _open_quiz(app, pilot)
+        question = screen.lesson.quiz[0]
+        order = list(reversed(range(len(question.choices))))
+        choices = screen.query_one("#quiz-0", QuizChoices)
+        shown = [str(choices.get_option_at_index(i).prompt.columns[1]._cells[0]) for i in range(len(order))]
+        assert shown == [question.choices[i].text["en"] for i in order]
+        right = next(i for i, c in enumerate(question.choices) if c.correct)
+        right_letter = "abcdef"[order.index(right)]
+        assert right_letter != "abcdef"[right]  # the shuffle moved it: file order would grade another letter
+        choices.focus()
+        await pilot.press(right_letter)
+        await pilot.pause()
+        assert "correct" in str(screen.query_one("#quiz-feedback-0").render())
+
+    run(scenario, exercise_ref="1")

@@ -55,9 +55,15 @@ def measured_home(home, isolated_home):
 
 
 def run_bench(**args):
+    """bench's task in this process (the honesty check times the same callable here). The judge decides verify
+    before a runner times anything; here the shipped solutions stand in for a verdict the judge gave."""
     from tritonlab.engine.tasks import bench
 
-    return bench.handle(args, Ctx())
+    assert args.get("solution"), "in-process bench is for solutions; a learner's file goes through the judge"
+    ctx = Ctx()
+    ctx.judged = {"exercise": args.get("exercise"), "passed": True, "cases": [{"passed": True}],
+                  "summary": "solution (the judge's verdict is tested elsewhere)"}
+    return bench.handle(args, ctx)
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +144,14 @@ def test_naive_timing_is_shown_beside_the_real_one(add_result, measured_home):
 
 
 def test_wrong_kernel_is_not_timed(measured_home):
-    result = run_bench(exercise="5")
+    """Through the real judge: it verifies the starter, fails it, and no runner times it."""
+    from tritonlab.engine.client import WorkerClient
+
+    client = WorkerClient(backend="gpu", env={"TRITONLAB_HOME": str(measured_home)})
+    try:
+        result = client.request("bench", {"exercise": "5"}, timeout=300)
+    finally:
+        client.close()
     assert result["verified"] is False and result["rows"] == []
     assert result["error"] is not None
 

@@ -1,4 +1,5 @@
-"""An illegal address on the GPU poisons the CUDA context for good: the lab must say so, replace the worker,
+"""An illegal address on the GPU poisons the CUDA context for good: the lab must say so, run the next request in a
+fresh runner,
 and name the line by replaying on the interpreter's bounds checker."""
 
 from pathlib import Path
@@ -24,6 +25,8 @@ def test_illegal_address_is_a_cuda_fault_and_the_worker_is_replaced():
         assert replayed["replay"]["line"] == 12, replayed["replay"]
         again = worker.request("verify", {"exercise": "5", "solution": True}, timeout=180)
         assert again["passed"], again.get("summary")
-        assert worker.restarts >= 1, "the poisoned worker must have been replaced"
+        # The fault poisoned only that request's runner (a fresh runner per request); the judge, which never
+        # runs learner code, keeps its CUDA context and is not restarted.
+        assert worker.restarts == 0, "the judge must survive a learner's CUDA fault"
     finally:
         worker.close()

@@ -226,8 +226,11 @@ def test_masked_kernel_passes_with_exact_byte_counts(interpreter_run):
 
 def test_track_launches_sees_interpreter_launch_and_file(interpreter_run):
     r = _scenario(interpreter_run, "masked")
-    assert r["launches"] == [{"kernel": "add_kernel", "file": interpreter_run["file"], "grid": [8, 1, 1],
-                              "meta": {"BLOCK_SIZE": 128}}]
+    launch = r["launches"][0]
+    assert len(r["launches"]) == 1
+    assert {k: launch[k] for k in ("kernel", "file", "grid", "meta")} == {
+        "kernel": "add_kernel", "file": interpreter_run["file"], "grid": [8, 1, 1], "meta": {"BLOCK_SIZE": 128}}
+    assert launch["knobs"] == {} and len(launch["ptrs"]) == 3  # x, y, output: where each tensor argument starts
     heuristics = _scenario(interpreter_run, "heuristics")
     assert heuristics["error"] is None
     assert [(x["kernel"], x["file"]) for x in heuristics["launches"]] == [
@@ -256,8 +259,10 @@ def test_unmasked_store_is_caught_before_it_happens(interpreter_run):
     assert oob["line"] == _line_of("# STORE_OOB")
     assert oob["message"] == (
         "store to output_ptr out of bounds in program 7: element offsets 1000..1023 (24 lanes), "
-        "the tensor has 1000 elements — mask the store (offsets < n_elements)"
+        "the tensor has 1000 elements — the store has no mask: pass mask= with a bound for each index "
+        "(e.g. offsets < n_elements)"
     )
+    assert oob["mask"] is None and oob["unbounded"] == []
     assert _scenario(interpreter_run, "survived")["value"] is True
 
 
@@ -561,3 +566,38 @@ def test_guards_on_cuda(tmp_path):
     assert [(r["kernel"], r["file"]) for r in out["launches"]] == [("add_unmasked_store", str(kernels))]
     assert out["load_poison"] == {"nan": True, "guard": True, "head_ok": True, "check": []}
     assert out["wrapper"] == {"guarded": True, "equal": True, "unwritten": 0, "check": []}
+
+
+def test_a_compiled_kernel_launch_counts_as_the_jit_functions_launch():
+    """`k = kernel.warmup(...); k[grid](...)` (the persistent softmax tutorial) bypasses JITFunction.run: the
+    CompiledKernel hook records it under the @triton.jit function that compiled it, positional BLOCK args included."""
+    from types import SimpleNamespace
+
+    from tritonlab.engine import memcheck
+
+    def softmax_kernel(out_ptr, in_ptr, n_rows, BLOCK_SIZE):  # stands in for the JITFunction's Python function
+        pass
+
+    jit = SimpleNamespace(fn=softmax_kernel, arg_names=["out_ptr", "in_ptr", "n_rows", "BLOCK_SIZE"])
+    compiled = SimpleNamespace(src=SimpleNamespace(fn=jit), metadata=SimpleNamespace(num_warps=8, num_stages=2))
+    out, x = torch.empty(4), torch.empty(4)
+    memcheck._compiled_launch(compiled, (3, 1, 1), (out, x, 4, 1024))  # no sink: nothing recorded, no error
+    with memcheck.track_launches() as launches:
+        memcheck._compiled_launch(compiled, (3, 1, 1), (out, x, 4, 1024))
+        memcheck._compiled_launch(SimpleNamespace(src=None), (1,), ())  # not from a JIT function: ignored
+    assert len(launches) == 1
+    launch = launches[0]
+    assert (launch["kernel"], launch["grid"], launch["meta"]) == ("softmax_kernel", [3, 1, 1], {"BLOCK_SIZE": 1024})
+    assert launch["file"] == __file__ and launch["knobs"] == {"num_warps": 8, "num_stages": 2}
+    assert launch["ptrs"] == [out.data_ptr(), x.data_ptr()]
+
+
+def test_launch_hooks_wrap_compiled_kernels_only_while_tracking():
+    from triton.compiler.compiler import CompiledKernel
+
+    from tritonlab.engine import memcheck
+
+    original = CompiledKernel.__getitem__
+    with memcheck.track_launches():
+        assert CompiledKernel.__getitem__ is not original
+    assert CompiledKernel.__getitem__ is original

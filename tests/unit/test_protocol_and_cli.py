@@ -81,11 +81,18 @@ def test_quiz_scripted_answers(capsys):
     lesson = next((les for les in load_catalog().lessons if les.quiz), None)
     if lesson is None:
         pytest.skip("no lesson has a quiz yet")
-    right = ",".join("abcdefgh"[[c.correct for c in q.choices].index(True)] for q in lesson.quiz)
+    from tritonlab.quiz import choice_order
+
+    def letters(want: bool) -> str:  # the letters as this learner sees them (choices are shuffled per learner)
+        shown = ([q.choices[i].correct for i in choice_order(lesson.id, q)] for q in lesson.quiz)
+        return ",".join("abcdefgh"[flags.index(want)] for flags in shown)
+
+    right = letters(True)
     assert cli.main(["quiz", str(lesson.number), "--answers", right, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["score"] == data["total"] == len(lesson.quiz)
-    wrong = ",".join("abcdefgh"[[c.correct for c in q.choices].index(False)] for q in lesson.quiz)
+    assert [q["right_choice"] for q in data["questions"]] == right.split(",")
+    wrong = letters(False)
     assert cli.main(["quiz", str(lesson.number), "--answers", wrong, "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["score"] == 0 and all(q["explanation"] for q in data["questions"])

@@ -154,6 +154,7 @@ def _verify(raw: dict, where: Where, inputs: list[InputSpec]) -> VerifySpec:
         output=output,
         bytes_budget=raw.get("bytes_budget"),
         **_verify_outputs(raw, where, inputs),
+        contracts=dict(raw.get("contracts") or {}),
     )
 
 

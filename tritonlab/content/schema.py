@@ -107,6 +107,17 @@ VERIFY = Table(
         # lessons 13-14: features the exercise needs; random sizes from ranges (docs/lesson-format.md)
         "requires": ListOf(TEXT),
         "hidden": Table(extra=Table(extra=ListOf(INT))),
+        # contracts the lesson teaches, checked from the recorded launches (engine/contracts.py)
+        "contracts": Table(
+            {
+                "programs": TEXT,
+                "knobs": ListOf(TEXT),
+                "output_layout": TEXT,
+                "input_storage": ListOf(TEXT),
+                "zero_row": TEXT,
+                "autotune": Table({"configs_function": TEXT, "min_configs": INT, "key_any": ListOf(TEXT)}),
+            }
+        ),
     },
     required=("interpreter",),
 )

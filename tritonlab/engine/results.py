@@ -55,6 +55,16 @@ class Kind(str, Enum):
     # verify did not run: the exercise needs a feature this backend/Triton lacks (verify.requires; neither pass
     # nor fail — `tritonlab check` accepts it for starter and solution alike)
     SKIPPED = "skipped"
+    # contracts the lesson teaches (engine/contracts.py, [exercise.verify.contracts])
+    GRID_SIZE = "grid-size"  # the learner's launch started a different number of programs than blocks
+    OUTPUT_LAYOUT = "output-layout"  # the output is not row-major where the exercise promises it
+    KNOB_IGNORED = "knob-ignored"  # a sweep keyword (BLOCK_SIZE, num_warps) never reached the launch
+    KERNEL_BYPASSED = "kernel-bypassed"  # the kernel read a copy the wrapper made, not the input itself
+    AUTOTUNE_KEY = "autotune-key"  # @triton.autotune with an empty key (or none of the shape arguments)
+    AUTOTUNE_CONFIGS = "autotune-configs"  # too few GPU configs to choose from
+    AUTOTUNE_MISSING = "autotune-missing"  # the exercise asks for @triton.autotune and the file has none
+    # notes (case["notes"]): said, never a failure
+    TILES_NOT_VARIED = "tiles-not-varied"  # the wrapper takes no tile keywords: verified with its own tiles
     # output provenance and the judge (engine/tasks/verify.py, engine/judge.py)
     NOT_KERNEL_OUTPUT = "not-kernel-output"  # the returned memory was never an argument of a learner launch
     WRITTEN_AFTER_KERNEL = "written-after-kernel"  # changed after the last learner launch

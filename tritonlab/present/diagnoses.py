@@ -53,6 +53,14 @@ LABELS: dict[Kind, Said] = {
     Kind.LESSON: Said("lesson data", "レッスンデータ"),
     Kind.VALIDATION: Said("input check", "入力チェック"),
     Kind.SKIPPED: Said("skipped", "スキップ"),
+    Kind.GRID_SIZE: Said("grid size", "グリッドの大きさ"),
+    Kind.OUTPUT_LAYOUT: Said("output layout", "出力のレイアウト"),
+    Kind.KNOB_IGNORED: Said("knob not passed on", "パラメータが起動に届いていません"),
+    Kind.KERNEL_BYPASSED: Said("kernel bypassed", "カーネルの迂回"),
+    Kind.AUTOTUNE_KEY: Said("autotune key", "オートチューンのキー"),
+    Kind.AUTOTUNE_CONFIGS: Said("autotune configs", "オートチューンの config"),
+    Kind.AUTOTUNE_MISSING: Said("no autotune", "オートチューンなし"),
+    Kind.TILES_NOT_VARIED: Said("own tiles", "独自のタイル"),
     Kind.NOT_KERNEL_OUTPUT: Said("not your kernel's output", "カーネルの出力ではありません"),
     Kind.WRITTEN_AFTER_KERNEL: Said("written after the kernel", "カーネル後の書き換え"),
     Kind.PARTLY_WRITTEN_BY_TORCH: Said("filled outside the kernel", "カーネル外での書き込み"),
@@ -163,6 +171,23 @@ def _syntax(f: Facts) -> Said:
 
 @says(Kind.COMPILE)
 def _compile(f: Facts) -> Said:
+    if f["cause"] == "shape-mismatch" and f["value_shape"] is not None:
+        value, pointer = (f"[{', '.join(str(d) for d in dims)}]"
+                          for dims in (f["value_shape"], f["pointer_shape"]))
+        flipped = list(f["value_shape"]) == list(f["pointer_shape"])[::-1] and len(f["value_shape"]) == 2
+        fix = (Said(" — transpose the value with tl.trans(...)", "。値を tl.trans(...) で転置してください")
+               if flipped else
+               Said(" — build the pointer block in the value's shape",
+                    "。ポインタのブロックを値と同じ形で作ってください"))
+        return Said(f"a {value} value stored through {pointer} pointers: the shapes must match{fix.en}",
+                    f"{value} の値を {pointer} "
+                    f"のポインタでストアしています。形が一致している必要があります{fix.ja}")
+    if f["cause"] == "shape-mismatch" and f["shapes"] is not None:
+        a, b = (shape(x) for x in f["shapes"])
+        return Said(f"blocks of shapes {a} and {b} cannot be combined: each axis must match or be 1 "
+                    "(broadcast)",
+                    f"形 {a} と {b} のブロックは組み合わせられません。各軸が一致するか 1(ブロードキャスト)"
+                    "である必要があります")
     q = verbatim(f["exception"] or f["message"])
     return Said(f"Triton could not compile the kernel: {q}", f"Triton がカーネルをコンパイルできません: {q}")
 
@@ -397,12 +422,38 @@ def _access(d: Facts) -> Said:
     else:
         size_en = f"the tensor has {_n(numel, 'en', 'element', 'elements', '')}"
         size_ja = f"テンソルの要素数は {number(numel)}"
+    hint = _mask_hint(d)
     return Said(
-        f"{verb.en} {arg} out of bounds in program {program}: {where_en}, {size_en} — mask the access "
-        "(offsets < n_elements)",
-        f"プログラム {program} の {arg} への{verb.ja}が範囲外です: {where_ja}、{size_ja}。"
-        "アクセスをマスクしてください(offsets < n_elements)",
+        f"{verb.en} {arg} out of bounds in program {program}: {where_en}, {size_en} — {hint.en}",
+        f"プログラム {program} の {arg} への{verb.ja}が範囲外です: {where_ja}、{size_ja}。{hint.ja}",
     )
+
+
+def _mask_hint(d: Facts) -> Said:
+    """The fix in the learner's own words: their mask expression, and the index (and axis) it never bounds."""
+    mask, unbounded = d["mask"], d["unbounded"] or []
+    if unbounded:
+        names_en = " and ".join(f"{u['name']} (axis {u['axis']})" for u in unbounded)
+        names_ja = "、".join(f"{u['name']}(軸 {u['axis']})" for u in unbounded)
+        if mask:
+            return Said(f"the mask ({mask}) never bounds {names_en}: add a bound for it to the mask",
+                        f"マスク ({mask}) は {names_ja} "
+                        "を制限していません。マスクにその範囲条件を加えてください")
+        return Said(f"the access has no mask: bound {names_en} (and every other index) with a mask",
+                    f"このアクセスにはマスクがありません。{names_ja}(ほかのインデックスも)を"
+                    "マスクで制限してください")
+    if mask:
+        return Said(f"the mask ({mask}) lets these lanes through: it must be False for every offset past "
+                    "the end",
+                    f"マスク ({mask}) がこれらのレーンを通しています。末尾より先のオフセットでは False になる"
+                    "必要があります")
+    if "mask" in d:  # the line was read: it has no mask at all
+        return Said("the access has no mask: pass mask= with a bound for each index "
+                    "(e.g. offsets < n_elements)",
+                    "このアクセスにはマスクがありません。各インデックスの範囲条件を mask= に渡してください"
+                    "(例: offsets < n_elements)")
+    return Said("mask the access (offsets < n_elements)",
+                "アクセスをマスクしてください(offsets < n_elements)")
 
 
 # ---- diagnoses of an output --------------------------------------------------------------------------------
@@ -469,6 +520,49 @@ def _unwritten(f: Facts) -> Said:
     last = (n - 1) if isinstance(n, int) else "?"
     elems_en = f"elements {start}–{last}" if start != last else f"element {start}"
     elems_ja = f"要素 {start}–{last}" if start != last else f"要素 {start}"
+    if cause == "grid-zero":
+        return Said(
+            f"the grid launched no programs (grid {shape(f['grid'] or ())}): a floor division of a "
+            "size smaller "
+            "than the block gives 0 — use triton.cdiv(size, BLOCK)",
+            "グリッドがプログラムを 1 つも起動していません(グリッド "
+            f"{shape(f['grid'] or ())})。ブロックより小さい"
+            "サイズを切り捨てで割ると 0 になります。triton.cdiv(size, BLOCK) を使ってください",
+        )
+    if cause == "grid-fewer-programs":
+        programs, tiles = f["programs"], f["tiles"]
+        floor = programs == (tiles or 0) - 1
+        return Said(
+            f"the grid launched {_n(programs, 'en', 'program', 'programs', '')} for {number(tiles)} tiles"
+            + (" (floor division drops the last, partial block)" if floor else "")
+            + ": use triton.cdiv(size, BLOCK) programs along each axis",
+            f"{number(tiles)} タイルに対してグリッドが {number(programs)} プログラムしか起動していません"
+            + ("(切り捨ての割り算で最後の半端なブロックが落ちています)" if floor else "")
+            + "。各軸で triton.cdiv(size, BLOCK) 個のプログラムを起動してください",
+        )
+    if cause == "same-block":
+        programs = f["programs"]
+        return Said(
+            f"all {number(programs)} programs wrote the same block (elements "
+            f"0–{number(block - 1)}): the offsets "
+            "ignore the program id — start each program's block at tl.program_id(0) * BLOCK_SIZE",
+            f"{number(programs)} 個のプログラムがすべて同じブロック(要素 "
+            f"0–{number(block - 1)})に書き込んでいます。"
+            "オフセットがプログラム ID を使っていません。"
+            "各プログラムのブロックは tl.program_id(0) * BLOCK_SIZE "
+            ""
+            "から始めてください",
+        )
+    if cause == "grid-size":
+        return Said(
+            f"{_n(count, 'en', 'slot', 'slots', '')} of the output {'was' if count == 1 else 'were'} never "
+            f"written: no program was launched for {'it' if count == 1 else 'them'} (the grid launched "
+            f"{_n(f['programs'], 'en', 'program', 'programs', '')} for "
+            f"{_n(f['tiles'], 'en', 'block', 'blocks', '')})",
+            f"出力の {number(count)} "
+            "個のスロットが書き込まれていません。そのためのプログラムが起動されていません"
+            f"({number(f['tiles'])} ブロックに対してグリッドは {number(f['programs'])} プログラム)",
+        )
     if cause == "none-written":
         return Said(
             f"no element was written ({_n(n, 'en', 'element', 'elements', '')} still hold the poison): the "
@@ -799,6 +893,112 @@ def _skipped(f: Facts) -> Said:
         f"not run here: this exercise needs {en}, which this setup (Triton {version}) lacks; it is not a failure",
         f"ここでは実行しません:この演習には{ja}が必要ですが、この環境(Triton {version})にはありません。"
         "不合格ではありません",
+    )
+
+
+# ---- contracts the lesson teaches (engine/contracts.py) ---------------------------------------------------
+
+
+@says(Kind.GRID_SIZE)
+def _grid_size(f: Facts) -> Said:
+    launched, expected = f["launched"], f["expected"]
+    fewer = isinstance(launched, int) and isinstance(expected, int) and launched < expected
+    head_en = (f"the grid launched {_n(launched, 'en', 'program', 'programs', '')} for "
+               f"{_n(expected, 'en', 'block', 'blocks', '')}")
+    head_ja = f"{number(expected)} ブロックに対してグリッドが {number(launched)} プログラムを起動しました"
+    if fewer:
+        return Said(head_en + ": one program per block, rounded up — use triton.cdiv(n, BLOCK_SIZE)",
+                    head_ja + "。ブロックごとに 1 プログラム、切り上げで数えます。"
+                    "triton.cdiv(n, BLOCK_SIZE) を"
+                    "使ってください")
+    return Said(head_en + ": the extra programs have nothing to do — use triton.cdiv(n, BLOCK_SIZE), not "
+                "n // BLOCK_SIZE + 1",
+                head_ja + "。余分なプログラムには仕事がありません。n // BLOCK_SIZE + 1 ではなく "
+                "triton.cdiv(n, BLOCK_SIZE) を使ってください")
+
+
+@says(Kind.OUTPUT_LAYOUT)
+def _output_layout(f: Facts) -> Said:
+    strides = shape(f["strides"] or ())
+    return Said(
+        f"the output comes back with strides {strides}, not row-major: allocate it with "
+        "torch.empty(x.shape, ...) "
+        "(torch.empty_like keeps x's layout)",
+        f"出力のストライドが {strides} で、行優先になっていません。torch.empty(x.shape, ...) "
+        "で確保してください"
+        "(torch.empty_like は x のレイアウトを引き継ぎます)",
+    )
+
+
+@says(Kind.KNOB_IGNORED)
+def _knob_ignored(f: Facts) -> Said:
+    name, asked, seen, kernel = f["name"], f["asked"], f["launched"], f["kernel"] or "the kernel"
+    return Said(
+        f"the wrapper was called with {name}={asked} but launched {kernel} with {name}={seen}: pass "
+        "it on to the "
+        "launch, or the sweep times the same kernel over and over",
+        f"ラッパーは {name}={asked} で呼ばれましたが、{kernel} を {name}={seen} "
+        "で起動しました。起動にそのまま"
+        "渡してください。渡さないとスイープは同じカーネルを何度も計測するだけになります",
+    )
+
+
+@says(Kind.KERNEL_BYPASSED)
+def _kernel_bypassed(f: Facts) -> Said:
+    name = f["input"] or "x"
+    return Said(
+        f"no kernel launch received {name} itself: the wrapper made a copy of it (e.g. "
+        f"{name}.contiguous()) and "
+        f"the kernel read the copy — pass {name} and its strides to the kernel and let the kernel "
+        "do the strided "
+        "reads",
+        f"どのカーネル起動も {name} そのものを受け取っていません。ラッパーがコピー(例: {name}.contiguous())を"
+        f"作り、カーネルはそのコピーを読んでいます。{name} とそのストライドをカーネルに渡し、ストライド付きの"
+        "読み込みはカーネルに任せてください",
+    )
+
+
+@says(Kind.AUTOTUNE_KEY)
+def _autotune_key(f: Facts) -> Said:
+    key, wanted = f["key"] or [], ", ".join(f["expected_any"] or []) or "M, N, K"
+    return Said(
+        f"the autotune key is {key}: with no shape argument in it the first winner is reused for every shape "
+        f"— key on {wanted}",
+        f"オートチューンのキーが {key} "
+        "です。形状の引数が入っていないと、最初の勝者がどの形状にも使い回されます。"
+        f"{wanted} をキーにしてください",
+    )
+
+
+@says(Kind.AUTOTUNE_CONFIGS)
+def _autotune_configs(f: Facts) -> Said:
+    fn = f["function"] or "the config function"
+    return Said(
+        f"{fn}() returns {number(f['count'])} configs for a GPU: the autotuner needs at least "
+        f"{number(f['expected_min'])} to choose from",
+        f"{fn}() が GPU 向けに返す config は {number(f['count'])} 個です。"
+        "オートチューナーが選ぶには少なくとも "
+        ""
+        f"{number(f['expected_min'])} 個必要です",
+    )
+
+
+@says(Kind.AUTOTUNE_MISSING)
+def _autotune_missing(f: Facts) -> Said:
+    return Said("no @triton.autotune kernel in your file: put the kernel under @triton.autotune",
+                "ファイルに @triton.autotune のカーネルがありません。カーネルを @triton.autotune "
+                "の下に置いてください")
+
+
+@says(Kind.TILES_NOT_VARIED)
+def _tiles_not_varied(f: Facts) -> Said:
+    names, entry = ", ".join(f["names"] or []), f["entry"] or "the wrapper"
+    return Said(
+        f"{entry}() takes no {names} argument, so this case ran with the tile sizes your wrapper "
+        "chooses (the lab "
+        "could not vary them)",
+        f"{entry}() は {names} を引数に取らないので、このケースはラッパーが選ぶタイルサイズで実行しました"
+        "(ラボ側では変えられませんでした)",
     )
 
 

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 from tritonlab import store
 from tritonlab.app.strings import t
 from tritonlab.content.model import tr
-from tritonlab.quiz import LETTERS, grade
+from tritonlab.quiz import LETTERS, choice_order, grade
 
 
 class QuizChoices(OptionList):
@@ -86,7 +86,8 @@ class QuizPanel(VerticalScroll, can_focus=False):
     def __init__(self, lesson, **kwargs) -> None:
         super().__init__(**kwargs)
         self.lesson = lesson
-        self.answers: dict[int, int] = {}  # question index -> chosen choice index
+        self.answers: dict[int, int] = {}  # question index -> chosen choice index (in the file's order)
+        self._orders: dict[int, list[int]] = {}  # question index -> file indices in the order this learner sees
         self.built = False
 
     def compose(self) -> ComposeResult:
@@ -114,17 +115,24 @@ class QuizPanel(VerticalScroll, can_focus=False):
         self.mount_all(widgets)
         self.call_after_refresh(self._relabel)
 
+    def order(self, q_index: int) -> list[int]:
+        """Choices shuffled per learner (stable for them): the right answer's position teaches nothing."""
+        if q_index not in self._orders:
+            self._orders[q_index] = choice_order(self.lesson.id, self.lesson.quiz[q_index])
+        return self._orders[q_index]
+
     def _options(self, q_index: int, lang: str) -> list[Option]:
         question = self.lesson.quiz[q_index]
         chosen = self.answers.get(q_index)
         options = []
-        for c_index, choice in enumerate(question.choices):
+        for shown, c_index in enumerate(self.order(q_index)):
+            choice = question.choices[c_index]
             mark = "●" if chosen == c_index else "○"
             # Two columns, so a wrapped choice continues under its text, not under the letter.
             grid = Table.grid()
             grid.add_column(width=5, no_wrap=True)
             grid.add_column(ratio=1)
-            grid.add_row(Text(f"{mark} {LETTERS[c_index]})"), Text(tr(choice.text, lang)))
+            grid.add_row(Text(f"{mark} {LETTERS[shown]})"), Text(tr(choice.text, lang)))
             options.append(Option(grid))
         return options
 
@@ -161,8 +169,10 @@ class QuizPanel(VerticalScroll, can_focus=False):
             return
         q_index = int(set_id.rsplit("-", 1)[1])
         question = self.lesson.quiz[q_index]
-        correct, _ = grade(question, LETTERS[event.index])
-        self.answers[q_index] = event.index
+        correct, chosen = grade(question, LETTERS[event.index], self.order(q_index))
+        if chosen is None:
+            return
+        self.answers[q_index] = chosen
         store.record_quiz(self.lesson.id, question.id, correct)
         self._refill(q_index, self.app.lang)
         self._feedback(q_index)
@@ -176,14 +186,15 @@ class QuizPanel(VerticalScroll, can_focus=False):
             return
         question = self.lesson.quiz[q_index]
         right = next(i for i, c in enumerate(question.choices) if c.correct)
+        right_letter = LETTERS[self.order(q_index).index(right)]
         chosen = question.choices[chosen_index]
         text = Text()
         if chosen.correct:
             text.append(t("quiz_right", lang), style="bold green")
         else:
-            text.append(t("quiz_wrong", lang, letter=LETTERS[right]), style="bold red")
+            text.append(t("quiz_wrong", lang, letter=right_letter), style="bold red")
         if tr(chosen.explain, lang):
             text.append("\n" + tr(chosen.explain, lang))
         if not chosen.correct and tr(question.choices[right].explain, lang):
-            text.append(f"\n{LETTERS[right]}) {tr(question.choices[right].explain, lang)}", style="dim")
+            text.append(f"\n{right_letter}) {tr(question.choices[right].explain, lang)}", style="dim")
         widget.update(text)

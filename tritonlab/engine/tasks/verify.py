@@ -24,7 +24,7 @@ from pathlib import Path
 
 import torch
 
-from tritonlab.engine import exercise_env, features, memcheck, outputs
+from tritonlab.engine import contracts, exercise_env, features, memcheck, outputs
 from tritonlab.engine.diagnose import diagnose
 from tritonlab.engine.inputs import describe, jittered, make_inputs, size_names
 from tritonlab.engine.learner import same_file
@@ -145,6 +145,7 @@ def handle(args: dict, ctx) -> dict:
     job_cases = []
     for index, (params, dtype, seed, kwargs) in enumerate(cases):
         inputs = make_inputs(exercise, params, dtype, seed, device)
+        contracts.prepare_inputs(exercise, inputs)  # e.g. a zero row, where a missing eps shows
         inputs = {k: (v.clone() if isinstance(v, torch.Tensor) else v) for k, v in inputs.items()}
         inputs_of.append(inputs)
         file_in, file_out = runner.workdir / f"in-{index}.pt", runner.workdir / f"out-{index}.pt"
@@ -199,6 +200,7 @@ def handle(args: dict, ctx) -> dict:
                 result["cases"].append(judge_reject(reject, by_reject.get(index)))
     if not result["error"] and len(result["cases"]) < total:
         result["error"] = error("crash", "the runner stopped before every case was run")
+    contracts.numerics_first(result["cases"], bool(result["error"]))
     result["passed"] = bool(result["cases"]) and not result["error"] and all(c["passed"] for c in result["cases"])
     result["seed"] = secret if not args.get("cases") else None
     # what the judge/runner split costs, per verify (scripts/judge_cost.py reports it)
@@ -323,6 +325,11 @@ def judge_case(exercise, learner_file: str, params: dict, dtype: str, seed: int,
             "atol": atol, "rtol": rtol}
     case["inputs"] = {k: describe(v) for k, v in inputs.items()}
     diagnoses = case["diagnoses"]
+    notes = [n for n in facts.get("notes") or [] if isinstance(n, dict) and n.get("kind") in contracts.NOTE_KINDS]
+    if notes:
+        case["notes"] = notes
+    diagnoses.extend(d for d in facts.get("file_facts") or [] if isinstance(d, dict)
+                     and d.get("kind") in contracts.FACT_KINDS)
     launches = [_launch_record(x) for x in facts.get("launches") or [] if isinstance(x, dict)]
     case["launches"] = [{k: launch.get(k) for k in ("kernel", "file", "grid")} for launch in launches]
     if facts.get("error") is not None:
@@ -392,6 +399,8 @@ def judge_case(exercise, learner_file: str, params: dict, dtype: str, seed: int,
         return case
     if exercise.expect_kernel and mine:
         _provenance(facts.get("provenance"), got, exercise.entry, diagnoses)
+    diagnoses.extend(d for d in facts.get("contracts") or [] if isinstance(d, dict)
+                     and d.get("kind") in contracts.FACT_KINDS)
 
     unwritten = memcheck.is_poison(got) if got.numel() else None
     block = kwargs.get("BLOCK_SIZE") or _launch_block(mine) or facts.get("block_guess")
@@ -399,12 +408,13 @@ def judge_case(exercise, learner_file: str, params: dict, dtype: str, seed: int,
     report = diagnose(got.detach(), expected.to(got.device), atol=atol, rtol=rtol, unwritten_mask=unwritten,
                       block_size=block)
     _refine_unwritten(report.get("diagnoses", []), mine, block, got.numel())
+    contracts.explain_unwritten(report.get("diagnoses", []), mine, block, tuple(got.shape), known=diagnoses)
     for key in ("max_abs_err", "max_rel_err", "mismatches", "first", "map", "map_grid"):
         case[key] = report.get(key)
     diagnoses.extend(report.get("diagnoses", []))
 
     budget = exercise.verify.bytes_budget
-    if budget and facts.get("checked") and stats is not None:
+    if budget and facts.get("checked") and stats is not None and not diagnoses:  # numerics first
         size = exercise_env.element_size(dtype)
         limit = exercise_env.evaluate_bytes(budget, params, size)
         moved = case["stats"]["bytes_loaded"] + case["stats"]["bytes_stored"]
@@ -546,7 +556,10 @@ def summarize(result: dict) -> str:
         where = f" (line {err['line']})" if err.get("line") else ""
         return f"{err['kind']} error{where}: {err['message']}"
     if result["passed"]:
-        return f"all {len(cases)} cases pass on the {result['backend']}"
+        fixed = sorted({name for c in cases for n in c.get("notes") or [] if n.get("kind") == "tiles-not-varied"
+                        for name in n.get("names", [])})
+        note = f" ({', '.join(fixed)} not varied: {result.get('entry')}() picks its own tiles)" if fixed else ""
+        return f"all {len(cases)} cases pass on the {result['backend']}{note}"
     first = next(c for c in cases if not c["passed"])
     reason = first["diagnoses"][0]["message"] if first["diagnoses"] else "values differ"
     return f"{passed}/{len(cases)} cases pass — first failure, {first['name']}: {reason}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from tritonlab.engine import exercise_env, memcheck
+from tritonlab.engine import contracts, exercise_env, memcheck
 from tritonlab.engine.inputs import describe, make_inputs, place_inputs
 from tritonlab.engine.learner import LearnerError, classify, same_file  # noqa: F401 - classify: legacy_case
 
@@ -201,6 +201,8 @@ def run(job: dict, backend: str, send) -> None:
             facts["error"] = facts["legacy_case"].get("error")
         else:
             facts = run_case(loaded, case, backend)
+            if index == 0:  # facts about the file itself (autotune key and configs) travel with the first case
+                facts["file_facts"] = contracts.check_file(loaded.exercise, loaded.module)
         send(dict(facts, type="case", index=index))
         if facts.get("error"):
             return
@@ -217,11 +219,17 @@ def run_case(loaded, case: dict, backend: str) -> dict:
     watch = Provenance(loaded.file, backend)
     checker = StoreRecorder(loaded.file, watch) if backend == "interpreter" else None
     call = exercise_env.LearnerCall(loaded, backend, allocator, checker=checker, watchers=[watch])
+    kwargs, dropped = contracts.split_kwargs(loaded.wrapper, case.get("kwargs") or {})
+    if dropped:  # a note, not a failure: the wrapper picks its own tiles
+        facts["notes"] = [contracts.tiles_not_varied(dropped, exercise.entry)]
     began = __import__("time").perf_counter()
     try:
-        got = call(*inputs.values(), **(case.get("kwargs") or {}))
-    except (Exception, SystemExit) as exc:
+        got = call(*inputs.values(), **kwargs)
+    except BaseException as exc:  # even BaseException or sys.exit: the learner's line, not a dead runner
+        if contracts.is_real_interrupt(exc):
+            raise
         facts["error"] = classify(exc, loaded.file)
+        contracts.explain_shape_error(exc, facts["error"], loaded.file)
         facts["launches"] = [_launch(launch) for launch in call.launches]
         return facts
     facts["ms_wall"] = round((__import__("time").perf_counter() - began) * 1e3, 3)
@@ -238,6 +246,9 @@ def run_case(loaded, case: dict, backend: str) -> dict:
     facts["returned"] = type(got).__name__ if type(got) is not torch.Tensor else "Tensor"
     facts["returned_tensor"] = isinstance(got, torch.Tensor)  # a subclass too: the judge names it
     facts["provenance"] = watch.facts(got)
+    mine = [launch for launch in call.launches if same_file(launch.get("file"), loaded.file)]
+    if isinstance(got, torch.Tensor):  # layout, knobs and input storage need the runner's own memory
+        facts["contracts"] = contracts.check_case(exercise, case["params"], kwargs, inputs, got, mine)
     facts["block_guess"] = _block_size_guess(loaded)
     # Only inputs that no longer hold the judge's values travel back (the judge names the change): a GPU case
     # of 16M elements then moves one tensor, not three.
@@ -384,7 +395,9 @@ def run_reject(loaded, reject: dict, backend: str) -> dict:
     call = exercise_env.LearnerCall(loaded, backend)
     try:
         call(*inputs.values())
-    except (Exception, SystemExit) as exc:
+    except BaseException as exc:
+        if contracts.is_real_interrupt(exc):
+            raise
         facts["raised"] = f"{type(exc).__name__}: {exc}"[:500]
         facts["launched"] = bool(call.launches)
         if call.launches:
@@ -395,7 +408,7 @@ def run_reject(loaded, reject: dict, backend: str) -> dict:
 
 
 def _launch(launch: dict) -> dict:
-    return {k: launch.get(k) for k in ("kernel", "file", "grid", "meta")}
+    return {k: launch.get(k) for k in ("kernel", "file", "grid", "meta", "knobs")}
 
 
 def _block_size_guess(loaded):

@@ -1,0 +1,84 @@
+"""engine/contracts.py on plain data: the checks that need no kernel run."""
+
+from types import SimpleNamespace
+
+from tritonlab.engine import contracts
+
+
+def _exercise(**spec):
+    return SimpleNamespace(verify=SimpleNamespace(contracts=spec))
+
+
+def test_wrapper_without_tile_keywords_keeps_its_own_tiles():
+    def no_tiles(a, b, activation=""):
+        return a
+
+    def with_tiles(a, b, BLOCK_M=64, BLOCK_N=64):
+        return a
+
+    def open_kwargs(a, b, **meta):
+        return a
+
+    asked = {"BLOCK_M": 16, "BLOCK_N": 32}
+    assert contracts.split_kwargs(no_tiles, asked) == ({}, ["BLOCK_M", "BLOCK_N"])
+    assert contracts.split_kwargs(with_tiles, asked) == (asked, [])
+    assert contracts.split_kwargs(open_kwargs, asked) == (asked, [])
+    assert contracts.split_kwargs(no_tiles, {}) == ({}, [])
+
+
+def test_programs_contract_counts_the_launched_grid():
+    exercise = _exercise(programs="cdiv(n, BLOCK)")
+    launch = {"kernel": "k", "grid": [2, 1, 1]}
+    facts = contracts.check_case(exercise, {"n": 16, "BLOCK": 16}, {}, {}, None, [launch])
+    assert [(f["kind"], f["launched"], f["expected"]) for f in facts] == [("grid-size", 2, 1)]
+    assert contracts.check_case(exercise, {"n": 17, "BLOCK": 16}, {}, {}, None, [launch]) == []
+
+
+def test_knob_must_reach_the_launch_by_keyword_or_position():
+    exercise = _exercise(knobs=["BLOCK_SIZE", "num_warps"])
+    good = {"kernel": "copy_kernel", "meta": {"BLOCK_SIZE": 128}, "knobs": {"num_warps": 1}}
+    assert contracts.check_case(exercise, {}, {"BLOCK_SIZE": 128, "num_warps": 1}, {}, None, [good]) == []
+    ignored = {"kernel": "copy_kernel", "meta": {"BLOCK_SIZE": 1024}, "knobs": {}}
+    facts = contracts.check_case(exercise, {}, {"BLOCK_SIZE": 128, "num_warps": 1}, {}, None, [ignored])
+    assert [(f["kind"], f["name"], f["launched"]) for f in facts] == [("knob-ignored", "BLOCK_SIZE", 1024),
+                                                                      ("knob-ignored", "num_warps", None)]
+
+
+def test_unwritten_output_is_explained_from_the_launch():
+    def unwritten(ranges):
+        return [{"kind": "unwritten", "ranges": ranges, "message": "old"}]
+
+    zero = unwritten([[0, 0]])
+    contracts.explain_unwritten(zero, [{"grid": [0, 1, 1]}], 128, (1,))
+    assert zero[0]["cause"] == "grid-zero"
+    short = unwritten([[896, 1022]])
+    contracts.explain_unwritten(short, [{"grid": [7, 1, 1]}], 128, (1023,))
+    assert (short[0]["cause"], short[0]["programs"], short[0]["tiles"]) == ("grid-fewer-programs", 7, 8)
+    same = unwritten([[16, 16]])
+    contracts.explain_unwritten(same, [{"grid": [2, 1, 1]}], 16, (17,))
+    assert same[0]["cause"] == "same-block"
+    enough = unwritten([[3, 5]])  # enough programs, a hole in the middle: not a grid problem
+    contracts.explain_unwritten(enough, [{"grid": [1, 1, 1]}], 16, (10,))
+    assert "cause" not in enough[0] and enough[0]["message"] == "old"
+
+
+def test_perf_facts_wait_until_the_values_are_right():
+    perf = {"kind": "perf-bytes", "moved": 16, "budget": 12}
+    cases = [{"passed": False, "diagnoses": [dict(perf)]}, {"passed": False, "diagnoses": [{"kind": "mismatch"}]}]
+    contracts.numerics_first(cases, errored=False)
+    assert cases[0]["passed"] and cases[0]["diagnoses"] == [] and cases[0]["notes"][0]["deferred"] is True
+    alone = [{"passed": False, "diagnoses": [dict(perf)]}]
+    contracts.numerics_first(alone, errored=False)
+    assert alone[0]["diagnoses"] == [perf] and not alone[0]["passed"]  # values right: the perf verdict stands
+
+
+def test_a_passing_summary_says_which_tiles_the_lab_could_not_vary():
+    from tritonlab.engine.tasks.verify import summarize
+
+    note = contracts.tiles_not_varied(["BLOCK_M", "BLOCK_N"], "matmul")
+    result = {"passed": True, "backend": "interpreter", "entry": "matmul", "error": None,
+              "cases": [{"passed": True, "diagnoses": [], "notes": [note]}, {"passed": True, "diagnoses": []}]}
+    assert summarize(result) == ("all 2 cases pass on the interpreter "
+                                 "(BLOCK_M, BLOCK_N not varied: matmul() picks its own tiles)")
+    result["cases"][0]["notes"] = []
+    assert summarize(result) == "all 2 cases pass on the interpreter"

@@ -1,0 +1,416 @@
+"""Interpreter bounds checks: every masked-in lane of every load and store is checked against the tensors
+handed to the kernel before the access happens."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import linecache
+import sys
+from typing import Any
+
+import numpy as np
+import torch
+
+from .hooks import _interpret_mode, _kernel_file, _kernel_name, _Patches, _same_file
+from .report import _MAX_OFFSETS, OutOfBounds, find_oob
+
+_UINT64 = 1 << 64
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Interpreter bounds checks
+
+
+@dataclasses.dataclass
+class _Region:
+    """The bytes one tensor argument may touch: [lo, hi), plus the view geometry for gap checks."""
+
+    name: str
+    lo: int
+    hi: int
+    itemsize: int
+    numel: int
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    nested_dims: list[tuple[int, int]] | None  # (size, stride) outer→inner when the view has gaps to check
+
+    @property
+    def extent(self) -> int:
+        return (self.hi - self.lo) // self.itemsize
+
+    def contains(self, addrs: np.ndarray, nbytes: int) -> np.ndarray:
+        if self.hi - self.lo < nbytes:
+            return np.zeros(addrs.shape, dtype=bool)
+        inside = (addrs >= np.uint64(self.lo)) & (addrs <= np.uint64(self.hi - nbytes))
+        if self.nested_dims is not None and inside.any():
+            idx = np.nonzero(inside)[0]
+            inside[idx] = self._in_view((addrs[idx] - np.uint64(self.lo)).astype(np.int64) // self.itemsize)
+        return inside
+
+    def _in_view(self, elems: np.ndarray) -> np.ndarray:
+        ok = np.ones(elems.shape, dtype=bool)
+        rest = elems.copy()
+        for size, stride in self.nested_dims or ():
+            index = rest // stride
+            ok &= index < size
+            rest -= index * stride
+        return ok & (rest == 0)
+
+
+def _region_for(name: str, tensor: Any) -> _Region | None:
+    base = getattr(tensor, "base", None) if not isinstance(tensor, torch.Tensor) else None
+    t = base if isinstance(base, torch.Tensor) else tensor
+    if not isinstance(t, torch.Tensor):
+        return None
+    try:
+        itemsize = t.element_size()
+        shape, strides = tuple(t.shape), tuple(t.stride())
+        first = t.data_ptr()
+    except Exception:  # noqa: BLE001
+        return None
+    numel = t.numel()
+    if numel == 0:
+        return _Region(name, first, first, itemsize, 0, shape, strides, None)
+    low = sum((s - 1) * st for s, st in zip(shape, strides) if st < 0)
+    high = sum((s - 1) * st for s, st in zip(shape, strides) if st > 0)
+    span = high - low + 1
+    lo = first + low * itemsize
+    nested = None
+    if span != numel and low == 0:
+        dims = sorted(((s, st) for s, st in zip(shape, strides) if s > 1 and st > 0), key=lambda d: -d[1])
+        if all(outer[1] >= inner[0] * inner[1] for outer, inner in zip(dims, dims[1:])):
+            nested = dims
+    return _Region(name, lo, lo + span * itemsize, itemsize, numel, shape, strides, nested)
+
+
+def _collect_regions(names: list[str], args: tuple, kwargs: dict) -> list[_Region]:
+    regions: list[_Region] = []
+
+    def visit(name: str, value: Any) -> None:
+        if isinstance(value, tuple) and not hasattr(value, "data_ptr"):
+            for i, item in enumerate(value):
+                visit(f"{name}[{i}]", item)
+            return
+        if hasattr(value, "data_ptr"):
+            region = _region_for(name, value)
+            if region is not None:
+                regions.append(region)
+            return
+        base = getattr(value, "base", None)  # TensorDescriptor
+        if base is not None and hasattr(base, "data_ptr"):
+            visit(name, base)
+
+    for i, value in enumerate(args):
+        visit(names[i] if i < len(names) else f"arg{i}", value)
+    for key, value in kwargs.items():
+        visit(key, value)
+    return regions
+
+
+@dataclasses.dataclass
+class MemcheckStats:
+    bytes_loaded: int = 0
+    bytes_stored: int = 0
+    programs: int = 0
+    launches: list[dict] = dataclasses.field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass
+class _Launch:
+    kernel: str
+    file: str | None
+    names: list[str]
+    regions: list[_Region] = dataclasses.field(default_factory=list)
+    checking: bool = True
+    record: dict | None = None
+
+
+def _element_bytes(handle: Any) -> int:
+    dtype = getattr(handle, "dtype", None)
+    while hasattr(dtype, "element_ty"):
+        dtype = dtype.element_ty
+    bits = getattr(dtype, "primitive_bitwidth", 8)
+    return max(1, int(bits) // 8)
+
+
+def _signed(addr: int) -> int:
+    return addr - _UINT64 if addr >= 1 << 63 else addr
+
+
+class InterpreterMemcheck:
+    """Bounds-check every load and store of interpreted kernels while active.
+
+    Use in a process where TRITON_INTERPRET=1 was set before triton was imported. When the interpreter
+    cannot be hooked (unknown Triton version, compiled mode), `active` is False, `reason` says why, and
+    nothing else changes.
+    """
+
+    def __init__(self, learner_file: str | None = None) -> None:
+        self.learner_file = learner_file
+        self.active = False
+        self.reason: str | None = None
+        self.stats = MemcheckStats()
+        self._patches = _Patches()
+        self._launches: list[_Launch] = []
+        self._builder: Any = None
+        self._nested = 0
+        self._paths: dict = {}
+
+    # -- context manager ------------------------------------------------------------------------------------
+
+    def __enter__(self) -> InterpreterMemcheck:
+        if not _interpret_mode():
+            self.reason = "TRITON_INTERPRET is not set: kernels are compiled, not interpreted"
+            return self
+        from tritonlab.engine.interpreter_support import repair_bf16_arithmetic
+
+        repair_bf16_arithmetic()  # idempotent; without it every bf16 kernel computes on raw bits here
+        try:
+            self._install()
+            self.active = True
+        except Exception as e:  # noqa: BLE001
+            self._patches.restore()
+            self.reason = f"cannot hook this Triton interpreter: {type(e).__name__}: {e}"
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._patches.restore()
+        self.active = False
+        self._launches.clear()
+
+    # -- hooks ----------------------------------------------------------------------------------------------
+
+    def _install(self) -> None:
+        from triton.runtime import interpreter
+
+        builder = interpreter.interpreter_builder
+        executor_cls = interpreter.GridExecutor
+        for name in ("create_masked_load", "create_masked_store", "set_grid_idx", "set_grid_dim"):
+            if not callable(getattr(builder, name, None)):
+                raise AttributeError(f"InterpreterBuilder has no {name}")
+        self._builder = builder
+        memcheck = self
+
+        original_call = executor_cls.__call__
+
+        def call(executor, *args, **kwargs):
+            fn = executor.fn
+            names = list(getattr(executor, "arg_names", None) or inspect.signature(fn).parameters)
+            launch = _Launch(kernel=_kernel_name(fn), file=_kernel_file(fn), names=names)
+            launch.regions = _collect_regions(names, args, kwargs)
+            if any(
+                getattr(getattr(a, "device", None), "type", "cpu") != "cpu"
+                for a in list(args) + list(kwargs.values())
+                if hasattr(a, "data_ptr")
+            ) and not hasattr(executor_cls, "_init_args_hst"):
+                launch.checking = False  # device tensors are copied somewhere we cannot see
+            memcheck._launches.append(launch)
+            try:
+                return original_call(executor, *args, **kwargs)
+            except BaseException as e:
+                oob = find_oob(e)
+                if oob is not None and oob is not e:
+                    raise oob.with_traceback(oob.__traceback__) from None
+                raise
+            finally:
+                memcheck._launches.pop()
+
+        self._patches.set(executor_cls, "__call__", call)
+
+        if hasattr(executor_cls, "_init_args_hst"):
+            original_init = executor_cls._init_args_hst
+
+            def init_args_hst(executor, args_dev, kwargs):
+                args_hst, kwargs_hst = original_init(executor, args_dev, kwargs)
+                if memcheck._launches:
+                    launch = memcheck._launches[-1]
+                    launch.regions = _collect_regions(launch.names, tuple(args_hst), dict(kwargs_hst))
+                return args_hst, kwargs_hst
+
+            self._patches.set(executor_cls, "_init_args_hst", init_args_hst)
+
+        def hook_access(name: str, access: str, ptr_pos: int, mask_pos: int | None):
+            original = getattr(builder, name, None)
+            if not callable(original):
+                return
+
+            def hooked(*args, **kwargs):
+                if memcheck._nested:
+                    return original(*args, **kwargs)
+                try:
+                    ptrs = args[ptr_pos]
+                    mask = args[mask_pos] if mask_pos is not None and mask_pos < len(args) else None
+                except IndexError:
+                    return original(*args, **kwargs)
+                try:
+                    memcheck._check(name, access, ptrs, mask)
+                except OutOfBounds:
+                    raise
+                except Exception as e:  # noqa: BLE001 - a checker bug must not break the learner's run
+                    memcheck.reason = f"check skipped: {type(e).__name__}: {e}"
+                memcheck._nested += 1
+                try:
+                    return original(*args, **kwargs)
+                finally:
+                    memcheck._nested -= 1
+
+            self._patches.set(builder, name, hooked)
+
+        hook_access("create_masked_load", "load", 0, 1)
+        hook_access("create_masked_store", "store", 0, 2)
+        hook_access("create_load", "load", 0, None)
+        hook_access("create_store", "store", 0, None)
+        hook_access("create_atomic_rmw", "store", 1, 3)
+        hook_access("create_atomic_cas", "store", 0, None)
+
+        original_grid_dim = builder.set_grid_dim
+        original_grid_idx = builder.set_grid_idx
+
+        def set_grid_dim(*dims):
+            result = original_grid_dim(*dims)
+            if memcheck._launches:
+                launch = memcheck._launches[-1]
+                if launch.record is None:
+                    launch.record = {
+                        "kernel": launch.kernel,
+                        "file": launch.file,
+                        "grid": [int(d) for d in dims],
+                    }
+                    memcheck.stats.launches.append(launch.record)
+            return result
+
+        def set_grid_idx(*idx):
+            result = original_grid_idx(*idx)
+            memcheck.stats.programs += 1
+            return result
+
+        self._patches.set(builder, "set_grid_dim", set_grid_dim)
+        self._patches.set(builder, "set_grid_idx", set_grid_idx)
+
+    # -- the check ------------------------------------------------------------------------------------------
+
+    def _check(self, op: str, access: str, ptrs: Any, mask: Any) -> None:
+        if not self._launches:
+            return
+        launch = self._launches[-1]
+        data = np.asarray(getattr(ptrs, "data", ptrs))
+        addrs = data.astype(np.uint64, copy=False).reshape(-1)
+        if mask is not None:
+            m = np.asarray(getattr(mask, "data", mask)).astype(bool, copy=False)
+            addrs = addrs[np.broadcast_to(m, data.shape).reshape(-1)]
+        nbytes = _element_bytes(ptrs)
+        moved = addrs.size * nbytes
+        if op == "create_atomic_rmw" or op == "create_atomic_cas":
+            self.stats.bytes_loaded += moved
+            self.stats.bytes_stored += moved
+        elif access == "load":
+            self.stats.bytes_loaded += moved
+        else:
+            self.stats.bytes_stored += moved
+        if not launch.checking or addrs.size == 0:
+            return
+        ok = np.zeros(addrs.shape, dtype=bool)
+        for region in launch.regions:
+            ok |= region.contains(addrs, nbytes)
+        if ok.all():
+            return
+        raise self._report(launch, op, access, addrs, ok, nbytes)
+
+    def _report(
+        self, launch: _Launch, op: str, access: str, addrs: np.ndarray, ok: np.ndarray, nbytes: int
+    ) -> OutOfBounds:
+        bad = addrs[~ok]
+        region = self._blame(launch.regions, addrs[ok], bad, nbytes)
+        builder = self._builder
+        pid = tuple(getattr(builder, "grid_idx", None) or (0, 0, 0))
+        grid = tuple(getattr(builder, "grid_dim", None) or (1, 1, 1))
+        file, line = self._source_line(launch)
+        code = linecache.getline(file, line).strip() or None if file and line else None
+        op_name = {"create_atomic_rmw": "atomic", "create_atomic_cas": "atomic_cas"}.get(op, access)
+        if region is None:
+            return OutOfBounds(
+                access=access,
+                op=op_name,
+                kernel=launch.kernel,
+                arg=None,
+                program_id=pid,
+                lanes=bad.size,
+                offsets=[],
+                extent=0,
+                file=file,
+                line=line,
+                reason="unknown",
+                grid=grid,
+                code=code,
+            )
+        if bad.size and int(bad.max()) >= 1 << 63:  # wrapped negative addresses: go through Python ints
+            all_offsets = np.array(
+                [(_signed(int(a)) - region.lo) // region.itemsize for a in bad], dtype=np.int64
+            )
+        else:
+            all_offsets = (bad.astype(np.int64) - np.int64(region.lo)) // region.itemsize
+        offsets = [int(o) for o in all_offsets[:_MAX_OFFSETS]]
+        span = (int(all_offsets.min()), int(all_offsets.max()))
+        extent = region.extent
+        if span[0] < 0:
+            reason = "before_start"
+        elif span[1] * region.itemsize + nbytes > extent * region.itemsize:
+            reason = "past_end"
+        else:
+            reason = "gap"
+        return OutOfBounds(
+            access=access,
+            op=op_name,
+            kernel=launch.kernel,
+            arg=region.name,
+            program_id=pid,
+            lanes=bad.size,
+            offsets=offsets,
+            extent=extent,
+            file=file,
+            line=line,
+            reason=reason,
+            numel=region.numel,
+            shape=region.shape,
+            strides=region.strides,
+            grid=grid,
+            code=code,
+            span=span,
+        )
+
+    @staticmethod
+    def _blame(regions: list[_Region], good: np.ndarray, bad: np.ndarray, nbytes: int) -> _Region | None:
+        """The argument the access most likely meant: the one with its in-bounds lanes, else the nearest."""
+        if not regions:
+            return None
+        if good.size:
+            counts = [int(r.contains(good, nbytes).sum()) for r in regions]
+            if max(counts) > 0:
+                return regions[counts.index(max(counts))]
+        addr = _signed(int(bad[0]))
+
+        def distance(r: _Region) -> int:
+            if addr < r.lo:
+                return r.lo - addr
+            if addr >= r.hi:
+                return addr - r.hi + 1
+            return 0
+
+        return min(regions, key=distance)
+
+    def _source_line(self, launch: _Launch) -> tuple[str | None, int | None]:
+        target = self.learner_file or launch.file
+        frame = sys._getframe(1)
+        fallback: tuple[str | None, int | None] = (None, None)
+        while frame is not None:
+            filename = frame.f_code.co_filename
+            if _same_file(filename, target, self._paths):
+                return filename, frame.f_lineno
+            if fallback[0] is None and _same_file(filename, launch.file, self._paths):
+                fallback = (filename, frame.f_lineno)
+            frame = frame.f_back
+        return fallback

@@ -1,0 +1,151 @@
+"""Launch tracking on both backends: every launch of a @triton.jit kernel (direct, autotuned, heuristics,
+launch-by-lambda, or a compiled kernel after `warmup`) with its grid, block meta-parameters, knobs and tensor
+pointers."""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+from collections.abc import Iterator
+from typing import Any
+
+from .hooks import _evaluate_grid, _kernel_file, _kernel_name, _Patches
+
+# ----------------------------------------------------------------------------------------------------------
+# Launch tracking (both backends)
+
+_launch_sinks: list[list] = []
+_launch_patches: _Patches | None = None
+
+
+def _arg_names(fn: Any) -> list[str]:
+    names = getattr(fn, "arg_names", None)
+    if names:
+        return list(names)
+    try:
+        return list(inspect.signature(getattr(fn, "fn", fn)).parameters)
+    except (TypeError, ValueError):
+        return []
+
+
+def _record_launch(fn: Any, grid: Any, args: tuple, kwargs: dict) -> None:
+    if not _launch_sinks:
+        return
+    named = dict(zip(_arg_names(fn), args))  # BLOCK_SIZE passed by position counts as well as by keyword
+    named.update(kwargs)
+    record = {
+        "kernel": _kernel_name(fn),
+        "file": _kernel_file(fn),
+        "grid": _evaluate_grid(fn, grid, args, kwargs),
+        # block-size meta-parameters, so a report can tell "too few programs" from "each wrote too little"
+        "meta": {k: v for k, v in named.items() if k.startswith("BLOCK") and isinstance(v, int)},
+        # launch knobs, so a contract check can tell a sweep that reached the launch from one that did not
+        "knobs": {k: named[k] for k in _KNOBS if isinstance(named.get(k), int)},
+        # where each tensor argument starts: a contract check asks whether an input's own storage reached the
+        # kernel, or only a copy the wrapper made (x.contiguous() doing the strided job)
+        "ptrs": _tensor_ptrs(args, kwargs),
+    }
+    if record["grid"] is not None:
+        record["grid"] = list(record["grid"])
+    for sink in _launch_sinks:
+        sink.append(dict(record))
+
+
+_KNOBS = ("num_warps", "num_stages", "num_ctas")
+
+
+def _tensor_ptrs(args: tuple, kwargs: dict) -> list[int]:
+    ptrs = []
+    for value in list(args) + list(kwargs.values()):
+        data_ptr = getattr(value, "data_ptr", None)
+        if callable(data_ptr) and hasattr(value, "shape"):
+            try:
+                ptrs.append(int(data_ptr()))
+            except Exception:  # noqa: BLE001 - a meta tensor or a foreign object
+                pass
+    return ptrs
+
+
+def _compiled_launch(kernel: Any, grid: Any, args: tuple) -> None:
+    """A launch of a CompiledKernel (`k = kernel.warmup(...)`, then `k[grid](...)`, as the persistent softmax
+    tutorial does) goes around JITFunction.run: record it under the @triton.jit function that compiled it."""
+    fn = getattr(getattr(kernel, "src", None), "fn", None)
+    if fn is None:
+        return
+    names = list(getattr(fn, "arg_names", None) or [])
+    named = dict(zip(names, args))
+    metadata = getattr(kernel, "metadata", None)
+    for knob in _KNOBS:
+        value = getattr(metadata, knob, None)
+        if isinstance(value, int):
+            named.setdefault(knob, value)
+    _record_launch(fn, grid, (), named)
+
+
+def _install_launch_hooks() -> _Patches:
+    patches = _Patches()
+    try:
+        from triton.compiler.compiler import CompiledKernel
+
+        original_getitem = CompiledKernel.__getitem__
+
+        def getitem(self, grid):
+            runner = original_getitem(self, grid)
+
+            def recorded(*args, **kwargs):
+                _compiled_launch(self, grid, args)
+                return runner(*args, **kwargs)
+
+            return recorded
+
+        patches.set(CompiledKernel, "__getitem__", getitem)
+    except Exception:  # noqa: BLE001
+        pass
+    try:
+        from triton.runtime.jit import JITFunction
+
+        original_run = JITFunction.run
+
+        def run(self, *args, grid, warmup, **kwargs):
+            if not warmup:
+                _record_launch(self, grid, args, kwargs)
+            return original_run(self, *args, grid=grid, warmup=warmup, **kwargs)
+
+        patches.set(JITFunction, "run", run)
+    except Exception:  # noqa: BLE001
+        pass
+    try:
+        from triton.runtime import interpreter
+
+        original_call = interpreter.GridExecutor.__call__
+
+        def call(self, *args, **kwargs):
+            if not kwargs.get("warmup", False):
+                _record_launch(self.fn, self.grid, args, kwargs)
+            return original_call(self, *args, **kwargs)
+
+        patches.set(interpreter.GridExecutor, "__call__", call)
+    except Exception:  # noqa: BLE001
+        pass
+    return patches
+
+
+@contextlib.contextmanager
+def track_launches() -> Iterator[list[dict]]:
+    """Collect one {kernel, file, grid} dict per kernel launch (compiled or interpreted, autotuned or not).
+
+    Autotuned kernels are recorded once per benchmarked run, under the inner @triton.jit function's name
+    and file.
+    """
+    global _launch_patches
+    sink: list[dict] = []
+    if not _launch_sinks:
+        _launch_patches = _install_launch_hooks()
+    _launch_sinks.append(sink)
+    try:
+        yield sink
+    finally:
+        _launch_sinks.remove(sink)
+        if not _launch_sinks and _launch_patches is not None:
+            _launch_patches.restore()
+            _launch_patches = None

@@ -1,0 +1,243 @@
+"""The out-of-bounds report: what was touched, by which program, on which of the learner's lines, and the
+learner's own mask expression for it."""
+
+from __future__ import annotations
+
+import ast
+import linecache
+import re
+
+_MAX_OFFSETS = 8
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The report
+
+
+class OutOfBounds(Exception):
+    """A load or store whose masked-in lanes fall outside every tensor handed to the kernel."""
+
+    def __init__(
+        self,
+        *,
+        access: str,
+        kernel: str,
+        arg: str | None,
+        program_id: tuple[int, int, int],
+        lanes: int,
+        offsets: list[int],
+        extent: int,
+        file: str | None,
+        line: int | None,
+        reason: str = "past_end",
+        op: str | None = None,
+        numel: int | None = None,
+        shape: tuple[int, ...] | None = None,
+        strides: tuple[int, ...] | None = None,
+        grid: tuple[int, int, int] | None = None,
+        code: str | None = None,
+        span: tuple[int, int] | None = None,
+    ) -> None:
+        self.access = access
+        self.kernel = kernel
+        self.arg = arg
+        self.program_id = tuple(int(p) for p in program_id)
+        self.lanes = int(lanes)
+        self.offsets = [int(o) for o in offsets][:_MAX_OFFSETS]
+        self.extent = int(extent)
+        self.file = file
+        self.line = line
+        self.reason = reason
+        self.op = op or access
+        self.numel = self.extent if numel is None else int(numel)
+        self.shape = tuple(shape) if shape is not None else None
+        self.strides = tuple(strides) if strides is not None else None
+        self.grid = tuple(grid) if grid is not None else None
+        self.code = code
+        self.span = (
+            span if span is not None else ((min(self.offsets), max(self.offsets)) if self.offsets else None)
+        )
+        super().__init__(self.message)
+
+    def __reduce__(self):
+        return (_oob_from_dict, (self.to_dict(),))
+
+    @property
+    def program(self) -> str:
+        """'program 3' for a 1-D grid, 'program (3, 1)' when the grid (or the id) uses more axes."""
+        axes = 1
+        if self.grid is not None:
+            axes = max((i + 1 for i, g in enumerate(self.grid) if g > 1), default=1)
+        axes = max(axes, max((i + 1 for i, p in enumerate(self.program_id) if p), default=1))
+        if axes == 1:
+            return f"program {self.program_id[0]}"
+        return "program (" + ", ".join(str(p) for p in self.program_id[:axes]) + ")"
+
+    @property
+    def message(self) -> str:
+        target = self.arg or "memory"
+        verb = "load from" if self.access == "load" else "store to"
+        if self.op not in ("load", "store"):
+            verb = f"{self.op.replace('_', ' ')} on"
+        lanes = f"{self.lanes} lane{'s' if self.lanes != 1 else ''}"
+        if self.span is None:
+            where = f"{lanes} outside every tensor argument"
+        elif self.span[0] == self.span[1]:
+            where = f"element offset {self.span[0]} ({lanes})"
+        else:
+            where = f"element offsets {self.span[0]}..{self.span[1]} ({lanes})"
+        what = "the load" if self.access == "load" else "the store"
+        if self.op not in ("load", "store"):
+            what = "the atomic"
+        if self.arg is None:
+            return (
+                f"{verb} an address outside every tensor argument in {self.program}: {lanes} — "
+                f"check the pointer arithmetic"
+            )
+        if self.reason == "gap":
+            view = f"shape {tuple(self.shape or ())}, strides {tuple(self.strides or ())}"
+            return (
+                f"{verb} {target} outside the view in {self.program}: {where} fall between the elements of a "
+                f"strided view ({view}) — step through it with the tensor's strides"
+            )
+        if self.reason == "before_start":
+            return (
+                f"{verb} {target} out of bounds in {self.program}: {where}, before the start of the tensor — "
+                f"check the offset arithmetic (negative offsets) or mask {what}"
+            )
+        size = f"the tensor has {self.numel} element{'' if self.numel == 1 else 's'}"
+        if self.numel != self.extent:
+            size = f"the view spans {self.extent} element{'' if self.extent == 1 else 's'} ({self.numel} in the view)"
+        return f"{verb} {target} out of bounds in {self.program}: {where}, {size} — {self._mask_hint(what)}"
+
+    def mask_facts(self) -> dict:
+        """The learner's own words for the guard: the mask expression of the faulting line (None: no mask) and
+        the index names its pointer is built from that the mask never mentions, with their axes."""
+        return _mask_facts(self.code, self.file, self.line)
+
+    def _mask_hint(self, what: str) -> str:
+        facts = self.mask_facts()
+        mask, unbounded = facts.get("mask"), facts.get("unbounded") or []
+        if unbounded:
+            names = " and ".join(f"{u['name']} (axis {u['axis']})" for u in unbounded)
+            if mask:
+                return f"the mask ({mask}) never bounds {names}: add a bound for it to the mask of {what}"
+            return f"{what} has no mask: bound {names} (and every other index) with a mask"
+        if mask:
+            return f"the mask ({mask}) lets these lanes through: it must be False for every offset past the end"
+        if facts.get("parsed"):
+            return f"{what} has no mask: pass mask= with a bound for each index (e.g. offsets < n_elements)"
+        return f"mask {what} (offsets < n_elements)"
+
+    def to_dict(self) -> dict:
+        return {
+            "access": self.access,
+            "op": self.op,
+            "kernel": self.kernel,
+            "arg": self.arg,
+            "program_id": list(self.program_id),
+            "grid": list(self.grid) if self.grid is not None else None,
+            "lanes": self.lanes,
+            "offsets": list(self.offsets),
+            "span": list(self.span) if self.span is not None else None,
+            "extent": self.extent,
+            "numel": self.numel,
+            "shape": list(self.shape) if self.shape is not None else None,
+            "strides": list(self.strides) if self.strides is not None else None,
+            "reason": self.reason,
+            "file": self.file,
+            "line": self.line,
+            "code": self.code,
+            **{k: v for k, v in self.mask_facts().items() if k != "parsed"},
+            "message": self.message,
+        }
+
+
+_AXIS_PATTERNS = ((0, re.compile(r"(\w+)\s*\[\s*:\s*,\s*None\s*\]")), (1, re.compile(r"(\w+)\s*\[\s*None\s*,\s*:\s*\]")))
+
+
+def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
+    """Read the faulting tl.load/tl.store call: its mask= text, and the 2D index names (x[:, None] is axis 0,
+    x[None, :] axis 1) of its pointer — inline, or from the pointer variable's assignments above the line — that
+    the mask does not mention. Best effort: {} when the line is not a plain call."""
+    if not code:
+        return {}
+    try:
+        tree = ast.parse(code.strip().rstrip(":"), mode="exec")
+    except SyntaxError:
+        return {}
+    call = next((n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                 and n.func.attr in ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg")),
+                None)
+    if call is None or not call.args:
+        return {}
+    text = code.strip().rstrip(":")
+    mask_node = next((k.value for k in call.keywords if k.arg == "mask"), None)
+    if mask_node is None and call.func.attr == "store" and len(call.args) >= 3:
+        mask_node = call.args[2]
+    elif mask_node is None and call.func.attr == "load" and len(call.args) >= 2:
+        mask_node = call.args[1]
+    mask = ast.get_source_segment(text, mask_node) if mask_node is not None else None
+    if isinstance(mask_node, ast.Name) and file and line:  # mask=mask: show what the learner assigned to it
+        defined = _assignments(mask_node.id, file, line).strip()
+        if defined:
+            mask = f"{mask_node.id} = {defined}"
+    pointer = ast.get_source_segment(text, call.args[0]) or ""
+    source = pointer
+    if isinstance(call.args[0], ast.Name) and file and line:
+        source += " " + _assignments(call.args[0].id, file, line)
+    axes: dict[str, int] = {}
+    for axis, pattern in _AXIS_PATTERNS:
+        for name in pattern.findall(source):
+            axes.setdefault(name, axis)
+    mentioned = set(re.findall(r"\w+", mask or ""))
+    unbounded = [{"name": n, "axis": a} for n, a in axes.items() if n not in mentioned]
+    return {"parsed": True, "mask": mask, "unbounded": unbounded}
+
+
+def _assignments(name: str, file: str, line: int, lookback: int = 60) -> str:
+    """The right-hand sides of `name = ...` / `name += ...` in the lines above `line` (same kernel, usually)."""
+    pattern = re.compile(rf"^\s*{re.escape(name)}\s*(?:\+|-)?=\s*(.+)$")
+    found = []
+    for number in range(max(1, line - lookback), line):
+        match = pattern.match(linecache.getline(file, number))
+        if match:
+            found.append(match.group(1))
+    return " ".join(found)
+
+
+def _oob_from_dict(d: dict) -> OutOfBounds:
+    keys = (
+        "access",
+        "kernel",
+        "arg",
+        "lanes",
+        "offsets",
+        "extent",
+        "file",
+        "line",
+        "reason",
+        "op",
+        "numel",
+        "code",
+    )
+    kwargs = {k: d.get(k) for k in keys}
+    kwargs["program_id"] = tuple(d.get("program_id") or (0, 0, 0))
+    for k in ("shape", "strides", "grid", "span"):
+        kwargs[k] = tuple(d[k]) if d.get(k) is not None else None
+    return OutOfBounds(**kwargs)
+
+
+def find_oob(exc: BaseException | None) -> OutOfBounds | None:
+    """The OutOfBounds behind `exc`, following __cause__ and __context__ (the interpreter wraps errors)."""
+    seen: set[int] = set()
+    pending = [exc]
+    while pending:
+        e = pending.pop(0)
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, OutOfBounds):
+            return e
+        pending.extend([e.__cause__, e.__context__])
+    return None
