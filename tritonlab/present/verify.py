@@ -76,6 +76,9 @@ def summary(result: Any, lang: str) -> str:
     err = _get(result, "error")
     if err:
         return f"{error_head(err, lang)}: {describe(err, lang)}"
+    skipped = _get(result, "skipped")
+    if skipped:
+        return describe(skipped, lang)
     if _get(result, "passed"):
         be = backend_name(_get(result, "backend"), lang)
         return Said(f"all {len(cases)} cases pass on the {be}", f"{be}で全 {len(cases)} ケースに合格").in_(

@@ -70,6 +70,10 @@ class VerifyPanel(LabAppAccess, Vertical):
         if error and error.get("kind") == "cancelled":
             text.append(t("cancelled", lang), style="bold yellow")
             return text
+        if result.get("skipped"):  # verify.requires unmet here: neither pass nor fail, and why
+            text.append(t("skipped", lang), style="bold yellow")
+            text.append("  " + summary(result, lang))
+            return text
         if result.get("passed"):
             text.append(t("passed", lang), style="bold green")
         else:
