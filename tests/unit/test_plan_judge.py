@@ -70,3 +70,11 @@ def test_operator_facts_are_judged_here(tmp_path):
     other = verify._op_diagnoses(exercise, {"ops_seen": ["lab::fwd", "lab::bwd"],
                                             "ops_origin": {"lab::fwd": "/else/sol.py", "lab::bwd": mine}}, mine)
     assert [(d["kind"], d["op"]) for d in other] == [("op-not-yours", "lab::fwd")]
+
+
+def test_compile_is_not_compared_when_the_eager_outputs_already_fail():
+    eager = (torch.ones(3), None)  # a missing gradient: the eager run already failed
+    found = [{"kind": "no-gradient"}]
+    facts = verify._judge_compile(plan(), {"checked": True, "graph_breaks": 0}, {"0": eager[0]}, eager,
+                                  {"*": (1e-5, 1e-5)}, found)
+    assert facts["why"] == "eager-fails" and [d["kind"] for d in found] == ["no-gradient"]

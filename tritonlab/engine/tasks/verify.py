@@ -452,6 +452,8 @@ def _judge_compile(plan, facts, compiled, eager: tuple, tols: dict, diagnoses: l
     facts = facts if isinstance(facts, dict) else {}
     if facts.get("checked") is not True:
         return {"checked": False, "why": "not run"}
+    if diagnoses or not all(_plain(t) for t in eager):  # numerics first: nothing right to compare compiled with
+        return {"checked": True, "passed": False, "why": "eager-fails", "graph_breaks": _int(facts.get("graph_breaks"))}
     found: list = []
     if _int(facts.get("graph_breaks")) or not isinstance(compiled, dict):
         found.append({"kind": "graph-break", "error": str(facts.get("error") or "")[:80],
@@ -463,8 +465,7 @@ def _judge_compile(plan, facts, compiled, eager: tuple, tols: dict, diagnoses: l
         for diag in found:
             diag["kind"] = "compiled-differs" if diag["kind"] != "wrong-outputs" else diag["kind"]
             diag["message"] = f"compiled: {diag['message']}"
-    if not diagnoses:  # numerics first: a compile failure is named once the eager values are right
-        diagnoses.extend(found)
+    diagnoses.extend(found)
     return {"checked": True, "passed": not found, "graph_breaks": _int(facts.get("graph_breaks"))}
 
 
