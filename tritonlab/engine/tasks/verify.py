@@ -138,8 +138,8 @@ def handle(args: dict, ctx) -> dict:
     clock = time.perf_counter()
     runner = pool.take()
     waited = time.perf_counter() - clock
-    # Exercises with a verify plan (several outputs, gradients, operators: engine/outputs.py) still run their
-    # whole case in the runner, verdict included — not yet split (see DEVELOPERS.md, known limits).
+    # A verify plan (several outputs, gradients, operators: engine/outputs.py) is split the same way: the
+    # runner sends each output and gradient, the judge computes the reference gradients and compares them.
     plan = outputs.Plan.for_exercise(exercise)
     inputs_of: list[dict] = []
     job_cases = []
@@ -151,7 +151,9 @@ def handle(args: dict, ctx) -> dict:
         file_in, file_out = runner.workdir / f"in-{index}.pt", runner.workdir / f"out-{index}.pt"
         torch.save(inputs, file_in)
         job_cases.append({"params": params, "dtype": dtype, "kwargs": kwargs, "inputs": str(file_in),
-                          "output": str(file_out), "seed": seed, "legacy": plan is not None})
+                          "output": str(file_out), "seed": seed, "plan": plan is not None,
+                          # torch.compile takes seconds: once per verify, on the first case, on a GPU only
+                          "compile": bool(plan and exercise.verify.compile and backend == "gpu" and not index)})
     runner_file = str(runner.workdir / path.name)
     job = {"op": "verify", "exercise": exercise.key, "lessons_dir": args.get("lessons_dir"),
            "kernels_dir": args.get("kernels_dir"), "file": runner_file, "source": source,
@@ -188,8 +190,13 @@ def handle(args: dict, ctx) -> dict:
             facts = by_case.get(index)
             if facts is None:
                 break
-            case = judge_case(exercise, str(path), params, dtype, seed, kwargs, inputs_of[index], facts,
-                              payloads.get(index, {"missing": "no output file"}), device)
+            payload = payloads.get(index, {"missing": "no output file"})
+            if plan is not None:
+                case = judge_plan_case(exercise, str(path), params, dtype, seed, kwargs, inputs_of[index], facts,
+                                       payload, backend, first=not index)
+            else:
+                case = judge_case(exercise, str(path), params, dtype, seed, kwargs, inputs_of[index], facts,
+                                  payload, device)
             case["name"] = names[index]
             result["cases"].append(case)
             if case.get("error"):
@@ -318,12 +325,174 @@ def _ints(values) -> list[int]:
         else []
 
 
+def _guard_diagnoses(facts: dict, diagnoses: list) -> None:
+    """Guard zones the runner found overwritten: out-of-bounds stores."""
+    for guard in facts.get("guards") or []:
+        if not isinstance(guard, dict):
+            continue
+        guard = {"name": str(guard.get("name") or ""), "side": str(guard.get("side") or ""),
+                 "changed": _int(guard.get("changed")), "first_offsets": _ints(guard.get("first_offsets"))}
+        diagnoses.append({"kind": "oob", "access": "store", "arg": guard.get("name"),
+                          "message": f"out-of-bounds store: memory {guard.get('side')} the tensor "
+                                     f"{guard.get('name') or ''} was overwritten ({guard.get('changed')} elements) "
+                                     "— a store without a correct mask", **guard})
+
+
+def _input_diagnoses(exercise, inputs: dict, payload: dict, diagnoses: list) -> None:
+    """Inputs the runner sent back (it found them changed), compared here with the judge's own copies."""
+    output_spec = exercise.verify.output
+    skip_input = output_spec.split(":", 1)[1] if output_spec.startswith("inplace:") else None
+    returned = payload.get("inputs") if isinstance(payload.get("inputs"), dict) else {}
+    for name, original in inputs.items():
+        if name == skip_input or not isinstance(original, torch.Tensor):
+            continue
+        if name not in returned:
+            continue  # the runner found it unchanged
+        now = returned.get(name)
+        if not _plain(now) or now.shape != original.shape or now.dtype != original.dtype:
+            diagnoses.append({"kind": "input-modified", "arg": name, "message": f"your input {name} did not come "
+                              "back from the runner unchanged"})
+            continue
+        now = now.to(original.device)
+        same = torch.equal(now, original) or (
+            now.is_floating_point() and torch.equal(torch.isnan(now), torch.isnan(original))
+            and torch.equal(torch.nan_to_num(now), torch.nan_to_num(original)))
+        if not same:
+            changed = int((now != original).sum())
+            diagnoses.append({"kind": "input-modified", "arg": name, "changed": changed,
+                              "message": f"your kernel modified its input {name} ({changed} elements changed): "
+                                         "inputs are read-only — store into the output instead"})
+
+
+def judge_plan_case(exercise, learner_file: str, params: dict, dtype: str, seed: int, kwargs: dict, inputs: dict,
+                    facts: dict, payload: dict, backend: str, first: bool) -> dict:
+    """A case with a verify plan, decided here: the reference outputs and gradients are computed by the judge
+    (torch autograd on its own copies of the inputs), each output/gradient the runner sent is compared with its
+    own tolerance, the operator facts and the determinism re-run's tensors are checked here too."""
+    plan = outputs.Plan.for_exercise(exercise, seed)
+    atol, rtol = exercise_env.tolerance(exercise, dtype)
+    case = {"params": params, "dtype": dtype, "seed": seed, "kwargs": kwargs, "passed": False,
+            "max_abs_err": None, "max_rel_err": None, "mismatches": None, "diagnoses": [],
+            "atol": atol, "rtol": rtol}
+    case["inputs"] = {k: describe(v) for k, v in inputs.items()}
+    diagnoses = case["diagnoses"]
+    launches = [_launch_record(x) for x in facts.get("launches") or [] if isinstance(x, dict)]
+    case["launches"] = [{k: launch.get(k) for k in ("kernel", "file", "grid")} for launch in launches]
+    if facts.get("error") is not None:
+        case["error"] = _error_dict(facts["error"])
+        diagnoses.append(dict(case["error"]))
+        return case
+    if isinstance(facts.get("ms_wall"), (int, float)):
+        case["ms_wall"] = facts["ms_wall"]
+    stats = facts.get("stats") if isinstance(facts.get("stats"), dict) else None
+    if stats is not None:
+        case["stats"] = {k: _int(stats.get(k)) for k in ("bytes_loaded", "bytes_stored", "programs")}
+    mine = [launch for launch in launches if same_file(launch.get("file"), learner_file)]
+    if exercise.expect_kernel and not mine:
+        what = ("no Triton kernel ran" if not launches else
+                "the kernels that ran are not defined in your file")
+        diagnoses.append({"kind": "no-kernel-launched", "entry": exercise.entry, "foreign": bool(launches),
+                          "message": f"{what}: {exercise.entry}() must launch the @triton.jit kernel you wrote "
+                                     "(returning torch's own result does not count)"})
+    _guard_diagnoses(facts, diagnoses)
+    _input_diagnoses(exercise, inputs, payload, diagnoses)
+    expected = plan.reference(exercise, dict(inputs), params, kwargs)
+    got = _plan_tensors(facts.get("returned"), payload.get("outputs"), diagnoses, exercise.entry)
+    tols = outputs.tolerances(exercise, plan, dtype, (atol, rtol))
+    plan.compare(got, expected, tols, diagnoses, case, unwritten=memcheck.is_poison)
+    diagnoses.extend(_op_diagnoses(exercise, facts, learner_file))
+    spec = exercise.verify
+    if spec.compile and first:
+        case["compile"] = {"checked": False, "why": "interpreter"} if backend != "gpu" else \
+            _judge_compile(plan, facts.get("compile"), payload.get("compiled"), got, tols, diagnoses)
+    if diagnoses:
+        case["passed"] = False
+        return case
+    if spec.deterministic:
+        if backend == "gpu":
+            if facts.get("again_error") is not None:
+                case["error"] = _error_dict(facts["again_error"])
+                diagnoses.append(dict(case["error"]))
+            else:
+                again = _plan_tensors(facts.get("returned"), payload.get("again"), [], exercise.entry)
+                plan.compare_bits(got, again, diagnoses)
+            case["deterministic"] = {"checked": True}
+        else:  # the interpreter runs programs one after another: any order is always the same order
+            case["deterministic"] = {"checked": False, "why": "interpreter"}
+    case["passed"] = not diagnoses
+    return case
+
+
+class _NotATensor:
+    """Stands for a value the runner returned that is not a plain tensor, so the comparison names its type."""
+
+
+def _plan_tensors(returned, tensors, diagnoses: list, entry: str) -> tuple:
+    """The outputs in plan order, rebuilt from the runner's facts ("Tensor", None or a type name per value) and
+    the plain tensors it saved. A value said to be a tensor that did not arrive as a plain one is named."""
+    returned = returned[:64] if isinstance(returned, list) else []
+    tensors = tensors if isinstance(tensors, dict) else {}
+    values = []
+    for index, kind in enumerate(returned):
+        tensor = tensors.get(str(index))
+        if kind is None:
+            values.append(None)
+        elif kind == "Tensor" and _plain(tensor):
+            values.append(tensor)
+        else:
+            name = "".join(ch for ch in str(kind) if ch.isalnum() or ch == "_")[:80] or "value"
+            if kind == "Tensor" or str(kind).startswith("subclass:"):
+                name = name.removeprefix("subclass")
+                diagnoses.append({"kind": "not-a-plain-tensor", "entry": entry, "returned": name,
+                                  "message": f"{entry}() returned a {name} the lab cannot accept as a plain "
+                                             "torch.Tensor (a tensor subclass or a forged result): return the "
+                                             "tensors your kernels wrote"})
+            values.append(type(name, (_NotATensor,), {})())
+    return tuple(values)
+
+
+def _op_diagnoses(exercise, facts: dict, learner_file: str) -> list[dict]:
+    """The lesson's operators must have been dispatched (the runner's fact) and registered by the learner's
+    file (the function torch.library runs for it, as the runner found it)."""
+    wanted = list(exercise.verify.ops or [])
+    seen = {str(n) for n in facts.get("ops_seen") or [] if isinstance(n, str)}
+    origins = facts.get("ops_origin") if isinstance(facts.get("ops_origin"), dict) else {}
+    recorder = outputs.OpRecorder(wanted)
+    recorder.seen = seen & set(wanted)
+    found = [d for d in outputs.op_diagnoses(recorder, learner_file) if d["kind"] == "op-not-used"]
+    for name in wanted:
+        origin = origins.get(name)
+        if name in seen and isinstance(origin, str) and origin and not same_file(origin, learner_file):
+            found.append({"kind": "op-not-yours", "op": name, "origin": origin[:4096],
+                          "message": f"the operator {name} that ran was registered by {origin[:4096]}, not by your "
+                                     "file: register it in your file with @triton_op"})
+    return found
+
+
+def _judge_compile(plan, facts, compiled, eager: tuple, tols: dict, diagnoses: list) -> dict:
+    """torch.compile's outcome (the runner's fact) and its tensors against the eager ones, compared here."""
+    facts = facts if isinstance(facts, dict) else {}
+    if facts.get("checked") is not True:
+        return {"checked": False, "why": "not run"}
+    if diagnoses or not all(_plain(t) for t in eager):  # numerics first: nothing right to compare compiled with
+        return {"checked": True, "passed": False, "why": "eager-fails", "graph_breaks": _int(facts.get("graph_breaks"))}
+    found: list = []
+    if _int(facts.get("graph_breaks")) or not isinstance(compiled, dict):
+        found.append({"kind": "graph-break", "error": str(facts.get("error") or "")[:80],
+                      "message": f"torch.compile(fullgraph=True) failed: {str(facts.get('message') or '')[:300]}"})
+    else:
+        names = [f"{i}" for i in range(len(plan.names))]
+        got = tuple(compiled.get(n) if _plain(compiled.get(n)) else None for n in names)
+        plan.compare(got, eager, tols, found, {})
+        for diag in found:
+            diag["kind"] = "compiled-differs" if diag["kind"] != "wrong-outputs" else diag["kind"]
+            diag["message"] = f"compiled: {diag['message']}"
+    diagnoses.extend(found)
+    return {"checked": True, "passed": not found, "graph_breaks": _int(facts.get("graph_breaks"))}
+
+
 def judge_case(exercise, learner_file: str, params: dict, dtype: str, seed: int, kwargs: dict, inputs: dict,
                facts: dict, payload: dict, device) -> dict:
-    if isinstance(facts.get("legacy_case"), dict):
-        legacy = dict(facts["legacy_case"])
-        legacy["judged_in_runner"] = True
-        return legacy
     atol, rtol = exercise_env.tolerance(exercise, dtype)
     case = {"params": params, "dtype": dtype, "seed": seed, "kwargs": kwargs, "passed": False,
             "max_abs_err": None, "max_rel_err": None, "mismatches": None, "diagnoses": [],
@@ -353,38 +522,8 @@ def judge_case(exercise, learner_file: str, params: dict, dtype: str, seed: int,
         diagnoses.append({"kind": "no-kernel-launched", "entry": exercise.entry, "foreign": bool(launches),
                           "message": f"{what}: {exercise.entry}() must launch the @triton.jit kernel you wrote "
                                      "(returning torch's own result does not count)"})
-    for guard in facts.get("guards") or []:
-        if not isinstance(guard, dict):
-            continue
-        guard = {"name": str(guard.get("name") or ""), "side": str(guard.get("side") or ""),
-                 "changed": _int(guard.get("changed")), "first_offsets": _ints(guard.get("first_offsets"))}
-        diagnoses.append({"kind": "oob", "access": "store", "arg": guard.get("name"),
-                          "message": f"out-of-bounds store: memory {guard.get('side')} the tensor "
-                                     f"{guard.get('name') or ''} was overwritten ({guard.get('changed')} elements) "
-                                     "— a store without a correct mask", **guard})
-
-    output_spec = exercise.verify.output
-    skip_input = output_spec.split(":", 1)[1] if output_spec.startswith("inplace:") else None
-    returned = payload.get("inputs") if isinstance(payload.get("inputs"), dict) else {}
-    for name, original in inputs.items():
-        if name == skip_input or not isinstance(original, torch.Tensor):
-            continue
-        if name not in returned:
-            continue  # the runner found it unchanged
-        now = returned.get(name)
-        if not _plain(now) or now.shape != original.shape or now.dtype != original.dtype:
-            diagnoses.append({"kind": "input-modified", "arg": name, "message": f"your input {name} did not come "
-                              "back from the runner unchanged"})
-            continue
-        now = now.to(original.device)
-        same = torch.equal(now, original) or (
-            now.is_floating_point() and torch.equal(torch.isnan(now), torch.isnan(original))
-            and torch.equal(torch.nan_to_num(now), torch.nan_to_num(original)))
-        if not same:
-            changed = int((now != original).sum())
-            diagnoses.append({"kind": "input-modified", "arg": name, "changed": changed,
-                              "message": f"your kernel modified its input {name} ({changed} elements changed): "
-                                         "inputs are read-only — store into the output instead"})
+    _guard_diagnoses(facts, diagnoses)
+    _input_diagnoses(exercise, inputs, payload, diagnoses)
 
     expected = exercise_env.reference(exercise, dict(inputs), params, kwargs)
     got = payload.get("out")

@@ -14,7 +14,7 @@ import torch
 
 from tritonlab.engine import contracts, exercise_env, memcheck
 from tritonlab.engine.inputs import describe, make_inputs, place_inputs
-from tritonlab.engine.learner import LearnerError, classify, same_file  # noqa: F401 - classify: legacy_case
+from tritonlab.engine.learner import LearnerError, classify, same_file
 
 _INT_OF_SIZE = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
 _FIRST = 8
@@ -195,10 +195,8 @@ def run(job: dict, backend: str, send) -> None:
         return
     for index, case in enumerate(job.get("cases") or []):
         send({"type": "event", "case": index})
-        if case.get("legacy"):
-            facts = {"legacy_case": legacy_case(loaded, case["params"], case["dtype"], case["seed"],
-                                                case.get("kwargs") or {}, backend)}
-            facts["error"] = facts["legacy_case"].get("error")
+        if case.get("plan"):
+            facts = run_plan_case(loaded, case, backend)
         else:
             facts = run_case(loaded, case, backend)
             if index == 0:  # facts about the file itself (autotune key and configs) travel with the first case
@@ -270,116 +268,85 @@ def _same(now: torch.Tensor, sent) -> bool:
     return bool(torch.equal(a, b))
 
 
-def legacy_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backend: str) -> dict:
-    """The whole case in this process, verdict included: only for exercises with a verify plan (several
-    outputs, gradients, operators, torch.compile; engine/outputs.py), which the judge does not split yet."""
-    import time
-
+def run_plan_case(loaded, case: dict, backend: str) -> dict:
+    """A case with a verify plan (several outputs, gradients, operators, torch.compile: engine/outputs.py): call
+    the wrapper through the plan (forward, and in grad mode backward(dy)) and send back only tensors and facts.
+    Tensors: each output and each input's .grad (payload "outputs"), on a GPU with `deterministic` a second
+    run's ("again"), with `compile` torch.compile's ("compiled"). Facts: launches, guards, which of the lesson's
+    operators were dispatched and which file registered them, whether compiling raised. The judge compares."""
     from tritonlab.engine import outputs
-    from tritonlab.engine.diagnose import diagnose
-    from tritonlab.engine.tasks.verify import _check_output, _launch_block, _launch_summary, _refine_unwritten
-    _block_size_guess = _guess_from
 
     exercise = loaded.exercise
-    device = loaded.device
-    atol, rtol = exercise_env.tolerance(exercise, dtype)
-    case = {"params": params, "dtype": dtype, "seed": seed, "kwargs": kwargs, "passed": False,
-            "max_abs_err": None, "max_rel_err": None, "mismatches": None, "diagnoses": [],
-            "atol": atol, "rtol": rtol}
-    allocator = memcheck.GuardedAllocator(device)
-    inputs = make_inputs(exercise, params, dtype, seed, device, allocator=allocator)
-    originals = {k: v.clone() for k, v in inputs.items() if isinstance(v, torch.Tensor)}
-    plan = outputs.Plan.for_exercise(exercise, seed)  # None: one output tensor, the plain path
-    if plan:
-        expected = plan.reference(exercise, {k: originals.get(k, v) for k, v in inputs.items()}, params, kwargs)
-    else:
-        expected = exercise_env.reference(exercise, dict(originals, **{k: v for k, v in inputs.items()
-                                                                        if not isinstance(v, torch.Tensor)}),
-                                          params, kwargs)
-    case["inputs"] = {k: describe(v) for k, v in inputs.items()}
-    call = exercise_env.LearnerCall(plan_loaded := outputs.wrapped(loaded, plan), backend, allocator)
-    began = time.perf_counter()
+    facts: dict = {"diagnoses": []}
+    values = torch.load(case["inputs"], weights_only=True, map_location=loaded.device)
+    plan = outputs.Plan.for_exercise(exercise, case.get("seed") or 0)
+    allocator = memcheck.GuardedAllocator(loaded.device)
+    inputs = place_inputs(exercise, case["params"], case["dtype"], values, allocator)
+    plan_loaded = outputs.wrapped(loaded, plan)
+    call = exercise_env.LearnerCall(plan_loaded, backend, allocator)
+    kwargs = case.get("kwargs") or {}
+    wanted = list(exercise.verify.ops or [])
+    began = __import__("time").perf_counter()
     try:
-        with outputs.OpRecorder(exercise.verify.ops if plan else []) as recorder:
+        with outputs.OpRecorder(wanted) as recorder:
             got = call(*inputs.values(), **kwargs)
-    except (Exception, SystemExit) as exc:  # the learner's code raised (or called sys.exit): classify, stop
-        case["error"] = classify(exc, loaded.file)
-        case["diagnoses"].append(dict(case["error"]))
-        return case
-    case["ms_wall"] = round((time.perf_counter() - began) * 1e3, 3)
-    launches, checker = call.launches, call.checker
-    case["launches"] = [_launch_summary(launch) for launch in launches]
-    if checker is not None:
-        case["stats"] = checker.stats.to_dict()
-        case["stats"].pop("launches", None)
-
-    diagnoses = case["diagnoses"]
-    mine = [launch for launch in launches if same_file(launch.get("file"), loaded.file)]
-    if exercise.expect_kernel and not mine:
-        what = ("no Triton kernel ran" if not launches else
-                "the kernels that ran are not defined in your file")
-        diagnoses.append({"kind": "no-kernel-launched", "entry": exercise.entry, "foreign": bool(launches),
-                          "message": f"{what}: {exercise.entry}() must launch the @triton.jit kernel you wrote "
-                                     "(returning torch's own result does not count)"})
-
-    for guard in allocator.check():
-        diagnoses.append({"kind": "oob", "access": "store", "arg": guard.get("name"),
-                          "message": f"out-of-bounds store: memory {guard.get('side')} the tensor "
-                                     f"{guard.get('name') or ''} was overwritten ({guard.get('changed')} elements) "
-                                     "— a store without a correct mask", **guard})
-
-    output_spec = exercise.verify.output
-    if output_spec.startswith("inplace:"):
-        got = inputs[output_spec.split(":", 1)[1]]
-        skip_input = output_spec.split(":", 1)[1]
-    else:
-        skip_input = None
-    for name, original in originals.items():
-        if name == skip_input:
-            continue
-        now = inputs[name]
-        same = torch.equal(now, original) or (
-            now.is_floating_point() and torch.equal(torch.isnan(now), torch.isnan(original))
-            and torch.equal(torch.nan_to_num(now), torch.nan_to_num(original)))
-        if not same:
-            changed = int((now != original).sum()) if now.shape == original.shape else now.numel()
-            diagnoses.append({"kind": "input-modified", "arg": name, "changed": changed,
-                              "message": f"your kernel modified its input {name} ({changed} elements changed): "
-                                         "inputs are read-only — store into the output instead"})
-
-    if plan:
-        outputs.finish_case(plan, plan_loaded, loaded, inputs, kwargs, got, expected, recorder, dtype, backend, case)
-        case["passed"] = not diagnoses
-        return case
-    if not _check_output(got, expected, diagnoses):
-        case["passed"] = False
-        return case
-
-    unwritten = memcheck.is_poison(got) if got.numel() else None
-    block = kwargs.get("BLOCK_SIZE") or _launch_block(mine) or _block_size_guess(loaded)
-    report = diagnose(got.detach(), expected.to(got.device), atol=atol, rtol=rtol, unwritten_mask=unwritten,
-                      block_size=block)
-    _refine_unwritten(report.get("diagnoses", []), mine, block, got.numel())
-    for key in ("max_abs_err", "max_rel_err", "mismatches", "first", "map", "map_grid"):
-        case[key] = report.get(key)
-    diagnoses.extend(report.get("diagnoses", []))
-
-    budget = exercise.verify.bytes_budget
-    if budget and call.checked:
-        size = exercise_env.element_size(dtype)
-        limit = exercise_env.evaluate_bytes(budget, params, size)
-        moved = checker.stats.bytes_loaded + checker.stats.bytes_stored
-        case["bytes_budget"] = limit
-        if moved > limit:
-            diagnoses.append({"kind": "perf-bytes", "moved": moved, "budget": limit,
-                              "message": f"correct, but the kernel moved {moved:,} bytes where {int(limit):,} are "
-                                         "enough: it reads some data more than once"})
-    case["passed"] = not diagnoses
-    return case
+    except BaseException as exc:  # even BaseException or sys.exit: the learner's line, not a dead runner
+        if contracts.is_real_interrupt(exc):
+            raise
+        facts["error"] = classify(exc, loaded.file)
+        facts["launches"] = [_launch(launch) for launch in call.launches]
+        return facts
+    facts["ms_wall"] = round((__import__("time").perf_counter() - began) * 1e3, 3)
+    facts["launches"] = [_launch(launch) for launch in call.launches]
+    facts["checked"] = bool(call.checked)
+    if call.checker is not None:
+        stats = call.checker.stats.to_dict()
+        stats.pop("launches", None)
+        facts["stats"] = stats
+    facts["guards"] = allocator.check()
+    facts["ops_seen"] = [name for name in wanted if name in recorder.seen]
+    facts["ops_origin"] = {name: outputs.op_origin(name) for name in wanted}
+    got = tuple(got) if isinstance(got, (tuple, list)) else (got,)
+    facts["returned"] = [None if value is None else "Tensor" if type(value) is torch.Tensor else
+                         f"subclass:{type(value).__name__}" if isinstance(value, torch.Tensor) else
+                         type(value).__name__ for value in got][:64]
+    payload: dict = {"outputs": _plain_tensors(got)}
+    spec = exercise.verify
+    if spec.deterministic and backend == "gpu":  # the judge compares the two runs' bits
+        try:
+            payload["again"] = _plain_tensors(exercise_env.LearnerCall(plan_loaded, backend)(*inputs.values(),
+                                                                                           **kwargs))
+        except Exception as exc:  # noqa: BLE001 - the second run failing is the learner's, say so
+            facts["again_error"] = classify(exc, loaded.file)
+    if case.get("compile"):
+        facts["compile"] = _compile(plan, loaded.wrapper, list(inputs.values()), kwargs, payload)
+    payload["inputs"] = {k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])}
+    facts["inputs_returned"] = sorted(payload["inputs"])
+    torch.save(payload, case["output"])
+    return facts
 
 
-def _guess_from(loaded):
-    return _block_size_guess(loaded)
+def _plain_tensors(values) -> dict:
+    """index (as text) -> detached plain tensor; anything else (None, a subclass) stays out: the judge names it."""
+    values = tuple(values) if isinstance(values, (tuple, list)) else (values,)
+    return {str(i): v.detach() for i, v in enumerate(values) if type(v) is torch.Tensor}
+
+
+def _compile(plan, wrapper, args: list, kwargs: dict, payload: dict) -> dict:
+    """torch.compile(fullgraph=True) of the wrapper, forward (+ backward) on copies: its tensors go to the judge
+    (payload "compiled"); a graph break raises under fullgraph=True and is a fact here."""
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    copies = [a.detach().clone() if isinstance(a, torch.Tensor) else a for a in args]
+    try:
+        got = plan.wrap(torch.compile(wrapper, fullgraph=True))(*copies, **kwargs)
+        torch.cuda.synchronize()
+    except Exception as exc:  # noqa: BLE001 - graph breaks raise under fullgraph=True; so does an untraceable op
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return {"checked": True, "graph_breaks": 1, "error": type(exc).__name__, "message": first[:300]}
+    payload["compiled"] = _plain_tensors(got)
+    return {"checked": True, "graph_breaks": 0}
 
 
 def run_reject(loaded, reject: dict, backend: str) -> dict:
