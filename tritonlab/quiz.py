@@ -8,6 +8,7 @@ between questions. Grading maps the shown letter back to the choice itself, neve
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import random
@@ -30,10 +31,8 @@ def learner_id() -> str:
         value = ""
     if len(value) < 8 or not value.isalnum():
         value = secrets.token_hex(8)
-        try:
+        with contextlib.suppress(OSError):  # a read-only data dir: the order is then random per run, which is still not a pattern
             store.atomic_write(path, value + "\n")
-        except OSError:  # a read-only data dir: the order is then random per run, which is still not a pattern
-            pass
     return value
 
 
@@ -69,7 +68,7 @@ def run_quiz(lesson, lang: str, answers: str | None = None, as_json: bool = Fals
         order = choice_order(lesson.id, question, learner)
         if not as_json:
             out.write(f"\n{number + 1}. {tr(question.prompt, lang)}\n")
-            for letter, index in zip(LETTERS, order):
+            for letter, index in zip(LETTERS, order, strict=False):
                 out.write(f"   {letter}) {tr(question.choices[index].text, lang)}\n")
         if scripted is not None:
             answer = scripted[number] if number < len(scripted) else ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 from app_helpers import FakeClient, fixture_catalog, screen_text, settle
 from textual.widgets import OptionList
@@ -164,7 +165,7 @@ def test_verify_result_shows_cases_and_narrow_layout_switches_to_results():
         op, args = client.requests[-1]
         assert op == "verify" and set(args) == {"exercise", "file"} and args["exercise"] == KEY
         # what this window shows, in a per-window file (another window may change the draft meanwhile)
-        assert open(args["file"], encoding="utf-8").read() == screen.editor.text
+        assert Path(args["file"]).read_text(encoding="utf-8") == screen.editor.text
         assert store.draft_path(KEY).exists()  # saved before the request
         assert screen.has_class("-show-results") and screen.results.active == "verify"
         panel = screen.query_one(VerifyPanel)

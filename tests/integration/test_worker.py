@@ -83,7 +83,6 @@ def test_segfault_is_a_crash_with_signal_and_line(client):
     assert result["error"]["kind"] == "crash"
     assert result["error"]["signal"] == "SIGSEGV"
     assert result["error"]["line"] == 7
-    assert client.restarts >= 1 or True
     again = verify(client, solution=True)
     assert again["passed"]
 
@@ -202,7 +201,7 @@ def test_a_worker_never_outlives_its_parent(tmp_path):
     pid = int(out.stdout.split()[0])
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and os.path.exists(f"/proc/{pid}"):
-        state = open(f"/proc/{pid}/status").read().split("State:")[1].split()[0]
+        state = Path(f"/proc/{pid}/status").read_text().split("State:")[1].split()[0]
         if state == "Z":
             break
         time.sleep(0.2)

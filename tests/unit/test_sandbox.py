@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from tritonlab.engine import sandbox
 
@@ -68,7 +69,7 @@ def test_clean_below_kills_setsid_grandchildren():
     pid, killed = map(int, done.stdout.split())
     assert killed >= 1
     time.sleep(0.2)
-    assert not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] == "Z"
+    assert not os.path.exists(f"/proc/{pid}") or Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
 
 
 def test_limits_are_lowered_for_good():

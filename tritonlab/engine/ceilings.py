@@ -9,6 +9,7 @@ them.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 
@@ -133,10 +134,8 @@ def get(progress=None, refresh: bool = False) -> dict:
     if not cached:
         measured = measure(progress)
         gpus[key] = measured
-        try:
+        with contextlib.suppress(OSError):  # a read-only data dir costs a re-measurement next time, nothing else
             store.write_json(CACHE_FILE, {"version": 1, "gpus": gpus})
-        except OSError:
-            pass  # a read-only data dir costs a re-measurement next time, nothing else
     return {
         "gpu": name,
         "key": key,

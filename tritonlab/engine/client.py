@@ -8,6 +8,7 @@ output, the learner's line from the faulthandler traceback) and the next request
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import re
 import select
@@ -17,8 +18,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from tritonlab.engine import protocol
 from tritonlab.engine.sandbox import descendants, forbid_inspection, kill_tree, strip_control
@@ -52,7 +53,7 @@ def describe_exit(returncode: int | None) -> str:
     return f"exit code {returncode}"
 
 
-_LIVE: "set[subprocess.Popen]" = set()
+_LIVE: set[subprocess.Popen] = set()
 
 
 @atexit.register
@@ -61,10 +62,8 @@ def _stop_live_workers() -> None:
     for proc in list(_LIVE):
         if proc.poll() is None:
             below = descendants(proc.pid)
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
             kill_tree(below)
 
 
@@ -113,7 +112,7 @@ class WorkerClient:
         if self.backend_requested == "interpreter":
             env["TRITON_INTERPRET"] = "1"
         forbid_inspection()  # no learner process may open this process's pipes to the judge via /proc
-        log = open(self._log, "ab")
+        log = open(self._log, "ab")  # noqa: SIM115 - the worker keeps it as stdout/stderr; closed below
         self.proc = subprocess.Popen(
             [self.python, "-m", "tritonlab.engine.worker", "--backend", self.backend_requested],
             stdin=subprocess.PIPE,
@@ -189,10 +188,8 @@ class WorkerClient:
         try:
             return self._exchange(op, args, timeout, on_event, rid, capture)
         finally:
-            try:
+            with contextlib.suppress(OSError):
                 capture.unlink()  # learner output never stays on disk after its request
-            except OSError:
-                pass
 
     def _exchange(self, op, args, timeout, on_event, rid, capture) -> dict:
         message = {"id": rid, "op": op, "args": args or {}, "capture": str(capture), "timeout": timeout}

@@ -10,6 +10,7 @@ a flood costs neither memory nor disk. A new spare is forked after the reply, wh
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -48,10 +49,8 @@ class Runner:
 
     def close_fds(self) -> None:
         for fd in (self.job_w, self.result_r):
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
 
 
 class Outcome:
@@ -121,7 +120,7 @@ class RunnerPool:
                 env[key] = os.environ[key]
         if "TRITON_CACHE_DIR" not in env:
             env["TRITON_CACHE_DIR"] = str(Path(os.path.expanduser("~")) / ".triton" / "cache")
-        log = open(self.root / "zygote.log", "ab")
+        log = open(self.root / "zygote.log", "ab")  # noqa: SIM115 - handed to the zygote as its stdout/stderr
         self.zygote = subprocess.Popen(
             [sys.executable, "-m", "tritonlab.engine.runner", "--backend", self.backend,
              "--socket", str(theirs.fileno())],
@@ -166,10 +165,8 @@ class RunnerPool:
             self.sock = None
         if self.zygote is not None and self.zygote.poll() is None:
             self.zygote.kill()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.zygote.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
         self.spare = None
 
     # ---- runners ------------------------------------------------------------------------------------------
@@ -224,10 +221,8 @@ class RunnerPool:
         outcome.workdir = runner.workdir
         job = dict(job, cpu_seconds=max(5.0, timeout * 1.5))
         try:
-            try:
+            with contextlib.suppress(OSError):
                 os.write(runner.job_w, protocol.encode(job))
-            except OSError:
-                pass
             self._collect(runner, timeout, outcome, on_message)
         finally:
             self._finish(runner, outcome)

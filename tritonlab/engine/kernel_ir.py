@@ -502,7 +502,7 @@ def _signature_line(launch: Launch) -> str:
         names = list(inspect.signature(fn).parameters)
     except (TypeError, ValueError):
         return ""
-    values = dict(zip(names, launch.args))
+    values = dict(zip(names, launch.args, strict=False))
     values.update({k: v for k, v in launch.kwargs.items() if k in names})
     parts = []
     for name in names:

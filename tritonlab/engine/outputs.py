@@ -89,7 +89,7 @@ class Plan:
         from tritonlab.engine import exercise_env
 
         def expression(*args, **kw):
-            names = dict(zip(self.input_names, args))
+            names = dict(zip(self.input_names, args, strict=False))
             return exercise_env.reference(exercise, names, params, kw)
 
         copies = [v.detach().clone() if isinstance(v, torch.Tensor) else v for v in inputs.values()]
@@ -110,7 +110,7 @@ class Plan:
             return
         worst_abs = worst_rel = None
         mismatches = 0
-        for name, mine, ref in zip(self.names, got, expected):
+        for name, mine, ref in zip(self.names, got, expected, strict=False):
             atol, rtol = tolerances.get(name, tolerances.get("*", (1e-5, 1.3e-6)))
             row = {"name": name, "passed": False, "atol": atol, "rtol": rtol}
             rows.append(row)
@@ -134,7 +134,7 @@ class Plan:
 
     def compare_bits(self, first, second, diagnoses: list) -> None:
         """Two runs on identical inputs: the same bits, output by output (deterministic = true)."""
-        for name, a, b in zip(self.names, first, second):
+        for name, a, b in zip(self.names, first, second, strict=False):
             if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.shape == b.shape:
                 same = torch.equal(a, b) or torch.equal(torch.nan_to_num(a), torch.nan_to_num(b))
                 if not same:

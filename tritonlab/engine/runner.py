@@ -14,6 +14,7 @@ records and the provenance facts (engine/tasks/verify_runner.py). The verdict is
 from __future__ import annotations
 
 import argparse
+import contextlib
 import faulthandler
 import json
 import os
@@ -33,10 +34,8 @@ def _close_other_fds(keep: set[int]) -> None:
         fds = list(range(3, 256))
     for fd in fds:
         if fd not in keep:
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
 
 
 class RunnerContext:
@@ -219,7 +218,11 @@ def zygote(backend: str, sock_fd: int) -> int:
     import triton  # noqa: F401
 
     if backend == "interpreter":
-        from tritonlab.engine.interpreter_support import install_if_needed, repair_bf16_dot, repair_scalar_index
+        from tritonlab.engine.interpreter_support import (
+            install_if_needed,
+            repair_bf16_dot,
+            repair_scalar_index,
+        )
 
         install_if_needed()
         repair_scalar_index()

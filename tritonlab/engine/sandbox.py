@@ -7,6 +7,7 @@ prctl must never stop a learner from verifying; what each call could not do is s
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import re
@@ -152,26 +153,20 @@ def descendants(root: int, exclude: set[int] | frozenset = frozenset()) -> set[i
 
 def kill_tree(pids: set[int]) -> None:
     for pid in pids:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 def reap(pids: set[int]) -> None:
     """Collect the exit status of our own (re-parented) children so they do not linger as zombies."""
     for pid in pids:
-        try:
+        with contextlib.suppress(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
-            pass
 
 
 def kill_group(pgid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def clean_below(root: int, keep: set[int], rounds: int = 20) -> int:
@@ -221,10 +216,8 @@ class CappedOutput:
                 self.tail += chunk
                 if len(self.tail) > OUTPUT_TAIL:
                     del self.tail[: len(self.tail) - OUTPUT_TAIL]
-        try:
+        with contextlib.suppress(OSError):
             os.close(self.fd)
-        except OSError:
-            pass
 
     def tail_text(self) -> str:
         return bytes(self.head[-OUTPUT_TAIL:] if not self.tail else self.tail).decode("utf-8", "replace")

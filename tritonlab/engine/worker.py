@@ -8,6 +8,7 @@ The protocol travels on the original stdin/stdout, which are moved aside at star
 from __future__ import annotations
 
 import argparse
+import contextlib
 import faulthandler
 import os
 import signal
@@ -135,7 +136,11 @@ def hello(backend: str) -> dict:
     import triton
 
     if backend == "interpreter":
-        from tritonlab.engine.interpreter_support import install_if_needed, repair_bf16_dot, repair_scalar_index
+        from tritonlab.engine.interpreter_support import (
+            install_if_needed,
+            repair_bf16_dot,
+            repair_scalar_index,
+        )
 
         install_if_needed()
         repair_scalar_index()
@@ -275,10 +280,8 @@ def watch_parent(interval: float = 1.0, on_orphaned=None) -> None:
             time.sleep(interval)
             if os.getppid() != parent:
                 if on_orphaned is not None:
-                    try:
+                    with contextlib.suppress(Exception):
                         on_orphaned()
-                    except Exception:  # noqa: BLE001
-                        pass
                 os._exit(70)
 
     threading.Thread(target=loop, name="tritonlab-parent-watch", daemon=True).start()

@@ -6,6 +6,7 @@ Kernel work goes through the app's `Lab` (blocking) in thread workers of the gro
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import subprocess
@@ -399,10 +400,8 @@ class LessonScreen(LabAppAccess, Screen):
                 # Esc came before the request reached the worker (the kill found no request to stop): again.
                 self.lab_app.cancel_requests()
                 return
-            try:
+            with contextlib.suppress(RuntimeError):  # the app is closing
                 self.app.call_from_thread(self._show_progress, op, event)
-            except RuntimeError:  # the app is closing
-                pass
 
         # Lab.verify replays a GPU fault or guard hit on the interpreter's bounds checker (which names the
         # line) and audits a GPU pass for out-of-bounds reads the GPU cannot see.

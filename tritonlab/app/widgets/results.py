@@ -8,7 +8,6 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.lazy import Lazy
-from textual.widget import Widget
 from textual.widgets import TabbedContent, TabPane, Tabs
 
 from tritonlab.app.strings import t

@@ -72,14 +72,14 @@ def _region_for(name: str, tensor: Any) -> _Region | None:
     numel = t.numel()
     if numel == 0:
         return _Region(name, first, first, itemsize, 0, shape, strides, None)
-    low = sum((s - 1) * st for s, st in zip(shape, strides) if st < 0)
-    high = sum((s - 1) * st for s, st in zip(shape, strides) if st > 0)
+    low = sum((s - 1) * st for s, st in zip(shape, strides, strict=False) if st < 0)
+    high = sum((s - 1) * st for s, st in zip(shape, strides, strict=False) if st > 0)
     span = high - low + 1
     lo = first + low * itemsize
     nested = None
     if span != numel and low == 0:
-        dims = sorted(((s, st) for s, st in zip(shape, strides) if s > 1 and st > 0), key=lambda d: -d[1])
-        if all(outer[1] >= inner[0] * inner[1] for outer, inner in zip(dims, dims[1:])):
+        dims = sorted(((s, st) for s, st in zip(shape, strides, strict=False) if s > 1 and st > 0), key=lambda d: -d[1])
+        if all(outer[1] >= inner[0] * inner[1] for outer, inner in zip(dims, dims[1:], strict=False)):
             nested = dims
     return _Region(name, lo, lo + span * itemsize, itemsize, numel, shape, strides, nested)
 

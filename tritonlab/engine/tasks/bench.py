@@ -21,7 +21,7 @@ import math
 
 import torch
 
-from tritonlab.engine import exercise_env, memcheck, roofline, timing
+from tritonlab.engine import exercise_env, roofline, timing
 from tritonlab.engine.inputs import evaluate, make_inputs
 from tritonlab.engine.learner import LearnerError, classify
 from tritonlab.engine.protocol import error
@@ -199,7 +199,7 @@ def _stats_dict(stats) -> dict:
 
 def _sweep_configs(spec) -> list[dict]:
     keys = list(spec.sweep)
-    return [dict(zip(keys, combo)) for combo in itertools.product(*(spec.sweep[k] for k in keys))]
+    return [dict(zip(keys, combo, strict=False)) for combo in itertools.product(*(spec.sweep[k] for k in keys))]
 
 
 def _baseline(exercise, spec, inputs: dict, params: dict, kwargs: dict | None = None):

@@ -14,6 +14,7 @@ wrote (provenance: not-kernel-output, written-after-kernel, partly-written-by-to
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -274,10 +275,8 @@ def _load_output(path: str, device) -> dict:
     except Exception as exc:  # noqa: BLE001 - a forged or subclassed tensor does not unpickle; say so
         return {"missing": f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"}
     finally:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(path)
-        except OSError:
-            pass
     if not isinstance(payload, dict):
         return {"missing": "not a dict"}
     return payload

@@ -156,7 +156,7 @@ def _bytes(storage: torch.UntypedStorage) -> torch.Tensor:
 def _element_offsets(t: torch.Tensor) -> torch.Tensor:
     if t.numel() == 0:
         return torch.zeros(0, dtype=torch.int64, device=t.device)
-    span = 1 + sum((s - 1) * st for s, st in zip(t.shape, t.stride()))
+    span = 1 + sum((s - 1) * st for s, st in zip(t.shape, t.stride(), strict=False))
     index = torch.arange(span, dtype=torch.int64, device=t.device)
     return torch.as_strided(index, t.shape, t.stride()).reshape(-1) + t.storage_offset()
 
