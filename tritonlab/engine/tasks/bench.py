@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from typing import Any
 
 import torch
 
@@ -55,7 +56,7 @@ class _Fault(Exception):
 
 def handle(args: dict, ctx) -> dict:
     backend = ctx.backend
-    result = {
+    result: dict[str, Any] = {
         "exercise": args.get("exercise"),
         "backend": backend,
         "device": (getattr(ctx, "info", None) or {}).get("device"),
@@ -102,7 +103,7 @@ def handle(args: dict, ctx) -> dict:
         if checked.get("error"):
             result["error"] = dict(checked["error"], not_timed=True)
         else:
-            failing = next((c for c in checked.get("cases") or [] if not c.get("passed")), {})
+            failing: dict[str, Any] = next((c for c in checked.get("cases") or [] if not c.get("passed")), {})
             result["error"] = error(
                 "verify", f"not timed: your kernel does not pass verify yet — {summary}", not_timed=True,
                 case=failing.get("name"), diagnosis=(failing.get("diagnoses") or [None])[0],

@@ -22,6 +22,7 @@ import random
 import secrets
 import time
 from pathlib import Path
+from typing import Any, TypeGuard
 
 import torch
 
@@ -100,7 +101,7 @@ def handle(args: dict, ctx) -> dict:
         return judged
     backend = ctx.backend
     started = time.perf_counter()
-    result = {"exercise": args.get("exercise"), "backend": backend, "passed": False, "cases": [], "error": None}
+    result: dict[str, Any] = {"exercise": args.get("exercise"), "backend": backend, "passed": False, "cases": [], "error": None}
     try:
         exercise = exercise_env.catalog(args.get("lessons_dir"), args.get("kernels_dir")).exercise(args["exercise"])
     except KeyError as exc:
@@ -282,7 +283,7 @@ def _load_output(path: str, device) -> dict:
     return payload
 
 
-def _plain(value) -> bool:
+def _plain(value) -> TypeGuard[torch.Tensor]:
     return type(value) is torch.Tensor
 
 
@@ -302,7 +303,7 @@ def judge_case(exercise, learner_file: str, params: dict, dtype: str, seed: int,
         legacy["judged_in_runner"] = True
         return legacy
     atol, rtol = exercise_env.tolerance(exercise, dtype)
-    case = {"params": params, "dtype": dtype, "seed": seed, "kwargs": kwargs, "passed": False,
+    case: dict[str, Any] = {"params": params, "dtype": dtype, "seed": seed, "kwargs": kwargs, "passed": False,
             "max_abs_err": None, "max_rel_err": None, "mismatches": None, "diagnoses": [],
             "atol": atol, "rtol": rtol}
     case["inputs"] = {k: describe(v) for k, v in inputs.items()}
@@ -342,7 +343,7 @@ def judge_case(exercise, learner_file: str, params: dict, dtype: str, seed: int,
 
     output_spec = exercise.verify.output
     skip_input = output_spec.split(":", 1)[1] if output_spec.startswith("inplace:") else None
-    returned = payload.get("inputs") if isinstance(payload.get("inputs"), dict) else {}
+    returned = sent if isinstance(sent := payload.get("inputs"), dict) else {}
     for name, original in inputs.items():
         if name == skip_input or not isinstance(original, torch.Tensor):
             continue
@@ -438,7 +439,7 @@ def _provenance(facts, got, entry: str, diagnoses: list) -> None:
 def _launch_record(launch: dict) -> dict:
     grid = launch.get("grid")
     grid = [g for g in grid if isinstance(g, int) and not isinstance(g, bool)][:3] if isinstance(grid, list) else None
-    meta = launch.get("meta") if isinstance(launch.get("meta"), dict) else {}
+    meta = given if isinstance(given := launch.get("meta"), dict) else {}
     return {"kernel": str(launch.get("kernel") or "")[:200], "file": str(launch.get("file") or "")[:4096],
             "grid": grid or None,
             "meta": {str(k): v for k, v in meta.items() if isinstance(v, int) and not isinstance(v, bool)}}
@@ -472,7 +473,7 @@ def _check_output(got, expected, diagnoses: list) -> bool:
 
 def judge_reject(reject, facts: dict | None) -> dict:
     """A reject case passes when the wrapper raised before any launch (the runner's facts, sanity-checked)."""
-    case = {"name": f"rejects {reject.name}", "kind": "reject", "passed": False, "max_abs_err": None,
+    case: dict[str, Any] = {"name": f"rejects {reject.name}", "kind": "reject", "passed": False, "max_abs_err": None,
             "max_rel_err": None, "mismatches": None, "diagnoses": [], "why": reject.why}
     facts = facts if isinstance(facts, dict) else {}
     if isinstance(facts.get("inputs"), dict):

@@ -9,6 +9,8 @@ nothing here decides pass or fail.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import torch
 
@@ -196,7 +198,7 @@ def run(job: dict, backend: str, send) -> None:
     for index, case in enumerate(job.get("cases") or []):
         send({"type": "event", "case": index})
         if case.get("legacy"):
-            facts = {"legacy_case": legacy_case(loaded, case["params"], case["dtype"], case["seed"],
+            facts: dict[str, Any] = {"legacy_case": legacy_case(loaded, case["params"], case["dtype"], case["seed"],
                                                 case.get("kwargs") or {}, backend)}
             facts["error"] = facts["legacy_case"].get("error")
         else:
@@ -252,7 +254,7 @@ def run_case(loaded, case: dict, backend: str) -> dict:
     facts["block_guess"] = _block_size_guess(loaded)
     # Only inputs that no longer hold the judge's values travel back (the judge names the change): a GPU case
     # of 16M elements then moves one tensor, not three.
-    payload = {"inputs": {k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])}}
+    payload: dict[str, Any] = {"inputs": {k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])}}
     facts["inputs_returned"] = sorted(payload["inputs"])
     if type(got) is torch.Tensor:
         payload["out"] = got.detach()
@@ -283,7 +285,7 @@ def legacy_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backe
     exercise = loaded.exercise
     device = loaded.device
     atol, rtol = exercise_env.tolerance(exercise, dtype)
-    case = {"params": params, "dtype": dtype, "seed": seed, "kwargs": kwargs, "passed": False,
+    case: dict[str, Any] = {"params": params, "dtype": dtype, "seed": seed, "kwargs": kwargs, "passed": False,
             "max_abs_err": None, "max_rel_err": None, "mismatches": None, "diagnoses": [],
             "atol": atol, "rtol": rtol}
     allocator = memcheck.GuardedAllocator(device)
