@@ -140,7 +140,8 @@ class WorkerClient:
             proc = self.proc
         if proc and proc.poll() is None:
             try:
-                proc.stdin.close()
+                if proc.stdin is not None:  # always, with stdin=PIPE
+                    proc.stdin.close()
                 proc.wait(timeout=2)
             except Exception:
                 self._kill(proc)
@@ -195,8 +196,10 @@ class WorkerClient:
         message = {"id": rid, "op": op, "args": args or {}, "capture": str(capture), "timeout": timeout}
         started = time.monotonic()
         try:
-            self.proc.stdin.write(protocol.encode(message))
-            self.proc.stdin.flush()
+            stdin = self._started.stdin
+            assert stdin is not None, "the worker is started with stdin=PIPE"
+            stdin.write(protocol.encode(message))
+            stdin.flush()
         except (BrokenPipeError, OSError):
             return self._died(capture, args or {})
         reply = self._read_message(rid, timeout, on_event or (lambda m: None))
@@ -206,12 +209,12 @@ class WorkerClient:
             result.setdefault("output", self._read_capture(capture))
             result["elapsed_s"] = round(elapsed, 3)
             if result.get("restart_worker"):
-                self._kill(self.proc, gentle=True)
+                self._kill(self._started, gentle=True)
                 self.last_exit = "replaced after a CUDA fault"
             return result
         if reply.get("timeout"):
             self._dump_traceback(capture)
-            self._kill(self.proc)
+            self._kill(self._started)
             self.last_exit = f"killed after {timeout:g} s timeout"
             return {
                 "error": protocol.error(
@@ -226,8 +229,14 @@ class WorkerClient:
             }
         return self._died(capture, args or {})
 
+    @property
+    def _started(self) -> subprocess.Popen:
+        """The worker process, for the steps that run only after `_ensure_started` made one."""
+        assert self.proc is not None, "the worker has not been started"
+        return self.proc
+
     def _died(self, capture: Path, args: dict) -> dict:
-        proc = self.proc
+        proc = self._started
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -257,7 +266,9 @@ class WorkerClient:
 
     def _read_message(self, rid, timeout: float, on_event) -> dict:
         deadline = time.monotonic() + timeout
-        fd = self.proc.stdout.fileno()
+        stdout = self._started.stdout
+        assert stdout is not None, "the worker is started with stdout=PIPE"
+        fd = stdout.fileno()
         while True:
             while b"\n" in self._buffer:
                 line, self._buffer = self._buffer.split(b"\n", 1)
@@ -289,9 +300,11 @@ class WorkerClient:
     def _dump_traceback(self, capture: Path) -> None:
         """Ask the worker's faulthandler for a traceback (into the capture file) before stopping it, and wait
         until it is there (a busy machine may take a moment to schedule the worker)."""
+        if self.proc is None:
+            return
         try:
             os.kill(self.proc.pid, signal.SIGUSR1)
-        except (ProcessLookupError, AttributeError):
+        except ProcessLookupError:
             return
         deadline = time.monotonic() + 2.0
         while time.monotonic() < deadline:

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from tritonlab.engine import protocol, sandbox
@@ -150,9 +151,10 @@ class RunnerPool:
             raise RunnerGone("the runner pool is gone")
         return json.loads(data.decode("utf-8"))
 
-    def _ask(self, message: dict, fds: list[int] = (), timeout: float = 30.0) -> dict:
+    def _ask(self, message: dict, fds: Sequence[int] = (), timeout: float = 30.0) -> dict:
         if self.zygote is None or self.zygote.poll() is not None:
             raise RunnerGone("the runner pool is gone")
+        assert self.sock is not None, "a live zygote has its socket"
         try:
             socket.send_fds(self.sock, [json.dumps(message).encode()], list(fds))
         except OSError as exc:
@@ -239,7 +241,7 @@ class RunnerPool:
                 return
             ready, _, _ = select.select([runner.result_r], [], [], min(remaining, 0.5))
             if not ready:
-                if self._status(runner.pid, 0.0) is not None or self.zygote.poll() is not None:
+                if self._status(runner.pid, 0.0) is not None or self.zygote is None or self.zygote.poll() is not None:
                     return  # dead, while something it started still holds the pipe open
                 continue
             try:
@@ -286,10 +288,10 @@ class RunnerPool:
         sandbox.kill_group(runner.pid)
         sandbox.kill_tree({runner.pid} | sandbox.descendants(runner.pid))
         zygote_alive = self.zygote is not None and self.zygote.poll() is None
-        keep = {self.zygote.pid} if zygote_alive else set()
+        keep = {self.zygote.pid} if self.zygote is not None and zygote_alive else set()
         sandbox.clean_below(os.getpid(), keep)  # `setsid` orphans, re-parented to us
         self._status(runner.pid, 2.0)  # reap it
-        if not zygote_alive or self.zygote.poll() is not None:
+        if not zygote_alive or self.zygote is None or self.zygote.poll() is not None:
             outcome.zygote_died = True
         runner.close_fds()
         outcome.output = runner.output.finish()

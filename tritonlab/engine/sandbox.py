@@ -14,6 +14,7 @@ import re
 import signal
 import threading
 import time
+from collections.abc import Mapping
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -78,7 +79,7 @@ def die_with_parent() -> bool:
 # ---- environment and limits ----------------------------------------------------------------------------------
 
 
-def scrubbed_env(env: dict, home: str) -> dict:
+def scrubbed_env(env: Mapping[str, str], home: str) -> dict:
     """The runner's environment: no path to the lab's data, HOME and TMPDIR in its private directory."""
     clean = {
         k: v
