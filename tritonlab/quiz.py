@@ -68,8 +68,8 @@ def run_quiz(lesson, lang: str, answers: str | None = None, as_json: bool = Fals
         order = choice_order(lesson.id, question, learner)
         if not as_json:
             out.write(f"\n{number + 1}. {tr(question.prompt, lang)}\n")
-            for letter, index in zip(LETTERS, order, strict=False):
-                out.write(f"   {letter}) {tr(question.choices[index].text, lang)}\n")
+            for letter, file_index in zip(LETTERS, order, strict=False):
+                out.write(f"   {letter}) {tr(question.choices[file_index].text, lang)}\n")
         if scripted is not None:
             answer = scripted[number] if number < len(scripted) else ""
         else:

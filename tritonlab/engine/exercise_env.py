@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from tritonlab.content.loader import load_catalog
+from tritonlab.content.model import Exercise
 from tritonlab.engine.learner import LearnerError, load_module
 from tritonlab.engine.protocol import error
 
@@ -24,11 +28,11 @@ def catalog(lessons_dir: str | None = None, kernels_dir: str | None = None):
 
 @dataclass
 class Loaded:
-    exercise: object
+    exercise: Exercise
     file: str
-    module: object
-    wrapper: object
-    device: object
+    module: ModuleType
+    wrapper: Callable[..., Any]
+    device: Any  # a torch.device (torch is imported only inside the worker)
 
 
 def load(args: dict, backend: str) -> Loaded:

@@ -78,7 +78,8 @@ def _normalize_grid(grid: Any) -> tuple[int, int, int] | None:
         return None
     if not 1 <= len(dims) <= 3:
         return None
-    return tuple(dims + [1] * (3 - len(dims)))
+    x, y, z = dims + [1] * (3 - len(dims))
+    return (x, y, z)
 
 
 def _evaluate_grid(fn: Any, grid: Any, args: tuple, kwargs: dict) -> tuple[int, int, int] | None:

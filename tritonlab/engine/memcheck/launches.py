@@ -33,7 +33,7 @@ def _record_launch(fn: Any, grid: Any, args: tuple, kwargs: dict) -> None:
         return
     named = dict(zip(_arg_names(fn), args, strict=False))  # BLOCK_SIZE passed by position counts as well as by keyword
     named.update(kwargs)
-    record = {
+    record: dict[str, Any] = {
         "kernel": _kernel_name(fn),
         "file": _kernel_file(fn),
         "grid": _evaluate_grid(fn, grid, args, kwargs),

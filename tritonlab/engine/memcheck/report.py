@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import linecache
 import re
+from typing import Any
 
 _MAX_OFFSETS = 8
 
@@ -171,6 +172,7 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
                 None)
     if call is None or not call.args:
         return {}
+    assert isinstance(call.func, ast.Attribute)  # the search above matched only attribute calls
     text = code.strip().rstrip(":")
     mask_node = next((k.value for k in call.keywords if k.arg == "mask"), None)
     if mask_node is None and call.func.attr == "store" and len(call.args) >= 3:
@@ -221,7 +223,7 @@ def _oob_from_dict(d: dict) -> OutOfBounds:
         "numel",
         "code",
     )
-    kwargs = {k: d.get(k) for k in keys}
+    kwargs: dict[str, Any] = {k: d.get(k) for k in keys}
     kwargs["program_id"] = tuple(d.get("program_id") or (0, 0, 0))
     for k in ("shape", "strides", "grid", "span"):
         kwargs[k] = tuple(d[k]) if d.get(k) is not None else None

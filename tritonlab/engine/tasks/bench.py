@@ -116,6 +116,7 @@ def handle(args: dict, ctx) -> dict:
         result["error"] = exc.info
         return result
     spec = loaded.exercise.bench
+    assert spec is not None, f"{loaded.exercise.key} has no [exercise.bench] section"
     result["dtype"] = spec.dtype
     result["baseline"] = spec.baseline or loaded.exercise.reference
     result["formulas"] = {"bytes": spec.bytes, "flops": spec.flops}
@@ -309,7 +310,7 @@ def _sweep_interpreter(loaded, spec, ctx) -> dict:
         groups.setdefault(key, []).append(kwargs)
     inputs = bench_inputs(exercise, spec, params, loaded.device)
     launch_keys = [k for k in spec.sweep if k in LAUNCH_OPTIONS]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for index, (key, members) in enumerate(groups.items(), 1):
         kwargs = dict(key)
         label = config_label(kwargs) or "(defaults)"
@@ -357,7 +358,7 @@ def _find_autotuners(module) -> list:
 
 def _tuner_name(tuner) -> str:
     base = getattr(tuner, "base_fn", None) or getattr(tuner, "fn", None)
-    return getattr(base, "__name__", None) or getattr(getattr(base, "fn", None), "__name__", "?")
+    return str(getattr(base, "__name__", None) or getattr(getattr(base, "fn", None), "__name__", "?"))
 
 
 def _autotune_listing(loaded, spec) -> dict:
@@ -546,7 +547,7 @@ def _sweep_gpu(loaded, spec, ctx, limits: dict | None) -> dict:
     inplace = _inplace_name(exercise)
     depends_on_kw = "kw" in exercise.reference
     expected = None if inplace or depends_on_kw else _reference_for(loaded, spec, inputs, params, {})
-    rows = []
+    rows: list[dict[str, Any]] = []
     for index, kwargs in enumerate(configs, 1):
         ctx.progress(f"sweep {index}/{len(configs)}: {config_label(kwargs)}")
         row = {
@@ -602,7 +603,7 @@ def _autotune_gpu(loaded, spec, ctx) -> dict:
         return _autotune_listing(loaded, spec)
     tuner = tuners[0]
     configs = list(tuner.configs)
-    report = {"kernel": _tuner_name(tuner), "configs": [describe_config(c) for c in configs], "shapes": []}
+    report: dict[str, Any] = {"kernel": _tuner_name(tuner), "configs": [describe_config(c) for c in configs], "shapes": []}
     try:
         for number, params in enumerate(spec.autotune[:2], 1):
             report["shapes"].append(_time_configs(loaded, spec, tuner, configs, params, ctx, number))
@@ -646,11 +647,11 @@ def _time_configs(loaded, spec, tuner, configs: list, params: dict, ctx, number:
     flops = _formula_flops(spec, params, spec.dtype)
     atol, rtol = exercise_env.tolerance(exercise, spec.dtype)
     expected = _reference_for(loaded, spec, inputs, params, {})
-    rows = []
+    rows: list[dict[str, Any]] = []
     for index, config in enumerate(configs, 1):
         label = describe_config(config)
         ctx.progress(f"autotune shape {number}, config {index}/{len(configs)}: {label}")
-        row = {
+        row: dict[str, Any] = {
             "config": label,
             "ms": None,
             "ms_q20": None,
