@@ -128,7 +128,7 @@ def get(progress=None, refresh: bool = False) -> dict:
     name = torch.cuda.get_device_name()
     key = cache_key(name, torch.__version__)
     cache = store.read_json(CACHE_FILE, {"version": 1, "gpus": {}})
-    gpus = cache.get("gpus") if isinstance(cache.get("gpus"), dict) else {}
+    gpus = stored if isinstance(stored := cache.get("gpus"), dict) else {}
     measured = None if refresh else gpus.get(key)
     cached = isinstance(measured, dict) and "copy_gbps" in measured
     if not cached:

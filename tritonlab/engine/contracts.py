@@ -137,7 +137,7 @@ def check_file(exercise, module) -> list[dict]:
     spec = exercise.verify.contracts.get("autotune")
     if not isinstance(spec, dict):
         return []
-    facts = []
+    facts: list[dict] = []
     tuners = _autotuners(module)
     if not tuners:
         return [{"kind": "autotune-missing", "message": "no @triton.autotune kernel in your file"}]
@@ -211,6 +211,7 @@ def explain_unwritten(diagnoses: list, launches: list, block, shape: tuple, know
         return
     launch = launches[0]
     programs = _programs(launch)
+    assert programs is not None  # None only for an empty grid, returned above
     grid = launch["grid"]
     numel = 1
     for dim in shape:
@@ -280,7 +281,7 @@ def explain_shape_error(exc: BaseException, info: dict, file: str | None = None)
 
 def _broadcast_frame(exc: BaseException):
     seen: set[int] = set()
-    pending = [exc]
+    pending: list[BaseException | None] = [exc]
     while pending:
         error = pending.pop(0)
         if error is None or id(error) in seen:

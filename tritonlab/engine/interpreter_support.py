@@ -98,7 +98,7 @@ def repair_scalar_index() -> bool:
             tensor.__index__ = _scalar_index
         return result
 
-    patch_lang_tensor._tritonlab_repaired = True
+    patch_lang_tensor._tritonlab_repaired = True  # type: ignore[attr-defined]  # a mark on the function
     interpreter._patch_lang_tensor = patch_lang_tensor
     return True
 
@@ -117,7 +117,7 @@ def repair_bf16_dot() -> bool:
     builder = getattr(interpreter, "InterpreterBuilder", None)
     original = getattr(builder, "create_dot", None)
     widen = getattr(interpreter, "_convert_float", None)
-    if original is None or widen is None:
+    if builder is None or original is None or widen is None:
         return False
     if getattr(original, "_tritonlab_repaired", False):
         return True
@@ -132,7 +132,7 @@ def repair_bf16_dot() -> bool:
             a, b = as_f32(a), as_f32(b)
         return original(self, a, b, d, *args, **kwargs)
 
-    create_dot._tritonlab_repaired = True
+    create_dot._tritonlab_repaired = True  # type: ignore[attr-defined]  # a mark on the function
     builder.create_dot = create_dot
     return True
 
@@ -249,7 +249,7 @@ def repair_bf16_arithmetic() -> bool:
 
     for name, value in (("binary_op", binary_op), ("unary_op", unary_op), ("create_fma", create_fma),
                         ("cast_impl", cast_impl)):
-        value._tritonlab_bf16 = True
+        value._tritonlab_bf16 = True  # type: ignore[union-attr]  # a mark on the function
         setattr(builder_cls, name, value)
     # the create_* lambdas captured cast_impl by name through `self.`, so they pick up the wrapper
 

@@ -291,7 +291,7 @@ def resource_usage(cubin: bytes) -> dict:
         code, out = _run_tool([tool, "-res-usage", str(path)])
     if code != 0:
         return {}
-    usage = {}
+    usage: dict[str, int] = {}
     for key, value in re.findall(r"\b(REG|STACK|SHARED|LOCAL):(\d+)", out):
         usage.setdefault(key.lower(), int(value))
     return usage
@@ -391,7 +391,7 @@ def compile_exercise(args: dict, device: str) -> dict:
     return result
 
 
-def compile_error_line(exc: BaseException, learner_file: str) -> int | None:
+def compile_error_line(exc: BaseException | None, learner_file: str) -> int | None:
     """The learner's line for a Triton CompilationError: its node's line counts from the `def` of the function
     whose source it carries, so that source is found in the file (kernels and @triton.jit helpers alike)."""
     try:
@@ -499,7 +499,7 @@ def _signature_line(launch: Launch) -> str:
 
     fn = getattr(launch.fn, "fn", None)
     try:
-        names = list(inspect.signature(fn).parameters)
+        names = list(inspect.signature(fn).parameters)  # type: ignore[arg-type]  # None raises TypeError: caught
     except (TypeError, ValueError):
         return ""
     values = dict(zip(names, launch.args, strict=False))

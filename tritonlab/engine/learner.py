@@ -47,6 +47,7 @@ def load_module(path: str | Path):
     digest = hashlib.sha1(f"{path}:{source}".encode()).hexdigest()[:12]
     name = f"tritonlab_learner_{digest}"
     spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None, f"{path} is a .py file, which always has a loader"
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # triton.jit and inspect need to find the module
     try:
@@ -57,15 +58,15 @@ def load_module(path: str | Path):
     return module
 
 
-def _frames(exc: BaseException):
+def _frames(exc: BaseException | None):
     """All traceback frames of an exception and its causes, innermost last."""
-    chain = []
+    chain: list[BaseException] = []
     seen = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
         chain.append(exc)
         exc = exc.__cause__ or exc.__context__
-    frames = []
+    frames: list[traceback.FrameSummary] = []
     for item in reversed(chain):
         frames.extend(traceback.extract_tb(item.__traceback__))
     return chain, frames

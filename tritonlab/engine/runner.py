@@ -23,6 +23,7 @@ import socket
 import sys
 import time
 import traceback
+from typing import Any
 
 MAX_MESSAGE = 1 << 16
 
@@ -49,8 +50,8 @@ class RunnerContext:
         self.judged = judged  # bench: the judge's own verify result, so the runner never re-decides it
 
     def progress(self, message: str, **extra) -> None:
-        self._send({"type": "event", "message": str(message)[:500], **{k: extra[k] for k in ("case", "total")
-                                                                      if k in extra}})
+        counts: dict[str, Any] = {k: extra[k] for k in ("case", "total") if k in extra}
+        self._send({"type": "event", "message": str(message)[:500], **counts})
 
 
 def _runner(backend: str, workdir: str, result_fd: int, limits: dict) -> None:

@@ -211,6 +211,7 @@ def delegate(op: str, args: dict, ctx) -> dict:
     runner = ctx.pool.take()
     runner_file = None
     if source is not None:
+        assert real is not None  # source is read from it
         runner_file = runner.workdir / real.name
         runner_file.write_text(source, encoding="utf-8")
         job_args.update(file=str(runner_file), solution=False)
@@ -265,7 +266,7 @@ def trace_hard_exits() -> None:
         finally:
             real_exit(code)
 
-    os._exit = traced_exit
+    os._exit = traced_exit  # type: ignore[assignment]  # os._exit is typed NoReturn; traced_exit ends in it
 
 
 def watch_parent(interval: float = 1.0, on_orphaned=None) -> None:

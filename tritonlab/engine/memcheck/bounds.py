@@ -7,6 +7,7 @@ import dataclasses
 import inspect
 import linecache
 import sys
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -130,7 +131,7 @@ class _Launch:
 
 
 def _element_bytes(handle: Any) -> int:
-    dtype = getattr(handle, "dtype", None)
+    dtype: Any = getattr(handle, "dtype", None)
     while hasattr(dtype, "element_ty"):
         dtype = dtype.element_ty
     bits = getattr(dtype, "primitive_bitwidth", 8)
@@ -404,7 +405,7 @@ class InterpreterMemcheck:
 
     def _source_line(self, launch: _Launch) -> tuple[str | None, int | None]:
         target = self.learner_file or launch.file
-        frame = sys._getframe(1)
+        frame: FrameType | None = sys._getframe(1)
         fallback: tuple[str | None, int | None] = (None, None)
         while frame is not None:
             filename = frame.f_code.co_filename

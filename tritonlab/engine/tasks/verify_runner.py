@@ -160,7 +160,7 @@ def _element_offsets(t: torch.Tensor) -> torch.Tensor:
         return torch.zeros(0, dtype=torch.int64, device=t.device)
     span = 1 + sum((s - 1) * st for s, st in zip(t.shape, t.stride(), strict=False))
     index = torch.arange(span, dtype=torch.int64, device=t.device)
-    return torch.as_strided(index, t.shape, t.stride()).reshape(-1) + t.storage_offset()
+    return torch.as_strided(index, t.shape, t.stride()).reshape(-1) + int(t.storage_offset())
 
 
 class StoreRecorder(memcheck.InterpreterMemcheck):
@@ -292,6 +292,7 @@ def legacy_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backe
     inputs = make_inputs(exercise, params, dtype, seed, device, allocator=allocator)
     originals = {k: v.clone() for k, v in inputs.items() if isinstance(v, torch.Tensor)}
     plan = outputs.Plan.for_exercise(exercise, seed)  # None: one output tensor, the plain path
+    expected: Any  # the plan's tuple of outputs, or the one reference tensor
     if plan:
         expected = plan.reference(exercise, {k: originals.get(k, v) for k, v in inputs.items()}, params, kwargs)
     else:
