@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -179,14 +180,14 @@ def _progress_printer(opts):
     return show
 
 
-def _ask(opts, op: str, args: dict):
-    """One request through the Lab (verify includes the GPU→interpreter replay); a refused request is a usage
-    error (exit 2)."""
+def _ask(opts, op: str, args: dict, lab=None, **extra):
+    """One request through the Lab (verify includes the GPU→interpreter fault replay); a refused request is
+    a usage error (exit 2). `lab`: one the caller keeps open (verify's audit follows on it)."""
     from tritonlab.engine.lab import is_usage_error
 
-    with _lab(opts) as lab:
+    with contextlib.nullcontext(lab) if lab is not None else _lab(opts) as lab:
         try:
-            result = lab.request(op, args, timeout=opts.timeout, on_progress=_progress_printer(opts))
+            result = lab.request(op, args, timeout=opts.timeout, on_progress=_progress_printer(opts), **extra)
         finally:
             if not opts.json and sys.stderr.isatty():
                 sys.stderr.write("\r\033[K")
@@ -224,13 +225,41 @@ def _emit_result(opts, op: str, result) -> None:
 def cmd_verify(opts) -> int:
     catalog, exercise = _exercise(opts.exercise, opts.lang)
     args = _code_args(opts, exercise)
-    result = _ask(opts, "verify", args)
+    with _lab(opts) as lab:
+        # A GPU pass is printed at once; its interpreter audit (seconds) follows and may withdraw it.
+        result = _ask(opts, "verify", args, lab=lab, audit="later")
+        if (result.audit or {}).get("state") == "pending":
+            if not opts.json:
+                _emit_result(opts, "verify", result)
+                _print_audit(opts, result)
+            result = lab.audit(result, args, timeout=opts.timeout)
+            if not opts.json:
+                _print_audit(opts, result)
+        elif not opts.json:
+            _emit_result(opts, "verify", result)
     if result.passed and not args.get("solution") and not opts.file:
         from tritonlab import store
 
         store.mark_verified(exercise.key, result.backend or "?", code_path=args.get("file"))
-    _emit_result(opts, "verify", result)
+    if opts.json:
+        _emit_result(opts, "verify", result)  # the final verdict; `audit` says what the audit did to it
     return EXIT_OK if result.passed else EXIT_FAIL
+
+
+def _print_audit(opts, result) -> None:
+    """The audit's line (pending, or what it found) under the printed GPU verdict."""
+    from rich.markup import escape
+
+    from tritonlab.present.verify import audit_line, replay_line
+
+    lang = _lang(opts.lang)
+    state = (result.audit or {}).get("state")
+    color = {"pending": "dim", "clean": "green", "incomplete": "yellow"}.get(state or "", "bold red")
+    console = _console()
+    console.print(f"[{color}]{escape(audit_line(result, lang) or '')}[/]")
+    where = replay_line(result, lang) if state == "found" else None
+    if where:
+        console.print(f"[yellow]{escape(where)}[/]")
 
 
 def cmd_run(opts) -> int:

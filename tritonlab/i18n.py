@@ -23,6 +23,7 @@ STRINGS = {
     "en": {
         "passed": "PASSED",
         "failed": "FAILED",
+        "skipped": "SKIPPED",
         "case": "case",
         "interpreter_badge": "CPU interpreter — timings are not GPU timings",
         "verify_hint_next": "Next: tritonlab bench {ref} to time it",
@@ -30,6 +31,7 @@ STRINGS = {
     "ja": {
         "passed": "合格",
         "failed": "不合格",
+        "skipped": "スキップ",
         "case": "ケース",
         "interpreter_badge": "CPU インタプリタ — 計測値は GPU の時間ではありません",
         "verify_hint_next": "次は tritonlab bench {ref} で計測してみましょう",

@@ -501,3 +501,80 @@ def test_ir_text_hides_source_locations():
     assert "%pid = tt.get_program_id x : i32" in shown and "@k(%x_ptr: !tt.ptr<f32>)" in shown
     assert without_locations("  %7 = add i32 %3, %4, !dbg !12", "llir") == "  %7 = add i32 %3, %4"
     assert without_locations("ld.global.b32 ...", "ptx") == "ld.global.b32 ..."
+
+
+class GatedReplays(FakeClient):
+    """An interpreter worker that answers the audit only when the test opens the gate."""
+
+    def __init__(self, results: dict):
+        import threading
+
+        super().__init__(results=results)
+        self.gate = threading.Event()
+
+    def request(self, op, args=None, timeout=60.0, on_event=None) -> dict:
+        assert self.gate.wait(10), "the audit was never let through"
+        return super().request(op, args, timeout, on_event)
+
+
+def _gpu_pass_and_oob():
+    passed_on_gpu = {"exercise": KEY, "backend": "gpu", "passed": True, "error": None,
+                     "cases": [{"name": "n=1000", "params": {"n": 1000}, "dtype": "float32", "seed": 0,
+                                "kwargs": {}, "passed": True, "diagnoses": []}]}
+    oob = {"backend": "interpreter", "passed": False, "cases": [],
+           "error": {"kind": "oob", "line": 11, "message": "load of 'x_ptr' out of bounds"}}
+    return passed_on_gpu, oob
+
+
+def _run_gated_audit(lang: str, checks_before, checks_after):
+    passed_on_gpu, oob = _gpu_pass_and_oob()
+    replays = GatedReplays(results={"verify": oob})
+
+    async def scenario(app, pilot):
+        await pilot.press("f6")
+        for _ in range(200):  # the kernel job alone: the audit is held at the gate
+            await pilot.pause()
+            if (
+                not app.screen.busy
+                and "verify-summary" in {w.id for w in app.screen.query("Static")}
+                and str(app.screen.query_one("#verify-summary").render()).strip()
+            ):
+                break
+        assert not app.screen.busy, "the GPU verdict waited for the audit"
+        assert replays.requests == []
+        checks_before(app)
+        replays.gate.set()
+        await settle(pilot)
+        assert [op for op, _ in replays.requests] == ["verify"]
+        checks_after(app)
+
+    run(scenario, client=FakeClient(results={"verify": passed_on_gpu}), exercise_ref="5/add",
+        replay_client=replays, lang=lang)
+
+
+def test_a_gpu_pass_shows_at_once_and_the_audit_finding_follows_and_unmarks_progress():
+    def before(app):
+        summary = str(app.screen.query_one("#verify-summary").render())
+        assert "PASSED" in summary and "auditing on the interpreter" in summary
+        assert "auditing on the interpreter" in screen_text(app)  # the status line says so too
+        assert store.is_verified(KEY, store.load_progress())
+
+    def after(app):
+        summary = str(app.screen.query_one("#verify-summary").render())
+        assert "FAILED" in summary and "line 11" in summary and "withdrew" in summary
+        assert "withdrew" in screen_text(app)
+        assert not store.is_verified(KEY, store.load_progress())
+
+    _run_gated_audit("en", before, after)
+
+
+def test_the_audit_follow_up_is_worded_in_japanese():
+    def before(app):
+        assert "インタプリタで監査中" in str(app.screen.query_one("#verify-summary").render())
+
+    def after(app):
+        summary = str(app.screen.query_one("#verify-summary").render())
+        assert "合格を取り消しました" in summary and "withdrew" not in summary
+        assert not store.is_verified(KEY, store.load_progress())
+
+    _run_gated_audit("ja", before, after)

@@ -189,3 +189,79 @@ def test_ceilings_are_measured_once_and_cached(monkeypatch, isolated_home):
     lim = roofline.limits(second, "float16")
     assert lim["peak_tflops"] == 700.0 and lim["datasheet_peak_tflops"] == 989
     assert roofline.limits(second, "float32")["peak_tflops"] == 50.0
+
+
+# ---- the judge owns the ceilings cache (runners have a private, throw-away HOME) --------------------------
+
+
+class _Ctx:
+    def __init__(self, backend: str):
+        self.backend, self.events = backend, []
+
+    def progress(self, message, **extra):
+        self.events.append(message)
+
+
+def _fake_gpu(monkeypatch, calls: list):
+    import torch
+
+    def fake_measure(progress=None):
+        calls.append(1)
+        return {"copy_gbps": 4000.0, "matmul_fp16_tflops": 700.0, "matmul_fp32_tflops": 50.0}
+
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda *a: "NVIDIA H200")
+    monkeypatch.setattr(ceilings, "measure", fake_measure)
+
+
+def test_the_judge_hands_each_gpu_bench_its_cached_ceilings_and_measures_once(monkeypatch, isolated_home):
+    from tritonlab.engine.worker import bench_ceilings
+
+    calls: list = []
+    _fake_gpu(monkeypatch, calls)
+    passed = {"passed": True}
+    first = bench_ceilings("bench", {}, _Ctx("gpu"), passed)
+    second = bench_ceilings("bench", {}, _Ctx("gpu"), passed)  # the next bench: a new runner, one cache
+    assert len(calls) == 1 and first["cached"] is False and second["cached"] is True
+    assert second["measured"]["copy_gbps"] == 4000.0
+    assert bench_ceilings("bench", {"refresh_ceilings": True}, _Ctx("gpu"), passed)["cached"] is False
+    assert len(calls) == 2
+    # nothing to hand over: not a bench, not verified, or no GPU
+    assert bench_ceilings("run", {}, _Ctx("gpu"), passed) is None
+    assert bench_ceilings("bench", {}, _Ctx("gpu"), {"passed": False}) is None
+    assert bench_ceilings("bench", {}, _Ctx("interpreter"), passed) is None
+    assert len(calls) == 2
+
+
+def test_a_runner_uses_the_judges_ceilings_and_never_measures(monkeypatch, isolated_home):
+    from tritonlab.engine.tasks import bench
+
+    def refuse(*a, **k):
+        raise AssertionError("the runner measured the ceilings itself")
+
+    monkeypatch.setattr(ceilings, "get", refuse)
+    given = {"gpu": "NVIDIA H200", "measured": {"copy_gbps": 4000.0}, "cached": True}
+    result: dict = {}
+    bench.set_ceilings(result, _Ctx("gpu"), given=given)
+    assert result["ceilings"] == given and "ceilings_error" not in result
+
+    result = {}
+    bench.set_ceilings(result, _Ctx("gpu"), given={"error": "RuntimeError: CUDA out of memory"})
+    assert result["ceilings"] is None and "out of memory" in result["ceilings_error"]
+
+
+def test_without_a_judge_the_runner_measures_and_a_failure_is_reported(monkeypatch, isolated_home):
+    from tritonlab.engine.tasks import bench
+
+    calls: list = []
+    _fake_gpu(monkeypatch, calls)
+    result: dict = {}
+    bench.set_ceilings(result, _Ctx("gpu"))
+    assert len(calls) == 1 and result["ceilings"]["measured"]["copy_gbps"] == 4000.0
+
+    def broken(progress=None):
+        raise RuntimeError("no GPU")
+
+    monkeypatch.setattr(ceilings, "measure", broken)
+    result = {}
+    bench.set_ceilings(result, _Ctx("gpu"), refresh=True)
+    assert result["ceilings"] is None and result["ceilings_error"] == "RuntimeError: no GPU"

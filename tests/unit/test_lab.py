@@ -104,3 +104,74 @@ def test_request_dispatches_by_op_and_flags_usage_errors():
     result = lab.request("run", {"exercise": "99"})
     assert isinstance(result, RunResult) and is_usage_error(result)
     assert not is_usage_error(Lab("x", client=Fake({"run": {"error": None}})).request("run", {}))
+
+
+# ---- the audit off the critical path -----------------------------------------------------------------------
+
+
+class GatedFake(Fake):
+    """An interpreter worker that answers only when the test opens the gate: proves who waits for whom."""
+
+    def __init__(self, results: dict):
+        super().__init__(results)
+        import threading
+
+        self.gate = threading.Event()
+
+    def request(self, op, args=None, timeout=60.0, on_event=None):
+        assert self.gate.wait(5), "the audit was never let through"
+        return super().request(op, args, timeout, on_event)
+
+
+def test_verify_with_audit_later_returns_the_gpu_verdict_before_the_audit_answers():
+    import threading
+
+    kernel, replays = Fake({"verify": GPU_PASS}), GatedFake({"verify": OOB})
+    lab = Lab("gpu", client=kernel, replay_client=replays)
+    got: list = []
+    thread = threading.Thread(target=lambda: got.append(lab.verify({"exercise": "5"}, audit="later")))
+    thread.start()
+    thread.join(2)
+    assert got, "verify waited for the interpreter audit"
+    verdict = got[0]
+    assert verdict.passed and verdict.audit == {"state": "pending"} and replays.requests == []
+    assert verdict.to_json()["audit"] == {"state": "pending"}
+
+    replays.gate.set()
+    followed = lab.audit(verdict, {"exercise": "5"})
+    assert not followed.passed and followed.error.known is Kind.OOB and followed.error.line == 11
+    assert followed.audit == {"state": "found"}
+    assert [op for op, _ in replays.requests] == ["verify"]
+
+
+def test_a_clean_audit_keeps_the_pass_and_a_crashed_one_says_incomplete():
+    clean = dict(OOB, passed=True, error=None)
+    lab = Lab("gpu", client=Fake({"verify": GPU_PASS}), replay_client=Fake({"verify": clean}))
+    verdict = lab.verify({"exercise": "5"}, audit="later")
+    followed = lab.audit(verdict, {"exercise": "5"})
+    assert followed.passed and followed.error is None and followed.audit == {"state": "clean"}
+
+    class Broken(Fake):
+        def request(self, *a, **k):
+            raise OSError("interpreter worker died")
+
+    lab = Lab("gpu", client=Fake({"verify": GPU_PASS}), replay_client=Broken({}))
+    followed = lab.audit(lab.verify({"exercise": "5"}, audit="later"), {"exercise": "5"})
+    assert followed.passed and followed.audit == {"state": "incomplete"}
+
+
+def test_nothing_is_pending_on_the_interpreter_or_for_a_failure_and_audit_now_stays_inline():
+    replays = Fake({"verify": OOB})
+    interpreted = Fake({"verify": dict(GPU_PASS, backend="interpreter")})
+    lab = Lab("interpreter", client=interpreted, replay_client=replays)
+    verdict = lab.verify({"exercise": "5"}, audit="later")
+    assert verdict.passed and verdict.audit is None and "audit" not in verdict.to_json()
+    assert lab.audit(verdict, {"exercise": "5"}) is verdict and replays.requests == []
+
+    failed = dict(GPU_PASS, passed=False, cases=[dict(GPU_PASS["cases"][0], passed=False)])
+    lab = Lab("gpu", client=Fake({"verify": failed}), replay_client=Fake({"verify": OOB}))
+    assert lab.verify({"exercise": "5"}, audit="later").audit is None
+
+    lab = Lab("gpu", client=Fake({"verify": GPU_PASS}), replay_client=Fake({"verify": OOB}))
+    inline = lab.request("verify", {"exercise": "5"})  # the default: the audit inside verify, as before
+    assert not inline.passed and inline.audit is None

@@ -12,6 +12,7 @@ from tritonlab.content.model import (
     DTYPES,
     INITS,
     LAYOUTS,
+    REQUIREMENTS,
     BenchSpec,
     Exercise,
     InputSpec,
@@ -116,7 +117,9 @@ def _init_call(text: str, where: Where) -> tuple[str, tuple]:
     if not match or match.group(1) not in INITS:
         raise where.fail("unknown-choice", value=text, allowed=list(INITS))
     try:
-        args = tuple(int(a) for a in match.group(2).split(",")) if match.group(2) else ()
+        # integers, or a case param's name (randint(0, V): class ids below the vocabulary size of the case)
+        args = tuple(a.strip() if IDENT.match(a.strip()) else int(a)
+                     for a in match.group(2).split(",")) if match.group(2) else ()
     except ValueError:
         raise where.fail("init-args") from None
     return match.group(1), args
@@ -195,7 +198,29 @@ def _verify_outputs(raw: dict, where: Where, inputs: list[InputSpec]) -> dict:
         "deterministic": raw.get("deterministic", False),
         "ops": list(raw.get("ops") or []),
         "compile": raw.get("compile", False),
+        "requires": _requires(raw, where),
+        "hidden": _hidden(raw, where),
     }
+
+
+def _requires(raw: dict, where: Where) -> list[str]:
+    """verify.requires = ["tensor-descriptors"]: what the exercise needs to run at all (lesson 13)."""
+    value = list(raw.get("requires") or [])
+    for i, name in enumerate(value):
+        if name not in REQUIREMENTS:
+            raise (where / "requires" / i).fail("unknown-choice", value=name, allowed=list(REQUIREMENTS))
+    return value
+
+
+def _hidden(raw: dict, where: Where) -> dict:
+    """verify.hidden = { interpreter = { M = [1, 40] }, gpu = { M = [1, 5000] } }: one random case per verify."""
+    value = raw.get("hidden") or {}
+    for backend, ranges in value.items():
+        ok = backend in ("interpreter", "gpu") and ranges and all(
+            len(r) == 2 and 0 < r[0] <= r[1] for r in ranges.values())
+        if not ok:
+            raise (where / "hidden" / backend).fail("hidden-range")
+    return value
 
 
 def _reject(raw: dict, where: Where, inputs: list[InputSpec], verify: VerifySpec) -> RejectCase:

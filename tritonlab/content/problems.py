@@ -88,8 +88,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{key}: {value} は使えません（{allowed} のいずれか）",
     },
     "init-args": {
-        "en": "{key}: init arguments must be integers",
-        "ja": "{key}: init の引数は整数にしてください",
+        "en": "{key}: init arguments must be integers or case param names",
+        "ja": "{key}: init の引数は整数かケースのパラメータ名にしてください",
+    },
+    "hidden-range": {
+        "en": "{key}: each param maps to [low, high], positive integers with low <= high; tables 'interpreter' "
+        "and 'gpu' only",
+        "ja": "{key}: 各パラメータは [low, high]（正の整数、low <= high）にしてください。"
+        "表は 'interpreter' と 'gpu' のみです",
     },
     "input-form": {
         "en": "{key} needs shape = [...] (ints or expressions) or value",
@@ -211,6 +217,7 @@ LABELS: dict[str, dict[str, str]] = {
     "warning": {"en": "warning", "ja": "警告"},
     "fail": {"en": "FAIL", "ja": "不合格"},
     "pass": {"en": "pass", "ja": "合格"},
+    "skip": {"en": "skip", "ja": "スキップ"},
     "solution": {"en": "solution", "ja": "解答"},
     "starter": {"en": "starter", "ja": "スターター"},
     "ok": {"en": "content check: ok", "ja": "コンテンツチェック: 問題なし"},

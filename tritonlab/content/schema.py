@@ -104,6 +104,9 @@ VERIFY = Table(
         "deterministic": BOOL,
         "ops": ListOf(TEXT),
         "compile": BOOL,
+        # lessons 13-14: features the exercise needs; random sizes from ranges (docs/lesson-format.md)
+        "requires": ListOf(TEXT),
+        "hidden": Table(extra=Table(extra=ListOf(INT))),
         # contracts the lesson teaches, checked from the recorded launches (engine/contracts.py)
         "contracts": Table(
             {

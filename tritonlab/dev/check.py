@@ -27,6 +27,7 @@ class Verdict:
     backend: str
     summary: str
     seconds: float
+    skipped: bool = False  # verify.requires unmet on this backend/Triton: neither pass nor fail
 
 
 class KernelJudge:
@@ -47,7 +48,8 @@ class KernelJudge:
         started = time.perf_counter()
         result = self._lab.verify(args, timeout=VERIFY_TIMEOUT_S)
         seconds = time.perf_counter() - started
-        return Verdict(result.passed, str(result.backend or "?"), summary(result, self._lang), seconds)
+        return Verdict(result.passed, str(result.backend or "?"), summary(result, self._lang), seconds,
+                       skipped=bool(result.get("skipped")))
 
     def close(self) -> None:
         self._lab.close()
@@ -82,8 +84,11 @@ def kernel_check(
                         "seconds": round(verdict.seconds, 2),
                         "backend": verdict.backend,
                         "summary": verdict.summary,
+                        **({"skipped": True} if verdict.skipped else {}),
                     }
                 )
+                if verdict.skipped:  # said in the run's line, with the reason; not a failure of either side
+                    continue
                 values = {"key": exercise.key, "backend": verdict.backend}
                 if which == "solution" and not verdict.passed:
                     report.failures.append(
@@ -161,10 +166,10 @@ def run_check(
 
 def print_report(report: Report, lang: str) -> None:
     for run in report.runs:
-        mark = label("pass" if run["passed"] else "fail", lang)
+        mark = label("skip" if run.get("skipped") else "pass" if run["passed"] else "fail", lang)
         print(
             f"{run['exercise']:<40} {label(run['which'], lang):<9} {mark:<5} {run['seconds']:>6.2f}s  "
-            f"{run['backend']}"
+            f"{run['backend']}" + (f"  ({run['summary']})" if run.get("skipped") else "")
         )
     for warning in report.warnings:
         print(f"{label('warning', lang)}: {warning.located(lang)}")

@@ -115,6 +115,21 @@ def measure(progress=None) -> dict:
     return result
 
 
+def for_bench(backend: str, refresh: bool = False, progress=None) -> dict | None:
+    """The judge's ceilings for one bench job, from the judge's own cache (measured here on a miss).
+
+    The judge owns the cache: runners get a private, throw-away HOME, so a cache they kept would be
+    re-measured (seconds of GPU time) in every bench, and a learner's file could write numbers into it. The
+    runner gets the result in its job (`args["ceilings"]`); {"error": ...} when measuring failed (% of peak is
+    lost, the timings are not); None off the GPU."""
+    if backend != "gpu":
+        return None
+    try:
+        return get(progress, refresh=refresh)
+    except Exception as exc:  # noqa: BLE001 - reported beside the timings
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
 def cache_key(gpu_name: str, torch_version: str) -> str:
     return f"{gpu_name} | torch {torch_version}"
 

@@ -108,6 +108,7 @@ def make_inputs(exercise, params: dict, dtype_name: str, seed: int, device: torc
         dtype = case_dtype(change.get("dtype", spec.dtype), dtype_name)
         layout = change.get("layout", spec.layout)
         init, init_args = change.get("init", (spec.init, spec.init_args))
+        init_args = tuple(int(evaluate(a, params)) if isinstance(a, str) else a for a in init_args)
         scale = change.get("scale", spec.scale)
         if change.get("device") == "other":
             target = other_device(device)

@@ -464,6 +464,9 @@ def describe(
     if len(text) > TEXT_CAP:
         text = text[:TEXT_CAP] + f"\n… cut at {TEXT_CAP // 1_000_000} MB\n"
     result["text"] = text
+    from tritonlab.engine.ir_notes import hopper_instructions
+
+    result["hopper"] = hopper_instructions(text, stage)  # lesson 13: TMA, wgmma, mbarriers, in counts
     target_note = "this GPU" if on_device else "no GPU needed: compiled, not run"
     header = [
         f"{result['kernel']} · {stage} · {result['arch']} ({target_note}) · Triton {result['triton']}",

@@ -37,7 +37,9 @@ class Lab:
         self.client = client if client is not None else WorkerClient(backend=backend)
         self._replay_client = replay_client
         self._lock = threading.Lock()
+        self._replay_lock = threading.Lock()  # one replay or audit at a time on the interpreter worker
         self._cancelled = False
+        self._auditing = False
 
     # ---- lifecycle -----------------------------------------------------------------------------------------
 
@@ -89,21 +91,68 @@ class Lab:
     # ---- the requests --------------------------------------------------------------------------------------
 
     def verify(
-        self, args: dict, *, timeout: float | None = None, on_progress: Progress | None = None
+        self,
+        args: dict,
+        *,
+        timeout: float | None = None,
+        on_progress: Progress | None = None,
+        audit: str = "now",
     ) -> VerifyResult:
         """Check the code against torch on every case. On a GPU, a fault, a guard-zone hit or a small wrong
-        case is replayed on the interpreter's bounds checker (which names the line), and a pass is audited
-        there for out-of-bounds reads the GPU cannot see."""
+        case is replayed on the interpreter's bounds checker (which names the line: the verdict needs it),
+        and a pass is audited there for out-of-bounds reads the GPU cannot see.
+
+        `audit="later"`: a GPU pass comes back at once with `audit={"state": "pending"}`; the caller runs
+        `audit(result, args)` when it likes (the learner sees the GPU verdict without waiting seconds for the
+        interpreter)."""
+        if audit not in ("now", "later"):
+            raise ValueError(f"audit must be 'now' or 'later', not {audit!r}")
         timeout = timeout or DEFAULT_TIMEOUTS["verify"]
         raw = self._request("verify", args, timeout, on_progress)
-        if not self._was_cancelled() and replay.will_replay(raw):
+        inline = audit == "now"
+        if not self._was_cancelled() and replay.will_replay(raw, audit=inline):
             if on_progress is not None:
                 on_progress({"event": "progress", "stage": "replay"})
-            raw = replay.with_replay(raw, args, timeout=timeout, client=self._replayer())
+            with self._replay_lock:
+                raw = replay.with_replay(raw, args, timeout=timeout, client=self._replayer(), audit=inline)
+        if not inline and replay.needs_audit(raw):
+            raw["audit"] = {"state": "pending"}
         raw.setdefault("exercise", args.get("exercise"))
         raw.setdefault("passed", False)
         raw.setdefault("cases", [])
         return VerifyResult.from_json(raw)
+
+    def audit(self, result: VerifyResult, args: dict, *, timeout: float | None = None) -> VerifyResult:
+        """Run the pending interpreter audit of a GPU pass (`verify(..., audit="later")`) and return the
+        result as it would have been with the audit inline, `audit["state"]` saying what it found:
+        "clean" (the pass stands), "found" (an out-of-bounds access or a byte-budget overrun: `passed` is now
+        False) or "incomplete" (the audit could not finish; the GPU pass stands). A result with nothing
+        pending comes back unchanged."""
+        raw = result.to_json()
+        if (raw.get("audit") or {}).get("state") != "pending":
+            return result
+        raw.pop("audit")
+        with self._replay_lock:
+            with self._lock:
+                self._auditing = True
+            try:
+                raw = replay.with_replay(
+                    raw, args, timeout=timeout or DEFAULT_TIMEOUTS["verify"], client=self._replayer()
+                )
+            finally:
+                with self._lock:
+                    self._auditing = False
+        found = replay.audit_state(raw)
+        raw["audit"] = {"state": found}
+        return VerifyResult.from_json(raw)
+
+    def cancel_audit(self) -> None:
+        """Stop a running audit (the learner started a new request: the old code's audit no longer
+        matters)."""
+        with self._lock:
+            replaying = self._replay_client if self._auditing else None  # never kill an idle warm worker
+        if replaying is not None:
+            replaying.cancel()
 
     def run(
         self, args: dict, *, timeout: float | None = None, on_progress: Progress | None = None
@@ -137,11 +186,18 @@ class Lab:
         return DoctorResult.from_json(raw)
 
     def request(
-        self, op: str, args: dict, *, timeout: float | None = None, on_progress: Progress | None = None
+        self,
+        op: str,
+        args: dict,
+        *,
+        timeout: float | None = None,
+        on_progress: Progress | None = None,
+        audit: str = "now",
     ) -> VerifyResult | RunResult | BenchResult | IrResult:
-        """Dispatch by op name (the app's action bar and the developer check pick the op at run time)."""
+        """Dispatch by op name (the app's action bar and the developer check pick the op at run time);
+        `audit` is verify's."""
         if op == "verify":
-            return self.verify(args, timeout=timeout, on_progress=on_progress)
+            return self.verify(args, timeout=timeout, on_progress=on_progress, audit=audit)
         if op == "run":
             return self.run(args, timeout=timeout, on_progress=on_progress)
         if op == "bench":

@@ -55,10 +55,23 @@ def _audited(result: dict) -> bool:
     return result.get("backend") == "gpu" and bool(result.get("passed"))
 
 
-def will_replay(result: dict) -> bool:
+def will_replay(result: dict, audit: bool = True) -> bool:
     """Whether with_replay() will start an interpreter worker for this result (the app says so while it
-    waits)."""
-    return _audited(result) or needs_replay(result)
+    waits). `audit=False`: only a fault or failure replay counts (the audit of a pass runs later)."""
+    return (audit and _audited(result)) or needs_replay(result)
+
+
+def needs_audit(result: dict) -> bool:
+    """A GPU pass whose interpreter audit has not run yet (`Lab.audit` runs it off the critical path)."""
+    return _audited(result) and "replay" not in result
+
+
+def audit_state(result: dict) -> str:
+    """What the audit of a pass concluded, from the result with_replay() returned: "found" (the pass was
+    withdrawn), "incomplete" (the interpreter could not finish: crash, timeout, cancel) or "clean"."""
+    if not result.get("passed"):
+        return "found"
+    return "incomplete" if (result.get("replay") or {}).get("error") else "clean"
 
 
 def suspect_case(result: dict) -> dict | None:
@@ -106,12 +119,15 @@ def replay_on_interpreter(
     return found
 
 
-def with_replay(result: dict, args: dict, timeout: float = 120.0, client: WorkerClient | None = None) -> dict:
+def with_replay(
+    result: dict, args: dict, timeout: float = 120.0, client: WorkerClient | None = None, audit: bool = True
+) -> dict:
     """Attach `replay` to a GPU result that faulted, and point its error at the line the replay found.
 
     A GPU run that passes is audited the same way: an unmasked load whose garbage is masked off at the store
-    gives right answers on a GPU, but it is still an out-of-bounds read, and the interpreter names it."""
-    if not will_replay(result):
+    gives right answers on a GPU, but it is still an out-of-bounds read, and the interpreter names it.
+    `audit=False` leaves a pass alone (the caller audits it later)."""
+    if not will_replay(result, audit):
         return result
     audit = _audited(result)
     suspect = suspect_case(result)

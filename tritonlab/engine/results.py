@@ -52,6 +52,9 @@ class Kind(str, Enum):
     WRONG_DEVICE = "wrong-device"
     LESSON = "lesson"  # the lesson's own data is broken, not the learner's code
     VALIDATION = "validation"  # a reject case: the wrapper must refuse this input
+    # verify did not run: the exercise needs a feature this backend/Triton lacks (verify.requires; neither pass
+    # nor fail — `tritonlab check` accepts it for starter and solution alike)
+    SKIPPED = "skipped"
     # contracts the lesson teaches (engine/contracts.py, [exercise.verify.contracts])
     GRID_SIZE = "grid-size"  # the learner's launch started a different number of programs than blocks
     OUTPUT_LAYOUT = "output-layout"  # the output is not row-major where the exercise promises it
@@ -287,6 +290,9 @@ class VerifyResult(_Result):
     summary: str | None = None
     replay: dict | None = None
     file: str | None = None
+    #: the interpreter audit of a GPU pass: {"state": "pending"} from `Lab.verify(audit="later")`, then
+    #: {"state": "clean" | "found" | "incomplete"} from `Lab.audit`; None when no audit applies
+    audit: dict | None = None
 
     _NESTED: ClassVar[dict[str, Any]] = {"cases": (Case, "many"), "error": (Error, "one")}
 

@@ -215,6 +215,9 @@ def delegate(op: str, args: dict, ctx) -> dict:
         runner_file = runner.workdir / real.name
         runner_file.write_text(source, encoding="utf-8")
         job_args.update(file=str(runner_file), solution=False)
+    ceilings = bench_ceilings(op, args, ctx, judged)
+    if ceilings is not None:
+        job_args["ceilings"] = ceilings
     job = {"op": op, "args": job_args, "info": ctx.info, "judged": judged}
 
     def forward(message: dict) -> None:
@@ -240,6 +243,16 @@ def delegate(op: str, args: dict, ctx) -> dict:
     if problem is None:
         problem = error("crash", f"the runner gave no {op} result")
     return {"exercise": args.get("exercise"), "error": problem, "lines": [], "rows": []}
+
+
+def bench_ceilings(op: str, args: dict, ctx, judged: dict | None) -> dict | None:
+    """A GPU bench of a verified kernel gets the ceilings from the judge, which keeps them cached in the user
+    data dir (the runner's HOME is private and thrown away)."""
+    if op != "bench" or not (judged or {}).get("passed"):
+        return None
+    from tritonlab.engine import ceilings
+
+    return ceilings.for_bench(ctx.backend, bool(args.get("refresh_ceilings")), ctx.progress)
 
 
 class Context:

@@ -52,6 +52,7 @@ LABELS: dict[Kind, Said] = {
     Kind.WRONG_DEVICE: Said("wrong device", "デバイスの誤り"),
     Kind.LESSON: Said("lesson data", "レッスンデータ"),
     Kind.VALIDATION: Said("input check", "入力チェック"),
+    Kind.SKIPPED: Said("skipped", "スキップ"),
     Kind.GRID_SIZE: Said("grid size", "グリッドの大きさ"),
     Kind.OUTPUT_LAYOUT: Said("output layout", "出力のレイアウト"),
     Kind.KNOB_IGNORED: Said("knob not passed on", "パラメータが起動に届いていません"),
@@ -851,6 +852,47 @@ def _validation(f: Facts) -> Said:
         f"the wrapper accepted input it must reject ({what_en}): check it and raise an exception before "
         "launching",
         f"拒否すべき入力をラッパーが受け付けました({what_ja})。起動前に確認して例外を送出してください",
+    )
+
+
+#: verify.requires names (engine/features.py) in words.
+FEATURES: dict[str, Said] = {
+    "gpu": Said("a CUDA GPU", "CUDA GPU"),
+    "tensor-descriptors": Said(
+        "device-side tensor descriptors (tl.make_tensor_descriptor + triton.set_allocator)",
+        "デバイス側のテンソルディスクリプタ(tl.make_tensor_descriptor + triton.set_allocator)",
+    ),
+    "host-descriptors": Said(
+        "host-side tensor descriptors (triton.tools.tensor_descriptor.TensorDescriptor)",
+        "ホスト側のテンソルディスクリプタ(triton.tools.tensor_descriptor.TensorDescriptor)",
+    ),
+    "warp-specialize": Said(
+        "warp specialization (tl.range(..., warp_specialize=True))",
+        "ワープ特化(tl.range(..., warp_specialize=True))",
+    ),
+}
+
+
+def feature(name: Any, lang: str) -> str:
+    said = FEATURES.get(str(name))
+    return said.in_(lang) if said else str(name)
+
+
+@says(Kind.SKIPPED)
+def _skipped(f: Facts) -> Said:
+    missing = list(f["missing"] or [])
+    en = ", ".join(feature(m, "en") for m in missing) or "?"
+    ja = "、".join(feature(m, "ja") for m in missing) or "?"
+    version = f["triton"] or "?"
+    if missing == ["gpu"]:
+        return Said(
+            "not run here: this exercise runs only on a GPU (the interpreter cannot model it); it is not a failure",
+            "ここでは実行しません:この演習は GPU 上でのみ動きます(インタプリタでは再現できません)。不合格ではありません",
+        )
+    return Said(
+        f"not run here: this exercise needs {en}, which this setup (Triton {version}) lacks; it is not a failure",
+        f"ここでは実行しません:この演習には{ja}が必要ですが、この環境(Triton {version})にはありません。"
+        "不合格ではありません",
     )
 
 

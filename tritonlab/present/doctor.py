@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tritonlab.present.diagnoses import feature
 from tritonlab.present.verify import backend_name
 from tritonlab.present.words import Said, pick
 
@@ -22,6 +23,7 @@ NAMES = {
     "backend": Said("backend", "実行環境"),
     "sanity kernel": Said("sanity kernel", "動作確認カーネル"),
     "cache dir": Said("cache dir", "キャッシュ"),
+    "lesson features": Said("lesson features", "レッスンの機能"),
     "worker": Said("worker", "ワーカー"),
     "worker log": Said("worker log", "ワーカーのログ"),
 }
@@ -71,6 +73,15 @@ def value(check: dict, lang: str) -> str:
         ).in_(lang)
     if cause in ("sanity-failed", "worker-failed"):
         return f"«{check.get('exception') or v}»"
+    if cause in ("features-all", "features-missing"):
+        sep = "、" if lang == "ja" else ", "
+        if cause == "features-all":
+            names = sep.join(feature(n, lang) for n in check.get("available") or [])
+            return Said(f"this Triton has every feature the lessons use: {names}",
+                        f"この Triton にはレッスンで使う機能がすべてあります:{names}").in_(lang)
+        names = sep.join(feature(n, lang) for n in check.get("missing") or [])
+        return Said(f"this Triton lacks {names}; the exercises that need them are skipped with the reason",
+                    f"この Triton には{names}がありません。それを使う演習は理由を示してスキップされます").in_(lang)
     if cause == "cache-ok":
         return Said(f"{check.get('path')} is writable", f"{check.get('path')} に書き込めます").in_(lang)
     if cause == "cache-fail":
@@ -111,6 +122,10 @@ FIXES = {
     "sanity-failed": Said(
         "the environment cannot run a Triton kernel: see the message; reinstall triton/torch",
         "この環境では Triton カーネルを実行できません。メッセージを確認し、triton/torch を入れ直してください",
+    ),
+    "features-missing": Said(
+        "upgrade Triton (pip install -U triton) to run the exercises that need them",
+        "それらの演習を動かすには Triton を更新してください(pip install -U triton)",
     ),
     "cache-fail": Said(
         "set TRITON_CACHE_DIR to a writable folder", "TRITON_CACHE_DIR に書き込めるフォルダを指定してください"

@@ -76,6 +76,9 @@ def summary(result: Any, lang: str) -> str:
     err = _get(result, "error")
     if err:
         return f"{error_head(err, lang)}: {describe(err, lang)}"
+    skipped = _get(result, "skipped")
+    if skipped:
+        return describe(skipped, lang)
     if _get(result, "passed"):
         be = backend_name(_get(result, "backend"), lang)
         return Said(f"all {len(cases)} cases pass on the {be}", f"{be}で全 {len(cases)} ケースに合格").in_(
@@ -168,6 +171,38 @@ def replay_line(result: Any, lang: str) -> str | None:
         f"インタプリタの境界チェックで再実行: {replay['line']} 行目",
     ).in_(lang)
     return f"{head}: {said}" if said else head
+
+
+AUDIT_PENDING = Said(
+    "auditing on the interpreter (out-of-bounds reads a GPU cannot see)…",
+    "インタプリタで監査中(GPU では見えない範囲外読み出しを確認しています)…",
+)
+
+
+def audit_line(result: Any, lang: str) -> str | None:
+    """The interpreter audit of a GPU pass in one sentence: pending, clean, found or incomplete; None when
+    no audit applies (the interpreter backend, a failure, an audit run inline)."""
+    state = (_get(result, "audit") or {}).get("state")
+    if state == "pending":
+        return AUDIT_PENDING.in_(lang)
+    if state == "clean":
+        return pick(
+            lang,
+            "interpreter audit: no out-of-bounds access found — the GPU pass stands",
+            "インタプリタ監査: 範囲外アクセスは見つかりませんでした。GPU での合格はそのままです",
+        )
+    if state == "incomplete":
+        return pick(
+            lang,
+            "interpreter audit could not finish — the GPU pass stands unaudited",
+            "インタプリタ監査を完了できませんでした。GPU での合格は未監査のままです",
+        )
+    if state == "found":
+        return Said(
+            f"interpreter audit withdrew the pass: {summary(result, 'en')}",
+            f"インタプリタ監査により合格を取り消しました: {summary(result, 'ja')}",
+        ).in_(lang)
+    return None
 
 
 def cell(value: Any) -> str:

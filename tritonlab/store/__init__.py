@@ -38,6 +38,7 @@ from tritonlab.store.progress import (
     mark_verified,
     record_quiz,
     set_last,
+    unmark_verified,
 )
 from tritonlab.store.settings import DEFAULT_SETTINGS, SETTINGS_FILE, load_settings, save_settings
 
@@ -74,6 +75,7 @@ __all__ = [
     "save_draft",
     "save_settings",
     "set_last",
+    "unmark_verified",
     "take_notices",
     "write_json",
 ]

@@ -111,6 +111,17 @@ def mark_verified(exercise_key: str, backend: str, code_path: str | Path | None 
     return write_json(PROGRESS_FILE, data)
 
 
+def unmark_verified(exercise_key: str, code_sha256: str | None) -> bool:
+    """Withdraw the pass of the code with this digest (an audit after the verdict found a fault in it). A
+    later pass of other code is left alone. False when nothing was withdrawn or it could not be saved."""
+    data = load_progress()
+    entry = data["exercises"].get(exercise_key)
+    if not isinstance(entry, dict) or entry.get("code_sha256") != code_sha256:
+        return False
+    del data["exercises"][exercise_key]
+    return write_json(PROGRESS_FILE, data)
+
+
 def is_verified(exercise_key: str, progress: dict) -> bool:
     entry = progress.get("exercises", {}).get(exercise_key)
     if (

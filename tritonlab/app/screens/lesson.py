@@ -44,7 +44,7 @@ from tritonlab.content.model import tr
 from tritonlab.engine.results import Kind
 from tritonlab.present.cli import progress_text
 from tritonlab.present.diagnoses import describe
-from tritonlab.present.verify import summary
+from tritonlab.present.verify import audit_line, summary
 
 TIMEOUTS = {"run": 120.0, "verify": 120.0, "bench": 600.0, "ir": 180.0}
 PANES = ("text", "code", "results")
@@ -109,6 +109,8 @@ class LessonScreen(LabAppAccess, Screen):
         self._job_timer: Timer | None = None
         self._ran_source = ""  # the code the last job ran: a hang's line is looked up in it
         self._verdict_for: str | None = None  # the code the status line's verdict is about (None: no verdict)
+        self._audit_seq = 0  # bumped by every verify: an older verify's audit follow-up is then ignored
+        self._audited_digest: str | None = None  # the digest of the code whose GPU pass the audit checks
         relabel(self, self.lab_app.lang, self.LABELS)
 
     # ---- layout -----------------------------------------------------------------------------------
@@ -390,6 +392,9 @@ class LessonScreen(LabAppAccess, Screen):
         self.editor.clear_error()
         self._ran_source = self.editor.text
         self._verdict_for = None
+        if op == "verify":  # the last code's audit no longer matters, and this verify may need its worker
+            self._audit_seq += 1
+            self.lab_app.lab.cancel_audit()
         self._begin_job_status(op)
         self._kernel_job(op, args)
 
@@ -404,9 +409,41 @@ class LessonScreen(LabAppAccess, Screen):
                 self.app.call_from_thread(self._show_progress, op, event)
 
         # Lab.verify replays a GPU fault or guard hit on the interpreter's bounds checker (which names the
-        # line) and audits a GPU pass for out-of-bounds reads the GPU cannot see.
-        result = self.lab_app.lab.request(op, args, timeout=TIMEOUTS.get(op, 120.0), on_progress=progress)
+        # line); the audit of a GPU pass (out-of-bounds reads a GPU cannot see) follows in _audit_job.
+        extra = {"audit": "later"} if op == "verify" else {}
+        timeout = TIMEOUTS.get(op, 120.0)
+        result = self.lab_app.lab.request(op, args, timeout=timeout, on_progress=progress, **extra)
         return op, args, result.to_json()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="audit")
+    def _audit_job(self, seq: int, args: dict, result: dict) -> tuple[int, dict, dict]:
+        """The interpreter audit of a GPU pass, off the critical path: the verdict is already on screen."""
+        from tritonlab.engine.results import VerifyResult
+
+        pending = VerifyResult.from_json(result)
+        followed = self.lab_app.lab.audit(pending, args, timeout=TIMEOUTS.get("verify", 120.0))
+        return seq, args, followed.to_json()
+
+    def _show_audit(self, seq: int, args: dict, result: dict) -> None:
+        """The audit's follow-up: the verify panel and the status line say what it found; a withdrawn pass
+        is un-marked and its line shown in the editor (when the editor still holds that code)."""
+        if seq != self._audit_seq:
+            return  # a newer verify started: this audit was about older code
+        lang = self.lab_app.lang
+        self.results.panel("verify-panel", lambda panel: panel.show(result))
+        state = (result.get("audit") or {}).get("state")
+        bar = self.query_one(ActionBar)
+        style = {"clean": "green", "incomplete": "yellow"}.get(state or "", "bold red")
+        job = t("job_verify", lang)
+        words = f"{job}: {audit_line(result, lang) or ''}"
+        if state == "found":
+            store.unmark_verified(self.exercise.key, self._audited_digest)
+            line = (result.get("error") or {}).get("line") or self._diagnosis_line(result)
+            if line and self.editor.text == self._ran_source and not self.busy:
+                self.editor.show_error(int(line))
+            bar.set_status(words, style, short=f"{job}: {t('failed', lang)}")
+        elif not self.busy:
+            bar.set_status(words, style, short=f"{job}: {t('passed', lang)}")
 
     def _show_progress(self, op: str, event: dict) -> None:
         if self.busy:
@@ -422,6 +459,14 @@ class LessonScreen(LabAppAccess, Screen):
         """Every kernel job ends here: success shows its result, an exception in the lab is reported, never
         raised."""
         worker = event.worker
+        if worker.group == "audit" and worker.is_finished:
+            event.stop()
+            if event.state == WorkerState.SUCCESS:
+                self._show_audit(*cast("tuple", worker.result))
+            elif event.state == WorkerState.ERROR and not self.busy:  # the GPU pass stands, unaudited
+                words = audit_line({"audit": {"state": "incomplete"}}, self.lab_app.lang)
+                self.query_one(ActionBar).set_status(f"{t('job_verify', self.lab_app.lang)}: {words}", "yellow")
+            return
         if worker.group != "kernel" or not worker.is_finished:
             return
         event.stop()
@@ -451,6 +496,12 @@ class LessonScreen(LabAppAccess, Screen):
             if result.get("passed"):
                 backend = result.get("backend") or (self.lab_app.worker_info or {}).get("backend", "?")
                 store.mark_verified(self.exercise.key, backend, code_path=args.get("file"))
+            if (result.get("audit") or {}).get("state") == "pending":
+                try:
+                    self._audited_digest = store.digest(Path(args["file"]).read_bytes())
+                except (KeyError, OSError):
+                    self._audited_digest = None
+                self._audit_job(self._audit_seq, args, result)
         elif op == "bench":
             results.panel("bench-panel", lambda panel: panel.show(result))
         elif op == "ir":
@@ -494,10 +545,16 @@ class LessonScreen(LabAppAccess, Screen):
             return
         if op == "verify":
             passed = result.get("passed")
+            if result.get("skipped"):  # cannot run on this backend/Triton: say why, not "failed"
+                bar.set_status(f"{t('job_verify', lang)}: {t('skipped', lang)} — {summary(result, lang)}",
+                               "bold yellow")
+                return
             word = t("passed", lang) if passed else t("failed", lang)
-            tail = summary(result, lang)
+            tail: str | None = summary(result, lang)
             if passed and self.lab_app.neighbour(self.exercise, self.lesson, +1) is not None:
                 tail = t("next_exercise_tip", lang)  # what now? is the question after a pass
+            if (result.get("audit") or {}).get("state") == "pending":
+                tail = audit_line(result, lang)  # the GPU verdict now; the audit's word follows
             bar.set_status(
                 f"{t('job_verify', lang)}: {word} — {tail}",
                 "bold green" if passed else "bold red",

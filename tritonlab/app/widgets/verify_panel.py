@@ -12,7 +12,7 @@ from tritonlab.app.strings import t
 from tritonlab.app.typed import LabAppAccess
 from tritonlab.content.model import tr
 from tritonlab.present.diagnoses import describe
-from tritonlab.present.verify import case_name, map_lines, summary
+from tritonlab.present.verify import audit_line, case_name, map_lines, summary
 
 COLUMNS = ("", "col_case", "col_abs", "col_rel", "col_mismatch", "col_why")
 
@@ -70,6 +70,10 @@ class VerifyPanel(LabAppAccess, Vertical):
         if error and error.get("kind") == "cancelled":
             text.append(t("cancelled", lang), style="bold yellow")
             return text
+        if result.get("skipped"):  # verify.requires unmet here: neither pass nor fail, and why
+            text.append(t("skipped", lang), style="bold yellow")
+            text.append("  " + summary(result, lang))
+            return text
         if result.get("passed"):
             text.append(t("passed", lang), style="bold green")
         else:
@@ -84,6 +88,10 @@ class VerifyPanel(LabAppAccess, Vertical):
             text.append("  " + t("cases_pass", lang, passed=passed, total=len(self.cases)))
         elif result.get("cases") or result.get("error"):
             text.append("  " + summary(result, lang))
+        audit = audit_line(result, lang)  # a GPU pass: the interpreter audit pending, or what it found
+        if audit:
+            state = (result.get("audit") or {}).get("state")
+            text.append("\n" + audit, style={"pending": "dim", "clean": "green"}.get(state or "", "yellow"))
         return text
 
     @staticmethod

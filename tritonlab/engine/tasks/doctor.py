@@ -137,6 +137,7 @@ def handle(args: dict, ctx) -> dict:
         )
     )
     checks.append(_tiny_kernel(backend))
+    checks.append(_lesson_features(backend))
     checks.append(_cache_dir())
     ok = all(c["status"] != "fail" for c in checks)
     return {"backend": backend, "ok": ok, "checks": checks}
@@ -190,6 +191,25 @@ def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
             "cause": "sanity-failed",
             "exception": detail or f"{type(exc).__name__}: {exc}",
         }
+
+
+def _lesson_features(backend: str) -> dict:
+    """Which Triton features the lessons use (verify.requires) this install lacks: those exercises are skipped
+    with the reason, so the learner should hear it here first (lesson 13: descriptors, warp specialization)."""
+    from tritonlab.engine import features
+
+    have = features.available(backend)
+    have.pop("gpu", None)  # the backend check above already says whether kernels run on a GPU
+    missing = [name for name, ok in have.items() if not ok]
+    return _check(
+        "lesson features",
+        "warn" if missing else "ok",
+        ("missing: " + ", ".join(missing)) if missing else "all: " + ", ".join(have),
+        "upgrade Triton (pip install -U triton) to run the exercises that need them" if missing else None,
+        cause="features-missing" if missing else "features-all",
+        missing=missing,
+        available=sorted(name for name, ok in have.items() if ok),
+    )
 
 
 def _cache_dir() -> dict:

@@ -26,7 +26,7 @@ from typing import Any, TypeGuard
 
 import torch
 
-from tritonlab.engine import contracts, exercise_env, memcheck, outputs
+from tritonlab.engine import contracts, exercise_env, features, memcheck, outputs
 from tritonlab.engine.diagnose import diagnose
 from tritonlab.engine.inputs import describe, jittered, make_inputs, size_names
 from tritonlab.engine.learner import same_file
@@ -50,6 +50,10 @@ def iter_cases(exercise, backend: str, only: list | None = None, seed: int | Non
     if seed is None or not params_list:
         return
     rng = random.Random(seed)
+    ranges = (spec.hidden or {}).get(backend)
+    if ranges:  # verify.hidden (the capstone): sizes from ranges the text does not show, same secret seed
+        yield ({name: rng.randint(low, high) for name, (low, high) in ranges.items()}, spec.dtypes[0],
+               rng.randrange(1, 2**31), {})
     names = size_names(exercise)
     # a size that is a power of two in every public case is constrained (a head dimension, a tile): keep it
     names -= {n for n in names if all(isinstance(p.get(n), int) and p[n] > 0 and not p[n] & (p[n] - 1)
@@ -67,6 +71,12 @@ def iter_cases(exercise, backend: str, only: list | None = None, seed: int | Non
             if params not in params_list and not _public_size(params, params_list, names):
                 break
         yield params, rng.choice(spec.dtypes), rng.randrange(1, 2**31), {}
+
+
+def _triton_version() -> str:
+    import triton
+
+    return triton.__version__
 
 
 def _volume(params: dict, names: set) -> int:
@@ -114,6 +124,13 @@ def handle(args: dict, ctx) -> dict:
         result["error"] = error("load", f"cannot read {path}: {exc}")
         return result
     result.update(exercise=exercise.key, file=str(path), entry=exercise.entry)
+    lacking = features.missing(exercise.verify.requires, backend)
+    if lacking:  # cannot run here: say what is missing instead of failing the learner (lesson 13's TMA exercise)
+        result["skipped"] = {"kind": Kind.SKIPPED.value, "requires": list(exercise.verify.requires),
+                             "missing": lacking, "triton": _triton_version()}
+        result["summary"] = f"skipped on the {backend}: needs {', '.join(lacking)}"
+        result["seconds"] = round(time.perf_counter() - started, 3)
+        return result
     device = torch.device("cuda") if backend == "gpu" else torch.device("cpu")
     secret = secrets.randbits(63)  # never leaves the judge before the runner is done
     cases = list(iter_cases(exercise, backend, args.get("cases"), None if args.get("cases") else secret))
