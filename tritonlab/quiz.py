@@ -31,7 +31,9 @@ def learner_id() -> str:
         value = ""
     if len(value) < 8 or not value.isalnum():
         value = secrets.token_hex(8)
-        with contextlib.suppress(OSError):  # a read-only data dir: the order is then random per run, which is still not a pattern
+        with contextlib.suppress(
+            OSError
+        ):  # a read-only data dir: the order is then random per run, which is still not a pattern
             store.atomic_write(path, value + "\n")
     return value
 
@@ -82,13 +84,22 @@ def run_quiz(lesson, lang: str, answers: str | None = None, as_json: bool = Fals
         right_letter = LETTERS[order.index(right)]
         chosen = question.choices[index] if index is not None else None
         store.record_quiz(lesson.id, question.id, correct)
-        results.append({"id": question.id, "answer": answer, "correct": correct,
-                        "right_choice": right_letter,
-                        "choices": [tr(question.choices[i].text, lang) for i in order],
-                        "explanation": tr(chosen.explain if chosen else question.choices[right].explain, lang)})
+        results.append(
+            {
+                "id": question.id,
+                "answer": answer,
+                "correct": correct,
+                "right_choice": right_letter,
+                "choices": [tr(question.choices[i].text, lang) for i in order],
+                "explanation": tr(chosen.explain if chosen else question.choices[right].explain, lang),
+            }
+        )
         if not as_json:
-            mark = ("✓ correct" if lang == "en" else "✓ 正解") if correct else (
-                f"✗ the answer is {right_letter})" if lang == "en" else f"✗ 正解は {right_letter})")
+            mark = (
+                ("✓ correct" if lang == "en" else "✓ 正解")
+                if correct
+                else (f"✗ the answer is {right_letter})" if lang == "en" else f"✗ 正解は {right_letter})")
+            )
             out.write(f"   {mark}\n")
             if chosen is not None:
                 out.write(f"   {tr(chosen.explain, lang)}\n")
@@ -96,8 +107,13 @@ def run_quiz(lesson, lang: str, answers: str | None = None, as_json: bool = Fals
                 out.write(f"   {right_letter}) {tr(question.choices[right].explain, lang)}\n")
     score = sum(r["correct"] for r in results)
     if as_json:
-        print(json.dumps({"lesson": lesson.id, "score": score, "total": len(results), "questions": results},
-                         ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {"lesson": lesson.id, "score": score, "total": len(results), "questions": results},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
     else:
         out.write(f"\n{score}/{len(results)}\n")
     return 0 if score == len(results) else 1

@@ -40,8 +40,13 @@ def test_tutorial_passes_every_case(worker, exercise, name):
 
 
 def test_tutorial_layer_norm_passes_its_own_contract(worker):
-    result = verify(worker, "1/layer-norm", "layer_norm.py", lessons_dir=str(TUTORIALS / "lessons"),
-                    kernels_dir=str(TUTORIALS))
+    result = verify(
+        worker,
+        "1/layer-norm",
+        "layer_norm.py",
+        lessons_dir=str(TUTORIALS / "lessons"),
+        kernels_dir=str(TUTORIALS),
+    )
     assert result["passed"], [(c["name"], kinds(c)) for c in result["cases"] if not c["passed"]]
 
 
@@ -58,7 +63,11 @@ def test_tutorial_matmul_fails_only_where_its_contract_differs(worker):
         if case["dtype"] == "float16":
             assert case["passed"], (case["name"], case["diagnoses"])
         else:
-            assert not case["passed"] and kinds(case) <= {"wrong-dtype", "dtype"} and "wrong-dtype" in kinds(case)
+            assert (
+                not case["passed"]
+                and kinds(case) <= {"wrong-dtype", "dtype"}
+                and "wrong-dtype" in kinds(case)
+            )
             wrong = next(d for d in case["diagnoses"] if d["kind"] == "wrong-dtype")
             assert (wrong["got"], wrong["expected"]) == ("torch.float16", "torch.float32")
     rejects = {c["name"]: c for c in result["cases"] if c.get("kind") == "reject"}

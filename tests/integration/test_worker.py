@@ -109,8 +109,13 @@ def test_official_tutorial_add_passes_unchanged(client):
 
 
 def run_cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "tritonlab", *args], capture_output=True, text=True,
-                          cwd=cwd or ROOT, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "tritonlab", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd or ROOT,
+        timeout=600,
+    )
 
 
 def test_cli_verify_json_and_exit_codes():

@@ -146,7 +146,10 @@ class TritonLabApp(App):
             lesson = self.catalog.lesson(exercise.lesson_id)
             store.set_last(exercise.key)
         else:
-            exercise, lesson = None, self.catalog.lesson(str(lesson_id))  # str(None) finds no lesson, as before
+            exercise, lesson = (
+                None,
+                self.catalog.lesson(str(lesson_id)),
+            )  # str(None) finds no lesson, as before
         screen = LessonScreen(lesson, exercise)
         if replace:
             self.switch_screen(screen)

@@ -120,7 +120,9 @@ class VerifySpec:
     requires: list[str] = field(default_factory=list)
     # Hidden random cases: per backend, param -> [low, high]; one case per verify, sizes and seed drawn at random
     hidden: dict = field(default_factory=dict)
-    contracts: dict = field(default_factory=dict)  # [exercise.verify.contracts]: checked by engine/contracts.py
+    contracts: dict = field(
+        default_factory=dict
+    )  # [exercise.verify.contracts]: checked by engine/contracts.py
 
 
 @dataclass

@@ -149,7 +149,9 @@ def get(progress=None, refresh: bool = False) -> dict:
     if not cached:
         measured = measure(progress)
         gpus[key] = measured
-        with contextlib.suppress(OSError):  # a read-only data dir costs a re-measurement next time, nothing else
+        with contextlib.suppress(
+            OSError
+        ):  # a read-only data dir costs a re-measurement next time, nothing else
             store.write_json(CACHE_FILE, {"version": 1, "gpus": gpus})
     return {
         "gpu": name,

@@ -130,8 +130,11 @@ class WorkerClient:
         if "result" not in hello:
             info = hello.get("error") or {}
             self._kill(self.proc, gentle=False)  # never reuse a worker that failed to start
-            raise WorkerStartError(info.get("message", "the worker did not start"), self.log_tail(),
-                                   kind=info.get("kind", "crash"))
+            raise WorkerStartError(
+                info.get("message", "the worker did not start"),
+                self.log_tail(),
+                kind=info.get("kind", "crash"),
+            )
         self.info = hello["result"]
         return self.info
 
@@ -162,8 +165,13 @@ class WorkerClient:
 
     # ---- requests -------------------------------------------------------------------------------
 
-    def request(self, op: str, args: dict | None = None, timeout: float = DEFAULT_TIMEOUT,
-                on_event: Callable[[dict], None] | None = None) -> dict:
+    def request(
+        self,
+        op: str,
+        args: dict | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        on_event: Callable[[dict], None] | None = None,
+    ) -> dict:
         """Send one request; returns the worker's result dict. Faults come back as {"error": {...}}.
 
         A cancel() that arrives before the request reaches the worker still cancels it. Every string in the
@@ -181,8 +189,15 @@ class WorkerClient:
         try:
             self._ensure_started()
         except WorkerStartError as exc:
-            return {"error": protocol.error(exc.kind, f"the worker could not start: {exc}", stderr_tail=exc.tail,
-                                            cause="start", exception=str(exc))}
+            return {
+                "error": protocol.error(
+                    exc.kind,
+                    f"the worker could not start: {exc}",
+                    stderr_tail=exc.tail,
+                    cause="start",
+                    exception=str(exc),
+                )
+            }
         self._next_id += 1
         rid = self._next_id
         capture = self._dir / f"out-{rid}.txt"
@@ -247,8 +262,10 @@ class WorkerClient:
         output = self._read_capture(capture)
         tail_text = self._read_tail(capture)
         if cancelled:
-            return {"error": protocol.error("cancelled", "cancelled: the worker was stopped and will restart"),
-                    "output": output}
+            return {
+                "error": protocol.error("cancelled", "cancelled: the worker was stopped and will restart"),
+                "output": output,
+            }
         tail = "\n".join((tail_text + "\n" + self.log_tail()).strip().splitlines()[-20:])
         return {
             "error": protocol.error(
@@ -369,7 +386,11 @@ def _remove_scratch(path) -> None:
     the shape it makes)."""
     import shutil
 
-    if isinstance(path, str) and os.path.basename(path).startswith("tritonlab-judge-") and os.path.isdir(path):
+    if (
+        isinstance(path, str)
+        and os.path.basename(path).startswith("tritonlab-judge-")
+        and os.path.isdir(path)
+    ):
         shutil.rmtree(path, ignore_errors=True)
 
 

@@ -53,8 +53,14 @@ def load(args: dict, backend: str) -> Loaded:
     module = load_module(path)
     wrapper = getattr(module, exercise.entry, None)
     if not callable(wrapper):
-        raise LearnerError(error("runtime", f"your file defines no function {exercise.entry}(): the lab calls "
-                                 f"{exercise.entry}(...) with torch tensors and compares what it returns", None))
+        raise LearnerError(
+            error(
+                "runtime",
+                f"your file defines no function {exercise.entry}(): the lab calls "
+                f"{exercise.entry}(...) with torch tensors and compares what it returns",
+                None,
+            )
+        )
     device = torch.device("cuda") if backend == "gpu" else torch.device("cpu")
     return Loaded(exercise, str(Path(path).resolve()), module, wrapper, device)
 
@@ -121,7 +127,9 @@ class LearnerCall:
         if checker is None and backend == "interpreter":
             checker = memcheck.InterpreterMemcheck(loaded.file)
         self.checker = checker
-        self.watchers = list(watchers)  # context managers entered innermost (e.g. the runner's provenance watch)
+        self.watchers = list(
+            watchers
+        )  # context managers entered innermost (e.g. the runner's provenance watch)
         self.launches: list = []
         self.checked = False  # whether the bounds checker really watched the call
         self.unchecked_reason: str | None = None

@@ -19,9 +19,16 @@ DTYPES = {
     "bool": torch.bool,
 }
 
-_EXPR_GLOBALS = {"__builtins__": {}, "min": min, "max": max, "int": int, "abs": abs, "math": math,
-                 "cdiv": lambda a, b: -(-a // b),
-                 "next_power_of_2": lambda n: 1 if n <= 1 else 1 << (int(n) - 1).bit_length()}
+_EXPR_GLOBALS = {
+    "__builtins__": {},
+    "min": min,
+    "max": max,
+    "int": int,
+    "abs": abs,
+    "math": math,
+    "cdiv": lambda a, b: -(-a // b),
+    "next_power_of_2": lambda n: 1 if n <= 1 else 1 << (int(n) - 1).bit_length(),
+}
 
 
 def evaluate(expression, names: dict):
@@ -46,8 +53,16 @@ def _generator(device: torch.device, seed: int, name: str) -> torch.Generator:
     return gen
 
 
-def _values(shape, dtype: torch.dtype, init: str, init_args, scale: float, seed: int, name: str,
-            device: torch.device | str = "cpu") -> torch.Tensor:
+def _values(
+    shape,
+    dtype: torch.dtype,
+    init: str,
+    init_args,
+    scale: float,
+    seed: int,
+    name: str,
+    device: torch.device | str = "cpu",
+) -> torch.Tensor:
     """Seeded values of one input, made on `device`. Drawn in float32 (float64 for a float64 input), scaled,
     then rounded once to the input's dtype (integers rounded and clamped, fp16 clamped to its finite range)."""
     device = torch.device(device)
@@ -86,8 +101,15 @@ def other_device(device: torch.device) -> torch.device:
     return torch.device("cpu") if device.type == "cuda" else torch.device("meta")
 
 
-def make_inputs(exercise, params: dict, dtype_name: str, seed: int, device: torch.device,
-                allocator=None, override: dict | None = None) -> dict:
+def make_inputs(
+    exercise,
+    params: dict,
+    dtype_name: str,
+    seed: int,
+    device: torch.device,
+    allocator=None,
+    override: dict | None = None,
+) -> dict:
     """Inputs in declaration order: name -> tensor or scalar. Tensors are placed by a memcheck.GuardedAllocator
     (inside poisoned guard zones), so verify, run and bench see the very same layouts; their values are drawn on
     that device. `override` maps an input name to changes: shape, dtype, layout, device="other", value (scalars),

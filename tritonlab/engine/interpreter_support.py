@@ -124,11 +124,13 @@ def repair_bf16_dot() -> bool:
 
     def create_dot(self, a, b, d, *args, **kwargs):
         if a.dtype.scalar == tl.bfloat16 or b.dtype.scalar == tl.bfloat16:
+
             def as_f32(h):
                 if h.dtype.scalar != tl.bfloat16:
                     return h
                 data = widen(h.data, tl.bfloat16, tl.float32, None).view(np.float32)
                 return interpreter.TensorHandle(data, tl.float32)
+
             a, b = as_f32(a), as_f32(b)
         return original(self, a, b, d, *args, **kwargs)
 
@@ -159,8 +161,22 @@ def install_if_needed() -> bool:
 # bfloat16 arithmetic on the interpreter
 
 _BF16_FLOAT_UFUNCS = (
-    "add", "subtract", "multiply", "divide", "fmod", "minimum", "maximum", "fmin", "fmax",
-    "less", "greater", "less_equal", "greater_equal", "equal", "not_equal", "negative",
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "fmod",
+    "minimum",
+    "maximum",
+    "fmin",
+    "fmax",
+    "less",
+    "greater",
+    "less_equal",
+    "greater_equal",
+    "equal",
+    "not_equal",
+    "negative",
 )
 
 
@@ -247,8 +263,12 @@ def repair_bf16_arithmetic() -> bool:
             return handle_cls(bf16_bits_to_f32(src.data).astype(target), dst_type.scalar)
         return original_cast(self, src, dst_type)
 
-    for name, value in (("binary_op", binary_op), ("unary_op", unary_op), ("create_fma", create_fma),
-                        ("cast_impl", cast_impl)):
+    for name, value in (
+        ("binary_op", binary_op),
+        ("unary_op", unary_op),
+        ("create_fma", create_fma),
+        ("cast_impl", cast_impl),
+    ):
         value._tritonlab_bf16 = True  # type: ignore[union-attr]  # a mark on the function
         setattr(builder_cls, name, value)
     # the create_* lambdas captured cast_impl by name through `self.`, so they pick up the wrapper
@@ -271,10 +291,14 @@ def repair_bf16_arithmetic() -> bool:
                 floats = bf16_bits_to_f32(value.handle.data)
                 val = idx = None
                 if val_reduce_op:
-                    val = self.to_tensor(f32_to_bf16_bits(val_reduce_op(floats, axis=self.axis,
-                                                                        keepdims=self.keep_dims)), value.dtype)
+                    val = self.to_tensor(
+                        f32_to_bf16_bits(val_reduce_op(floats, axis=self.axis, keepdims=self.keep_dims)),
+                        value.dtype,
+                    )
                 if idx_reduce_op:
-                    idx = self.to_tensor(idx_reduce_op(floats, axis=self.axis, keepdims=self.keep_dims), tl.int32)
+                    idx = self.to_tensor(
+                        idx_reduce_op(floats, axis=self.axis, keepdims=self.keep_dims), tl.int32
+                    )
                 if val is not None and idx is not None:
                     return val, idx
                 return val if val is not None else idx

@@ -123,10 +123,22 @@ class RunnerPool:
             env["TRITON_CACHE_DIR"] = str(Path(os.path.expanduser("~")) / ".triton" / "cache")
         log = open(self.root / "zygote.log", "ab")  # noqa: SIM115 - handed to the zygote as its stdout/stderr
         self.zygote = subprocess.Popen(
-            [sys.executable, "-m", "tritonlab.engine.runner", "--backend", self.backend,
-             "--socket", str(theirs.fileno())],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env, cwd=str(home),
-            pass_fds=(theirs.fileno(),), close_fds=True,
+            [
+                sys.executable,
+                "-m",
+                "tritonlab.engine.runner",
+                "--backend",
+                self.backend,
+                "--socket",
+                str(theirs.fileno()),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            env=env,
+            cwd=str(home),
+            pass_fds=(theirs.fileno(),),
+            close_fds=True,
         )
         log.close()
         theirs.close()
@@ -185,9 +197,14 @@ class RunnerPool:
         result_r, result_w = os.pipe()
         output_r, output_w = os.pipe()
         try:
-            reply = self._ask({"op": "fork", "workdir": str(workdir),
-                               "limits": {"address_space": ADDRESS_SPACE, "file_size": FILE_SIZE.get(self.backend)}},
-                              [job_r, result_w, output_w])
+            reply = self._ask(
+                {
+                    "op": "fork",
+                    "workdir": str(workdir),
+                    "limits": {"address_space": ADDRESS_SPACE, "file_size": FILE_SIZE.get(self.backend)},
+                },
+                [job_r, result_w, output_w],
+            )
         finally:
             for fd in (job_r, result_w, output_w):
                 os.close(fd)
@@ -241,7 +258,11 @@ class RunnerPool:
                 return
             ready, _, _ = select.select([runner.result_r], [], [], min(remaining, 0.5))
             if not ready:
-                if self._status(runner.pid, 0.0) is not None or self.zygote is None or self.zygote.poll() is not None:
+                if (
+                    self._status(runner.pid, 0.0) is not None
+                    or self.zygote is None
+                    or self.zygote.poll() is not None
+                ):
                     return  # dead, while something it started still holds the pipe open
                 continue
             try:
@@ -284,7 +305,9 @@ class RunnerPool:
     def _finish(self, runner: Runner, outcome: Outcome) -> None:
         """Kill the runner, everything it started, and its files; record how it ended."""
         if not outcome.timed_out and not outcome.done:
-            outcome.exit_status = self._status(runner.pid, 2.0)  # it ended on its own: a crash, an exit, a kill
+            outcome.exit_status = self._status(
+                runner.pid, 2.0
+            )  # it ended on its own: a crash, an exit, a kill
         sandbox.kill_group(runner.pid)
         sandbox.kill_tree({runner.pid} | sandbox.descendants(runner.pid))
         zygote_alive = self.zygote is not None and self.zygote.poll() is None
@@ -328,7 +351,14 @@ def _parse(line: bytes) -> dict | None:
     except (ValueError, UnicodeDecodeError):
         return None
     if not isinstance(message, dict) or message.get("type") not in (
-        "started", "event", "case", "reject", "load-error", "done", "internal", "result"
+        "started",
+        "event",
+        "case",
+        "reject",
+        "load-error",
+        "done",
+        "internal",
+        "result",
     ):
         return None
     return message

@@ -490,8 +490,14 @@ def describe(
     header.append(" · ".join(res))
     result["header"] = header  # English, for --json readers; tritonlab.present.ir words `header_facts`
     result["header_facts"] = {
-        "kernel": result["kernel"], "stage": stage, "arch": result["arch"], "on_device": bool(on_device),
-        "triton": result["triton"], "params": dict(params), "dtype": dtype, "signature": signature or None,
+        "kernel": result["kernel"],
+        "stage": stage,
+        "arch": result["arch"],
+        "on_device": bool(on_device),
+        "triton": result["triton"],
+        "params": dict(params),
+        "dtype": dtype,
+        "signature": signature or None,
         "config": str(launch.config) if launch.config else None,
         "configs": launch.configs if launch.config else None,
     }

@@ -44,16 +44,23 @@ class Plan:
         grad_inputs = list(getattr(spec, "grad_inputs", None) or []) if mode == "grad" else []
         if mode == "grad":
             names = (names or ["out"])[:1] + [f"grad_{name}" for name in grad_inputs]
-        return Plan(names=names or ["out"], grad_inputs=grad_inputs, input_names=[i.name for i in exercise.inputs],
-                    grad_output=getattr(spec, "grad_output", "randn") or "randn", seed=seed)
+        return Plan(
+            names=names or ["out"],
+            grad_inputs=grad_inputs,
+            input_names=[i.name for i in exercise.inputs],
+            grad_output=getattr(spec, "grad_output", "randn") or "randn",
+            seed=seed,
+        )
 
     # --- calling ------------------------------------------------------------------------------------------------
     def wrap(self, fn):
         """fn(*inputs, **kw) -> a tuple of tensors (or None for a missing gradient), one per name."""
         if not self.grad_inputs:
+
             def call_values(*args, **kwargs):
                 result = fn(*args, **kwargs)
                 return tuple(result) if isinstance(result, (tuple, list)) else (result,)
+
             return call_values
 
         def call_with_backward(*args, **kwargs):
@@ -61,7 +68,9 @@ class Plan:
             leaves = []
             for name in self.grad_inputs:
                 index = self.input_names.index(name)
-                leaf = args[index].detach().requires_grad_(True)  # shares memory: guard zones and poison still apply
+                leaf = (
+                    args[index].detach().requires_grad_(True)
+                )  # shares memory: guard zones and poison still apply
                 args[index] = leaf
                 leaves.append(leaf)
             out = fn(*args, **kwargs)
@@ -73,6 +82,7 @@ class Plan:
                 raise NotDifferentiable()
             out.backward(self.upstream(out))
             return (out.detach(),) + tuple(leaf.grad for leaf in leaves)
+
         return call_with_backward
 
     def upstream(self, out: torch.Tensor) -> torch.Tensor:
@@ -98,15 +108,23 @@ class Plan:
         return tuple(t.detach() if isinstance(t, torch.Tensor) else t for t in result)
 
     # --- comparing ----------------------------------------------------------------------------------------------
-    def compare(self, got, expected: tuple, tolerances: dict, diagnoses: list, case: dict, unwritten=None) -> None:
+    def compare(
+        self, got, expected: tuple, tolerances: dict, diagnoses: list, case: dict, unwritten=None
+    ) -> None:
         """Per-output facts into case["outputs"]; diagnoses carry "output": name. `tolerances`: name -> (atol, rtol).
         `unwritten(tensor)` -> bool mask of poisoned (never written) elements, or None."""
         rows = case.setdefault("outputs", [])
         got = tuple(got) if isinstance(got, (tuple, list)) else (got,)
         if len(got) != len(self.names):
-            diagnoses.append({"kind": "wrong-outputs", "got": len(got), "expected": len(self.names),
-                              "message": f"the wrapper returned {len(got)} values, expected {len(self.names)} "
-                                         f"({', '.join(self.names)})"})
+            diagnoses.append(
+                {
+                    "kind": "wrong-outputs",
+                    "got": len(got),
+                    "expected": len(self.names),
+                    "message": f"the wrapper returned {len(got)} values, expected {len(self.names)} "
+                    f"({', '.join(self.names)})",
+                }
+            )
             return
         worst_abs = worst_rel = None
         mismatches = 0
@@ -139,17 +157,25 @@ class Plan:
                 same = torch.equal(a, b) or torch.equal(torch.nan_to_num(a), torch.nan_to_num(b))
                 if not same:
                     differ = int((a != b).sum())
-                    diagnoses.append({"kind": "nondeterministic", "output": name, "changed": differ,
-                                      "message": f"{name}: two runs on the same inputs differ in {differ} elements — "
-                                                 "a reduction whose order changes between runs (atomics)"})
+                    diagnoses.append(
+                        {
+                            "kind": "nondeterministic",
+                            "output": name,
+                            "changed": differ,
+                            "message": f"{name}: two runs on the same inputs differ in {differ} elements — "
+                            "a reduction whose order changes between runs (atomics)",
+                        }
+                    )
 
 
 class NotDifferentiable(RuntimeError):
     """The wrapper's output is not connected to autograd: no backward can reach the learner's gradients."""
 
     def __init__(self):
-        super().__init__("the wrapper's output does not require grad: call your torch.autograd.Function with "
-                         "Function.apply(...) (or the registered operator), not the kernels directly")
+        super().__init__(
+            "the wrapper's output does not require grad: call your torch.autograd.Function with "
+            "Function.apply(...) (or the registered operator), not the kernels directly"
+        )
 
 
 def tolerances(exercise, plan: Plan, dtype: str, default: tuple[float, float]) -> dict:
@@ -202,15 +228,27 @@ def op_diagnoses(recorder: OpRecorder, learner_file: str) -> list[dict]:
     keeps operators registered by files it loaded before: the solution's must not pass for the learner's)."""
     from tritonlab.engine.learner import same_file
 
-    found = [{"kind": "op-not-used", "op": name,
-              "message": f"the operator {name} was not called: register it with torch.library.triton_op and call it "
-                         f"as torch.ops.{name.replace('::', '.')}(...)"} for name in recorder.missing()]
+    found = [
+        {
+            "kind": "op-not-used",
+            "op": name,
+            "message": f"the operator {name} was not called: register it with torch.library.triton_op and call it "
+            f"as torch.ops.{name.replace('::', '.')}(...)",
+        }
+        for name in recorder.missing()
+    ]
     for name in recorder.wanted:
         origin = op_origin(name)
         if name in recorder.seen and origin and not same_file(origin, learner_file):
-            found.append({"kind": "op-not-yours", "op": name, "origin": origin,
-                          "message": f"the operator {name} that ran was registered by {origin}, not by your file: "
-                                     "register it in your file with @triton_op"})
+            found.append(
+                {
+                    "kind": "op-not-yours",
+                    "op": name,
+                    "origin": origin,
+                    "message": f"the operator {name} that ran was registered by {origin}, not by your file: "
+                    "register it in your file with @triton_op",
+                }
+            )
     return found
 
 
@@ -230,8 +268,9 @@ def op_origin(name: str) -> str | None:
     return None
 
 
-def compile_check(plan: Plan, wrapper, args: list, kwargs: dict, eager: tuple, tolerances: dict,
-                  backend: str) -> dict:
+def compile_check(
+    plan: Plan, wrapper, args: list, kwargs: dict, eager: tuple, tolerances: dict, backend: str
+) -> dict:
     """torch.compile(fullgraph=True) of the wrapper, forward (+ backward), against the eager results.
     Returns facts: {"checked": bool, "why"?: str, "passed"?: bool, "diagnoses": [...]}. The interpreter cannot:
     Dynamo traces with fake tensors, and the interpreter's kernels read real memory (the GPU path hands Inductor
@@ -248,9 +287,17 @@ def compile_check(plan: Plan, wrapper, args: list, kwargs: dict, eager: tuple, t
         torch.cuda.synchronize()
     except Exception as exc:  # graph breaks raise under fullgraph=True; so does an op torch cannot trace
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return {"checked": True, "passed": False, "diagnoses": [{
-            "kind": "graph-break", "error": type(exc).__name__,
-            "message": f"torch.compile(fullgraph=True) failed: {first[:300]}"}]}
+        return {
+            "checked": True,
+            "passed": False,
+            "diagnoses": [
+                {
+                    "kind": "graph-break",
+                    "error": type(exc).__name__,
+                    "message": f"torch.compile(fullgraph=True) failed: {first[:300]}",
+                }
+            ],
+        }
     diagnoses: list = []
     facts: dict = {}
     plan.compare(got, eager, tolerances, diagnoses, facts)
@@ -262,22 +309,51 @@ def compile_check(plan: Plan, wrapper, args: list, kwargs: dict, eager: tuple, t
 
 def _check_tensor(name: str, got, expected) -> list[dict]:
     if got is None:
-        return [{"kind": "no-gradient", "output": name,
-                 "message": f"{name}: no gradient reached this input — the backward returned None for it"}]
+        return [
+            {
+                "kind": "no-gradient",
+                "output": name,
+                "message": f"{name}: no gradient reached this input — the backward returned None for it",
+            }
+        ]
     if not isinstance(got, torch.Tensor):
-        return [{"kind": "wrong-shape", "output": name,
-                 "message": f"{name}: got {type(got).__name__}, not a torch.Tensor"}]
+        return [
+            {
+                "kind": "wrong-shape",
+                "output": name,
+                "message": f"{name}: got {type(got).__name__}, not a torch.Tensor",
+            }
+        ]
     found = []
     if tuple(got.shape) != tuple(expected.shape):
-        found.append({"kind": "wrong-shape", "output": name, "got": list(got.shape), "expected": list(expected.shape),
-                      "message": f"{name}: shape {tuple(got.shape)}, expected {tuple(expected.shape)}"})
+        found.append(
+            {
+                "kind": "wrong-shape",
+                "output": name,
+                "got": list(got.shape),
+                "expected": list(expected.shape),
+                "message": f"{name}: shape {tuple(got.shape)}, expected {tuple(expected.shape)}",
+            }
+        )
     if got.dtype != expected.dtype:
-        found.append({"kind": "wrong-dtype", "output": name, "got": str(got.dtype), "expected": str(expected.dtype),
-                      "message": f"{name}: dtype {str(got.dtype).replace('torch.', '')}, expected "
-                                 f"{str(expected.dtype).replace('torch.', '')}"})
+        found.append(
+            {
+                "kind": "wrong-dtype",
+                "output": name,
+                "got": str(got.dtype),
+                "expected": str(expected.dtype),
+                "message": f"{name}: dtype {str(got.dtype).replace('torch.', '')}, expected "
+                f"{str(expected.dtype).replace('torch.', '')}",
+            }
+        )
     if got.device.type != expected.device.type:
-        found.append({"kind": "wrong-device", "output": name,
-                      "message": f"{name}: on {got.device}, expected {expected.device}"})
+        found.append(
+            {
+                "kind": "wrong-device",
+                "output": name,
+                "message": f"{name}: on {got.device}, expected {expected.device}",
+            }
+        )
     return found
 
 
@@ -292,8 +368,19 @@ def wrapped(loaded, plan: Plan | None):
     return loaded if plan is None else dataclasses.replace(loaded, wrapper=plan.wrap(loaded.wrapper))
 
 
-def finish_case(plan: Plan, plan_loaded, loaded, inputs: dict, kwargs: dict, got, expected, recorder: OpRecorder,
-                dtype: str, backend: str, case: dict) -> None:
+def finish_case(
+    plan: Plan,
+    plan_loaded,
+    loaded,
+    inputs: dict,
+    kwargs: dict,
+    got,
+    expected,
+    recorder: OpRecorder,
+    dtype: str,
+    backend: str,
+    case: dict,
+) -> None:
     """Verify's checks after the call, for a plan: each output, the operators, determinism, torch.compile."""
     from tritonlab.engine import exercise_env, memcheck
 
@@ -312,7 +399,9 @@ def finish_case(plan: Plan, plan_loaded, loaded, inputs: dict, kwargs: dict, got
             case["deterministic"] = {"checked": True}
         else:  # the interpreter runs programs one after another: any order is always the same order
             case["deterministic"] = {"checked": False, "why": "interpreter"}
-    if spec.compile and not getattr(loaded, "compile_checked", False):  # once per verify: compiling takes seconds
+    if spec.compile and not getattr(
+        loaded, "compile_checked", False
+    ):  # once per verify: compiling takes seconds
         loaded.compile_checked = True
         facts = compile_check(plan, loaded.wrapper, list(inputs.values()), kwargs, tuple(got), tols, backend)
         diagnoses.extend(facts.pop("diagnoses"))

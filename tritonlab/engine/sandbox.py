@@ -86,18 +86,29 @@ def scrubbed_env(env: Mapping[str, str], home: str) -> dict:
         for k, v in env.items()
         if k in KEPT_NAMES or (not k.startswith(SCRUBBED_PREFIXES) and k not in SCRUBBED_NAMES)
     }
-    clean.update(HOME=home, TMPDIR=home, TMP=home, TEMP=home, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home,
-                 XDG_CACHE_HOME=home)
+    clean.update(
+        HOME=home,
+        TMPDIR=home,
+        TMP=home,
+        TEMP=home,
+        XDG_DATA_HOME=home,
+        XDG_CONFIG_HOME=home,
+        XDG_CACHE_HOME=home,
+    )
     return clean
 
 
-def limit_resources(*, address_space: int | None, cpu_seconds: float | None, file_size: int | None) -> list[str]:
+def limit_resources(
+    *, address_space: int | None, cpu_seconds: float | None, file_size: int | None
+) -> list[str]:
     """Lower soft and hard limits together (the learner cannot raise them again); returns what was set."""
     import resource
 
     done = []
-    wanted = [(resource.RLIMIT_AS, address_space, "address space"),
-              (resource.RLIMIT_FSIZE, file_size, "file size")]
+    wanted = [
+        (resource.RLIMIT_AS, address_space, "address space"),
+        (resource.RLIMIT_FSIZE, file_size, "file size"),
+    ]
     if cpu_seconds is not None:
         used = resource.getrusage(resource.RUSAGE_SELF)
         spent = used.ru_utime + used.ru_stime

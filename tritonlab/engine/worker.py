@@ -123,7 +123,10 @@ def choose_backend(requested: str) -> tuple[str, str | None]:
 
     has_cuda = torch.cuda.is_available()
     if requested == "gpu" and not has_cuda:
-        return "gpu", "--backend gpu was asked for, but torch sees no CUDA GPU (torch.cuda.is_available() is False)"
+        return (
+            "gpu",
+            "--backend gpu was asked for, but torch sees no CUDA GPU (torch.cuda.is_available() is False)",
+        )
     if not has_cuda:
         os.environ["TRITON_INTERPRET"] = "1"
         return "interpreter", None
@@ -203,7 +206,8 @@ def delegate(op: str, args: dict, ctx) -> dict:
     real = None
     try:
         exercise = verify.exercise_env.catalog(args.get("lessons_dir"), args.get("kernels_dir")).exercise(
-            args["exercise"])
+            args["exercise"]
+        )
         real = verify.resolve_file(exercise, args).resolve()
         source = real.read_text(encoding="utf-8")
     except (KeyError, OSError, UnicodeDecodeError):
@@ -353,9 +357,15 @@ def serve(channel: Channel, ctx: Context, backend: str) -> int:
                 result = handle(request.get("op", ""), args, ctx)
             except Exception as exc:  # an engine bug must not look like the learner's fault
                 traceback.print_exc()
-                result = {"error": {"kind": "runtime", "cause": "internal", "exception": repr(exc),
-                                    "message": f"internal error in the lab: {exc!r}",
-                                    "internal": True}}
+                result = {
+                    "error": {
+                        "kind": "runtime",
+                        "cause": "internal",
+                        "exception": repr(exc),
+                        "message": f"internal error in the lab: {exc!r}",
+                        "internal": True,
+                    }
+                }
         result.setdefault("backend", backend)
         channel.send({"id": channel.request_id, "result": result})
         if result.get("restart_worker"):

@@ -465,7 +465,9 @@ class LessonScreen(LabAppAccess, Screen):
                 self._show_audit(*cast("tuple", worker.result))
             elif event.state == WorkerState.ERROR and not self.busy:  # the GPU pass stands, unaudited
                 words = audit_line({"audit": {"state": "incomplete"}}, self.lab_app.lang)
-                self.query_one(ActionBar).set_status(f"{t('job_verify', self.lab_app.lang)}: {words}", "yellow")
+                self.query_one(ActionBar).set_status(
+                    f"{t('job_verify', self.lab_app.lang)}: {words}", "yellow"
+                )
             return
         if worker.group != "kernel" or not worker.is_finished:
             return
@@ -546,8 +548,9 @@ class LessonScreen(LabAppAccess, Screen):
         if op == "verify":
             passed = result.get("passed")
             if result.get("skipped"):  # cannot run on this backend/Triton: say why, not "failed"
-                bar.set_status(f"{t('job_verify', lang)}: {t('skipped', lang)} — {summary(result, lang)}",
-                               "bold yellow")
+                bar.set_status(
+                    f"{t('job_verify', lang)}: {t('skipped', lang)} — {summary(result, lang)}", "bold yellow"
+                )
                 return
             word = t("passed", lang) if passed else t("failed", lang)
             tail: str | None = summary(result, lang)

@@ -89,7 +89,9 @@ class QuizPanel(LabAppAccess, VerticalScroll, can_focus=False):
         super().__init__(**kwargs)
         self.lesson = lesson
         self.answers: dict[int, int] = {}  # question index -> chosen choice index (in the file's order)
-        self._orders: dict[int, list[int]] = {}  # question index -> file indices in the order this learner sees
+        self._orders: dict[
+            int, list[int]
+        ] = {}  # question index -> file indices in the order this learner sees
         self.built = False
 
     def compose(self) -> ComposeResult:

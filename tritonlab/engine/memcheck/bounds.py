@@ -79,7 +79,9 @@ def _region_for(name: str, tensor: Any) -> _Region | None:
     lo = first + low * itemsize
     nested = None
     if span != numel and low == 0:
-        dims = sorted(((s, st) for s, st in zip(shape, strides, strict=False) if s > 1 and st > 0), key=lambda d: -d[1])
+        dims = sorted(
+            ((s, st) for s, st in zip(shape, strides, strict=False) if s > 1 and st > 0), key=lambda d: -d[1]
+        )
         if all(outer[1] >= inner[0] * inner[1] for outer, inner in zip(dims, dims[1:], strict=False)):
             nested = dims
     return _Region(name, lo, lo + span * itemsize, itemsize, numel, shape, strides, nested)

@@ -31,7 +31,9 @@ def _arg_names(fn: Any) -> list[str]:
 def _record_launch(fn: Any, grid: Any, args: tuple, kwargs: dict) -> None:
     if not _launch_sinks:
         return
-    named = dict(zip(_arg_names(fn), args, strict=False))  # BLOCK_SIZE passed by position counts as well as by keyword
+    named = dict(
+        zip(_arg_names(fn), args, strict=False)
+    )  # BLOCK_SIZE passed by position counts as well as by keyword
     named.update(kwargs)
     record: dict[str, Any] = {
         "kernel": _kernel_name(fn),

@@ -125,7 +125,9 @@ class OutOfBounds(Exception):
                 return f"the mask ({mask}) never bounds {names}: add a bound for it to the mask of {what}"
             return f"{what} has no mask: bound {names} (and every other index) with a mask"
         if mask:
-            return f"the mask ({mask}) lets these lanes through: it must be False for every offset past the end"
+            return (
+                f"the mask ({mask}) lets these lanes through: it must be False for every offset past the end"
+            )
         if facts.get("parsed"):
             return f"{what} has no mask: pass mask= with a bound for each index (e.g. offsets < n_elements)"
         return f"mask {what} (offsets < n_elements)"
@@ -154,7 +156,10 @@ class OutOfBounds(Exception):
         }
 
 
-_AXIS_PATTERNS = ((0, re.compile(r"(\w+)\s*\[\s*:\s*,\s*None\s*\]")), (1, re.compile(r"(\w+)\s*\[\s*None\s*,\s*:\s*\]")))
+_AXIS_PATTERNS = (
+    (0, re.compile(r"(\w+)\s*\[\s*:\s*,\s*None\s*\]")),
+    (1, re.compile(r"(\w+)\s*\[\s*None\s*,\s*:\s*\]")),
+)
 
 
 def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
@@ -167,9 +172,16 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
         tree = ast.parse(code.strip().rstrip(":"), mode="exec")
     except SyntaxError:
         return {}
-    call = next((n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                 and n.func.attr in ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg")),
-                None)
+    call = next(
+        (
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr in ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg")
+        ),
+        None,
+    )
     if call is None or not call.args:
         return {}
     assert isinstance(call.func, ast.Attribute)  # the search above matched only attribute calls

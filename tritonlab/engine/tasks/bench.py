@@ -105,8 +105,11 @@ def handle(args: dict, ctx) -> dict:
         else:
             failing: dict[str, Any] = next((c for c in checked.get("cases") or [] if not c.get("passed")), {})
             result["error"] = error(
-                "verify", f"not timed: your kernel does not pass verify yet — {summary}", not_timed=True,
-                case=failing.get("name"), diagnosis=(failing.get("diagnoses") or [None])[0],
+                "verify",
+                f"not timed: your kernel does not pass verify yet — {summary}",
+                not_timed=True,
+                case=failing.get("name"),
+                diagnosis=(failing.get("diagnoses") or [None])[0],
             )
         return result
     result["verified"] = True
@@ -131,8 +134,12 @@ def handle(args: dict, ctx) -> dict:
     try:
         if backend == "gpu":
             _bench_gpu(
-                loaded, spec, ctx, result,
-                refresh=bool(args.get("refresh_ceilings")), given=args.get("ceilings"),
+                loaded,
+                spec,
+                ctx,
+                result,
+                refresh=bool(args.get("refresh_ceilings")),
+                given=args.get("ceilings"),
             )
         else:
             _bench_interpreter(loaded, spec, ctx, result)
@@ -204,7 +211,9 @@ def _stats_dict(stats) -> dict:
 
 def _sweep_configs(spec) -> list[dict]:
     keys = list(spec.sweep)
-    return [dict(zip(keys, combo, strict=False)) for combo in itertools.product(*(spec.sweep[k] for k in keys))]
+    return [
+        dict(zip(keys, combo, strict=False)) for combo in itertools.product(*(spec.sweep[k] for k in keys))
+    ]
 
 
 def _baseline(exercise, spec, inputs: dict, params: dict, kwargs: dict | None = None):
@@ -225,7 +234,9 @@ def bench_inputs(exercise, spec, params: dict, device) -> dict:
     [-100, 100) overflow a naive exp), and such data can push torch onto a slow path, which flatters the learner."""
     declared = getattr(spec, "init", None) or {}
     override = {
-        i.name: {"init": declared.get(i.name, ("randn", ())), "scale": 1.0} for i in exercise.inputs if not i.is_scalar
+        i.name: {"init": declared.get(i.name, ("randn", ())), "scale": 1.0}
+        for i in exercise.inputs
+        if not i.is_scalar
     }
     return make_inputs(exercise, params, spec.dtype, 0, device, override=override)
 
@@ -614,7 +625,11 @@ def _autotune_gpu(loaded, spec, ctx) -> dict:
         return _autotune_listing(loaded, spec)
     tuner = tuners[0]
     configs = list(tuner.configs)
-    report: dict[str, Any] = {"kernel": _tuner_name(tuner), "configs": [describe_config(c) for c in configs], "shapes": []}
+    report: dict[str, Any] = {
+        "kernel": _tuner_name(tuner),
+        "configs": [describe_config(c) for c in configs],
+        "shapes": [],
+    }
     try:
         for number, params in enumerate(spec.autotune[:2], 1):
             report["shapes"].append(_time_configs(loaded, spec, tuner, configs, params, ctx, number))

@@ -112,9 +112,11 @@ class Provenance:
         int_dtype = _INT_OF_SIZE[itemsize]
         snapshot = self.after[ptr]
         then = torch.empty(0, dtype=int_dtype, device=got.device).set_(
-            snapshot, got.storage_offset(), got.shape, got.stride())
+            snapshot, got.storage_offset(), got.shape, got.stride()
+        )
         now = torch.empty(0, dtype=int_dtype, device=got.device).set_(
-            storage, got.storage_offset(), got.shape, got.stride())
+            storage, got.storage_offset(), got.shape, got.stride()
+        )
         after = (then != now).reshape(-1)
         poison = memcheck.is_poison(got).reshape(-1)
         offsets = _element_offsets(got)  # storage element index of each element of the view
@@ -198,12 +200,17 @@ def run(job: dict, backend: str, send) -> None:
     for index, case in enumerate(job.get("cases") or []):
         send({"type": "event", "case": index})
         if case.get("legacy"):
-            facts: dict[str, Any] = {"legacy_case": legacy_case(loaded, case["params"], case["dtype"], case["seed"],
-                                                case.get("kwargs") or {}, backend)}
+            facts: dict[str, Any] = {
+                "legacy_case": legacy_case(
+                    loaded, case["params"], case["dtype"], case["seed"], case.get("kwargs") or {}, backend
+                )
+            }
             facts["error"] = facts["legacy_case"].get("error")
         else:
             facts = run_case(loaded, case, backend)
-            if index == 0:  # facts about the file itself (autotune key and configs) travel with the first case
+            if (
+                index == 0
+            ):  # facts about the file itself (autotune key and configs) travel with the first case
                 facts["file_facts"] = contracts.check_file(loaded.exercise, loaded.module)
         send(dict(facts, type="case", index=index))
         if facts.get("error"):
@@ -254,7 +261,9 @@ def run_case(loaded, case: dict, backend: str) -> dict:
     facts["block_guess"] = _block_size_guess(loaded)
     # Only inputs that no longer hold the judge's values travel back (the judge names the change): a GPU case
     # of 16M elements then moves one tensor, not three.
-    payload: dict[str, Any] = {"inputs": {k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])}}
+    payload: dict[str, Any] = {
+        "inputs": {k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])}
+    }
     facts["inputs_returned"] = sorted(payload["inputs"])
     if type(got) is torch.Tensor:
         payload["out"] = got.detach()
@@ -267,8 +276,10 @@ def _same(now: torch.Tensor, sent) -> bool:
         return False
     a, b = now.detach().to(sent.device), sent
     if a.is_floating_point():
-        return bool(torch.equal(torch.isnan(a), torch.isnan(b)) and torch.equal(torch.nan_to_num(a),
-                                                                                torch.nan_to_num(b)))
+        return bool(
+            torch.equal(torch.isnan(a), torch.isnan(b))
+            and torch.equal(torch.nan_to_num(a), torch.nan_to_num(b))
+        )
     return bool(torch.equal(a, b))
 
 
@@ -280,25 +291,41 @@ def legacy_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backe
     from tritonlab.engine import outputs
     from tritonlab.engine.diagnose import diagnose
     from tritonlab.engine.tasks.verify import _check_output, _launch_block, _launch_summary, _refine_unwritten
+
     _block_size_guess = _guess_from
 
     exercise = loaded.exercise
     device = loaded.device
     atol, rtol = exercise_env.tolerance(exercise, dtype)
-    case: dict[str, Any] = {"params": params, "dtype": dtype, "seed": seed, "kwargs": kwargs, "passed": False,
-            "max_abs_err": None, "max_rel_err": None, "mismatches": None, "diagnoses": [],
-            "atol": atol, "rtol": rtol}
+    case: dict[str, Any] = {
+        "params": params,
+        "dtype": dtype,
+        "seed": seed,
+        "kwargs": kwargs,
+        "passed": False,
+        "max_abs_err": None,
+        "max_rel_err": None,
+        "mismatches": None,
+        "diagnoses": [],
+        "atol": atol,
+        "rtol": rtol,
+    }
     allocator = memcheck.GuardedAllocator(device)
     inputs = make_inputs(exercise, params, dtype, seed, device, allocator=allocator)
     originals = {k: v.clone() for k, v in inputs.items() if isinstance(v, torch.Tensor)}
     plan = outputs.Plan.for_exercise(exercise, seed)  # None: one output tensor, the plain path
     expected: Any  # the plan's tuple of outputs, or the one reference tensor
     if plan:
-        expected = plan.reference(exercise, {k: originals.get(k, v) for k, v in inputs.items()}, params, kwargs)
+        expected = plan.reference(
+            exercise, {k: originals.get(k, v) for k, v in inputs.items()}, params, kwargs
+        )
     else:
-        expected = exercise_env.reference(exercise, dict(originals, **{k: v for k, v in inputs.items()
-                                                                        if not isinstance(v, torch.Tensor)}),
-                                          params, kwargs)
+        expected = exercise_env.reference(
+            exercise,
+            dict(originals, **{k: v for k, v in inputs.items() if not isinstance(v, torch.Tensor)}),
+            params,
+            kwargs,
+        )
     case["inputs"] = {k: describe(v) for k, v in inputs.items()}
     call = exercise_env.LearnerCall(plan_loaded := outputs.wrapped(loaded, plan), backend, allocator)
     began = time.perf_counter()
@@ -319,17 +346,29 @@ def legacy_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backe
     diagnoses = case["diagnoses"]
     mine = [launch for launch in launches if same_file(launch.get("file"), loaded.file)]
     if exercise.expect_kernel and not mine:
-        what = ("no Triton kernel ran" if not launches else
-                "the kernels that ran are not defined in your file")
-        diagnoses.append({"kind": "no-kernel-launched", "entry": exercise.entry, "foreign": bool(launches),
-                          "message": f"{what}: {exercise.entry}() must launch the @triton.jit kernel you wrote "
-                                     "(returning torch's own result does not count)"})
+        what = "no Triton kernel ran" if not launches else "the kernels that ran are not defined in your file"
+        diagnoses.append(
+            {
+                "kind": "no-kernel-launched",
+                "entry": exercise.entry,
+                "foreign": bool(launches),
+                "message": f"{what}: {exercise.entry}() must launch the @triton.jit kernel you wrote "
+                "(returning torch's own result does not count)",
+            }
+        )
 
     for guard in allocator.check():
-        diagnoses.append({"kind": "oob", "access": "store", "arg": guard.get("name"),
-                          "message": f"out-of-bounds store: memory {guard.get('side')} the tensor "
-                                     f"{guard.get('name') or ''} was overwritten ({guard.get('changed')} elements) "
-                                     "— a store without a correct mask", **guard})
+        diagnoses.append(
+            {
+                "kind": "oob",
+                "access": "store",
+                "arg": guard.get("name"),
+                "message": f"out-of-bounds store: memory {guard.get('side')} the tensor "
+                f"{guard.get('name') or ''} was overwritten ({guard.get('changed')} elements) "
+                "— a store without a correct mask",
+                **guard,
+            }
+        )
 
     output_spec = exercise.verify.output
     if output_spec.startswith("inplace:"):
@@ -342,16 +381,26 @@ def legacy_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backe
             continue
         now = inputs[name]
         same = torch.equal(now, original) or (
-            now.is_floating_point() and torch.equal(torch.isnan(now), torch.isnan(original))
-            and torch.equal(torch.nan_to_num(now), torch.nan_to_num(original)))
+            now.is_floating_point()
+            and torch.equal(torch.isnan(now), torch.isnan(original))
+            and torch.equal(torch.nan_to_num(now), torch.nan_to_num(original))
+        )
         if not same:
             changed = int((now != original).sum()) if now.shape == original.shape else now.numel()
-            diagnoses.append({"kind": "input-modified", "arg": name, "changed": changed,
-                              "message": f"your kernel modified its input {name} ({changed} elements changed): "
-                                         "inputs are read-only — store into the output instead"})
+            diagnoses.append(
+                {
+                    "kind": "input-modified",
+                    "arg": name,
+                    "changed": changed,
+                    "message": f"your kernel modified its input {name} ({changed} elements changed): "
+                    "inputs are read-only — store into the output instead",
+                }
+            )
 
     if plan:
-        outputs.finish_case(plan, plan_loaded, loaded, inputs, kwargs, got, expected, recorder, dtype, backend, case)
+        outputs.finish_case(
+            plan, plan_loaded, loaded, inputs, kwargs, got, expected, recorder, dtype, backend, case
+        )
         case["passed"] = not diagnoses
         return case
     if not _check_output(got, expected, diagnoses):
@@ -360,8 +409,14 @@ def legacy_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backe
 
     unwritten = memcheck.is_poison(got) if got.numel() else None
     block = kwargs.get("BLOCK_SIZE") or _launch_block(mine) or _block_size_guess(loaded)
-    report = diagnose(got.detach(), expected.to(got.device), atol=atol, rtol=rtol, unwritten_mask=unwritten,
-                      block_size=block)
+    report = diagnose(
+        got.detach(),
+        expected.to(got.device),
+        atol=atol,
+        rtol=rtol,
+        unwritten_mask=unwritten,
+        block_size=block,
+    )
     _refine_unwritten(report.get("diagnoses", []), mine, block, got.numel())
     for key in ("max_abs_err", "max_rel_err", "mismatches", "first", "map", "map_grid"):
         case[key] = report.get(key)
@@ -374,9 +429,15 @@ def legacy_case(loaded, params: dict, dtype: str, seed: int, kwargs: dict, backe
         moved = checker.stats.bytes_loaded + checker.stats.bytes_stored
         case["bytes_budget"] = limit
         if moved > limit:
-            diagnoses.append({"kind": "perf-bytes", "moved": moved, "budget": limit,
-                              "message": f"correct, but the kernel moved {moved:,} bytes where {int(limit):,} are "
-                                         "enough: it reads some data more than once"})
+            diagnoses.append(
+                {
+                    "kind": "perf-bytes",
+                    "moved": moved,
+                    "budget": limit,
+                    "message": f"correct, but the kernel moved {moved:,} bytes where {int(limit):,} are "
+                    "enough: it reads some data more than once",
+                }
+            )
     case["passed"] = not diagnoses
     return case
 
@@ -420,4 +481,3 @@ def _block_size_guess(loaded):
         if isinstance(value, int) and not isinstance(value, bool):
             return value
     return None
-
