@@ -1,9 +1,10 @@
 """`tritonlab quiz LESSON`: self-check questions in the terminal; answers count toward progress.
 
-Choices are shown in an order shuffled per learner: a quiz whose right answer is always (a), or always the longest,
-can be passed by pattern. The order is stable for one learner (seeded by a random id kept in the user data dir and
-the question's lesson and id), so a question does not reshuffle between visits, and it differs between learners and
-between questions. Grading maps the shown letter back to the choice itself, never to a position in the file.
+Choices are shown in an order shuffled per learner: a quiz whose right answer is always (a), or always the
+longest, can be passed by pattern. The order is stable for one learner (seeded by a random id kept in the user
+data dir and the question's lesson and id), so a question does not reshuffle between visits, and it differs
+between learners and between questions. Grading maps the shown letter back to the choice itself, never to a
+position in the file.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ LEARNER_ID_FILE = "learner-id-v1.txt"
 
 
 def learner_id() -> str:
-    """A random id made once per install (user data dir); only the quiz order uses it, nothing leaves the machine."""
+    """A random id made once per install (user data dir); only the quiz order uses it, nothing leaves the
+    machine."""
     path = store.data_dir() / LEARNER_ID_FILE
     try:
         value = path.read_text(encoding="utf-8").strip()
@@ -39,7 +41,8 @@ def learner_id() -> str:
 
 
 def choice_order(lesson_id: str, question, learner: str | None = None) -> list[int]:
-    """Indices into `question.choices` in the order this learner sees them (shown position -> file position)."""
+    """Indices into `question.choices` in the order this learner sees them (shown position -> file
+    position)."""
     learner = learner if learner is not None else learner_id()
     seed = hashlib.sha256(f"{learner}\0{lesson_id}\0{question.id}".encode()).digest()
     order = list(range(len(question.choices)))
@@ -48,7 +51,8 @@ def choice_order(lesson_id: str, question, learner: str | None = None) -> list[i
 
 
 def grade(question, answer: str, order: list[int] | None = None) -> tuple[bool, int | None]:
-    """(correct, index of the chosen choice in `question.choices`) for a shown letter or number; order as shown."""
+    """(correct, index of the chosen choice in `question.choices`) for a shown letter or number; order as
+    shown."""
     order = order if order is not None else list(range(len(question.choices)))
     answer = (answer or "").strip().lower()
     if len(answer) == 1 and answer in LETTERS[: len(order)]:

@@ -181,7 +181,8 @@ class TritonLabApp(App):
     # ---- language, theme, notices, help -------------------------------------------------------------
 
     def action_toggle_language(self) -> None:
-        """For this session only: the language follows the locale (or --lang) unless the learner starts with one."""
+        """For this session only: the language follows the locale (or --lang) unless the learner starts
+        with one."""
         self.lang = "ja" if self.lang == "en" else "en"
         self.notify(t("lang_session", self.lang, code=self.lang), timeout=6)
 

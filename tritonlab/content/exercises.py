@@ -216,7 +216,8 @@ def _requires(raw: dict, where: Where) -> list[str]:
 
 
 def _hidden(raw: dict, where: Where) -> dict:
-    """verify.hidden = { interpreter = { M = [1, 40] }, gpu = { M = [1, 5000] } }: one random case per verify."""
+    """verify.hidden = { interpreter = { M = [1, 40] }, gpu = { M = [1, 5000] } }: one random case per
+    verify."""
     value = raw.get("hidden") or {}
     for backend, ranges in value.items():
         ok = (

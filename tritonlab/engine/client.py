@@ -106,8 +106,9 @@ class WorkerClient:
         env.update(self.env)
         env["PYTHONUNBUFFERED"] = "1"
         env.pop("TRITON_INTERPRET", None)  # the worker decides, before it imports triton
-        # Runners get a private HOME: pin Triton's compile cache to where it would be for this user, so a fresh
-        # runner per request still finds the kernels compiled before (a cold JIT is ~2 s on the GPU box).
+        # Runners get a private HOME: pin Triton's compile cache to where it would be for this user, so a
+        # fresh runner per request still finds the kernels compiled before (a cold JIT is ~2 s on the GPU
+        # box).
         env.setdefault("TRITON_CACHE_DIR", os.path.join(os.path.expanduser("~"), ".triton", "cache"))
         if self.backend_requested == "interpreter":
             env["TRITON_INTERPRET"] = "1"
@@ -150,7 +151,8 @@ class WorkerClient:
                 self._kill(proc)
 
     def cancel(self) -> None:
-        """Stop the running request (from any thread). The worker is killed and replaced on the next request."""
+        """Stop the running request (from any thread). The worker is killed and replaced on the next
+        request."""
         with self._state_lock:
             self._cancelled = True
             proc = self.proc
@@ -270,7 +272,8 @@ class WorkerClient:
         return {
             "error": protocol.error(
                 "crash",
-                f"the worker process died: {self.last_exit}. It restarts on the next request; your code is kept.",
+                f"the worker process died: {self.last_exit}. "
+                "It restarts on the next request; your code is kept.",
                 line=_learner_line(tail_text, args),
                 signal=describe_exit(proc.returncode).split(" ")[0] if (proc.returncode or 0) < 0 else None,
                 exit_code=proc.returncode,
@@ -332,8 +335,8 @@ class WorkerClient:
 
     def _kill(self, proc: subprocess.Popen, gentle: bool = True) -> None:
         steps = [signal.SIGINT, signal.SIGTERM, signal.SIGKILL] if gentle else [signal.SIGKILL]
-        # the judge's runners live in sessions of their own: named now, killed with it (a runner also dies with
-        # its zygote, but a learner's `setsid` grandchild would outlive a judge killed mid-request)
+        # the judge's runners live in sessions of their own: named now, killed with it (a runner also dies
+        # with its zygote, but a learner's `setsid` grandchild would outlive a judge killed mid-request)
         below = descendants(proc.pid) if proc.poll() is None else set()
         try:
             self._signal_steps(proc, steps)

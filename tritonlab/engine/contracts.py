@@ -1,8 +1,8 @@
 """Contract checks that verify runs around the learner's wrapper: facts, never sentences.
 
-Why a module of its own: values that match torch are not the whole contract a lesson teaches. A wrapper may not
-take the tile sizes the lab would like to vary (the official tutorials' matmul takes none), a sweep knob may never
-reach the launch, an output may come back in the wrong layout. Each check here returns fact dicts
+Why a module of its own: values that match torch are not the whole contract a lesson teaches. A wrapper may
+not take the tile sizes the lab would like to vary (the official tutorials' matmul takes none), a sweep knob
+may never reach the launch, an output may come back in the wrong layout. Each check here returns fact dicts
 `{"kind": ..., <facts>, "message": <English, for old clients>}`; the UI makes the sentences.
 """
 
@@ -28,8 +28,8 @@ NOTE_KINDS = frozenset({"tiles-not-varied"})
 def split_kwargs(wrapper, kwargs: dict) -> tuple[dict, list[str]]:
     """(the variant's keywords the wrapper accepts, the names it does not take).
 
-    A wrapper with no tile keywords is verified with its own tiles (a note, not a failure): passing them anyway
-    would fail a correct file with "unexpected keyword argument 'BLOCK_M'"."""
+    A wrapper with no tile keywords is verified with its own tiles (a note, not a failure): passing them
+    anyway would fail a correct file with "unexpected keyword argument 'BLOCK_M'"."""
     if not kwargs:
         return {}, []
     try:
@@ -160,9 +160,9 @@ def _check_knob(name: str, asked, launches: list) -> list[dict]:
                     "asked": asked,
                     "launched": seen,
                     "kernel": launch.get("kernel"),
-                    "message": f"the wrapper was called with {name}={asked} but launched {launch.get('kernel')} "
-                    f"with {name}={seen}: pass it on to the launch, or the sweep times one kernel "
-                    "over and over",
+                    "message": f"the wrapper was called with {name}={asked} "
+                    f"but launched {launch.get('kernel')} with {name}={seen}: "
+                    "pass it on to the launch, or the sweep times one kernel over and over",
                 }
             ]
     return []
@@ -183,8 +183,8 @@ def _storage_reached(tensor, launches: list) -> bool:
 
 def check_file(exercise, module) -> list[dict]:
     """`autotune = { configs_function = "get_autotune_configs", min_configs = 2, key_any = ["M", "N", "K"] }`:
-    an autotuner with no GPU configs or an empty key passes every value check on the interpreter (which gets one
-    config by design), so the search space and key are read from the learner's module instead."""
+    an autotuner with no GPU configs or an empty key passes every value check on the interpreter (which gets
+    one config by design), so the search space and key are read from the learner's module instead."""
     spec = exercise.verify.contracts.get("autotune")
     if not isinstance(spec, dict):
         return []
@@ -263,7 +263,8 @@ def explain_unwritten(
 ) -> None:
     """Point an 'unwritten' diagnosis at its cause, read from what was really launched (facts `cause`,
     `programs`, `tiles`): no programs at all, fewer programs than tiles (floor division), or several programs
-    that all wrote the first block (offsets that ignore the program id). Leaves the diagnosis alone otherwise."""
+    that all wrote the first block (offsets that ignore the program id). Leaves the diagnosis alone
+    otherwise."""
     diag = next((d for d in diagnoses if d.get("kind") == "unwritten"), None)
     grid_fact = next((d for d in known or [] if d.get("kind") == "grid-size"), None)
     if (
@@ -341,9 +342,10 @@ def _tiles_needed(launch: dict, block, shape: tuple) -> int | None:
 
 
 def explain_shape_error(exc: BaseException, info: dict, file: str | None = None) -> None:
-    """Triton says "Cannot make_shape_compatible: incompatible dimensions at index 0: 128 and 16". The two whole
-    shapes are still in the frame that raised it: name them, say which one is the pointer block, and when one is
-    the other reversed, name the fix (tl.trans). Adds facts `cause`, `value_shape`, `pointer_shape`/`shapes`."""
+    """Triton says "Cannot make_shape_compatible: incompatible dimensions at index 0: 128 and 16". The two
+    whole shapes are still in the frame that raised it: name them, say which one is the pointer block, and
+    when one is the other reversed, name the fix (tl.trans). Adds facts `cause`, `value_shape`,
+    `pointer_shape`/`shapes`."""
     if "make_shape_compatible" not in str(info.get("message", "")):
         return
     found = _broadcast_frame(exc)
@@ -409,8 +411,8 @@ def _is_store(file: str | None, line: int | None) -> bool:
 
 
 def numerics_first(cases: list, errored: bool) -> None:
-    """While any case computes wrong values (or the run stopped on an error), a byte-count verdict would lead the
-    learner to the performance bug first: hold the perf facts back as notes until the values are right."""
+    """While any case computes wrong values (or the run stopped on an error), a byte-count verdict would lead
+    the learner to the performance bug first: hold the perf facts back as notes until the values are right."""
     wrong = errored or any(d.get("kind") != "perf-bytes" for c in cases for d in c.get("diagnoses", []))
     if not wrong:
         return
@@ -428,9 +430,10 @@ def numerics_first(cases: list, errored: bool) -> None:
 
 
 def is_real_interrupt(exc: BaseException) -> bool:
-    """True for a KeyboardInterrupt that came from a signal (the client's timeout escalation sends SIGINT: let it
-    through), False for `raise KeyboardInterrupt` / `raise BaseException(...)` in the learner's code, which verify
-    reports as the learner's error with its line instead of letting it kill the worker ("exit code 1", no line)."""
+    """True for a KeyboardInterrupt that came from a signal (the client's timeout escalation sends SIGINT: let
+    it through), False for `raise KeyboardInterrupt` / `raise BaseException(...)` in the learner's code, which
+    verify reports as the learner's error with its line instead of letting it kill the worker ("exit code 1",
+    no line)."""
     if not isinstance(exc, KeyboardInterrupt):
         return False
     import linecache

@@ -74,11 +74,11 @@ def _scalar_index(self):
 
 
 def repair_scalar_index() -> bool:
-    """Triton's interpreter (3.6 and older) turns a scalar into a Python int with `int(ndarray_of_shape_(1,))`,
-    which numpy >= 2.4 refuses ("only 0-dimensional arrays can be converted to Python scalars") — so every
-    `range(0, K, BLOCK_K)` loop breaks. Wrap the interpreter's per-launch patch of `tl.tensor` so `__index__`
-    uses `.item()`. The learner's code and the installed Triton are unchanged; newer Tritons already do this.
-    Idempotent; returns whether the repair is in place."""
+    """Triton's interpreter (3.6 and older) turns a scalar into a Python int with
+    `int(ndarray_of_shape_(1,))`, which numpy >= 2.4 refuses ("only 0-dimensional arrays can be converted to
+    Python scalars") — so every `range(0, K, BLOCK_K)` loop breaks. Wrap the interpreter's per-launch patch of
+    `tl.tensor` so `__index__` uses `.item()`. The learner's code and the installed Triton are unchanged;
+    newer Tritons already do this. Idempotent; returns whether the repair is in place."""
     try:
         from triton.runtime import interpreter
     except Exception:
@@ -105,9 +105,9 @@ def repair_scalar_index() -> bool:
 
 def repair_bf16_dot() -> bool:
     """Triton's interpreter (3.9 and older) multiplies bfloat16 dot operands as their raw uint16 bit patterns
-    (numpy has no bfloat16), so every `tl.dot` on bf16 tiles returns garbage of order 1e10 — lesson 11's attention
-    in bf16 could never pass. Widen bf16 operands to float32 first (exact), as the tensor cores do before
-    accumulating. Idempotent; returns whether the repair is in place."""
+    (numpy has no bfloat16), so every `tl.dot` on bf16 tiles returns garbage of order 1e10 — lesson 11's
+    attention in bf16 could never pass. Widen bf16 operands to float32 first (exact), as the tensor cores do
+    before accumulating. Idempotent; returns whether the repair is in place."""
     try:
         import numpy as np
         import triton.language as tl
@@ -198,11 +198,12 @@ def f32_to_bf16_bits(values):
 
 
 def repair_bf16_arithmetic() -> bool:
-    """Triton's interpreter keeps bfloat16 values as their raw uint16 bits (numpy has no bfloat16) and then does
-    arithmetic on those integers: a bf16 `x * x` of 30.875 gave 2.35e17, and every correct bf16 kernel failed.
-    Wrap the interpreter's float ops, casts, fma and reductions so bf16 operands compute in float32 and the result
-    is rounded back to bf16 at each op (what the GPU does for bf16 arithmetic). The learner's code is unchanged.
-    Idempotent; returns whether the repair is in place (False: this Triton has no such interpreter hooks)."""
+    """Triton's interpreter keeps bfloat16 values as their raw uint16 bits (numpy has no bfloat16) and then
+    does arithmetic on those integers: a bf16 `x * x` of 30.875 gave 2.35e17, and every correct bf16 kernel
+    failed. Wrap the interpreter's float ops, casts, fma and reductions so bf16 operands compute in float32
+    and the result is rounded back to bf16 at each op (what the GPU does for bf16 arithmetic). The learner's
+    code is unchanged. Idempotent; returns whether the repair is in place (False: this Triton has no such
+    interpreter hooks)."""
     try:
         import numpy as np
         import triton.language as tl

@@ -1,11 +1,12 @@
 """The trusted side's pool of untrusted runners: one zygote, one warm spare, a fresh runner per request.
 
 The judge (today's worker process) never imports a learner's file. For every request that runs learner code it
-takes the warm spare runner (forked by the zygote, torch and triton already imported, a CUDA context on a GPU),
-gives it a private directory, one job and a deadline, reads back structured messages only, and afterwards kills
-the runner, every descendant it left (the judge is a child subreaper, so `setsid` grandchildren come back to
-it), and deletes the directory. Output is drained through a pipe and kept capped in memory (head + tail), so
-a flood costs neither memory nor disk. A new spare is forked after the reply, while the learner reads it.
+takes the warm spare runner (forked by the zygote, torch and triton already imported, a CUDA context on a
+GPU), gives it a private directory, one job and a deadline, reads back structured messages only, and
+afterwards kills the runner, every descendant it left (the judge is a child subreaper, so `setsid`
+grandchildren come back to it), and deletes the directory. Output is drained through a pipe and kept capped in
+memory (head + tail), so a flood costs neither memory nor disk. A new spare is forked after the reply, while
+the learner reads it.
 """
 
 from __future__ import annotations

@@ -107,8 +107,8 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             "the GPU reported a memory fault ("
             + _first_line(root)
             + "). On a GPU an out-of-bounds access poisons "
-            "the CUDA context for good, so the worker is replaced. Check your masks and offsets; run the same case "
-            "on the interpreter (--backend interpreter) to have the lab name the line.",
+            "the CUDA context for good, so the worker is replaced. Check your masks and offsets; "
+            "run the same case on the interpreter (--backend interpreter) to have the lab name the line.",
             line,
             exception=_first_line(root),
         )

@@ -1,19 +1,21 @@
 """Verify beyond one output tensor: several outputs, gradients, registered operators — all as lesson data.
 
-Lessons 1-10 return one tensor and verify compares it with one reference. Lessons 11-12 need more, and adding a
-lesson must stay adding a folder, so `[exercise.verify]` says what to compare and this module does it:
+Lessons 1-10 return one tensor and verify compares it with one reference. Lessons 11-12 need more, and adding
+a lesson must stay adding a folder, so `[exercise.verify]` says what to compare and this module does it:
 
     outputs     = ["o", "lse"]        the wrapper returns a tuple, the reference expression too, in this order
     mode        = "grad"              call the wrapper, then .backward(dy) through it (the learner's autograd)
     grad_inputs = ["x", "w"]          the inputs whose .grad is compared; outputs become out, grad_x, grad_w
-    grad_output = "randn"             how dy is made (seeded, the forward output's shape and dtype): randn | ones
-    output_tolerance = { grad_w = { float16 = { atol = …, rtol = … } } }   per output, over the per-dtype default
-    deterministic = true              on a GPU, a second identical run must give the same bits (atomics do not)
+    grad_output = "randn"             how dy is made (seeded, the forward output's shape, dtype): randn | ones
+    output_tolerance = { grad_w = { float16 = { atol = …, rtol = … } } }
+                                      per output, over the per-dtype default
+    deterministic = true              on a GPU, a second identical run must give the same bits (no atomics)
     ops         = ["ns::name", …]     these operators must be dispatched during the call (torch.library ops)
     compile     = true                on a GPU, torch.compile(fullgraph=True) of the wrapper must match eager
 
-Each output is compared on its own (shape, dtype, unwritten elements, values) and every fact says which output it
-is about; the words are made by the UI. A `Plan` is None for a plain one-tensor exercise, so the old path is untouched.
+Each output is compared on its own (shape, dtype, unwritten elements, values) and every fact says which output
+it is about; the words are made by the UI. A `Plan` is None for a plain one-tensor exercise, so the old path
+is untouched.
 """
 
 from __future__ import annotations
@@ -52,7 +54,8 @@ class Plan:
             seed=seed,
         )
 
-    # --- calling ------------------------------------------------------------------------------------------------
+    # --- calling
+    # ------------------------------------------------------------------------------------------------
     def wrap(self, fn):
         """fn(*inputs, **kw) -> a tuple of tensors (or None for a missing gradient), one per name."""
         if not self.grad_inputs:
@@ -95,7 +98,8 @@ class Plan:
         return values.to(dtype=out.dtype, device=out.device)
 
     def reference(self, exercise, inputs: dict, params: dict, kwargs: dict) -> tuple:
-        """The reference expression through the same call (and the same backward), on fresh copies of the inputs."""
+        """The reference expression through the same call (and the same backward), on fresh copies of the
+        inputs."""
         from tritonlab.engine import exercise_env
 
         def expression(*args, **kw):
@@ -107,12 +111,13 @@ class Plan:
             result = self.wrap(expression)(*copies, **kwargs)
         return tuple(t.detach() if isinstance(t, torch.Tensor) else t for t in result)
 
-    # --- comparing ----------------------------------------------------------------------------------------------
+    # --- comparing
+    # ----------------------------------------------------------------------------------------------
     def compare(
         self, got, expected: tuple, tolerances: dict, diagnoses: list, case: dict, unwritten=None
     ) -> None:
-        """Per-output facts into case["outputs"]; diagnoses carry "output": name. `tolerances`: name -> (atol, rtol).
-        `unwritten(tensor)` -> bool mask of poisoned (never written) elements, or None."""
+        """Per-output facts into case["outputs"]; diagnoses carry "output": name. `tolerances`: name -> (atol,
+        rtol). `unwritten(tensor)` -> bool mask of poisoned (never written) elements, or None."""
         rows = case.setdefault("outputs", [])
         got = tuple(got) if isinstance(got, (tuple, list)) else (got,)
         if len(got) != len(self.names):
@@ -179,7 +184,8 @@ class NotDifferentiable(RuntimeError):
 
 
 def tolerances(exercise, plan: Plan, dtype: str, default: tuple[float, float]) -> dict:
-    """name -> (atol, rtol): the per-output override for this dtype, else the exercise's per-dtype tolerance."""
+    """name -> (atol, rtol): the per-output override for this dtype, else the exercise's per-dtype
+    tolerance."""
     per_output = getattr(exercise.verify, "output_tolerance", None) or {}
     result = {}
     for name in plan.names:
@@ -189,8 +195,8 @@ def tolerances(exercise, plan: Plan, dtype: str, default: tuple[float, float]) -
 
 
 class OpRecorder:
-    """Records the operator names dispatched while active (e.g. 'tritonlab_l12::rms_norm_fwd'), to check that the
-    learner's registered operators really carry the computation."""
+    """Records the operator names dispatched while active (e.g. 'tritonlab_l12::rms_norm_fwd'), to check that
+    the learner's registered operators really carry the computation."""
 
     def __init__(self, wanted: list[str]):
         self.wanted = list(wanted)
@@ -232,7 +238,8 @@ def op_diagnoses(recorder: OpRecorder, learner_file: str) -> list[dict]:
         {
             "kind": "op-not-used",
             "op": name,
-            "message": f"the operator {name} was not called: register it with torch.library.triton_op and call it "
+            "message": f"the operator {name} was not called: "
+            "register it with torch.library.triton_op and call it "
             f"as torch.ops.{name.replace('::', '.')}(...)",
         }
         for name in recorder.missing()
@@ -271,10 +278,10 @@ def op_origin(name: str) -> str | None:
 def compile_check(
     plan: Plan, wrapper, args: list, kwargs: dict, eager: tuple, tolerances: dict, backend: str
 ) -> dict:
-    """torch.compile(fullgraph=True) of the wrapper, forward (+ backward), against the eager results.
-    Returns facts: {"checked": bool, "why"?: str, "passed"?: bool, "diagnoses": [...]}. The interpreter cannot:
-    Dynamo traces with fake tensors, and the interpreter's kernels read real memory (the GPU path hands Inductor
-    the kernel itself through wrap_triton)."""
+    """torch.compile(fullgraph=True) of the wrapper, forward (+ backward), against the eager results. Returns
+    facts: {"checked": bool, "why"?: str, "passed"?: bool, "diagnoses": [...]}. The interpreter cannot: Dynamo
+    traces with fake tensors, and the interpreter's kernels read real memory (the GPU path hands Inductor the
+    kernel itself through wrap_triton)."""
     if backend != "gpu":
         return {"checked": False, "why": "interpreter", "diagnoses": []}
     import torch._dynamo
@@ -364,7 +371,8 @@ def _max(a, b):
 
 
 def wrapped(loaded, plan: Plan | None):
-    """The loaded exercise with its wrapper called through the plan (a tuple back), or unchanged without a plan."""
+    """The loaded exercise with its wrapper called through the plan (a tuple back), or unchanged without a
+    plan."""
     return loaded if plan is None else dataclasses.replace(loaded, wrapper=plan.wrap(loaded.wrapper))
 
 

@@ -61,7 +61,8 @@ def _prctl(option: int, value: int) -> bool:
 
 
 def become_subreaper() -> bool:
-    """Orphans of our descendants (a learner's `setsid` grandchild) are re-parented to us, so we can kill them."""
+    """Orphans of our descendants (a learner's `setsid` grandchild) are re-parented to us, so we can kill
+    them."""
     return _prctl(PR_SET_CHILD_SUBREAPER, 1)
 
 
@@ -76,7 +77,8 @@ def die_with_parent() -> bool:
     return _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-# ---- environment and limits ----------------------------------------------------------------------------------
+# ---- environment and limits
+# ----------------------------------------------------------------------------------
 
 
 def scrubbed_env(env: Mapping[str, str], home: str) -> dict:
@@ -196,7 +198,8 @@ def clean_below(root: int, keep: set[int], rounds: int = 20) -> int:
     return killed
 
 
-# ---- output --------------------------------------------------------------------------------------------------
+# ---- output
+# --------------------------------------------------------------------------------------------------
 
 
 class CappedOutput:

@@ -90,9 +90,9 @@ class Capture:
 class TracebackOnTimeout:
     """Make sure a request that runs past its timeout leaves a traceback in the capture file.
 
-    The client asks with SIGUSR1 first, but a library imported later (torch, the CUDA driver) may take that signal
-    over, so the handler is registered again for every request, and a watchdog thread (no signal needed) dumps the
-    stacks just before the client's deadline."""
+    The client asks with SIGUSR1 first, but a library imported later (torch, the CUDA driver) may take that
+    signal over, so the handler is registered again for every request, and a watchdog thread (no signal
+    needed) dumps the stacks just before the client's deadline."""
 
     def __init__(self, timeout):
         self.timeout = timeout if isinstance(timeout, (int, float)) and timeout > 0 else None
@@ -113,8 +113,8 @@ def choose_backend(requested: str) -> tuple[str, str | None]:
     """Decide gpu vs interpreter before triton is imported (TRITON_INTERPRET is read at import)."""
     if "triton" in sys.modules:  # pragma: no cover - a programming error
         raise RuntimeError("triton was imported before the backend was chosen")
-    # Triton 3.9 warns that its default for fusing a*b+c into one FMA flips in 3.10; the lessons (and their SASS
-    # excerpts) assume fusion on, as every Triton before 3.10 did. A learner can still set it themselves.
+    # Triton 3.9 warns that its default for fusing a*b+c into one FMA flips in 3.10; the lessons (and their
+    # SASS excerpts) assume fusion on, as every Triton before 3.10 did. A learner can still set it themselves.
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     if requested == "interpreter" or os.environ.get("TRITON_INTERPRET") == "1":
         os.environ["TRITON_INTERPRET"] = "1"

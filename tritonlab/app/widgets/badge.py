@@ -11,7 +11,8 @@ from tritonlab.app.typed import LabAppAccess
 
 class BackendBadge(LabAppAccess, Widget):
     def __init__(self, compact_below: int = 0, **kwargs) -> None:
-        """`compact_below`: terminal width under which the interpreter badge is shortened (the lesson header)."""
+        """`compact_below`: terminal width under which the interpreter badge is shortened (the lesson
+        header)."""
         super().__init__(**kwargs)
         self.compact_below = compact_below
 

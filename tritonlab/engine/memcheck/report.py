@@ -108,7 +108,8 @@ class OutOfBounds(Exception):
             )
         size = f"the tensor has {self.numel} element{'' if self.numel == 1 else 's'}"
         if self.numel != self.extent:
-            size = f"the view spans {self.extent} element{'' if self.extent == 1 else 's'} ({self.numel} in the view)"
+            plural = "" if self.extent == 1 else "s"
+            size = f"the view spans {self.extent} element{plural} ({self.numel} in the view)"
         return f"{verb} {target} out of bounds in {self.program}: {where}, {size} — {self._mask_hint(what)}"
 
     def mask_facts(self) -> dict:
@@ -164,8 +165,8 @@ _AXIS_PATTERNS = (
 
 def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
     """Read the faulting tl.load/tl.store call: its mask= text, and the 2D index names (x[:, None] is axis 0,
-    x[None, :] axis 1) of its pointer — inline, or from the pointer variable's assignments above the line — that
-    the mask does not mention. Best effort: {} when the line is not a plain call."""
+    x[None, :] axis 1) of its pointer — inline, or from the pointer variable's assignments above the line —
+    that the mask does not mention. Best effort: {} when the line is not a plain call."""
     if not code:
         return {}
     try:
@@ -210,7 +211,8 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
 
 
 def _assignments(name: str, file: str, line: int, lookback: int = 60) -> str:
-    """The right-hand sides of `name = ...` / `name += ...` in the lines above `line` (same kernel, usually)."""
+    """The right-hand sides of `name = ...` / `name += ...` in the lines above `line` (same kernel,
+    usually)."""
     pattern = re.compile(rf"^\s*{re.escape(name)}\s*(?:\+|-)?=\s*(.+)$")
     found = []
     for number in range(max(1, line - lookback), line):

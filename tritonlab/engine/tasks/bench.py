@@ -229,9 +229,10 @@ def _baseline(exercise, spec, inputs: dict, params: dict, kwargs: dict | None = 
 
 
 def bench_inputs(exercise, spec, params: dict, device) -> dict:
-    """The timed inputs: each tensor drawn from the bench's declared distribution (`bench.init`, randn with scale 1
-    when not named), never from verify's. Verify's data is chosen to break wrong kernels (softmax's integers in
-    [-100, 100) overflow a naive exp), and such data can push torch onto a slow path, which flatters the learner."""
+    """The timed inputs: each tensor drawn from the bench's declared distribution (`bench.init`, randn with
+    scale 1 when not named), never from verify's. Verify's data is chosen to break wrong kernels (softmax's
+    integers in [-100, 100) overflow a naive exp), and such data can push torch onto a slow path, which
+    flatters the learner."""
     declared = getattr(spec, "init", None) or {}
     override = {
         i.name: {"init": declared.get(i.name, ("randn", ())), "scale": 1.0}

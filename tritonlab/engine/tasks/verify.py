@@ -8,8 +8,8 @@ facts (launches, guard zones, provenance). Nothing the runner prints or writes e
 
 Guards against false passes: outputs are poisoned (unwritten elements are named), inputs live inside poisoned
 guard zones, the interpreter checks every load/store before it happens, inputs are compared with the judge's
-copies afterwards, a kernel from the learner's file must run, and the returned tensor must be memory that kernel
-wrote (provenance: not-kernel-output, written-after-kernel, partly-written-by-torch).
+copies afterwards, a kernel from the learner's file must run, and the returned tensor must be memory that
+kernel wrote (provenance: not-kernel-output, written-after-kernel, partly-written-by-torch).
 """
 
 from __future__ import annotations
@@ -373,7 +373,8 @@ def _runner_problem(outcome, messages: list, output: str, learner_file: str) -> 
 
 
 def _load_output(path: str, device) -> dict:
-    """The runner's output file, read without running any of its code (weights_only): a dict of plain tensors."""
+    """The runner's output file, read without running any of its code (weights_only): a dict of plain
+    tensors."""
     try:
         payload = torch.load(path, weights_only=True, map_location=device)
     except Exception as exc:  # noqa: BLE001 - a forged or subclassed tensor does not unpickle; say so

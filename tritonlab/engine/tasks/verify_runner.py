@@ -36,7 +36,8 @@ class Provenance:
         self.in_learner_launch = 0
         self._undo: list = []
 
-    # -- hooks --------------------------------------------------------------------------------------------------
+    # -- hooks
+    # --------------------------------------------------------------------------------------------------
 
     def _storages(self, args, kwargs) -> dict[int, torch.UntypedStorage]:
         found = {}
@@ -98,7 +99,8 @@ class Provenance:
             setattr(owner, name, original)
         return False
 
-    # -- facts --------------------------------------------------------------------------------------------------
+    # -- facts
+    # --------------------------------------------------------------------------------------------------
 
     def facts(self, got) -> dict:
         """{from_launch, not_stored, not_stored_first, after_changed, after_first} for the returned tensor."""
@@ -184,7 +186,8 @@ class StoreRecorder(memcheck.InterpreterMemcheck):
         self.provenance.stores.append(addrs.copy())
 
 
-# ---- the job --------------------------------------------------------------------------------------------------
+# ---- the job
+# --------------------------------------------------------------------------------------------------
 
 
 def run(job: dict, backend: str, send) -> None:
