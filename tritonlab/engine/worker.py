@@ -352,6 +352,7 @@ def serve(channel: Channel, ctx: Context, backend: str) -> int:
         channel.request_id = request.get("id")
         args = dict(request.get("args") or {})
         args["_timeout"] = request.get("timeout")
+        args["_received"] = time.monotonic()  # the runner's deadline counts from here, not from after set-up
         with Capture(request.get("capture")), TracebackOnTimeout(request.get("timeout")):
             try:
                 result = handle(request.get("op", ""), args, ctx)
