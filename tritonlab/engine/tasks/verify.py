@@ -301,8 +301,8 @@ def _timeout(args: dict) -> float:
         return 60.0
     received = args.get("_received")
     # The judge's own set-up (inputs, references, files) already used part of the client's time: on a GPU with
-    # large cases it is seconds, and a runner given the full budget then outlived the client's deadline, so the
-    # client killed the judge and the timeout lost the learner's line.
+    # large cases it is seconds, and a runner given the full budget then outlived the client's deadline, so
+    # the client killed the judge and the timeout lost the learner's line.
     spent = time.monotonic() - received if isinstance(received, (int, float)) else 0.0
     return max(1.0, float(value) - 3.0 - spent)
 
