@@ -63,7 +63,8 @@ def _exercise(ref: str, lang: str | None = None):
 
 def _report_notices(opts, data: dict | None = None) -> dict | None:
     """What the store had to do about a user file (set aside, a wrong setting, a folder it cannot write): with
-    `data`, added to a --json object under "notices"; without, printed one line each on stderr (and cleared)."""
+    `data`, added to a --json object under "notices"; without, printed one line each on stderr (and
+    cleared)."""
     from tritonlab import store
 
     lang = _lang(getattr(opts, "lang", None))
@@ -254,7 +255,7 @@ def _print_audit(opts, result) -> None:
 
     lang = _lang(opts.lang)
     state = (result.audit or {}).get("state")
-    color = {"pending": "dim", "clean": "green", "incomplete": "yellow"}.get(state, "bold red")
+    color = {"pending": "dim", "clean": "green", "incomplete": "yellow"}.get(state or "", "bold red")
     console = _console()
     console.print(f"[{color}]{escape(audit_line(result, lang) or '')}[/]")
     where = replay_line(result, lang) if state == "found" else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 from app_helpers import FakeClient, fixture_catalog, screen_text, settle
 from textual.widgets import OptionList
@@ -47,8 +48,17 @@ FAILED_VERIFY = {
             "max_abs_err": 1.5,
             "max_rel_err": 1.0,
             "mismatches": 96,
-            "diagnoses": [{"kind": "unwritten", "count": 96, "ranges": [[1, 96]], "numel": 97, "start": 1,
-                           "cause": "grid-short", "message": "(the engine's old English, never shown)"}],
+            "diagnoses": [
+                {
+                    "kind": "unwritten",
+                    "count": 96,
+                    "ranges": [[1, 96]],
+                    "numel": 97,
+                    "start": 1,
+                    "cause": "grid-short",
+                    "message": "(the engine's old English, never shown)",
+                }
+            ],
             "first": [{"index": [1], "got": "nan", "expected": 0.25}],
             "map": "✓✗✗✗✗✗✗✗",
             "map_grid": {"dims": 1, "numel": 97, "cells": 8, "elements_per_cell": 13, "rows": ["✓✗✗✗✗✗✗✗"]},
@@ -86,7 +96,9 @@ def test_home_lists_lessons_states_and_problems():
         await pilot.pause()
         text = screen_text(app)
         assert "ベクトル加算：実装から検証まで" in text and "未着手" in text
-        assert store.load_settings().get("lang") is None  # ctrl+l is for this session; the locale decides next time
+        assert (
+            store.load_settings().get("lang") is None
+        )  # ctrl+l is for this session; the locale decides next time
 
     run(scenario)
 
@@ -164,7 +176,7 @@ def test_verify_result_shows_cases_and_narrow_layout_switches_to_results():
         op, args = client.requests[-1]
         assert op == "verify" and set(args) == {"exercise", "file"} and args["exercise"] == KEY
         # what this window shows, in a per-window file (another window may change the draft meanwhile)
-        assert open(args["file"], encoding="utf-8").read() == screen.editor.text
+        assert Path(args["file"]).read_text(encoding="utf-8") == screen.editor.text
         assert store.draft_path(KEY).exists()  # saved before the request
         assert screen.has_class("-show-results") and screen.results.active == "verify"
         panel = screen.query_one(VerifyPanel)
@@ -288,8 +300,13 @@ def test_environment_panel_runs_the_doctor_in_the_background(monkeypatch):
         "backend": "interpreter",
         "checks": [
             {"name": "torch", "status": "ok", "value": "2.13"},
-            {"name": "cuda", "status": "warn", "value": "no GPU", "fix": "use the interpreter",
-             "cause": "no-cuda"},
+            {
+                "name": "cuda",
+                "status": "warn",
+                "value": "no GPU",
+                "fix": "use the interpreter",
+                "cause": "no-cuda",
+            },
         ],
     }
     monkeypatch.setattr(tritonlab.doctor, "run_doctor", lambda lab=None, **_: report)
@@ -450,23 +467,49 @@ def test_cancelled_verify_is_not_a_failure_and_keeps_the_code_in_view():
 
 
 def test_gpu_verifies_are_replayed_on_one_warm_interpreter_worker():
-    passed_on_gpu = {"exercise": KEY, "backend": "gpu", "passed": True, "error": None, "summary": "all pass",
-                     "cases": [{"name": "n=1000", "params": {"n": 1000}, "dtype": "float32", "seed": 0,
-                                "kwargs": {}, "passed": True, "diagnoses": []}]}
-    oob = {"backend": "interpreter", "passed": False, "cases": [],
-           "error": {"kind": "oob", "line": 11, "message": "load of 'x_ptr' out of bounds"}}
+    passed_on_gpu = {
+        "exercise": KEY,
+        "backend": "gpu",
+        "passed": True,
+        "error": None,
+        "summary": "all pass",
+        "cases": [
+            {
+                "name": "n=1000",
+                "params": {"n": 1000},
+                "dtype": "float32",
+                "seed": 0,
+                "kwargs": {},
+                "passed": True,
+                "diagnoses": [],
+            }
+        ],
+    }
+    oob = {
+        "backend": "interpreter",
+        "passed": False,
+        "cases": [],
+        "error": {"kind": "oob", "line": 11, "message": "load of 'x_ptr' out of bounds"},
+    }
     replays = FakeClient(results={"verify": oob})
 
     async def scenario(app, pilot):
         for _ in range(2):
             await pilot.press("f6")
             await settle(pilot)
-        assert [op for op, _ in replays.requests] == ["verify", "verify"], "both GPU passes audited, one worker"
+        assert [op for op, _ in replays.requests] == ["verify", "verify"], (
+            "both GPU passes audited, one worker"
+        )
         assert app.lab.replay_worker is replays
         summary = str(app.screen.query_one("#verify-summary").render())
         assert "line 11" in summary  # the audit's finding replaces the GPU pass
 
-    run(scenario, client=FakeClient(results={"verify": passed_on_gpu}), exercise_ref="5/add", replay_client=replays)
+    run(
+        scenario,
+        client=FakeClient(results={"verify": passed_on_gpu}),
+        exercise_ref="5/add",
+        replay_client=replays,
+    )
 
 
 def test_narrow_title_keeps_the_exercise_name_and_buttons_fit_after_a_language_switch():
@@ -517,11 +560,29 @@ class GatedReplays(FakeClient):
 
 
 def _gpu_pass_and_oob():
-    passed_on_gpu = {"exercise": KEY, "backend": "gpu", "passed": True, "error": None,
-                     "cases": [{"name": "n=1000", "params": {"n": 1000}, "dtype": "float32", "seed": 0,
-                                "kwargs": {}, "passed": True, "diagnoses": []}]}
-    oob = {"backend": "interpreter", "passed": False, "cases": [],
-           "error": {"kind": "oob", "line": 11, "message": "load of 'x_ptr' out of bounds"}}
+    passed_on_gpu = {
+        "exercise": KEY,
+        "backend": "gpu",
+        "passed": True,
+        "error": None,
+        "cases": [
+            {
+                "name": "n=1000",
+                "params": {"n": 1000},
+                "dtype": "float32",
+                "seed": 0,
+                "kwargs": {},
+                "passed": True,
+                "diagnoses": [],
+            }
+        ],
+    }
+    oob = {
+        "backend": "interpreter",
+        "passed": False,
+        "cases": [],
+        "error": {"kind": "oob", "line": 11, "message": "load of 'x_ptr' out of bounds"},
+    }
     return passed_on_gpu, oob
 
 
@@ -533,9 +594,12 @@ def _run_gated_audit(lang: str, checks_before, checks_after):
         await pilot.press("f6")
         for _ in range(200):  # the kernel job alone: the audit is held at the gate
             await pilot.pause()
-            if not app.screen.busy and "verify-summary" in {w.id for w in app.screen.query("Static")}:
-                if str(app.screen.query_one("#verify-summary").render()).strip():
-                    break
+            if (
+                not app.screen.busy
+                and "verify-summary" in {w.id for w in app.screen.query("Static")}
+                and str(app.screen.query_one("#verify-summary").render()).strip()
+            ):
+                break
         assert not app.screen.busy, "the GPU verdict waited for the audit"
         assert replays.requests == []
         checks_before(app)
@@ -544,8 +608,13 @@ def _run_gated_audit(lang: str, checks_before, checks_after):
         assert [op for op, _ in replays.requests] == ["verify"]
         checks_after(app)
 
-    run(scenario, client=FakeClient(results={"verify": passed_on_gpu}), exercise_ref="5/add",
-        replay_client=replays, lang=lang)
+    run(
+        scenario,
+        client=FakeClient(results={"verify": passed_on_gpu}),
+        exercise_ref="5/add",
+        replay_client=replays,
+        lang=lang,
+    )
 
 
 def test_a_gpu_pass_shows_at_once_and_the_audit_finding_follows_and_unmarks_progress():

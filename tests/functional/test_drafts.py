@@ -216,7 +216,9 @@ def test_a_folder_where_the_draft_belongs_is_reported_and_kept():
             await pilot.pause(1.2)
             await pilot.press("f6")
             await settle(pilot)
-            assert Path(app.lab.client.requests[-1][1]["file"]).read_text(encoding="utf-8").startswith("typed")
+            assert (
+                Path(app.lab.client.requests[-1][1]["file"]).read_text(encoding="utf-8").startswith("typed")
+            )
 
     asyncio.run(main())
     assert folder.is_dir() and (folder / "notes.txt").read_text(encoding="utf-8") == "keep me"

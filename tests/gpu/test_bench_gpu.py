@@ -61,8 +61,12 @@ def run_bench(**args):
 
     assert args.get("solution"), "in-process bench is for solutions; a learner's file goes through the judge"
     ctx = Ctx()
-    ctx.judged = {"exercise": args.get("exercise"), "passed": True, "cases": [{"passed": True}],
-                  "summary": "solution (the judge's verdict is tested elsewhere)"}
+    ctx.judged = {
+        "exercise": args.get("exercise"),
+        "passed": True,
+        "cases": [{"passed": True}],
+        "summary": "solution (the judge's verdict is tested elsewhere)",
+    }
     return bench.handle(args, ctx)
 
 

@@ -22,7 +22,9 @@ def worker():
     client.close()
 
 
-@pytest.mark.parametrize("exercise", ["11/online-softmax", "11/attention", "12/rms-norm-backward", "12/rms-norm-op"])
+@pytest.mark.parametrize(
+    "exercise", ["11/online-softmax", "11/attention", "12/rms-norm-backward", "12/rms-norm-op"]
+)
 def test_solutions_pass_on_the_gpu(worker, exercise):
     result = worker.request("verify", {"exercise": exercise, "solution": True}, timeout=600)
     assert result["passed"], result.get("summary")
@@ -39,8 +41,10 @@ def test_dw_by_atomics_is_caught_as_nondeterministic(worker, tmp_path):
     stage1 = "    tl.store(partial_dw_ptr + pid * N + cols, dw_acc, mask=mask)\n"
     assert source.count(stage1) == 1
     atomics = source.replace(stage1, "    tl.atomic_add(partial_dw_ptr + cols, dw_acc, mask=mask)\n")
-    atomics = atomics.replace("    partial = torch.empty((P, N), device=x.device, dtype=torch.float32)\n",
-                              "    partial = torch.zeros((P, N), device=x.device, dtype=torch.float32)\n")
+    atomics = atomics.replace(
+        "    partial = torch.empty((P, N), device=x.device, dtype=torch.float32)\n",
+        "    partial = torch.zeros((P, N), device=x.device, dtype=torch.float32)\n",
+    )
     path = tmp_path / "atomics.py"
     path.write_text(atomics, encoding="utf-8")
     result = worker.request("verify", {"exercise": "12/rms-norm-backward", "file": str(path)}, timeout=600)
@@ -49,7 +53,13 @@ def test_dw_by_atomics_is_caught_as_nondeterministic(worker, tmp_path):
 
 
 def test_perf_script_runs_quick():
-    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "perf_lessons_11_12.py"), "--quick"],
-                         capture_output=True, text=True, timeout=600, check=False, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "perf_lessons_11_12.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        cwd=ROOT,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert '"rows"' in out.stdout.splitlines()[-1]

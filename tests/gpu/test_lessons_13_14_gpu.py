@@ -13,7 +13,13 @@ KERNELS = ROOT / "kernels"
 
 pytestmark = pytest.mark.gpu
 
-EXERCISES = ["13/persistent-matmul", "13/matmul-descriptors", "14/swiglu", "14/swiglu-backward", "14/cross-entropy"]
+EXERCISES = [
+    "13/persistent-matmul",
+    "13/matmul-descriptors",
+    "14/swiglu",
+    "14/swiglu-backward",
+    "14/cross-entropy",
+]
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +45,9 @@ def test_descriptor_kernel_without_allocator_fails_on_the_gpu(worker, tmp_path):
     # A fresh process: an allocator set by an earlier test in this worker would hide the missing call.
     client = WorkerClient(backend="gpu")
     try:
-        result = client.request("verify", {"exercise": "13/matmul-descriptors", "file": str(path)}, timeout=600)
+        result = client.request(
+            "verify", {"exercise": "13/matmul-descriptors", "file": str(path)}, timeout=600
+        )
     finally:
         client.close()
     assert result["passed"] is False, result.get("summary")

@@ -15,34 +15,86 @@ KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 # name -> (exercise, solution, text, replacement, expected diagnosis kind, the output it names or None, bug line?)
 WRONG_ATTEMPTS = {
     "online_softmax_no_rescale": (
-        "11/online-softmax", "online_softmax.py",
+        "11/online-softmax",
+        "online_softmax.py",
         "l = l * tl.exp2(m - m_new) + tl.sum(tl.exp2(x - m_new), axis=0)",
-        "l = l + tl.sum(tl.exp2(x - m_new), axis=0)", "mismatch", None, False),
+        "l = l + tl.sum(tl.exp2(x - m_new), axis=0)",
+        "mismatch",
+        None,
+        False,
+    ),
     "attention_acc_not_rescaled": (
-        "11/attention", "flash_attention.py", "acc = acc * alpha[:, None]", "acc = acc", "mismatch", None, False),
+        "11/attention",
+        "flash_attention.py",
+        "acc = acc * alpha[:, None]",
+        "acc = acc",
+        "mismatch",
+        None,
+        False,
+    ),
     "attention_causal_off_by_one": (
-        "11/attention", "flash_attention.py", "keep = keep & (offs_m[:, None] >= cols[None, :])",
-        "keep = keep & (offs_m[:, None] > cols[None, :])", "nan", None, False),
+        "11/attention",
+        "flash_attention.py",
+        "keep = keep & (offs_m[:, None] >= cols[None, :])",
+        "keep = keep & (offs_m[:, None] > cols[None, :])",
+        "nan",
+        None,
+        False,
+    ),
     "attention_k_read_past_seq": (
-        "11/attention", "flash_attention.py",
+        "11/attention",
+        "flash_attention.py",
         "k = tl.load(k_ptrs + start_n * stride_kn, mask=cols[None, :] < seq_len, other=0.0)",
-        "k = tl.load(k_ptrs + start_n * stride_kn)", "oob", None, True),
+        "k = tl.load(k_ptrs + start_n * stride_kn)",
+        "oob",
+        None,
+        True,
+    ),
     "rms_dw_without_second_stage": (
-        "12/rms-norm-backward", "rms_norm_backward.py", "for p in range(P):", "for p in range(1):",
-        "mismatch", "grad_w", False),
+        "12/rms-norm-backward",
+        "rms_norm_backward.py",
+        "for p in range(P):",
+        "for p in range(1):",
+        "mismatch",
+        "grad_w",
+        False,
+    ),
     "rms_dx_mean_over_block": (
-        "12/rms-norm-backward", "rms_norm_backward.py", "dx = rstd * (g - x_hat * (tl.sum(g * x_hat, axis=0) / N))",
-        "dx = rstd * (g - x_hat * (tl.sum(g * x_hat, axis=0) / BLOCK_N))", "mismatch", "grad_x", False),
+        "12/rms-norm-backward",
+        "rms_norm_backward.py",
+        "dx = rstd * (g - x_hat * (tl.sum(g * x_hat, axis=0) / N))",
+        "dx = rstd * (g - x_hat * (tl.sum(g * x_hat, axis=0) / BLOCK_N))",
+        "mismatch",
+        "grad_x",
+        False,
+    ),
     "rms_backward_drops_dw": (
-        "12/rms-norm-backward", "rms_norm_backward.py", "return dx, dw, None  #", "return dx, None, None  #",
-        "no-gradient", "grad_w", False),
+        "12/rms-norm-backward",
+        "rms_norm_backward.py",
+        "return dx, dw, None  #",
+        "return dx, None, None  #",
+        "no-gradient",
+        "grad_w",
+        False,
+    ),
     "rms_wrapper_bypasses_autograd": (
-        "12/rms-norm-backward", "rms_norm_backward.py", "return RMSNormFunction.apply(x, weight.contiguous(), eps)",
-        "return rms_norm_forward(x, weight.contiguous(), eps)[0]", "runtime", None, False),
+        "12/rms-norm-backward",
+        "rms_norm_backward.py",
+        "return RMSNormFunction.apply(x, weight.contiguous(), eps)",
+        "return rms_norm_forward(x, weight.contiguous(), eps)[0]",
+        "runtime",
+        None,
+        False,
+    ),
     "op_backward_not_registered": (
-        "12/rms-norm-op", "rms_norm_op.py",
-        "rms_norm_forward.register_autograd(_backward, setup_context=_setup_context)", "",
-        "runtime", None, False),
+        "12/rms-norm-op",
+        "rms_norm_op.py",
+        "rms_norm_forward.register_autograd(_backward, setup_context=_setup_context)",
+        "",
+        "runtime",
+        None,
+        False,
+    ),
 }
 
 
@@ -128,16 +180,18 @@ def test_calling_the_kernels_without_the_operator_is_caught(worker, tmp_path):
     text = "    y, _ = torch.ops.tritonlab_l12.rms_norm_fwd(x, weight.contiguous(), eps)\n"
     assert source.count(text) == 1
     direct = "    return _Direct.apply(x, weight.contiguous(), eps)  # the kernels, not the operators\n"
-    helper = ('\n\nclass _Direct(torch.autograd.Function):\n'
-              '    @staticmethod\n'
-              '    def forward(ctx, x, weight, eps):\n'
-              '        y, rstd = rms_norm_forward._init_fn(x, weight, eps)\n'
-              '        ctx.save_for_backward(x, weight, rstd)\n'
-              '        return y\n\n'
-              '    @staticmethod\n'
-              '    def backward(ctx, dy):\n'
-              '        x, weight, rstd = ctx.saved_tensors\n'
-              '        return (*rms_norm_backward._init_fn(dy, x, weight, rstd), None)\n')
+    helper = (
+        "\n\nclass _Direct(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x, weight, eps):\n"
+        "        y, rstd = rms_norm_forward._init_fn(x, weight, eps)\n"
+        "        ctx.save_for_backward(x, weight, rstd)\n"
+        "        return y\n\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, dy):\n"
+        "        x, weight, rstd = ctx.saved_tensors\n"
+        "        return (*rms_norm_backward._init_fn(dy, x, weight, rstd), None)\n"
+    )
     path = tmp_path / "direct.py"
     path.write_text(source.replace(text, direct) + helper, encoding="utf-8")
     result = verify(worker, "12/rms-norm-op", file=str(path))
@@ -171,8 +225,14 @@ before = err()
 assert repair_bf16_dot() and repair_bf16_dot()  # idempotent
 print(before, err())
 """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False,
-                         cwd=Path(__file__).resolve().parents[2])
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     before, after = map(float, out.stdout.split())
     assert after < 1e-3

@@ -14,7 +14,13 @@ from tritonlab.paths import kernels_dir, lessons_dir
 from tritonlab.present.diagnoses import describe, label
 from tritonlab.present.verify import summary
 
-EXERCISES = ["13/persistent-matmul", "13/matmul-descriptors", "14/swiglu", "14/swiglu-backward", "14/cross-entropy"]
+EXERCISES = [
+    "13/persistent-matmul",
+    "13/matmul-descriptors",
+    "14/swiglu",
+    "14/swiglu-backward",
+    "14/cross-entropy",
+]
 
 
 @pytest.fixture(scope="module")
@@ -46,8 +52,11 @@ def test_solution_passes_and_starter_fails(worker, exercise):
     assert solved["passed"] is True, solved.get("summary")
     assert not solved.get("skipped")
     catalog = load_catalog()
-    starter = next(e for e in catalog.all_exercises() if e.key.endswith(exercise.split("/")[1])
-                   and e.key.startswith(exercise.split("/")[0].zfill(2)))
+    starter = next(
+        e
+        for e in catalog.all_exercises()
+        if e.key.endswith(exercise.split("/")[1]) and e.key.startswith(exercise.split("/")[0].zfill(2))
+    )
     attempt = verify(worker, exercise, file=str(starter.starter))
     assert attempt["passed"] is False, attempt.get("summary")
     assert not attempt.get("skipped")
@@ -58,14 +67,25 @@ def test_missing_features_are_named_in_the_lessons_order():
     assert features.missing([], "interpreter") == []
     assert features.missing(["gpu"], "interpreter") == ["gpu"]
     assert features.missing(["gpu"], "gpu") == []
-    assert features.missing(["no-such-feature"], "gpu") == ["no-such-feature"]  # a newer lesson: skipped, said
+    assert features.missing(["no-such-feature"], "gpu") == [
+        "no-such-feature"
+    ]  # a newer lesson: skipped, said
 
 
 def test_a_gpu_only_exercise_is_skipped_on_the_interpreter_with_the_reason(worker, tmp_path):
-    lessons = edited_lessons(tmp_path, "13-hopper", 'requires = ["tensor-descriptors", "warp-specialize"]',
-                             'requires = ["gpu", "tensor-descriptors"]')
-    result = verify(worker, "13/matmul-descriptors", solution=True, lessons_dir=str(lessons),
-                    kernels_dir=str(kernels_dir()))
+    lessons = edited_lessons(
+        tmp_path,
+        "13-hopper",
+        'requires = ["tensor-descriptors", "warp-specialize"]',
+        'requires = ["gpu", "tensor-descriptors"]',
+    )
+    result = verify(
+        worker,
+        "13/matmul-descriptors",
+        solution=True,
+        lessons_dir=str(lessons),
+        kernels_dir=str(kernels_dir()),
+    )
     assert result["passed"] is False and result["error"] is None
     assert result["cases"] == []
     skipped = result["skipped"]
@@ -92,8 +112,12 @@ def test_skipped_sentence_names_triton_features_in_both_languages():
 
 
 def test_unknown_requirement_is_a_lesson_problem(tmp_path):
-    lessons = edited_lessons(tmp_path, "13-hopper", 'requires = ["tensor-descriptors", "warp-specialize"]',
-                             'requires = ["tensor-cores"]')
+    lessons = edited_lessons(
+        tmp_path,
+        "13-hopper",
+        'requires = ["tensor-descriptors", "warp-specialize"]',
+        'requires = ["tensor-cores"]',
+    )
     catalog = load_catalog(lessons, kernels_dir())
     assert any("verify.requires" in str(p) and "tensor-cores" in str(p) for p in catalog.problems)
     assert not load_catalog(lessons_dir(), kernels_dir()).problems
@@ -136,8 +160,12 @@ def test_hidden_case_catches_a_kernel_tuned_to_the_listed_sizes(worker, tmp_path
 
 
 def test_hidden_ranges_are_validated(tmp_path):
-    lessons = edited_lessons(tmp_path, "14-capstone", "hidden      = { interpreter = { M = [1, 40], N = [1, 700] }",
-                             "hidden      = { interpreter = { M = [40, 1], N = [1, 700] }")
+    lessons = edited_lessons(
+        tmp_path,
+        "14-capstone",
+        "hidden      = { interpreter = { M = [1, 40], N = [1, 700] }",
+        "hidden      = { interpreter = { M = [40, 1], N = [1, 700] }",
+    )
     assert any("verify.hidden" in str(p) for p in load_catalog(lessons, kernels_dir()).problems)
 
 
@@ -152,7 +180,7 @@ def test_class_ids_are_drawn_below_the_cases_vocabulary():
         inputs = make_inputs(exercise, {"M": 200, "V": vocab}, "float32", 0, "cpu")
         target = inputs["target"]
         assert str(target.dtype) == "torch.int64"
-        assert 0 <= int(target.min()) and int(target.max()) < vocab
+        assert int(target.min()) >= 0 and int(target.max()) < vocab
         assert len(set(target.tolist())) > 1
     # V = 1: the only class is 0 (a fallback to the default high of 10 would give other ids)
     assert set(make_inputs(exercise, {"M": 50, "V": 1}, "float32", 0, "cpu")["target"].tolist()) == {0}
@@ -163,15 +191,31 @@ def test_doctor_lists_missing_lesson_features(monkeypatch):
     from tritonlab.engine.tasks import doctor
     from tritonlab.present import doctor as words
 
-    monkeypatch.setattr(features, "available", lambda backend: {
-        "gpu": False, "tensor-descriptors": False, "host-descriptors": True, "warp-specialize": False})
+    monkeypatch.setattr(
+        features,
+        "available",
+        lambda backend: {
+            "gpu": False,
+            "tensor-descriptors": False,
+            "host-descriptors": True,
+            "warp-specialize": False,
+        },
+    )
     check = doctor._lesson_features("interpreter")
     assert check["status"] == "warn" and check["missing"] == ["tensor-descriptors", "warp-specialize"]
     assert "warp_specialize" in words.value(check, "en") and "ワープ特化" in words.value(check, "ja")
     assert words.fix(check, "ja") and "pip install -U triton" in words.fix(check, "en")
 
-    monkeypatch.setattr(features, "available", lambda backend: {
-        "gpu": False, "tensor-descriptors": True, "host-descriptors": True, "warp-specialize": True})
+    monkeypatch.setattr(
+        features,
+        "available",
+        lambda backend: {
+            "gpu": False,
+            "tensor-descriptors": True,
+            "host-descriptors": True,
+            "warp-specialize": True,
+        },
+    )
     check = doctor._lesson_features("interpreter")
     assert check["status"] == "ok" and check["missing"] == [] and words.fix(check, "en") is None
 
@@ -180,30 +224,35 @@ def test_doctor_lists_missing_lesson_features(monkeypatch):
 def test_hopper_instruction_counts_per_stage():
     from tritonlab.engine.ir_notes import hopper_instructions
 
-    ptx = ("cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes [r1], [r2, {r3, r4}], [r5];\n"
-           "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [r6, {r7, r8}], [r9];\n"
-           "mbarrier.try_wait.parity.shared::cta.b64 p1, [r5], r10;\n"
-           "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {...};\n")
+    ptx = (
+        "cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes [r1], [r2, {r3, r4}], [r5];\n"
+        "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [r6, {r7, r8}], [r9];\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p1, [r5], r10;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {...};\n"
+    )
     counts = hopper_instructions(ptx, "ptx")
     assert counts == {"tma_load": 1, "tma_store": 1, "descriptor_create": 0, "wgmma": 1, "mbarrier": 1}
     pointer = "ld.global.v4.b32 {r1, r2, r3, r4}, [rd1];\nmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {...};\n"
     assert set(hopper_instructions(pointer, "ptx").values()) == {0}
-    assert hopper_instructions("UTMALDG.2D [UR8], [UR4] ;\nHGMMA.64x128x16.F32 R24, gdesc[UR8], R24 ;", "sass") == {
-        "tma_load": 1, "tma_store": 0, "wgmma": 1, "mbarrier": 0}
+    assert hopper_instructions(
+        "UTMALDG.2D [UR8], [UR4] ;\nHGMMA.64x128x16.F32 R24, gdesc[UR8], R24 ;", "sass"
+    ) == {"tma_load": 1, "tma_store": 0, "wgmma": 1, "mbarrier": 0}
     assert hopper_instructions(ptx, "ttir") is None  # before the NVIDIA lowering: no counts, not zeros
 
 
 def test_ir_of_the_descriptor_kernel_shows_tma_in_both_languages(worker):
     from tritonlab.present.ir import header
 
-    result = worker.request("ir", {"exercise": "13/matmul-descriptors", "solution": True, "stage": "ptx"},
-                            timeout=300)
+    result = worker.request(
+        "ir", {"exercise": "13/matmul-descriptors", "solution": True, "stage": "ptx"}, timeout=300
+    )
     assert result["error"] is None, result["error"]
     assert result["hopper"]["tma_load"] > 0 and result["hopper"]["tma_store"] > 0
     assert any("TMA tile loads" in line for line in header(result, "en"))
     assert any("TMA タイルロード" in line for line in header(result, "ja"))
-    pointer = worker.request("ir", {"exercise": "13/persistent-matmul", "solution": True, "stage": "ptx"},
-                             timeout=300)
+    pointer = worker.request(
+        "ir", {"exercise": "13/persistent-matmul", "solution": True, "stage": "ptx"}, timeout=300
+    )
     assert pointer["error"] is None and pointer["hopper"]["tma_load"] == 0
     assert not any("TMA" in line for line in header(pointer, "en"))
 
@@ -213,9 +262,14 @@ def test_cli_says_skipped_not_failed():
 
     from tritonlab.present.cli import print_verify
 
-    result = {"exercise": "13-hopper/matmul-descriptors", "backend": "interpreter", "passed": False, "cases": [],
-              "error": None, "skipped": {"kind": "skipped", "requires": ["gpu"], "missing": ["gpu"],
-                                         "triton": "3.9.0"}}
+    result = {
+        "exercise": "13-hopper/matmul-descriptors",
+        "backend": "interpreter",
+        "passed": False,
+        "cases": [],
+        "error": None,
+        "skipped": {"kind": "skipped", "requires": ["gpu"], "missing": ["gpu"], "triton": "3.9.0"},
+    }
     for lang, word, other in (("en", "SKIPPED", "FAILED"), ("ja", "スキップ", "不合格")):
         console = Console(record=True, width=200)
         print_verify(console, result, lang)

@@ -85,7 +85,6 @@ def test_segfault_is_a_crash_with_signal_and_line(client):
     assert result["error"]["kind"] == "crash"
     assert result["error"]["signal"] == "SIGSEGV"
     assert result["error"]["line"] == 7
-    assert client.restarts >= 1 or True
     again = verify(client, solution=True)
     assert again["passed"]
 
@@ -112,8 +111,13 @@ def test_official_tutorial_add_passes_unchanged(client):
 
 
 def run_cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "tritonlab", *args], capture_output=True, text=True,
-                          cwd=cwd or ROOT, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "tritonlab", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd or ROOT,
+        timeout=600,
+    )
 
 
 def test_cli_verify_json_and_exit_codes():
@@ -204,7 +208,7 @@ def test_a_worker_never_outlives_its_parent(tmp_path):
     pid = int(out.stdout.split()[0])
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and os.path.exists(f"/proc/{pid}"):
-        state = open(f"/proc/{pid}/status").read().split("State:")[1].split()[0]
+        state = Path(f"/proc/{pid}/status").read_text().split("State:")[1].split()[0]
         if state == "Z":
             break
         time.sleep(0.2)

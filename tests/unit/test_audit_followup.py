@@ -16,11 +16,24 @@ GPU_PASS = {
     "backend": "gpu",
     "passed": True,
     "error": None,
-    "cases": [{"name": "n=8", "params": {"n": 8}, "dtype": "float32", "seed": 0, "kwargs": {}, "passed": True,
-               "diagnoses": []}],
+    "cases": [
+        {
+            "name": "n=8",
+            "params": {"n": 8},
+            "dtype": "float32",
+            "seed": 0,
+            "kwargs": {},
+            "passed": True,
+            "diagnoses": [],
+        }
+    ],
 }
-OOB = {"backend": "interpreter", "passed": False, "cases": [],
-       "error": {"kind": "oob", "line": 11, "detail": {"access": "load", "arg": "x_ptr"}}}
+OOB = {
+    "backend": "interpreter",
+    "passed": False,
+    "cases": [],
+    "error": {"kind": "oob", "line": 11, "detail": {"access": "load", "arg": "x_ptr"}},
+}
 CLEAN = {"backend": "interpreter", "passed": True, "cases": [], "error": None}
 
 
@@ -44,7 +57,8 @@ def lab_with(monkeypatch):
     def install(audit_answer: dict) -> list:
         log: list = []
         monkeypatch.setattr(
-            cli, "_lab",
+            cli,
+            "_lab",
             lambda opts: Lab(
                 "gpu", client=Fake(GPU_PASS, log, "gpu"), replay_client=Fake(audit_answer, log, "audit")
             ),

@@ -24,7 +24,9 @@ def test_softmax_bench_data_is_randn_while_verify_data_stays_integers(softmax):
     params = {"M": 64, "N": 256}
     verify_x = make_inputs(softmax, params, "float32", 0, CPU)["x"]
     bench_x = bench_inputs(softmax, softmax.bench, params, CPU)["x"]
-    assert torch.equal(verify_x, verify_x.round()) and verify_x.abs().max() > 88.7  # the adversarial data is intact
+    assert (
+        torch.equal(verify_x, verify_x.round()) and verify_x.abs().max() > 88.7
+    )  # the adversarial data is intact
     assert not torch.equal(bench_x, bench_x.round())  # timed data: real-valued
     assert 0.9 < float(bench_x.std()) < 1.1 and float(bench_x.abs().max()) < 8
 

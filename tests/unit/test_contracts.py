@@ -40,8 +40,10 @@ def test_knob_must_reach_the_launch_by_keyword_or_position():
     assert contracts.check_case(exercise, {}, {"BLOCK_SIZE": 128, "num_warps": 1}, {}, None, [good]) == []
     ignored = {"kernel": "copy_kernel", "meta": {"BLOCK_SIZE": 1024}, "knobs": {}}
     facts = contracts.check_case(exercise, {}, {"BLOCK_SIZE": 128, "num_warps": 1}, {}, None, [ignored])
-    assert [(f["kind"], f["name"], f["launched"]) for f in facts] == [("knob-ignored", "BLOCK_SIZE", 1024),
-                                                                      ("knob-ignored", "num_warps", None)]
+    assert [(f["kind"], f["name"], f["launched"]) for f in facts] == [
+        ("knob-ignored", "BLOCK_SIZE", 1024),
+        ("knob-ignored", "num_warps", None),
+    ]
 
 
 def test_unwritten_output_is_explained_from_the_launch():
@@ -64,7 +66,10 @@ def test_unwritten_output_is_explained_from_the_launch():
 
 def test_perf_facts_wait_until_the_values_are_right():
     perf = {"kind": "perf-bytes", "moved": 16, "budget": 12}
-    cases = [{"passed": False, "diagnoses": [dict(perf)]}, {"passed": False, "diagnoses": [{"kind": "mismatch"}]}]
+    cases = [
+        {"passed": False, "diagnoses": [dict(perf)]},
+        {"passed": False, "diagnoses": [{"kind": "mismatch"}]},
+    ]
     contracts.numerics_first(cases, errored=False)
     assert cases[0]["passed"] and cases[0]["diagnoses"] == [] and cases[0]["notes"][0]["deferred"] is True
     alone = [{"passed": False, "diagnoses": [dict(perf)]}]
@@ -76,9 +81,15 @@ def test_a_passing_summary_says_which_tiles_the_lab_could_not_vary():
     from tritonlab.engine.tasks.verify import summarize
 
     note = contracts.tiles_not_varied(["BLOCK_M", "BLOCK_N"], "matmul")
-    result = {"passed": True, "backend": "interpreter", "entry": "matmul", "error": None,
-              "cases": [{"passed": True, "diagnoses": [], "notes": [note]}, {"passed": True, "diagnoses": []}]}
-    assert summarize(result) == ("all 2 cases pass on the interpreter "
-                                 "(BLOCK_M, BLOCK_N not varied: matmul() picks its own tiles)")
+    result = {
+        "passed": True,
+        "backend": "interpreter",
+        "entry": "matmul",
+        "error": None,
+        "cases": [{"passed": True, "diagnoses": [], "notes": [note]}, {"passed": True, "diagnoses": []}],
+    }
+    assert summarize(result) == (
+        "all 2 cases pass on the interpreter (BLOCK_M, BLOCK_N not varied: matmul() picks its own tiles)"
+    )
     result["cases"][0]["notes"] = []
     assert summarize(result) == "all 2 cases pass on the interpreter"

@@ -98,14 +98,28 @@ def test_the_door_check_sees_both_import_forms(tmp_path):
     assert door_violations(tmp_path) == ["cli.py: tritonlab.engine.client", "ui.py: tritonlab.engine.replay"]
 
 
-CONTENT_MODULES = ["tritonlab.content." + name for name in (
-    "model", "loader", "check", "schema", "exercises", "quiz_parser", "toml_source", "where", "problems")]
+CONTENT_MODULES = [
+    "tritonlab.content." + name
+    for name in (
+        "model",
+        "loader",
+        "check",
+        "schema",
+        "exercises",
+        "quiz_parser",
+        "toml_source",
+        "where",
+        "problems",
+    )
+]
 
 
 @pytest.mark.parametrize("module", CONTENT_MODULES)
 def test_content_does_not_import_the_engine(module):
     """Content is content: the developer check that needs kernels lives in tritonlab.dev (rustlings' src/dev)."""
-    code = f"import sys, {module}; print(','.join(m for m in sys.modules if m.startswith('tritonlab.engine')))"
+    code = (
+        f"import sys, {module}; print(','.join(m for m in sys.modules if m.startswith('tritonlab.engine')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "", f"{module} imported {out.stdout.strip()}"

@@ -25,7 +25,9 @@ def _exercise(*specs):
 
 def _make(exercise, seed=0, override=None, dtype="float32"):
     device = torch.device("cpu")
-    return make_inputs(exercise, {"n": 1000}, dtype, seed, device, allocator=_PlainAllocator(device), override=override)
+    return make_inputs(
+        exercise, {"n": 1000}, dtype, seed, device, allocator=_PlainAllocator(device), override=override
+    )
 
 
 def test_same_seed_same_values_and_other_seed_or_name_differs():

@@ -22,7 +22,9 @@ def _load(name):
 
 @pytest.fixture
 def h100(monkeypatch):
-    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda device: SimpleNamespace(multi_processor_count=132))
+    monkeypatch.setattr(
+        torch.cuda, "get_device_properties", lambda device: SimpleNamespace(multi_processor_count=132)
+    )
     return SimpleNamespace(device=torch.device("cuda"), element_size=lambda: 2)
 
 
@@ -40,7 +42,9 @@ def test_gemm_tile_follows_the_wave_count(name, h100):
 def test_matmul_fast_paths(h100):
     pick = _load("matmul_fast").pick_config
     assert pick(8192, 8192, 8192, h100.device)["path"] == "tma-persistent"
-    assert pick(1024, 1024, 1024, h100.device)["path"] == "pointer"  # host cost of descriptors ~ the GEMM itself
+    assert (
+        pick(1024, 1024, 1024, h100.device)["path"] == "pointer"
+    )  # host cost of descriptors ~ the GEMM itself
     assert pick(16, 4096, 4096, h100.device)["BLOCK_M"] == 16
     assert pick(4096, 4096, 4096, h100.device, element_size=4)["BLOCK_N"] == 128  # fp32: half the tile
     assert pick(64, 64, 64, torch.device("cpu"))["path"] == "pointer"

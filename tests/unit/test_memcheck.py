@@ -229,8 +229,14 @@ def test_track_launches_sees_interpreter_launch_and_file(interpreter_run):
     launch = r["launches"][0]
     assert len(r["launches"]) == 1
     assert {k: launch[k] for k in ("kernel", "file", "grid", "meta")} == {
-        "kernel": "add_kernel", "file": interpreter_run["file"], "grid": [8, 1, 1], "meta": {"BLOCK_SIZE": 128}}
-    assert launch["knobs"] == {} and len(launch["ptrs"]) == 3  # x, y, output: where each tensor argument starts
+        "kernel": "add_kernel",
+        "file": interpreter_run["file"],
+        "grid": [8, 1, 1],
+        "meta": {"BLOCK_SIZE": 128},
+    }
+    assert (
+        launch["knobs"] == {} and len(launch["ptrs"]) == 3
+    )  # x, y, output: where each tensor argument starts
     heuristics = _scenario(interpreter_run, "heuristics")
     assert heuristics["error"] is None
     assert [(x["kernel"], x["file"]) for x in heuristics["launches"]] == [
@@ -575,11 +581,15 @@ def test_a_compiled_kernel_launch_counts_as_the_jit_functions_launch():
 
     from tritonlab.engine import memcheck
 
-    def softmax_kernel(out_ptr, in_ptr, n_rows, BLOCK_SIZE):  # stands in for the JITFunction's Python function
+    def softmax_kernel(
+        out_ptr, in_ptr, n_rows, BLOCK_SIZE
+    ):  # stands in for the JITFunction's Python function
         pass
 
     jit = SimpleNamespace(fn=softmax_kernel, arg_names=["out_ptr", "in_ptr", "n_rows", "BLOCK_SIZE"])
-    compiled = SimpleNamespace(src=SimpleNamespace(fn=jit), metadata=SimpleNamespace(num_warps=8, num_stages=2))
+    compiled = SimpleNamespace(
+        src=SimpleNamespace(fn=jit), metadata=SimpleNamespace(num_warps=8, num_stages=2)
+    )
     out, x = torch.empty(4), torch.empty(4)
     memcheck._compiled_launch(compiled, (3, 1, 1), (out, x, 4, 1024))  # no sink: nothing recorded, no error
     with memcheck.track_launches() as launches:
@@ -587,7 +597,11 @@ def test_a_compiled_kernel_launch_counts_as_the_jit_functions_launch():
         memcheck._compiled_launch(SimpleNamespace(src=None), (1,), ())  # not from a JIT function: ignored
     assert len(launches) == 1
     launch = launches[0]
-    assert (launch["kernel"], launch["grid"], launch["meta"]) == ("softmax_kernel", [3, 1, 1], {"BLOCK_SIZE": 1024})
+    assert (launch["kernel"], launch["grid"], launch["meta"]) == (
+        "softmax_kernel",
+        [3, 1, 1],
+        {"BLOCK_SIZE": 1024},
+    )
     assert launch["file"] == __file__ and launch["knobs"] == {"num_warps": 8, "num_stages": 2}
     assert launch["ptrs"] == [out.data_ptr(), x.data_ptr()]
 

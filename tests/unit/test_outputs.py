@@ -12,7 +12,7 @@ from tritonlab.content.loader import load_catalog
 from tritonlab.engine import outputs
 from tritonlab.paths import kernels_dir
 
-BASE = textwrap.dedent('''
+BASE = textwrap.dedent("""
     format = 1
     number = 42
     title = { en = "Test", ja = "テスト" }
@@ -36,7 +36,7 @@ BASE = textwrap.dedent('''
     [exercise.verify]
     dtypes = ["float32"]
     interpreter = [{ n = 7 }]
-''')
+""")
 
 
 def load(tmp_path: Path, extra: str):
@@ -50,7 +50,9 @@ def load(tmp_path: Path, extra: str):
 
 
 def test_grad_keys_load(tmp_path):
-    catalog = load(tmp_path, textwrap.dedent('''
+    catalog = load(
+        tmp_path,
+        textwrap.dedent("""
         mode = "grad"
         grad_inputs = ["x", "y"]
         grad_output = "ones"
@@ -58,7 +60,8 @@ def test_grad_keys_load(tmp_path):
         ops = ["lab::add"]
         compile = true
         output_tolerance = { grad_y = { float32 = { atol = 1e-3, rtol = 0.0 } } }
-    '''))
+    """),
+    )
     assert not catalog.problems, [str(p) for p in catalog.problems]
     spec = catalog.exercise("42").verify
     assert (spec.mode, spec.grad_inputs, spec.grad_output) == ("grad", ["x", "y"], "ones")
@@ -72,19 +75,29 @@ def test_a_plain_exercise_has_no_plan(tmp_path):
     assert outputs.Plan.for_exercise(catalog.exercise("42")) is None  # the one-tensor path stays untouched
 
 
-@pytest.mark.parametrize("extra, fragment", [
-    ('mode = "gradient"\n', "verify.mode"),
-    ('mode = "grad"\n', "grad_inputs needs at least one entry"),
-    ('mode = "grad"\ngrad_inputs = ["z"]\n', "names unknown inputs z"),
-    ('mode = "grad"\ngrad_inputs = ["x"]\ngrad_output = "zeros"\n', "grad_output"),
-    ('mode = "grad"\ngrad_inputs = ["x"]\noutput_tolerance = { grad_y = { float32 = { atol = 1.0 } } }\n',
-     "not an output"),
-    ('outputs = ["a", "b"]\noutput_tolerance = { a = { float33 = { atol = 1.0 } } }\n', "float33 is not one of"),
-    ('ops = ["add"]\n', "namespace::name"),
-])
+@pytest.mark.parametrize(
+    "extra, fragment",
+    [
+        ('mode = "gradient"\n', "verify.mode"),
+        ('mode = "grad"\n', "grad_inputs needs at least one entry"),
+        ('mode = "grad"\ngrad_inputs = ["z"]\n', "names unknown inputs z"),
+        ('mode = "grad"\ngrad_inputs = ["x"]\ngrad_output = "zeros"\n', "grad_output"),
+        (
+            'mode = "grad"\ngrad_inputs = ["x"]\noutput_tolerance = { grad_y = { float32 = { atol = 1.0 } } }\n',
+            "not an output",
+        ),
+        (
+            'outputs = ["a", "b"]\noutput_tolerance = { a = { float33 = { atol = 1.0 } } }\n',
+            "float33 is not one of",
+        ),
+        ('ops = ["add"]\n', "namespace::name"),
+    ],
+)
 def test_bad_keys_are_lesson_errors(tmp_path, extra, fragment):
     catalog = load(tmp_path, extra)
-    assert len(catalog.problems) == 1 and fragment in catalog.problems[0].message, [str(p) for p in catalog.problems]
+    assert len(catalog.problems) == 1 and fragment in catalog.problems[0].message, [
+        str(p) for p in catalog.problems
+    ]
 
 
 def plan(names=("out", "grad_x", "grad_w")):
@@ -96,11 +109,19 @@ TOLS = {"out": (1e-5, 1e-5), "grad_x": (1e-5, 1e-5), "grad_w": (1e-2, 1e-2)}
 
 def test_right_outputs_pass_and_each_row_is_reported():
     expected = (torch.ones(4), torch.zeros(4), torch.full((4,), 2.0))
-    got = (torch.ones(4), torch.zeros(4), torch.full((4,), 2.0 + 5e-3))  # inside grad_w's own, looser tolerance
+    got = (
+        torch.ones(4),
+        torch.zeros(4),
+        torch.full((4,), 2.0 + 5e-3),
+    )  # inside grad_w's own, looser tolerance
     diagnoses, case = [], {}
     plan().compare(got, expected, TOLS, diagnoses, case)
     assert diagnoses == []
-    assert [(r["name"], r["passed"]) for r in case["outputs"]] == [("out", True), ("grad_x", True), ("grad_w", True)]
+    assert [(r["name"], r["passed"]) for r in case["outputs"]] == [
+        ("out", True),
+        ("grad_x", True),
+        ("grad_w", True),
+    ]
     assert case["outputs"][2]["atol"] == 1e-2
 
 
@@ -119,7 +140,10 @@ def test_missing_gradient_wrong_count_and_wrong_shape():
     expected = (torch.ones(4), torch.zeros(4), torch.zeros(4))
     diagnoses, case = [], {}
     plan().compare((torch.ones(4), None, torch.zeros(3)), expected, TOLS, diagnoses, case)
-    assert {(d["kind"], d["output"]) for d in diagnoses} == {("no-gradient", "grad_x"), ("wrong-shape", "grad_w")}
+    assert {(d["kind"], d["output"]) for d in diagnoses} == {
+        ("no-gradient", "grad_x"),
+        ("wrong-shape", "grad_w"),
+    }
     diagnoses = []
     plan().compare((torch.ones(4),), expected, TOLS, diagnoses, {})
     assert [d["kind"] for d in diagnoses] == ["wrong-outputs"]
@@ -165,9 +189,11 @@ def test_a_wrapper_outside_autograd_is_reported():
 
 
 def test_reference_through_the_same_backward():
-    exercise = SimpleNamespace(reference="x * w", inputs=[SimpleNamespace(name="x"), SimpleNamespace(name="w")],
-                               verify=SimpleNamespace(mode="grad", outputs=[], grad_inputs=["x", "w"], ops=[],
-                                                      grad_output="randn"))
+    exercise = SimpleNamespace(
+        reference="x * w",
+        inputs=[SimpleNamespace(name="x"), SimpleNamespace(name="w")],
+        verify=SimpleNamespace(mode="grad", outputs=[], grad_inputs=["x", "w"], ops=[], grad_output="randn"),
+    )
     p = outputs.Plan.for_exercise(exercise, seed=3)
     x, w = torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])
     out, gx, gw = p.reference(exercise, {"x": x, "w": w}, {}, {})

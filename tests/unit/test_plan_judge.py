@@ -45,15 +45,18 @@ def test_compile_outcome_is_judged_here():
     eager = (torch.ones(3), torch.ones(3))
     tols = {"*": (1e-5, 1e-5)}
     found = []
-    same = verify._judge_compile(plan(), {"checked": True, "graph_breaks": 0}, {"0": eager[0], "1": eager[1]},
-                                 eager, tols, found)
+    same = verify._judge_compile(
+        plan(), {"checked": True, "graph_breaks": 0}, {"0": eager[0], "1": eager[1]}, eager, tols, found
+    )
     assert same["passed"] and found == []
-    differs = verify._judge_compile(plan(), {"checked": True, "graph_breaks": 0},
-                                    {"0": eager[0], "1": eager[1] * 2}, eager, tols, found)
+    differs = verify._judge_compile(
+        plan(), {"checked": True, "graph_breaks": 0}, {"0": eager[0], "1": eager[1] * 2}, eager, tols, found
+    )
     assert not differs["passed"] and {d["kind"] for d in found} == {"compiled-differs"}
     found = []
-    broke = verify._judge_compile(plan(), {"checked": True, "graph_breaks": 1, "message": "graph break"}, None,
-                                  eager, tols, found)
+    broke = verify._judge_compile(
+        plan(), {"checked": True, "graph_breaks": 1, "message": "graph break"}, None, eager, tols, found
+    )
     assert not broke["passed"] and [d["kind"] for d in found] == ["graph-break"]
 
 
@@ -62,19 +65,28 @@ def test_operator_facts_are_judged_here(tmp_path):
 
     exercise = SimpleNamespace(verify=SimpleNamespace(ops=["lab::fwd", "lab::bwd"]))
     mine = str(tmp_path / "mine.py")
-    ok = verify._op_diagnoses(exercise, {"ops_seen": ["lab::fwd", "lab::bwd"],
-                                         "ops_origin": {"lab::fwd": mine, "lab::bwd": mine}}, mine)
+    ok = verify._op_diagnoses(
+        exercise,
+        {"ops_seen": ["lab::fwd", "lab::bwd"], "ops_origin": {"lab::fwd": mine, "lab::bwd": mine}},
+        mine,
+    )
     assert ok == []
-    missing = verify._op_diagnoses(exercise, {"ops_seen": ["lab::fwd"], "ops_origin": {"lab::fwd": mine}}, mine)
+    missing = verify._op_diagnoses(
+        exercise, {"ops_seen": ["lab::fwd"], "ops_origin": {"lab::fwd": mine}}, mine
+    )
     assert [(d["kind"], d["op"]) for d in missing] == [("op-not-used", "lab::bwd")]
-    other = verify._op_diagnoses(exercise, {"ops_seen": ["lab::fwd", "lab::bwd"],
-                                            "ops_origin": {"lab::fwd": "/else/sol.py", "lab::bwd": mine}}, mine)
+    other = verify._op_diagnoses(
+        exercise,
+        {"ops_seen": ["lab::fwd", "lab::bwd"], "ops_origin": {"lab::fwd": "/else/sol.py", "lab::bwd": mine}},
+        mine,
+    )
     assert [(d["kind"], d["op"]) for d in other] == [("op-not-yours", "lab::fwd")]
 
 
 def test_compile_is_not_compared_when_the_eager_outputs_already_fail():
     eager = (torch.ones(3), None)  # a missing gradient: the eager run already failed
     found = [{"kind": "no-gradient"}]
-    facts = verify._judge_compile(plan(), {"checked": True, "graph_breaks": 0}, {"0": eager[0]}, eager,
-                                  {"*": (1e-5, 1e-5)}, found)
+    facts = verify._judge_compile(
+        plan(), {"checked": True, "graph_breaks": 0}, {"0": eager[0]}, eager, {"*": (1e-5, 1e-5)}, found
+    )
     assert facts["why"] == "eager-fails" and [d["kind"] for d in found] == ["no-gradient"]

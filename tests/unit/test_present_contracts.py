@@ -7,26 +7,75 @@ from tritonlab.present.diagnoses import describe
 CASES = [
     ({"kind": "grid-size", "launched": 2, "expected": 1}, "2 programs for 1 block", "n // BLOCK_SIZE + 1"),
     ({"kind": "grid-size", "launched": 7, "expected": 8}, "7 programs for 8 blocks", "triton.cdiv"),
-    ({"kind": "unwritten", "cause": "grid-fewer-programs", "programs": 7, "tiles": 8, "count": 127},
-     "7 programs for 8 tiles", "floor division"),
-    ({"kind": "unwritten", "cause": "grid-zero", "grid": [0, 1, 1], "count": 1}, "no programs", "triton.cdiv"),
-    ({"kind": "unwritten", "cause": "same-block", "programs": 5, "block": 16, "count": 3}, "all 5 programs",
-     "tl.program_id(0) * BLOCK_SIZE"),
-    ({"kind": "knob-ignored", "name": "BLOCK_SIZE", "asked": 128, "launched": 1024, "kernel": "copy_kernel"},
-     "BLOCK_SIZE=128", "BLOCK_SIZE=1024"),
+    (
+        {"kind": "unwritten", "cause": "grid-fewer-programs", "programs": 7, "tiles": 8, "count": 127},
+        "7 programs for 8 tiles",
+        "floor division",
+    ),
+    (
+        {"kind": "unwritten", "cause": "grid-zero", "grid": [0, 1, 1], "count": 1},
+        "no programs",
+        "triton.cdiv",
+    ),
+    (
+        {"kind": "unwritten", "cause": "same-block", "programs": 5, "block": 16, "count": 3},
+        "all 5 programs",
+        "tl.program_id(0) * BLOCK_SIZE",
+    ),
+    (
+        {
+            "kind": "knob-ignored",
+            "name": "BLOCK_SIZE",
+            "asked": 128,
+            "launched": 1024,
+            "kernel": "copy_kernel",
+        },
+        "BLOCK_SIZE=128",
+        "BLOCK_SIZE=1024",
+    ),
     ({"kind": "output-layout", "strides": [1, 7]}, "(1, 7)", "torch.empty(x.shape"),
     ({"kind": "kernel-bypassed", "input": "x"}, "x.contiguous()", "strided"),
     ({"kind": "autotune-key", "key": [], "expected_any": ["M", "N", "K"]}, "key is []", "M, N, K"),
-    ({"kind": "autotune-configs", "count": 0, "expected_min": 2, "function": "get_autotune_configs"},
-     "returns 0 configs", "at least 2"),
-    ({"kind": "tiles-not-varied", "names": ["BLOCK_M"], "entry": "matmul"}, "matmul() takes no BLOCK_M", "wrapper chooses"),
-    ({"kind": "compile", "cause": "shape-mismatch", "value_shape": [16, 128], "pointer_shape": [128, 16],
-      "message": "x"}, "[16, 128] value stored through [128, 16] pointers", "tl.trans"),
-    ({"kind": "oob", "message": "x", "detail": {"access": "load", "arg": "a_ptr", "program_id": [0, 0, 0],
-                                                "lanes": 31, "span": [1, 31], "numel": 1, "extent": 1,
-                                                "mask": "offs_m[:, None] < M",
-                                                "unbounded": [{"name": "offs_k", "axis": 1}]}},
-     "(offs_m[:, None] < M) never bounds offs_k (axis 1)", "a_ptr"),
+    (
+        {"kind": "autotune-configs", "count": 0, "expected_min": 2, "function": "get_autotune_configs"},
+        "returns 0 configs",
+        "at least 2",
+    ),
+    (
+        {"kind": "tiles-not-varied", "names": ["BLOCK_M"], "entry": "matmul"},
+        "matmul() takes no BLOCK_M",
+        "wrapper chooses",
+    ),
+    (
+        {
+            "kind": "compile",
+            "cause": "shape-mismatch",
+            "value_shape": [16, 128],
+            "pointer_shape": [128, 16],
+            "message": "x",
+        },
+        "[16, 128] value stored through [128, 16] pointers",
+        "tl.trans",
+    ),
+    (
+        {
+            "kind": "oob",
+            "message": "x",
+            "detail": {
+                "access": "load",
+                "arg": "a_ptr",
+                "program_id": [0, 0, 0],
+                "lanes": 31,
+                "span": [1, 31],
+                "numel": 1,
+                "extent": 1,
+                "mask": "offs_m[:, None] < M",
+                "unbounded": [{"name": "offs_k", "axis": 1}],
+            },
+        },
+        "(offs_m[:, None] < M) never bounds offs_k (axis 1)",
+        "a_ptr",
+    ),
 ]
 
 
@@ -38,8 +87,15 @@ def test_sentence_carries_the_facts_in_english_and_japanese(facts, gist, more):
 
 
 def test_oob_without_a_mask_says_so_and_an_old_report_keeps_the_generic_hint():
-    base = {"access": "store", "arg": "out_ptr", "program_id": [7, 0, 0], "lanes": 24, "span": [1000, 1023],
-            "numel": 1000, "extent": 1000}
+    base = {
+        "access": "store",
+        "arg": "out_ptr",
+        "program_id": [7, 0, 0],
+        "lanes": 24,
+        "span": [1000, 1023],
+        "numel": 1000,
+        "extent": 1000,
+    }
     unmasked = describe({"kind": "oob", "message": "x", "detail": dict(base, mask=None, unbounded=[])}, "en")
     assert "has no mask" in unmasked
     old = describe({"kind": "oob", "message": "x", "detail": base}, "en")

@@ -83,7 +83,9 @@ def test_quiz_scripted_answers(capsys):
         pytest.skip("no lesson has a quiz yet")
     from tritonlab.quiz import choice_order
 
-    def letters(want: bool) -> str:  # the letters as this learner sees them (choices are shuffled per learner)
+    def letters(
+        want: bool,
+    ) -> str:  # the letters as this learner sees them (choices are shuffled per learner)
         shown = ([q.choices[i].correct for i in choice_order(lesson.id, q)] for q in lesson.quiz)
         return ",".join("abcdefgh"[flags.index(want)] for flags in shown)
 

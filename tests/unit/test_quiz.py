@@ -17,9 +17,14 @@ def lessons():
 
 
 def _question(qid="q", n=4, right=0):
-    return Question(id=qid, outcomes=[], prompt={"en": "?"},
-                    choices=[Choice(text={"en": f"choice {i}"}, correct=i == right, explain={"en": ""})
-                             for i in range(n)])
+    return Question(
+        id=qid,
+        outcomes=[],
+        prompt={"en": "?"},
+        choices=[
+            Choice(text={"en": f"choice {i}"}, correct=i == right, explain={"en": ""}) for i in range(n)
+        ],
+    )
 
 
 def test_right_answer_is_the_longest_in_at_most_40_percent_of_questions(lessons):
@@ -49,8 +54,11 @@ def test_order_is_stable_per_learner_and_differs_across_learners_and_lessons(les
     lessons_seen = {tuple(quiz.choice_order(f"{n:02d}-x", q, "learner1")) for n in range(1, 11)}
     assert len(lessons_seen) > 3
     # over the real quizzes one learner does not see the right answer always at (a)
-    shown_right = [quiz.choice_order(les.id, q, "learner1").index(next(i for i, c in enumerate(q.choices) if c.correct))
-                   for les in lessons for q in les.quiz]
+    shown_right = [
+        quiz.choice_order(les.id, q, "learner1").index(next(i for i, c in enumerate(q.choices) if c.correct))
+        for les in lessons
+        for q in les.quiz
+    ]
     assert 0.1 < shown_right.count(0) / len(shown_right) < 0.5
 
 

@@ -16,7 +16,7 @@ def test_random_sizes_differ_from_every_public_size_and_per_seed():
         fixed = len(exercise.verify.interpreter) * len(exercise.verify.dtypes)
         extra = cases[fixed:]
         assert len(extra) == 1
-        for params, dtype, case_seed, _kw in extra:
+        for params, dtype, _case_seed, _kw in extra:
             assert dtype in exercise.verify.dtypes
             assert params["n"] not in public
             assert 1 <= params["n"] <= max(public) * 1.3

@@ -108,7 +108,9 @@ def test_the_cache_dir_is_private(isolated_home, tmp_path, monkeypatch):
     assert store.cache_dir() == isolated_home / "cache" and mode(isolated_home / "cache") == 0o700
     monkeypatch.delenv("TRITONLAB_HOME")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert store.cache_dir() == tmp_path / "xdg" / "tritonlab" and mode(tmp_path / "xdg" / "tritonlab") == 0o700
+    assert (
+        store.cache_dir() == tmp_path / "xdg" / "tritonlab" and mode(tmp_path / "xdg" / "tritonlab") == 0o700
+    )
 
 
 def test_an_existing_open_data_dir_and_files_are_tightened(isolated_home):

@@ -146,7 +146,10 @@ class TritonLabApp(App):
             lesson = self.catalog.lesson(exercise.lesson_id)
             store.set_last(exercise.key)
         else:
-            exercise, lesson = None, self.catalog.lesson(lesson_id)
+            exercise, lesson = (
+                None,
+                self.catalog.lesson(str(lesson_id)),
+            )  # str(None) finds no lesson, as before
         screen = LessonScreen(lesson, exercise)
         if replace:
             self.switch_screen(screen)
@@ -163,8 +166,14 @@ class TritonLabApp(App):
         """The next or previous exercise across lessons, or None at either end."""
         ordered = self.catalog.all_exercises()
         if exercise is None:
-            later = [e for e in ordered if self.catalog.lesson(e.lesson_id).number > lesson.number]
-            earlier = [e for e in ordered if self.catalog.lesson(e.lesson_id).number < lesson.number]
+
+            def number(e) -> int:
+                found = self.catalog.lesson(e.lesson_id)
+                assert found is not None, f"exercise {e.key} names no lesson of the catalog"
+                return found.number
+
+            later = [e for e in ordered if number(e) > lesson.number]
+            earlier = [e for e in ordered if number(e) < lesson.number]
             return (later[0] if later else None) if step > 0 else (earlier[-1] if earlier else None)
         index = next(i for i, e in enumerate(ordered) if e.key == exercise.key) + step
         return ordered[index] if 0 <= index < len(ordered) else None
@@ -172,7 +181,8 @@ class TritonLabApp(App):
     # ---- language, theme, notices, help -------------------------------------------------------------
 
     def action_toggle_language(self) -> None:
-        """For this session only: the language follows the locale (or --lang) unless the learner starts with one."""
+        """For this session only: the language follows the locale (or --lang) unless the learner starts
+        with one."""
         self.lang = "ja" if self.lang == "en" else "en"
         self.notify(t("lang_session", self.lang, code=self.lang), timeout=6)
 

@@ -1,10 +1,10 @@
 """Line breaking for Japanese: allow a break between any two CJK characters (with basic kinsoku).
 
-Rich (and Textual's Content, which uses Rich's `divide_line`) only breaks at whitespace. Japanese has none, so a
-sentence after a space is one long "word": it jumps to the next line and is folded there, leaving ragged half-empty
-lines. Rich reads its word pattern from the module global `rich._wrap.re_word` on every call; replacing it with
-one that also ends a word after each CJK character fixes wrapping everywhere. Text without CJK characters splits
-exactly as before (`\\s*\\S+\\s*`).
+Rich (and Textual's Content, which uses Rich's `divide_line`) only breaks at whitespace. Japanese has none, so
+a sentence after a space is one long "word": it jumps to the next line and is folded there, leaving ragged
+half-empty lines. Rich reads its word pattern from the module global `rich._wrap.re_word` on every call;
+replacing it with one that also ends a word after each CJK character fixes wrapping everywhere. Text without
+CJK characters splits exactly as before (`\\s*\\S+\\s*`).
 """
 
 from __future__ import annotations

@@ -118,8 +118,11 @@ def _init_call(text: str, where: Where) -> tuple[str, tuple]:
         raise where.fail("unknown-choice", value=text, allowed=list(INITS))
     try:
         # integers, or a case param's name (randint(0, V): class ids below the vocabulary size of the case)
-        args = tuple(a.strip() if IDENT.match(a.strip()) else int(a)
-                     for a in match.group(2).split(",")) if match.group(2) else ()
+        args = (
+            tuple(a.strip() if IDENT.match(a.strip()) else int(a) for a in match.group(2).split(","))
+            if match.group(2)
+            else ()
+        )
     except ValueError:
         raise where.fail("init-args") from None
     return match.group(1), args
@@ -213,11 +216,15 @@ def _requires(raw: dict, where: Where) -> list[str]:
 
 
 def _hidden(raw: dict, where: Where) -> dict:
-    """verify.hidden = { interpreter = { M = [1, 40] }, gpu = { M = [1, 5000] } }: one random case per verify."""
+    """verify.hidden = { interpreter = { M = [1, 40] }, gpu = { M = [1, 5000] } }: one random case per
+    verify."""
     value = raw.get("hidden") or {}
     for backend, ranges in value.items():
-        ok = backend in ("interpreter", "gpu") and ranges and all(
-            len(r) == 2 and 0 < r[0] <= r[1] for r in ranges.values())
+        ok = (
+            backend in ("interpreter", "gpu")
+            and ranges
+            and all(len(r) == 2 and 0 < r[0] <= r[1] for r in ranges.values())
+        )
         if not ok:
             raise (where / "hidden" / backend).fail("hidden-range")
     return value

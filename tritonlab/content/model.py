@@ -9,7 +9,8 @@ LANGS = ("en", "ja")
 DTYPES = ("float32", "float16", "bfloat16", "float64", "int32", "int64", "int8", "uint8", "bool")
 INITS = ("randn", "rand", "randint", "arange", "ones", "zeros", "large")
 LAYOUTS = ("contiguous", "transposed", "sliced", "offset")
-#: verify.requires names (tritonlab/engine/features.py probes them in the worker; unmet ones skip verify with why)
+#: verify.requires names (tritonlab/engine/features.py probes them in the worker; unmet ones skip verify with
+#: why)
 REQUIREMENTS = ("gpu", "tensor-descriptors", "host-descriptors", "warp-specialize")
 
 
@@ -118,9 +119,12 @@ class VerifySpec:
     compile: bool = False
     # Lessons 13-14: features the exercise needs (REQUIREMENTS); unmet → verify is skipped with the reason
     requires: list[str] = field(default_factory=list)
-    # Hidden random cases: per backend, param -> [low, high]; one case per verify, sizes and seed drawn at random
+    # Hidden random cases: per backend, param -> [low, high]; one case per verify, sizes and seed drawn at
+    # random
     hidden: dict = field(default_factory=dict)
-    contracts: dict = field(default_factory=dict)  # [exercise.verify.contracts]: checked by engine/contracts.py
+    contracts: dict = field(
+        default_factory=dict
+    )  # [exercise.verify.contracts]: checked by engine/contracts.py
 
 
 @dataclass

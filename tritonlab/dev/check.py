@@ -48,8 +48,13 @@ class KernelJudge:
         started = time.perf_counter()
         result = self._lab.verify(args, timeout=VERIFY_TIMEOUT_S)
         seconds = time.perf_counter() - started
-        return Verdict(result.passed, str(result.backend or "?"), summary(result, self._lang), seconds,
-                       skipped=bool(result.get("skipped")))
+        return Verdict(
+            result.passed,
+            str(result.backend or "?"),
+            summary(result, self._lang),
+            seconds,
+            skipped=bool(result.get("skipped")),
+        )
 
     def close(self) -> None:
         self._lab.close()

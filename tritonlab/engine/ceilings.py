@@ -9,6 +9,7 @@ them.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 
@@ -142,16 +143,16 @@ def get(progress=None, refresh: bool = False) -> dict:
     name = torch.cuda.get_device_name()
     key = cache_key(name, torch.__version__)
     cache = store.read_json(CACHE_FILE, {"version": 1, "gpus": {}})
-    gpus = cache.get("gpus") if isinstance(cache.get("gpus"), dict) else {}
+    gpus = stored if isinstance(stored := cache.get("gpus"), dict) else {}
     measured = None if refresh else gpus.get(key)
     cached = isinstance(measured, dict) and "copy_gbps" in measured
     if not cached:
         measured = measure(progress)
         gpus[key] = measured
-        try:
+        with contextlib.suppress(
+            OSError
+        ):  # a read-only data dir costs a re-measurement next time, nothing else
             store.write_json(CACHE_FILE, {"version": 1, "gpus": gpus})
-        except OSError:
-            pass  # a read-only data dir costs a re-measurement next time, nothing else
     return {
         "gpu": name,
         "key": key,

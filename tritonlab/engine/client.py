@@ -8,6 +8,7 @@ output, the learner's line from the faulthandler traceback) and the next request
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import re
 import select
@@ -17,8 +18,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from tritonlab.engine import protocol
 from tritonlab.engine.sandbox import descendants, forbid_inspection, kill_tree, strip_control
@@ -52,7 +53,7 @@ def describe_exit(returncode: int | None) -> str:
     return f"exit code {returncode}"
 
 
-_LIVE: "set[subprocess.Popen]" = set()
+_LIVE: set[subprocess.Popen] = set()
 
 
 @atexit.register
@@ -61,10 +62,8 @@ def _stop_live_workers() -> None:
     for proc in list(_LIVE):
         if proc.poll() is None:
             below = descendants(proc.pid)
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
             kill_tree(below)
 
 
@@ -107,13 +106,14 @@ class WorkerClient:
         env.update(self.env)
         env["PYTHONUNBUFFERED"] = "1"
         env.pop("TRITON_INTERPRET", None)  # the worker decides, before it imports triton
-        # Runners get a private HOME: pin Triton's compile cache to where it would be for this user, so a fresh
-        # runner per request still finds the kernels compiled before (a cold JIT is ~2 s on the GPU box).
+        # Runners get a private HOME: pin Triton's compile cache to where it would be for this user, so a
+        # fresh runner per request still finds the kernels compiled before (a cold JIT is ~2 s on the GPU
+        # box).
         env.setdefault("TRITON_CACHE_DIR", os.path.join(os.path.expanduser("~"), ".triton", "cache"))
         if self.backend_requested == "interpreter":
             env["TRITON_INTERPRET"] = "1"
         forbid_inspection()  # no learner process may open this process's pipes to the judge via /proc
-        log = open(self._log, "ab")
+        log = open(self._log, "ab")  # noqa: SIM115 - the worker keeps it as stdout/stderr; closed below
         self.proc = subprocess.Popen(
             [self.python, "-m", "tritonlab.engine.worker", "--backend", self.backend_requested],
             stdin=subprocess.PIPE,
@@ -131,8 +131,11 @@ class WorkerClient:
         if "result" not in hello:
             info = hello.get("error") or {}
             self._kill(self.proc, gentle=False)  # never reuse a worker that failed to start
-            raise WorkerStartError(info.get("message", "the worker did not start"), self.log_tail(),
-                                   kind=info.get("kind", "crash"))
+            raise WorkerStartError(
+                info.get("message", "the worker did not start"),
+                self.log_tail(),
+                kind=info.get("kind", "crash"),
+            )
         self.info = hello["result"]
         return self.info
 
@@ -141,13 +144,15 @@ class WorkerClient:
             proc = self.proc
         if proc and proc.poll() is None:
             try:
-                proc.stdin.close()
+                if proc.stdin is not None:  # always, with stdin=PIPE
+                    proc.stdin.close()
                 proc.wait(timeout=2)
             except Exception:
                 self._kill(proc)
 
     def cancel(self) -> None:
-        """Stop the running request (from any thread). The worker is killed and replaced on the next request."""
+        """Stop the running request (from any thread). The worker is killed and replaced on the next
+        request."""
         with self._state_lock:
             self._cancelled = True
             proc = self.proc
@@ -162,8 +167,13 @@ class WorkerClient:
 
     # ---- requests -------------------------------------------------------------------------------
 
-    def request(self, op: str, args: dict | None = None, timeout: float = DEFAULT_TIMEOUT,
-                on_event: Callable[[dict], None] | None = None) -> dict:
+    def request(
+        self,
+        op: str,
+        args: dict | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        on_event: Callable[[dict], None] | None = None,
+    ) -> dict:
         """Send one request; returns the worker's result dict. Faults come back as {"error": {...}}.
 
         A cancel() that arrives before the request reaches the worker still cancels it. Every string in the
@@ -181,25 +191,32 @@ class WorkerClient:
         try:
             self._ensure_started()
         except WorkerStartError as exc:
-            return {"error": protocol.error(exc.kind, f"the worker could not start: {exc}", stderr_tail=exc.tail,
-                                            cause="start", exception=str(exc))}
+            return {
+                "error": protocol.error(
+                    exc.kind,
+                    f"the worker could not start: {exc}",
+                    stderr_tail=exc.tail,
+                    cause="start",
+                    exception=str(exc),
+                )
+            }
         self._next_id += 1
         rid = self._next_id
         capture = self._dir / f"out-{rid}.txt"
         try:
             return self._exchange(op, args, timeout, on_event, rid, capture)
         finally:
-            try:
+            with contextlib.suppress(OSError):
                 capture.unlink()  # learner output never stays on disk after its request
-            except OSError:
-                pass
 
     def _exchange(self, op, args, timeout, on_event, rid, capture) -> dict:
         message = {"id": rid, "op": op, "args": args or {}, "capture": str(capture), "timeout": timeout}
         started = time.monotonic()
         try:
-            self.proc.stdin.write(protocol.encode(message))
-            self.proc.stdin.flush()
+            stdin = self._started.stdin
+            assert stdin is not None, "the worker is started with stdin=PIPE"
+            stdin.write(protocol.encode(message))
+            stdin.flush()
         except (BrokenPipeError, OSError):
             return self._died(capture, args or {})
         reply = self._read_message(rid, timeout, on_event or (lambda m: None))
@@ -209,12 +226,12 @@ class WorkerClient:
             result.setdefault("output", self._read_capture(capture))
             result["elapsed_s"] = round(elapsed, 3)
             if result.get("restart_worker"):
-                self._kill(self.proc, gentle=True)
+                self._kill(self._started, gentle=True)
                 self.last_exit = "replaced after a CUDA fault"
             return result
         if reply.get("timeout"):
             self._dump_traceback(capture)
-            self._kill(self.proc)
+            self._kill(self._started)
             self.last_exit = f"killed after {timeout:g} s timeout"
             return {
                 "error": protocol.error(
@@ -229,8 +246,14 @@ class WorkerClient:
             }
         return self._died(capture, args or {})
 
+    @property
+    def _started(self) -> subprocess.Popen:
+        """The worker process, for the steps that run only after `_ensure_started` made one."""
+        assert self.proc is not None, "the worker has not been started"
+        return self.proc
+
     def _died(self, capture: Path, args: dict) -> dict:
-        proc = self.proc
+        proc = self._started
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -241,13 +264,16 @@ class WorkerClient:
         output = self._read_capture(capture)
         tail_text = self._read_tail(capture)
         if cancelled:
-            return {"error": protocol.error("cancelled", "cancelled: the worker was stopped and will restart"),
-                    "output": output}
+            return {
+                "error": protocol.error("cancelled", "cancelled: the worker was stopped and will restart"),
+                "output": output,
+            }
         tail = "\n".join((tail_text + "\n" + self.log_tail()).strip().splitlines()[-20:])
         return {
             "error": protocol.error(
                 "crash",
-                f"the worker process died: {self.last_exit}. It restarts on the next request; your code is kept.",
+                f"the worker process died: {self.last_exit}. "
+                "It restarts on the next request; your code is kept.",
                 line=_learner_line(tail_text, args),
                 signal=describe_exit(proc.returncode).split(" ")[0] if (proc.returncode or 0) < 0 else None,
                 exit_code=proc.returncode,
@@ -260,7 +286,9 @@ class WorkerClient:
 
     def _read_message(self, rid, timeout: float, on_event) -> dict:
         deadline = time.monotonic() + timeout
-        fd = self.proc.stdout.fileno()
+        stdout = self._started.stdout
+        assert stdout is not None, "the worker is started with stdout=PIPE"
+        fd = stdout.fileno()
         while True:
             while b"\n" in self._buffer:
                 line, self._buffer = self._buffer.split(b"\n", 1)
@@ -292,9 +320,11 @@ class WorkerClient:
     def _dump_traceback(self, capture: Path) -> None:
         """Ask the worker's faulthandler for a traceback (into the capture file) before stopping it, and wait
         until it is there (a busy machine may take a moment to schedule the worker)."""
+        if self.proc is None:
+            return
         try:
             os.kill(self.proc.pid, signal.SIGUSR1)
-        except (ProcessLookupError, AttributeError):
+        except ProcessLookupError:
             return
         deadline = time.monotonic() + 2.0
         while time.monotonic() < deadline:
@@ -305,8 +335,8 @@ class WorkerClient:
 
     def _kill(self, proc: subprocess.Popen, gentle: bool = True) -> None:
         steps = [signal.SIGINT, signal.SIGTERM, signal.SIGKILL] if gentle else [signal.SIGKILL]
-        # the judge's runners live in sessions of their own: named now, killed with it (a runner also dies with
-        # its zygote, but a learner's `setsid` grandchild would outlive a judge killed mid-request)
+        # the judge's runners live in sessions of their own: named now, killed with it (a runner also dies
+        # with its zygote, but a learner's `setsid` grandchild would outlive a judge killed mid-request)
         below = descendants(proc.pid) if proc.poll() is None else set()
         try:
             self._signal_steps(proc, steps)
@@ -359,7 +389,11 @@ def _remove_scratch(path) -> None:
     the shape it makes)."""
     import shutil
 
-    if isinstance(path, str) and os.path.basename(path).startswith("tritonlab-judge-") and os.path.isdir(path):
+    if (
+        isinstance(path, str)
+        and os.path.basename(path).startswith("tritonlab-judge-")
+        and os.path.isdir(path)
+    ):
         shutil.rmtree(path, ignore_errors=True)
 
 

@@ -1,8 +1,8 @@
 """Contract checks that verify runs around the learner's wrapper: facts, never sentences.
 
-Why a module of its own: values that match torch are not the whole contract a lesson teaches. A wrapper may not
-take the tile sizes the lab would like to vary (the official tutorials' matmul takes none), a sweep knob may never
-reach the launch, an output may come back in the wrong layout. Each check here returns fact dicts
+Why a module of its own: values that match torch are not the whole contract a lesson teaches. A wrapper may
+not take the tile sizes the lab would like to vary (the official tutorials' matmul takes none), a sweep knob
+may never reach the launch, an output may come back in the wrong layout. Each check here returns fact dicts
 `{"kind": ..., <facts>, "message": <English, for old clients>}`; the UI makes the sentences.
 """
 
@@ -11,16 +11,25 @@ from __future__ import annotations
 import inspect
 
 #: What the judge accepts from a runner's contract facts and notes (anything else is dropped, never trusted).
-FACT_KINDS = frozenset({"grid-size", "output-layout", "knob-ignored", "kernel-bypassed", "autotune-key",
-                        "autotune-configs", "autotune-missing"})
+FACT_KINDS = frozenset(
+    {
+        "grid-size",
+        "output-layout",
+        "knob-ignored",
+        "kernel-bypassed",
+        "autotune-key",
+        "autotune-configs",
+        "autotune-missing",
+    }
+)
 NOTE_KINDS = frozenset({"tiles-not-varied"})
 
 
 def split_kwargs(wrapper, kwargs: dict) -> tuple[dict, list[str]]:
     """(the variant's keywords the wrapper accepts, the names it does not take).
 
-    A wrapper with no tile keywords is verified with its own tiles (a note, not a failure): passing them anyway
-    would fail a correct file with "unexpected keyword argument 'BLOCK_M'"."""
+    A wrapper with no tile keywords is verified with its own tiles (a note, not a failure): passing them
+    anyway would fail a correct file with "unexpected keyword argument 'BLOCK_M'"."""
     if not kwargs:
         return {}, []
     try:
@@ -29,20 +38,28 @@ def split_kwargs(wrapper, kwargs: dict) -> tuple[dict, list[str]]:
         return dict(kwargs), []
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
         return dict(kwargs), []
-    names = {p.name for p in params if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                                   inspect.Parameter.KEYWORD_ONLY)}
+    names = {
+        p.name
+        for p in params
+        if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    }
     accepted = {k: v for k, v in kwargs.items() if k in names}
     return accepted, [k for k in kwargs if k not in names]
 
 
 def tiles_not_varied(dropped: list[str], entry: str) -> dict:
-    return {"kind": "tiles-not-varied", "names": list(dropped), "entry": entry,
-            "message": f"{entry}() takes no {', '.join(dropped)} argument, so this case ran with the tile sizes "
-                       "your wrapper chooses (the lab could not vary them)"}
+    return {
+        "kind": "tiles-not-varied",
+        "names": list(dropped),
+        "entry": entry,
+        "message": f"{entry}() takes no {', '.join(dropped)} argument, so this case ran with the tile sizes "
+        "your wrapper chooses (the lab could not vary them)",
+    }
 
 
 # ----------------------------------------------------------------------------------------------------------
 # Per-case checks, from the exercise's [exercise.verify.contracts] and the recorded launches
+
 
 def prepare_inputs(exercise, inputs: dict) -> None:
     """Data that makes a parameter matter: `zero_row = "x"` zeroes x's first row, where dropping eps from
@@ -71,21 +88,36 @@ def check_case(exercise, params: dict, kwargs: dict, inputs: dict, got, launches
     facts: list[dict] = []
     if spec.get("programs") and launches:
         facts += _check_programs(spec["programs"], params, launches)
-    if spec.get("output_layout") == "contiguous" and hasattr(got, "is_contiguous") and not got.is_contiguous():
-        facts.append({"kind": "output-layout", "strides": list(got.stride()), "shape": list(got.shape),
-                      "expected": "contiguous",
-                      "message": f"the output comes back with strides {tuple(got.stride())}, not row-major: "
-                                 "allocate it with torch.empty(x.shape, ...) (torch.empty_like keeps x's layout)"})
+    if (
+        spec.get("output_layout") == "contiguous"
+        and hasattr(got, "is_contiguous")
+        and not got.is_contiguous()
+    ):
+        facts.append(
+            {
+                "kind": "output-layout",
+                "strides": list(got.stride()),
+                "shape": list(got.shape),
+                "expected": "contiguous",
+                "message": f"the output comes back with strides {tuple(got.stride())}, not row-major: "
+                "allocate it with torch.empty(x.shape, ...) (torch.empty_like keeps x's layout)",
+            }
+        )
     for name in spec.get("knobs") or []:
         if name in kwargs:
             facts += _check_knob(name, kwargs[name], launches)
     for name in spec.get("input_storage") or []:
         tensor = inputs.get(name)
         if tensor is not None and launches and not _storage_reached(tensor, launches):
-            facts.append({"kind": "kernel-bypassed", "input": name,
-                          "message": f"no kernel launch received {name} itself: the wrapper made a copy of it "
-                                     f"(e.g. {name}.contiguous()) and the kernel read the copy — pass {name} and "
-                                     "its strides to the kernel and let the kernel do the strided reads"})
+            facts.append(
+                {
+                    "kind": "kernel-bypassed",
+                    "input": name,
+                    "message": f"no kernel launch received {name} itself: the wrapper made a copy of it "
+                    f"(e.g. {name}.contiguous()) and the kernel read the copy — pass {name} and "
+                    "its strides to the kernel and let the kernel do the strided reads",
+                }
+            )
     return facts
 
 
@@ -97,12 +129,23 @@ def _check_programs(expression: str, params: dict, launches: list) -> list[dict]
         launched = _programs(launch)
         if launched is None or launched == expected:
             continue
-        return [{"kind": "grid-size", "launched": launched, "expected": expected, "grid": launch.get("grid"),
-                 "message": (f"the grid launched {_count(launched, 'program')} for {_count(expected, 'block')}: "
-                             + ("one program per block, rounded up — use triton.cdiv(n, BLOCK_SIZE)"
-                                if launched < expected else
-                                "the extra programs have nothing to do — use triton.cdiv(n, BLOCK_SIZE), "
-                                "not n // BLOCK_SIZE + 1"))}]
+        return [
+            {
+                "kind": "grid-size",
+                "launched": launched,
+                "expected": expected,
+                "grid": launch.get("grid"),
+                "message": (
+                    f"the grid launched {_count(launched, 'program')} for {_count(expected, 'block')}: "
+                    + (
+                        "one program per block, rounded up — use triton.cdiv(n, BLOCK_SIZE)"
+                        if launched < expected
+                        else "the extra programs have nothing to do — use triton.cdiv(n, BLOCK_SIZE), "
+                        "not n // BLOCK_SIZE + 1"
+                    )
+                ),
+            }
+        ]
     return []
 
 
@@ -110,11 +153,18 @@ def _check_knob(name: str, asked, launches: list) -> list[dict]:
     for launch in launches:
         seen = (launch.get("meta") or {}).get(name, (launch.get("knobs") or {}).get(name))
         if seen != asked:
-            return [{"kind": "knob-ignored", "name": name, "asked": asked, "launched": seen,
-                     "kernel": launch.get("kernel"),
-                     "message": f"the wrapper was called with {name}={asked} but launched {launch.get('kernel')} "
-                                f"with {name}={seen}: pass it on to the launch, or the sweep times one kernel "
-                                "over and over"}]
+            return [
+                {
+                    "kind": "knob-ignored",
+                    "name": name,
+                    "asked": asked,
+                    "launched": seen,
+                    "kernel": launch.get("kernel"),
+                    "message": f"the wrapper was called with {name}={asked} "
+                    f"but launched {launch.get('kernel')} with {name}={seen}: "
+                    "pass it on to the launch, or the sweep times one kernel over and over",
+                }
+            ]
     return []
 
 
@@ -130,14 +180,15 @@ def _storage_reached(tensor, launches: list) -> bool:
 # ----------------------------------------------------------------------------------------------------------
 # Per-file checks
 
+
 def check_file(exercise, module) -> list[dict]:
     """`autotune = { configs_function = "get_autotune_configs", min_configs = 2, key_any = ["M", "N", "K"] }`:
-    an autotuner with no GPU configs or an empty key passes every value check on the interpreter (which gets one
-    config by design), so the search space and key are read from the learner's module instead."""
+    an autotuner with no GPU configs or an empty key passes every value check on the interpreter (which gets
+    one config by design), so the search space and key are read from the learner's module instead."""
     spec = exercise.verify.contracts.get("autotune")
     if not isinstance(spec, dict):
         return []
-    facts = []
+    facts: list[dict] = []
     tuners = _autotuners(module)
     if not tuners:
         return [{"kind": "autotune-missing", "message": "no @triton.autotune kernel in your file"}]
@@ -145,18 +196,30 @@ def check_file(exercise, module) -> list[dict]:
     for tuner in tuners:
         keys = list(getattr(tuner, "keys", None) or [])
         if not keys or (wanted and not set(keys) & set(wanted)):
-            facts.append({"kind": "autotune-key", "key": keys, "expected_any": wanted,
-                          "message": f"the autotune key is {keys}: with no shape argument in it the first winner "
-                                     f"is reused for every shape — key on {', '.join(wanted) or 'the shapes'}"})
+            facts.append(
+                {
+                    "kind": "autotune-key",
+                    "key": keys,
+                    "expected_any": wanted,
+                    "message": f"the autotune key is {keys}: with no shape argument in it the first winner "
+                    f"is reused for every shape — key on {', '.join(wanted) or 'the shapes'}",
+                }
+            )
     function = getattr(module, spec.get("configs_function") or "", None)
     if callable(function):
         count = _gpu_config_count(function)
         least = int(spec.get("min_configs", 2))
         if count is not None and count < least:
-            facts.append({"kind": "autotune-configs", "count": count, "expected_min": least,
-                          "function": spec.get("configs_function"),
-                          "message": f"{spec.get('configs_function')}() returns {count} configs for a GPU: the "
-                                     f"autotuner needs at least {least} to choose from"})
+            facts.append(
+                {
+                    "kind": "autotune-configs",
+                    "count": count,
+                    "expected_min": least,
+                    "function": spec.get("configs_function"),
+                    "message": f"{spec.get('configs_function')}() returns {count} configs for a GPU: the "
+                    f"autotuner needs at least {least} to choose from",
+                }
+            )
     return facts
 
 
@@ -195,44 +258,67 @@ def _gpu_config_count(function) -> int | None:
 _TILE_NAMES = (("BLOCK_M", "BLOCK_N"), ("BLOCK_SIZE_M", "BLOCK_SIZE_N"))
 
 
-def explain_unwritten(diagnoses: list, launches: list, block, shape: tuple, known: list | None = None) -> None:
+def explain_unwritten(
+    diagnoses: list, launches: list, block, shape: tuple, known: list | None = None
+) -> None:
     """Point an 'unwritten' diagnosis at its cause, read from what was really launched (facts `cause`,
     `programs`, `tiles`): no programs at all, fewer programs than tiles (floor division), or several programs
-    that all wrote the first block (offsets that ignore the program id). Leaves the diagnosis alone otherwise."""
+    that all wrote the first block (offsets that ignore the program id). Leaves the diagnosis alone
+    otherwise."""
     diag = next((d for d in diagnoses if d.get("kind") == "unwritten"), None)
     grid_fact = next((d for d in known or [] if d.get("kind") == "grid-size"), None)
-    if diag is not None and grid_fact is not None:  # one slot per program: the grid fact already names the cause
-        diag.update(cause="grid-size", programs=grid_fact["launched"], tiles=grid_fact["expected"],
-                    message=f"{diag.get('count')} of the output's slots were never written: no program was launched "
-                            f"for them (the grid launched {_count(grid_fact['launched'], 'program')} for "
-                            f"{_count(grid_fact['expected'], 'block')})")
+    if (
+        diag is not None and grid_fact is not None
+    ):  # one slot per program: the grid fact already names the cause
+        diag.update(
+            cause="grid-size",
+            programs=grid_fact["launched"],
+            tiles=grid_fact["expected"],
+            message=f"{diag.get('count')} of the output's slots were never written: no program was launched "
+            f"for them (the grid launched {_count(grid_fact['launched'], 'program')} for "
+            f"{_count(grid_fact['expected'], 'block')})",
+        )
         return
     if diag is None or len(launches) != 1 or not launches[0].get("grid"):
         return
     launch = launches[0]
     programs = _programs(launch)
+    assert programs is not None  # None only for an empty grid, returned above
     grid = launch["grid"]
     numel = 1
     for dim in shape:
         numel *= int(dim)
     if programs == 0:
-        diag.update(cause="grid-zero", programs=0, grid=grid,
-                    message=f"the grid launched no programs (grid {grid}): a floor division of a size smaller than "
-                            "the block gives 0 — use triton.cdiv(size, BLOCK)")
+        diag.update(
+            cause="grid-zero",
+            programs=0,
+            grid=grid,
+            message=f"the grid launched no programs (grid {grid}): a floor division of a size smaller than "
+            "the block gives 0 — use triton.cdiv(size, BLOCK)",
+        )
         return
     tiles = _tiles_needed(launch, block, shape)
     if tiles and programs < tiles:
         floor = " (floor division drops the last, partial block)" if programs == tiles - 1 else ""
-        diag.update(cause="grid-fewer-programs", programs=programs, tiles=tiles, grid=grid,
-                    message=f"the grid launched {_count(programs, 'program')} for {tiles} tiles{floor}: "
-                            "use triton.cdiv(size, BLOCK) programs along each axis")
+        diag.update(
+            cause="grid-fewer-programs",
+            programs=programs,
+            tiles=tiles,
+            grid=grid,
+            message=f"the grid launched {_count(programs, 'program')} for {tiles} tiles{floor}: "
+            "use triton.cdiv(size, BLOCK) programs along each axis",
+        )
         return
     block_1d = block if isinstance(block, int) and len(shape) == 1 else None
     if block_1d and programs > 1 and diag.get("ranges") == [[block_1d, numel - 1]]:
-        diag.update(cause="same-block", programs=programs, block=block_1d,
-                    message=f"all {programs} programs wrote the same block (elements 0–{block_1d - 1}): the "
-                            "offsets ignore the program id — start each program's block at "
-                            "tl.program_id(0) * BLOCK_SIZE")
+        diag.update(
+            cause="same-block",
+            programs=programs,
+            block=block_1d,
+            message=f"all {programs} programs wrote the same block (elements 0–{block_1d - 1}): the "
+            "offsets ignore the program id — start each program's block at "
+            "tl.program_id(0) * BLOCK_SIZE",
+        )
 
 
 def _count(n: int, word: str) -> str:
@@ -254,10 +340,12 @@ def _tiles_needed(launch: dict, block, shape: tuple) -> int | None:
 # ----------------------------------------------------------------------------------------------------------
 # Shape mismatches, explained with the two shapes and the fix
 
+
 def explain_shape_error(exc: BaseException, info: dict, file: str | None = None) -> None:
-    """Triton says "Cannot make_shape_compatible: incompatible dimensions at index 0: 128 and 16". The two whole
-    shapes are still in the frame that raised it: name them, say which one is the pointer block, and when one is
-    the other reversed, name the fix (tl.trans). Adds facts `cause`, `value_shape`, `pointer_shape`/`shapes`."""
+    """Triton says "Cannot make_shape_compatible: incompatible dimensions at index 0: 128 and 16". The two
+    whole shapes are still in the frame that raised it: name them, say which one is the pointer block, and
+    when one is the other reversed, name the fix (tl.trans). Adds facts `cause`, `value_shape`,
+    `pointer_shape`/`shapes`."""
     if "make_shape_compatible" not in str(info.get("message", "")):
         return
     found = _broadcast_frame(exc)
@@ -267,20 +355,30 @@ def explain_shape_error(exc: BaseException, info: dict, file: str | None = None)
     if left_ptr != right_ptr:
         pointer, value = (left, right) if left_ptr else (right, left)
         verb = "stored through" if _is_store(file, info.get("line")) else "combined with"
-        fix = (" — transpose the value with tl.trans(...)" if value == pointer[::-1] and len(value) == 2 else
-               " — build the pointer block with the value's shape (or reshape the value)")
-        info.update(cause="shape-mismatch", value_shape=value, pointer_shape=pointer,
-                    message=f"a {value} value {verb} {pointer} pointers: the shapes must match{fix}")
+        fix = (
+            " — transpose the value with tl.trans(...)"
+            if value == pointer[::-1] and len(value) == 2
+            else " — build the pointer block with the value's shape (or reshape the value)"
+        )
+        info.update(
+            cause="shape-mismatch",
+            value_shape=value,
+            pointer_shape=pointer,
+            message=f"a {value} value {verb} {pointer} pointers: the shapes must match{fix}",
+        )
     else:
         fix = " — one of them needs tl.trans(...)" if left == right[::-1] and len(left) == 2 else ""
-        info.update(cause="shape-mismatch", shapes=[left, right],
-                    message=f"blocks of shapes {left} and {right} cannot be combined: each axis must match or be 1 "
-                            f"(broadcast){fix}")
+        info.update(
+            cause="shape-mismatch",
+            shapes=[left, right],
+            message=f"blocks of shapes {left} and {right} cannot be combined: each axis must match or be 1 "
+            f"(broadcast){fix}",
+        )
 
 
 def _broadcast_frame(exc: BaseException):
     seen: set[int] = set()
-    pending = [exc]
+    pending: list[BaseException | None] = [exc]
     while pending:
         error = pending.pop(0)
         if error is None or id(error) in seen:
@@ -313,8 +411,8 @@ def _is_store(file: str | None, line: int | None) -> bool:
 
 
 def numerics_first(cases: list, errored: bool) -> None:
-    """While any case computes wrong values (or the run stopped on an error), a byte-count verdict would lead the
-    learner to the performance bug first: hold the perf facts back as notes until the values are right."""
+    """While any case computes wrong values (or the run stopped on an error), a byte-count verdict would lead
+    the learner to the performance bug first: hold the perf facts back as notes until the values are right."""
     wrong = errored or any(d.get("kind") != "perf-bytes" for c in cases for d in c.get("diagnoses", []))
     if not wrong:
         return
@@ -330,10 +428,12 @@ def numerics_first(cases: list, errored: bool) -> None:
 # ----------------------------------------------------------------------------------------------------------
 # Exceptions the learner raised themselves
 
+
 def is_real_interrupt(exc: BaseException) -> bool:
-    """True for a KeyboardInterrupt that came from a signal (the client's timeout escalation sends SIGINT: let it
-    through), False for `raise KeyboardInterrupt` / `raise BaseException(...)` in the learner's code, which verify
-    reports as the learner's error with its line instead of letting it kill the worker ("exit code 1", no line)."""
+    """True for a KeyboardInterrupt that came from a signal (the client's timeout escalation sends SIGINT: let
+    it through), False for `raise KeyboardInterrupt` / `raise BaseException(...)` in the learner's code, which
+    verify reports as the learner's error with its line instead of letting it kill the worker ("exit code 1",
+    no line)."""
     if not isinstance(exc, KeyboardInterrupt):
         return False
     import linecache

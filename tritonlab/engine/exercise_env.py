@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from tritonlab.content.loader import load_catalog
+from tritonlab.content.model import Exercise
 from tritonlab.engine.learner import LearnerError, load_module
 from tritonlab.engine.protocol import error
 
@@ -24,11 +28,11 @@ def catalog(lessons_dir: str | None = None, kernels_dir: str | None = None):
 
 @dataclass
 class Loaded:
-    exercise: object
+    exercise: Exercise
     file: str
-    module: object
-    wrapper: object
-    device: object
+    module: ModuleType
+    wrapper: Callable[..., Any]
+    device: Any  # a torch.device (torch is imported only inside the worker)
 
 
 def load(args: dict, backend: str) -> Loaded:
@@ -49,8 +53,14 @@ def load(args: dict, backend: str) -> Loaded:
     module = load_module(path)
     wrapper = getattr(module, exercise.entry, None)
     if not callable(wrapper):
-        raise LearnerError(error("runtime", f"your file defines no function {exercise.entry}(): the lab calls "
-                                 f"{exercise.entry}(...) with torch tensors and compares what it returns", None))
+        raise LearnerError(
+            error(
+                "runtime",
+                f"your file defines no function {exercise.entry}(): the lab calls "
+                f"{exercise.entry}(...) with torch tensors and compares what it returns",
+                None,
+            )
+        )
     device = torch.device("cuda") if backend == "gpu" else torch.device("cpu")
     return Loaded(exercise, str(Path(path).resolve()), module, wrapper, device)
 
@@ -117,7 +127,9 @@ class LearnerCall:
         if checker is None and backend == "interpreter":
             checker = memcheck.InterpreterMemcheck(loaded.file)
         self.checker = checker
-        self.watchers = list(watchers)  # context managers entered innermost (e.g. the runner's provenance watch)
+        self.watchers = list(
+            watchers
+        )  # context managers entered innermost (e.g. the runner's provenance watch)
         self.launches: list = []
         self.checked = False  # whether the bounds checker really watched the call
         self.unchecked_reason: str | None = None

@@ -1,9 +1,9 @@
 """Which lesson features the installed Triton (and the active backend) can run.
 
-Lessons name what an exercise needs in `verify.requires` (docs/lesson-format.md); verify skips an exercise whose
-needs are not met, with the missing features as facts, and `doctor` lists what this Triton lacks. Features are
-probed (does the API exist, does it take the argument), not inferred from a version table: Triton's interpreter
-and its GPU backends gain features at different releases, and a probe is right for both.
+Lessons name what an exercise needs in `verify.requires` (docs/lesson-format.md); verify skips an exercise
+whose needs are not met, with the missing features as facts, and `doctor` lists what this Triton lacks.
+Features are probed (does the API exist, does it take the argument), not inferred from a version table:
+Triton's interpreter and its GPU backends gain features at different releases, and a probe is right for both.
 
 Runs in the worker only (imports triton).
 """
@@ -17,7 +17,8 @@ FEATURES = ("gpu", "tensor-descriptors", "host-descriptors", "warp-specialize")
 
 
 def _tensor_descriptors() -> bool:
-    """Device-side descriptors: `tl.make_tensor_descriptor` plus `triton.set_allocator` for their scratch memory."""
+    """Device-side descriptors: `tl.make_tensor_descriptor` plus `triton.set_allocator` for their scratch
+    memory."""
     import triton
     import triton.language as tl
 
@@ -54,8 +55,8 @@ def available(backend: str) -> dict[str, bool]:
 
 
 def missing(requires: list[str], backend: str) -> list[str]:
-    """The required features this backend and Triton lack, in the lesson's order (unknown names count as missing:
-    a newer lesson on an older lab must not fail, it must say what it needs)."""
+    """The required features this backend and Triton lack, in the lesson's order (unknown names count as
+    missing: a newer lesson on an older lab must not fail, it must say what it needs)."""
     if not requires:
         return []
     have = available(backend)

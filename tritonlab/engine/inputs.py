@@ -19,9 +19,16 @@ DTYPES = {
     "bool": torch.bool,
 }
 
-_EXPR_GLOBALS = {"__builtins__": {}, "min": min, "max": max, "int": int, "abs": abs, "math": math,
-                 "cdiv": lambda a, b: -(-a // b),
-                 "next_power_of_2": lambda n: 1 if n <= 1 else 1 << (int(n) - 1).bit_length()}
+_EXPR_GLOBALS = {
+    "__builtins__": {},
+    "min": min,
+    "max": max,
+    "int": int,
+    "abs": abs,
+    "math": math,
+    "cdiv": lambda a, b: -(-a // b),
+    "next_power_of_2": lambda n: 1 if n <= 1 else 1 << (int(n) - 1).bit_length(),
+}
 
 
 def evaluate(expression, names: dict):
@@ -36,20 +43,30 @@ def case_dtype(spec_dtype: str, case: str) -> torch.dtype:
 
 
 def _generator(device: torch.device, seed: int, name: str) -> torch.Generator:
-    """A generator on the tensor's own device, seeded from (case seed, input name): the same values on every run.
+    """A generator on the tensor's own device, seeded from (case seed, input name): the same values on every
+    run.
 
-    Values are drawn where they will be used. Drawing them on the CPU and copying them over cost 2 of the 2.3 s of
-    a GPU verify of vector add (7.8 of 8.8 s for matmul); on the GPU the same draw takes microseconds.
+    Values are drawn where they will be used. Drawing them on the CPU and copying them over cost 2 of the 2.3
+    s of a GPU verify of vector add (7.8 of 8.8 s for matmul); on the GPU the same draw takes microseconds.
     """
     gen = torch.Generator(device=device)
     gen.manual_seed((seed * 1_000_003 + zlib.crc32(name.encode())) % (2**63))
     return gen
 
 
-def _values(shape, dtype: torch.dtype, init: str, init_args, scale: float, seed: int, name: str,
-            device: torch.device | str = "cpu") -> torch.Tensor:
+def _values(
+    shape,
+    dtype: torch.dtype,
+    init: str,
+    init_args,
+    scale: float,
+    seed: int,
+    name: str,
+    device: torch.device | str = "cpu",
+) -> torch.Tensor:
     """Seeded values of one input, made on `device`. Drawn in float32 (float64 for a float64 input), scaled,
-    then rounded once to the input's dtype (integers rounded and clamped, fp16 clamped to its finite range)."""
+    then rounded once to the input's dtype (integers rounded and clamped, fp16 clamped to its finite
+    range)."""
     device = torch.device(device)
     gen = _generator(device, seed, name)
     work = torch.float64 if dtype == torch.float64 else torch.float32
@@ -86,13 +103,20 @@ def other_device(device: torch.device) -> torch.device:
     return torch.device("cpu") if device.type == "cuda" else torch.device("meta")
 
 
-def make_inputs(exercise, params: dict, dtype_name: str, seed: int, device: torch.device,
-                allocator=None, override: dict | None = None) -> dict:
-    """Inputs in declaration order: name -> tensor or scalar. Tensors are placed by a memcheck.GuardedAllocator
-    (inside poisoned guard zones), so verify, run and bench see the very same layouts; their values are drawn on
-    that device. `override` maps an input name to changes: shape, dtype, layout, device="other", value (scalars),
-    and init (a pair: the distribution's name and its arguments) with scale, which bench uses to time on realistic
-    data rather than on verify's adversarial values."""
+def make_inputs(
+    exercise,
+    params: dict,
+    dtype_name: str,
+    seed: int,
+    device: torch.device,
+    allocator=None,
+    override: dict | None = None,
+) -> dict:
+    """Inputs in declaration order: name -> tensor or scalar. Tensors are placed by a
+    memcheck.GuardedAllocator (inside poisoned guard zones), so verify, run and bench see the very same
+    layouts; their values are drawn on that device. `override` maps an input name to changes: shape, dtype,
+    layout, device="other", value (scalars), and init (a pair: the distribution's name and its arguments) with
+    scale, which bench uses to time on realistic data rather than on verify's adversarial values."""
     if allocator is None:
         from tritonlab.engine.memcheck import GuardedAllocator
 

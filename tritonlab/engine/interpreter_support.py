@@ -74,11 +74,11 @@ def _scalar_index(self):
 
 
 def repair_scalar_index() -> bool:
-    """Triton's interpreter (3.6 and older) turns a scalar into a Python int with `int(ndarray_of_shape_(1,))`,
-    which numpy >= 2.4 refuses ("only 0-dimensional arrays can be converted to Python scalars") — so every
-    `range(0, K, BLOCK_K)` loop breaks. Wrap the interpreter's per-launch patch of `tl.tensor` so `__index__`
-    uses `.item()`. The learner's code and the installed Triton are unchanged; newer Tritons already do this.
-    Idempotent; returns whether the repair is in place."""
+    """Triton's interpreter (3.6 and older) turns a scalar into a Python int with
+    `int(ndarray_of_shape_(1,))`, which numpy >= 2.4 refuses ("only 0-dimensional arrays can be converted to
+    Python scalars") — so every `range(0, K, BLOCK_K)` loop breaks. Wrap the interpreter's per-launch patch of
+    `tl.tensor` so `__index__` uses `.item()`. The learner's code and the installed Triton are unchanged;
+    newer Tritons already do this. Idempotent; returns whether the repair is in place."""
     try:
         from triton.runtime import interpreter
     except Exception:
@@ -98,16 +98,16 @@ def repair_scalar_index() -> bool:
             tensor.__index__ = _scalar_index
         return result
 
-    patch_lang_tensor._tritonlab_repaired = True
+    patch_lang_tensor._tritonlab_repaired = True  # type: ignore[attr-defined]  # a mark on the function
     interpreter._patch_lang_tensor = patch_lang_tensor
     return True
 
 
 def repair_bf16_dot() -> bool:
     """Triton's interpreter (3.9 and older) multiplies bfloat16 dot operands as their raw uint16 bit patterns
-    (numpy has no bfloat16), so every `tl.dot` on bf16 tiles returns garbage of order 1e10 — lesson 11's attention
-    in bf16 could never pass. Widen bf16 operands to float32 first (exact), as the tensor cores do before
-    accumulating. Idempotent; returns whether the repair is in place."""
+    (numpy has no bfloat16), so every `tl.dot` on bf16 tiles returns garbage of order 1e10 — lesson 11's
+    attention in bf16 could never pass. Widen bf16 operands to float32 first (exact), as the tensor cores do
+    before accumulating. Idempotent; returns whether the repair is in place."""
     try:
         import numpy as np
         import triton.language as tl
@@ -117,22 +117,24 @@ def repair_bf16_dot() -> bool:
     builder = getattr(interpreter, "InterpreterBuilder", None)
     original = getattr(builder, "create_dot", None)
     widen = getattr(interpreter, "_convert_float", None)
-    if original is None or widen is None:
+    if builder is None or original is None or widen is None:
         return False
     if getattr(original, "_tritonlab_repaired", False):
         return True
 
     def create_dot(self, a, b, d, *args, **kwargs):
         if a.dtype.scalar == tl.bfloat16 or b.dtype.scalar == tl.bfloat16:
+
             def as_f32(h):
                 if h.dtype.scalar != tl.bfloat16:
                     return h
                 data = widen(h.data, tl.bfloat16, tl.float32, None).view(np.float32)
                 return interpreter.TensorHandle(data, tl.float32)
+
             a, b = as_f32(a), as_f32(b)
         return original(self, a, b, d, *args, **kwargs)
 
-    create_dot._tritonlab_repaired = True
+    create_dot._tritonlab_repaired = True  # type: ignore[attr-defined]  # a mark on the function
     builder.create_dot = create_dot
     return True
 
@@ -159,8 +161,22 @@ def install_if_needed() -> bool:
 # bfloat16 arithmetic on the interpreter
 
 _BF16_FLOAT_UFUNCS = (
-    "add", "subtract", "multiply", "divide", "fmod", "minimum", "maximum", "fmin", "fmax",
-    "less", "greater", "less_equal", "greater_equal", "equal", "not_equal", "negative",
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "fmod",
+    "minimum",
+    "maximum",
+    "fmin",
+    "fmax",
+    "less",
+    "greater",
+    "less_equal",
+    "greater_equal",
+    "equal",
+    "not_equal",
+    "negative",
 )
 
 
@@ -182,11 +198,12 @@ def f32_to_bf16_bits(values):
 
 
 def repair_bf16_arithmetic() -> bool:
-    """Triton's interpreter keeps bfloat16 values as their raw uint16 bits (numpy has no bfloat16) and then does
-    arithmetic on those integers: a bf16 `x * x` of 30.875 gave 2.35e17, and every correct bf16 kernel failed.
-    Wrap the interpreter's float ops, casts, fma and reductions so bf16 operands compute in float32 and the result
-    is rounded back to bf16 at each op (what the GPU does for bf16 arithmetic). The learner's code is unchanged.
-    Idempotent; returns whether the repair is in place (False: this Triton has no such interpreter hooks)."""
+    """Triton's interpreter keeps bfloat16 values as their raw uint16 bits (numpy has no bfloat16) and then
+    does arithmetic on those integers: a bf16 `x * x` of 30.875 gave 2.35e17, and every correct bf16 kernel
+    failed. Wrap the interpreter's float ops, casts, fma and reductions so bf16 operands compute in float32
+    and the result is rounded back to bf16 at each op (what the GPU does for bf16 arithmetic). The learner's
+    code is unchanged. Idempotent; returns whether the repair is in place (False: this Triton has no such
+    interpreter hooks)."""
     try:
         import numpy as np
         import triton.language as tl
@@ -247,9 +264,13 @@ def repair_bf16_arithmetic() -> bool:
             return handle_cls(bf16_bits_to_f32(src.data).astype(target), dst_type.scalar)
         return original_cast(self, src, dst_type)
 
-    for name, value in (("binary_op", binary_op), ("unary_op", unary_op), ("create_fma", create_fma),
-                        ("cast_impl", cast_impl)):
-        value._tritonlab_bf16 = True
+    for name, value in (
+        ("binary_op", binary_op),
+        ("unary_op", unary_op),
+        ("create_fma", create_fma),
+        ("cast_impl", cast_impl),
+    ):
+        value._tritonlab_bf16 = True  # type: ignore[union-attr]  # a mark on the function
         setattr(builder_cls, name, value)
     # the create_* lambdas captured cast_impl by name through `self.`, so they pick up the wrapper
 
@@ -271,10 +292,14 @@ def repair_bf16_arithmetic() -> bool:
                 floats = bf16_bits_to_f32(value.handle.data)
                 val = idx = None
                 if val_reduce_op:
-                    val = self.to_tensor(f32_to_bf16_bits(val_reduce_op(floats, axis=self.axis,
-                                                                        keepdims=self.keep_dims)), value.dtype)
+                    val = self.to_tensor(
+                        f32_to_bf16_bits(val_reduce_op(floats, axis=self.axis, keepdims=self.keep_dims)),
+                        value.dtype,
+                    )
                 if idx_reduce_op:
-                    idx = self.to_tensor(idx_reduce_op(floats, axis=self.axis, keepdims=self.keep_dims), tl.int32)
+                    idx = self.to_tensor(
+                        idx_reduce_op(floats, axis=self.axis, keepdims=self.keep_dims), tl.int32
+                    )
                 if val is not None and idx is not None:
                     return val, idx
                 return val if val is not None else idx

@@ -1,8 +1,9 @@
-"""Hopper data-movement instructions in one compiler stage's text (lesson 13: "is my kernel really using TMA?").
+"""Hopper data-movement instructions in one compiler stage's text (lesson 13: "is my kernel really using
+TMA?").
 
-Counts, per stage, the instructions that show TMA tile copies, device-side descriptor creation, warp-group MMA and
-the mbarriers that synchronise them. Facts only (counts per kind); tritonlab.present.ir says what each one is.
-No torch, no triton: plain text in, a dict out.
+Counts, per stage, the instructions that show TMA tile copies, device-side descriptor creation, warp-group MMA
+and the mbarriers that synchronise them. Facts only (counts per kind); tritonlab.present.ir says what each one
+is. No torch, no triton: plain text in, a dict out.
 """
 
 from __future__ import annotations

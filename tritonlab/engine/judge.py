@@ -1,15 +1,17 @@
 """The trusted side's pool of untrusted runners: one zygote, one warm spare, a fresh runner per request.
 
 The judge (today's worker process) never imports a learner's file. For every request that runs learner code it
-takes the warm spare runner (forked by the zygote, torch and triton already imported, a CUDA context on a GPU),
-gives it a private directory, one job and a deadline, reads back structured messages only, and afterwards kills
-the runner, every descendant it left (the judge is a child subreaper, so `setsid` grandchildren come back to
-it), and deletes the directory. Output is drained through a pipe and kept capped in memory (head + tail), so
-a flood costs neither memory nor disk. A new spare is forked after the reply, while the learner reads it.
+takes the warm spare runner (forked by the zygote, torch and triton already imported, a CUDA context on a
+GPU), gives it a private directory, one job and a deadline, reads back structured messages only, and
+afterwards kills the runner, every descendant it left (the judge is a child subreaper, so `setsid`
+grandchildren come back to it), and deletes the directory. Output is drained through a pipe and kept capped in
+memory (head + tail), so a flood costs neither memory nor disk. A new spare is forked after the reply, while
+the learner reads it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -20,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from tritonlab.engine import protocol, sandbox
@@ -48,10 +51,8 @@ class Runner:
 
     def close_fds(self) -> None:
         for fd in (self.job_w, self.result_r):
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
 
 
 class Outcome:
@@ -121,12 +122,24 @@ class RunnerPool:
                 env[key] = os.environ[key]
         if "TRITON_CACHE_DIR" not in env:
             env["TRITON_CACHE_DIR"] = str(Path(os.path.expanduser("~")) / ".triton" / "cache")
-        log = open(self.root / "zygote.log", "ab")
+        log = open(self.root / "zygote.log", "ab")  # noqa: SIM115 - handed to the zygote as its stdout/stderr
         self.zygote = subprocess.Popen(
-            [sys.executable, "-m", "tritonlab.engine.runner", "--backend", self.backend,
-             "--socket", str(theirs.fileno())],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env, cwd=str(home),
-            pass_fds=(theirs.fileno(),), close_fds=True,
+            [
+                sys.executable,
+                "-m",
+                "tritonlab.engine.runner",
+                "--backend",
+                self.backend,
+                "--socket",
+                str(theirs.fileno()),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            env=env,
+            cwd=str(home),
+            pass_fds=(theirs.fileno(),),
+            close_fds=True,
         )
         log.close()
         theirs.close()
@@ -151,9 +164,10 @@ class RunnerPool:
             raise RunnerGone("the runner pool is gone")
         return json.loads(data.decode("utf-8"))
 
-    def _ask(self, message: dict, fds: list[int] = (), timeout: float = 30.0) -> dict:
+    def _ask(self, message: dict, fds: Sequence[int] = (), timeout: float = 30.0) -> dict:
         if self.zygote is None or self.zygote.poll() is not None:
             raise RunnerGone("the runner pool is gone")
+        assert self.sock is not None, "a live zygote has its socket"
         try:
             socket.send_fds(self.sock, [json.dumps(message).encode()], list(fds))
         except OSError as exc:
@@ -166,10 +180,8 @@ class RunnerPool:
             self.sock = None
         if self.zygote is not None and self.zygote.poll() is None:
             self.zygote.kill()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.zygote.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
         self.spare = None
 
     # ---- runners ------------------------------------------------------------------------------------------
@@ -186,9 +198,14 @@ class RunnerPool:
         result_r, result_w = os.pipe()
         output_r, output_w = os.pipe()
         try:
-            reply = self._ask({"op": "fork", "workdir": str(workdir),
-                               "limits": {"address_space": ADDRESS_SPACE, "file_size": FILE_SIZE.get(self.backend)}},
-                              [job_r, result_w, output_w])
+            reply = self._ask(
+                {
+                    "op": "fork",
+                    "workdir": str(workdir),
+                    "limits": {"address_space": ADDRESS_SPACE, "file_size": FILE_SIZE.get(self.backend)},
+                },
+                [job_r, result_w, output_w],
+            )
         finally:
             for fd in (job_r, result_w, output_w):
                 os.close(fd)
@@ -224,10 +241,8 @@ class RunnerPool:
         outcome.workdir = runner.workdir
         job = dict(job, cpu_seconds=max(5.0, timeout * 1.5))
         try:
-            try:
+            with contextlib.suppress(OSError):
                 os.write(runner.job_w, protocol.encode(job))
-            except OSError:
-                pass
             self._collect(runner, timeout, outcome, on_message)
         finally:
             self._finish(runner, outcome)
@@ -244,7 +259,11 @@ class RunnerPool:
                 return
             ready, _, _ = select.select([runner.result_r], [], [], min(remaining, 0.5))
             if not ready:
-                if self._status(runner.pid, 0.0) is not None or self.zygote.poll() is not None:
+                if (
+                    self._status(runner.pid, 0.0) is not None
+                    or self.zygote is None
+                    or self.zygote.poll() is not None
+                ):
                     return  # dead, while something it started still holds the pipe open
                 continue
             try:
@@ -287,14 +306,16 @@ class RunnerPool:
     def _finish(self, runner: Runner, outcome: Outcome) -> None:
         """Kill the runner, everything it started, and its files; record how it ended."""
         if not outcome.timed_out and not outcome.done:
-            outcome.exit_status = self._status(runner.pid, 2.0)  # it ended on its own: a crash, an exit, a kill
+            outcome.exit_status = self._status(
+                runner.pid, 2.0
+            )  # it ended on its own: a crash, an exit, a kill
         sandbox.kill_group(runner.pid)
         sandbox.kill_tree({runner.pid} | sandbox.descendants(runner.pid))
         zygote_alive = self.zygote is not None and self.zygote.poll() is None
-        keep = {self.zygote.pid} if zygote_alive else set()
+        keep = {self.zygote.pid} if self.zygote is not None and zygote_alive else set()
         sandbox.clean_below(os.getpid(), keep)  # `setsid` orphans, re-parented to us
         self._status(runner.pid, 2.0)  # reap it
-        if not zygote_alive or self.zygote.poll() is not None:
+        if not zygote_alive or self.zygote is None or self.zygote.poll() is not None:
             outcome.zygote_died = True
         runner.close_fds()
         outcome.output = runner.output.finish()
@@ -331,7 +352,14 @@ def _parse(line: bytes) -> dict | None:
     except (ValueError, UnicodeDecodeError):
         return None
     if not isinstance(message, dict) or message.get("type") not in (
-        "started", "event", "case", "reject", "load-error", "done", "internal", "result"
+        "started",
+        "event",
+        "case",
+        "reject",
+        "load-error",
+        "done",
+        "internal",
+        "result",
     ):
         return None
     return message

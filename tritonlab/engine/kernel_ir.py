@@ -291,7 +291,7 @@ def resource_usage(cubin: bytes) -> dict:
         code, out = _run_tool([tool, "-res-usage", str(path)])
     if code != 0:
         return {}
-    usage = {}
+    usage: dict[str, int] = {}
     for key, value in re.findall(r"\b(REG|STACK|SHARED|LOCAL):(\d+)", out):
         usage.setdefault(key.lower(), int(value))
     return usage
@@ -391,7 +391,7 @@ def compile_exercise(args: dict, device: str) -> dict:
     return result
 
 
-def compile_error_line(exc: BaseException, learner_file: str) -> int | None:
+def compile_error_line(exc: BaseException | None, learner_file: str) -> int | None:
     """The learner's line for a Triton CompilationError: its node's line counts from the `def` of the function
     whose source it carries, so that source is found in the file (kernels and @triton.jit helpers alike)."""
     try:
@@ -490,8 +490,14 @@ def describe(
     header.append(" · ".join(res))
     result["header"] = header  # English, for --json readers; tritonlab.present.ir words `header_facts`
     result["header_facts"] = {
-        "kernel": result["kernel"], "stage": stage, "arch": result["arch"], "on_device": bool(on_device),
-        "triton": result["triton"], "params": dict(params), "dtype": dtype, "signature": signature or None,
+        "kernel": result["kernel"],
+        "stage": stage,
+        "arch": result["arch"],
+        "on_device": bool(on_device),
+        "triton": result["triton"],
+        "params": dict(params),
+        "dtype": dtype,
+        "signature": signature or None,
         "config": str(launch.config) if launch.config else None,
         "configs": launch.configs if launch.config else None,
     }
@@ -502,10 +508,10 @@ def _signature_line(launch: Launch) -> str:
 
     fn = getattr(launch.fn, "fn", None)
     try:
-        names = list(inspect.signature(fn).parameters)
+        names = list(inspect.signature(fn).parameters)  # type: ignore[arg-type]  # None raises TypeError: caught
     except (TypeError, ValueError):
         return ""
-    values = dict(zip(names, launch.args))
+    values = dict(zip(names, launch.args, strict=False))
     values.update({k: v for k, v in launch.kwargs.items() if k in names})
     parts = []
     for name in names:

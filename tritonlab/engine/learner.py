@@ -42,11 +42,13 @@ def load_module(path: str | Path):
         compile(source, str(path), "exec")
     except SyntaxError as exc:
         message = f"{type(exc).__name__}: {exc.msg}"
-        raise LearnerError(error("syntax", message, exc.lineno, column=exc.offset, file=str(path),
-                                 exception=message)) from None
+        raise LearnerError(
+            error("syntax", message, exc.lineno, column=exc.offset, file=str(path), exception=message)
+        ) from None
     digest = hashlib.sha1(f"{path}:{source}".encode()).hexdigest()[:12]
     name = f"tritonlab_learner_{digest}"
     spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None, f"{path} is a .py file, which always has a loader"
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # triton.jit and inspect need to find the module
     try:
@@ -57,15 +59,15 @@ def load_module(path: str | Path):
     return module
 
 
-def _frames(exc: BaseException):
+def _frames(exc: BaseException | None):
     """All traceback frames of an exception and its causes, innermost last."""
-    chain = []
+    chain: list[BaseException] = []
     seen = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
         chain.append(exc)
         exc = exc.__cause__ or exc.__context__
-    frames = []
+    frames: list[traceback.FrameSummary] = []
     for item in reversed(chain):
         frames.extend(traceback.extract_tb(item.__traceback__))
     return chain, frames
@@ -102,9 +104,11 @@ def classify(exc: BaseException, learner_file: str) -> dict:
     if any(marker in text for marker in CUDA_FAULT_MARKERS):
         return error(
             "cuda-fault",
-            "the GPU reported a memory fault (" + _first_line(root) + "). On a GPU an out-of-bounds access poisons "
-            "the CUDA context for good, so the worker is replaced. Check your masks and offsets; run the same case "
-            "on the interpreter (--backend interpreter) to have the lab name the line.",
+            "the GPU reported a memory fault ("
+            + _first_line(root)
+            + "). On a GPU an out-of-bounds access poisons "
+            "the CUDA context for good, so the worker is replaced. Check your masks and offsets; "
+            "run the same case on the interpreter (--backend interpreter) to have the lab name the line.",
             line,
             exception=_first_line(root),
         )
@@ -129,8 +133,13 @@ def classify(exc: BaseException, learner_file: str) -> dict:
         return error("compile", text, line, exception=text)
     if isinstance(root, SyntaxError):
         return error("syntax", f"SyntaxError: {root.msg}", root.lineno, exception=f"SyntaxError: {root.msg}")
-    return error("runtime", f"{type(root).__name__}: {root}", line, traceback=_short_tb(frames),
-                 exception=f"{type(root).__name__}: {root}")
+    return error(
+        "runtime",
+        f"{type(root).__name__}: {root}",
+        line,
+        traceback=_short_tb(frames),
+        exception=f"{type(root).__name__}: {root}",
+    )
 
 
 def _first_line(exc: BaseException) -> str:
@@ -164,5 +173,7 @@ def _compilation_line(exc: BaseException, learner_file: str) -> int | None:
 
 
 def _short_tb(frames) -> str:
-    keep = [f for f in frames if "/site-packages/" not in f.filename and "/tritonlab/engine/" not in f.filename]
+    keep = [
+        f for f in frames if "/site-packages/" not in f.filename and "/tritonlab/engine/" not in f.filename
+    ]
     return "".join(traceback.format_list(keep[-6:]))

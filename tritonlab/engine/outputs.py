@@ -1,19 +1,21 @@
 """Verify beyond one output tensor: several outputs, gradients, registered operators — all as lesson data.
 
-Lessons 1-10 return one tensor and verify compares it with one reference. Lessons 11-12 need more, and adding a
-lesson must stay adding a folder, so `[exercise.verify]` says what to compare and this module does it:
+Lessons 1-10 return one tensor and verify compares it with one reference. Lessons 11-12 need more, and adding
+a lesson must stay adding a folder, so `[exercise.verify]` says what to compare and this module does it:
 
     outputs     = ["o", "lse"]        the wrapper returns a tuple, the reference expression too, in this order
     mode        = "grad"              call the wrapper, then .backward(dy) through it (the learner's autograd)
     grad_inputs = ["x", "w"]          the inputs whose .grad is compared; outputs become out, grad_x, grad_w
-    grad_output = "randn"             how dy is made (seeded, the forward output's shape and dtype): randn | ones
-    output_tolerance = { grad_w = { float16 = { atol = …, rtol = … } } }   per output, over the per-dtype default
-    deterministic = true              on a GPU, a second identical run must give the same bits (atomics do not)
+    grad_output = "randn"             how dy is made (seeded, the forward output's shape, dtype): randn | ones
+    output_tolerance = { grad_w = { float16 = { atol = …, rtol = … } } }
+                                      per output, over the per-dtype default
+    deterministic = true              on a GPU, a second identical run must give the same bits (no atomics)
     ops         = ["ns::name", …]     these operators must be dispatched during the call (torch.library ops)
     compile     = true                on a GPU, torch.compile(fullgraph=True) of the wrapper must match eager
 
-Each output is compared on its own (shape, dtype, unwritten elements, values) and every fact says which output it
-is about; the words are made by the UI. A `Plan` is None for a plain one-tensor exercise, so the old path is untouched.
+Each output is compared on its own (shape, dtype, unwritten elements, values) and every fact says which output
+it is about; the words are made by the UI. A `Plan` is None for a plain one-tensor exercise, so the old path
+is untouched.
 """
 
 from __future__ import annotations
@@ -44,16 +46,24 @@ class Plan:
         grad_inputs = list(getattr(spec, "grad_inputs", None) or []) if mode == "grad" else []
         if mode == "grad":
             names = (names or ["out"])[:1] + [f"grad_{name}" for name in grad_inputs]
-        return Plan(names=names or ["out"], grad_inputs=grad_inputs, input_names=[i.name for i in exercise.inputs],
-                    grad_output=getattr(spec, "grad_output", "randn") or "randn", seed=seed)
+        return Plan(
+            names=names or ["out"],
+            grad_inputs=grad_inputs,
+            input_names=[i.name for i in exercise.inputs],
+            grad_output=getattr(spec, "grad_output", "randn") or "randn",
+            seed=seed,
+        )
 
-    # --- calling ------------------------------------------------------------------------------------------------
+    # --- calling
+    # ------------------------------------------------------------------------------------------------
     def wrap(self, fn):
         """fn(*inputs, **kw) -> a tuple of tensors (or None for a missing gradient), one per name."""
         if not self.grad_inputs:
+
             def call_values(*args, **kwargs):
                 result = fn(*args, **kwargs)
                 return tuple(result) if isinstance(result, (tuple, list)) else (result,)
+
             return call_values
 
         def call_with_backward(*args, **kwargs):
@@ -61,7 +71,9 @@ class Plan:
             leaves = []
             for name in self.grad_inputs:
                 index = self.input_names.index(name)
-                leaf = args[index].detach().requires_grad_(True)  # shares memory: guard zones and poison still apply
+                leaf = (
+                    args[index].detach().requires_grad_(True)
+                )  # shares memory: guard zones and poison still apply
                 args[index] = leaf
                 leaves.append(leaf)
             out = fn(*args, **kwargs)
@@ -73,6 +85,7 @@ class Plan:
                 raise NotDifferentiable()
             out.backward(self.upstream(out))
             return (out.detach(),) + tuple(leaf.grad for leaf in leaves)
+
         return call_with_backward
 
     def upstream(self, out: torch.Tensor) -> torch.Tensor:
@@ -85,11 +98,12 @@ class Plan:
         return values.to(dtype=out.dtype, device=out.device)
 
     def reference(self, exercise, inputs: dict, params: dict, kwargs: dict) -> tuple:
-        """The reference expression through the same call (and the same backward), on fresh copies of the inputs."""
+        """The reference expression through the same call (and the same backward), on fresh copies of the
+        inputs."""
         from tritonlab.engine import exercise_env
 
         def expression(*args, **kw):
-            names = dict(zip(self.input_names, args))
+            names = dict(zip(self.input_names, args, strict=False))
             return exercise_env.reference(exercise, names, params, kw)
 
         copies = [v.detach().clone() if isinstance(v, torch.Tensor) else v for v in inputs.values()]
@@ -97,20 +111,29 @@ class Plan:
             result = self.wrap(expression)(*copies, **kwargs)
         return tuple(t.detach() if isinstance(t, torch.Tensor) else t for t in result)
 
-    # --- comparing ----------------------------------------------------------------------------------------------
-    def compare(self, got, expected: tuple, tolerances: dict, diagnoses: list, case: dict, unwritten=None) -> None:
-        """Per-output facts into case["outputs"]; diagnoses carry "output": name. `tolerances`: name -> (atol, rtol).
-        `unwritten(tensor)` -> bool mask of poisoned (never written) elements, or None."""
+    # --- comparing
+    # ----------------------------------------------------------------------------------------------
+    def compare(
+        self, got, expected: tuple, tolerances: dict, diagnoses: list, case: dict, unwritten=None
+    ) -> None:
+        """Per-output facts into case["outputs"]; diagnoses carry "output": name. `tolerances`: name -> (atol,
+        rtol). `unwritten(tensor)` -> bool mask of poisoned (never written) elements, or None."""
         rows = case.setdefault("outputs", [])
         got = tuple(got) if isinstance(got, (tuple, list)) else (got,)
         if len(got) != len(self.names):
-            diagnoses.append({"kind": "wrong-outputs", "got": len(got), "expected": len(self.names),
-                              "message": f"the wrapper returned {len(got)} values, expected {len(self.names)} "
-                                         f"({', '.join(self.names)})"})
+            diagnoses.append(
+                {
+                    "kind": "wrong-outputs",
+                    "got": len(got),
+                    "expected": len(self.names),
+                    "message": f"the wrapper returned {len(got)} values, expected {len(self.names)} "
+                    f"({', '.join(self.names)})",
+                }
+            )
             return
         worst_abs = worst_rel = None
         mismatches = 0
-        for name, mine, ref in zip(self.names, got, expected):
+        for name, mine, ref in zip(self.names, got, expected, strict=False):
             atol, rtol = tolerances.get(name, tolerances.get("*", (1e-5, 1.3e-6)))
             row = {"name": name, "passed": False, "atol": atol, "rtol": rtol}
             rows.append(row)
@@ -134,26 +157,35 @@ class Plan:
 
     def compare_bits(self, first, second, diagnoses: list) -> None:
         """Two runs on identical inputs: the same bits, output by output (deterministic = true)."""
-        for name, a, b in zip(self.names, first, second):
+        for name, a, b in zip(self.names, first, second, strict=False):
             if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.shape == b.shape:
                 same = torch.equal(a, b) or torch.equal(torch.nan_to_num(a), torch.nan_to_num(b))
                 if not same:
                     differ = int((a != b).sum())
-                    diagnoses.append({"kind": "nondeterministic", "output": name, "changed": differ,
-                                      "message": f"{name}: two runs on the same inputs differ in {differ} elements — "
-                                                 "a reduction whose order changes between runs (atomics)"})
+                    diagnoses.append(
+                        {
+                            "kind": "nondeterministic",
+                            "output": name,
+                            "changed": differ,
+                            "message": f"{name}: two runs on the same inputs differ in {differ} elements — "
+                            "a reduction whose order changes between runs (atomics)",
+                        }
+                    )
 
 
 class NotDifferentiable(RuntimeError):
     """The wrapper's output is not connected to autograd: no backward can reach the learner's gradients."""
 
     def __init__(self):
-        super().__init__("the wrapper's output does not require grad: call your torch.autograd.Function with "
-                         "Function.apply(...) (or the registered operator), not the kernels directly")
+        super().__init__(
+            "the wrapper's output does not require grad: call your torch.autograd.Function with "
+            "Function.apply(...) (or the registered operator), not the kernels directly"
+        )
 
 
 def tolerances(exercise, plan: Plan, dtype: str, default: tuple[float, float]) -> dict:
-    """name -> (atol, rtol): the per-output override for this dtype, else the exercise's per-dtype tolerance."""
+    """name -> (atol, rtol): the per-output override for this dtype, else the exercise's per-dtype
+    tolerance."""
     per_output = getattr(exercise.verify, "output_tolerance", None) or {}
     result = {}
     for name in plan.names:
@@ -163,8 +195,8 @@ def tolerances(exercise, plan: Plan, dtype: str, default: tuple[float, float]) -
 
 
 class OpRecorder:
-    """Records the operator names dispatched while active (e.g. 'tritonlab_l12::rms_norm_fwd'), to check that the
-    learner's registered operators really carry the computation."""
+    """Records the operator names dispatched while active (e.g. 'tritonlab_l12::rms_norm_fwd'), to check that
+    the learner's registered operators really carry the computation."""
 
     def __init__(self, wanted: list[str]):
         self.wanted = list(wanted)
@@ -202,15 +234,28 @@ def op_diagnoses(recorder: OpRecorder, learner_file: str) -> list[dict]:
     keeps operators registered by files it loaded before: the solution's must not pass for the learner's)."""
     from tritonlab.engine.learner import same_file
 
-    found = [{"kind": "op-not-used", "op": name,
-              "message": f"the operator {name} was not called: register it with torch.library.triton_op and call it "
-                         f"as torch.ops.{name.replace('::', '.')}(...)"} for name in recorder.missing()]
+    found = [
+        {
+            "kind": "op-not-used",
+            "op": name,
+            "message": f"the operator {name} was not called: "
+            "register it with torch.library.triton_op and call it "
+            f"as torch.ops.{name.replace('::', '.')}(...)",
+        }
+        for name in recorder.missing()
+    ]
     for name in recorder.wanted:
         origin = op_origin(name)
         if name in recorder.seen and origin and not same_file(origin, learner_file):
-            found.append({"kind": "op-not-yours", "op": name, "origin": origin,
-                          "message": f"the operator {name} that ran was registered by {origin}, not by your file: "
-                                     "register it in your file with @triton_op"})
+            found.append(
+                {
+                    "kind": "op-not-yours",
+                    "op": name,
+                    "origin": origin,
+                    "message": f"the operator {name} that ran was registered by {origin}, not by your file: "
+                    "register it in your file with @triton_op",
+                }
+            )
     return found
 
 
@@ -230,12 +275,13 @@ def op_origin(name: str) -> str | None:
     return None
 
 
-def compile_check(plan: Plan, wrapper, args: list, kwargs: dict, eager: tuple, tolerances: dict,
-                  backend: str) -> dict:
-    """torch.compile(fullgraph=True) of the wrapper, forward (+ backward), against the eager results.
-    Returns facts: {"checked": bool, "why"?: str, "passed"?: bool, "diagnoses": [...]}. The interpreter cannot:
-    Dynamo traces with fake tensors, and the interpreter's kernels read real memory (the GPU path hands Inductor
-    the kernel itself through wrap_triton)."""
+def compile_check(
+    plan: Plan, wrapper, args: list, kwargs: dict, eager: tuple, tolerances: dict, backend: str
+) -> dict:
+    """torch.compile(fullgraph=True) of the wrapper, forward (+ backward), against the eager results. Returns
+    facts: {"checked": bool, "why"?: str, "passed"?: bool, "diagnoses": [...]}. The interpreter cannot: Dynamo
+    traces with fake tensors, and the interpreter's kernels read real memory (the GPU path hands Inductor the
+    kernel itself through wrap_triton)."""
     if backend != "gpu":
         return {"checked": False, "why": "interpreter", "diagnoses": []}
     import torch._dynamo
@@ -248,9 +294,17 @@ def compile_check(plan: Plan, wrapper, args: list, kwargs: dict, eager: tuple, t
         torch.cuda.synchronize()
     except Exception as exc:  # graph breaks raise under fullgraph=True; so does an op torch cannot trace
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return {"checked": True, "passed": False, "diagnoses": [{
-            "kind": "graph-break", "error": type(exc).__name__,
-            "message": f"torch.compile(fullgraph=True) failed: {first[:300]}"}]}
+        return {
+            "checked": True,
+            "passed": False,
+            "diagnoses": [
+                {
+                    "kind": "graph-break",
+                    "error": type(exc).__name__,
+                    "message": f"torch.compile(fullgraph=True) failed: {first[:300]}",
+                }
+            ],
+        }
     diagnoses: list = []
     facts: dict = {}
     plan.compare(got, eager, tolerances, diagnoses, facts)
@@ -262,22 +316,51 @@ def compile_check(plan: Plan, wrapper, args: list, kwargs: dict, eager: tuple, t
 
 def _check_tensor(name: str, got, expected) -> list[dict]:
     if got is None:
-        return [{"kind": "no-gradient", "output": name,
-                 "message": f"{name}: no gradient reached this input — the backward returned None for it"}]
+        return [
+            {
+                "kind": "no-gradient",
+                "output": name,
+                "message": f"{name}: no gradient reached this input — the backward returned None for it",
+            }
+        ]
     if not isinstance(got, torch.Tensor):
-        return [{"kind": "wrong-shape", "output": name,
-                 "message": f"{name}: got {type(got).__name__}, not a torch.Tensor"}]
+        return [
+            {
+                "kind": "wrong-shape",
+                "output": name,
+                "message": f"{name}: got {type(got).__name__}, not a torch.Tensor",
+            }
+        ]
     found = []
     if tuple(got.shape) != tuple(expected.shape):
-        found.append({"kind": "wrong-shape", "output": name, "got": list(got.shape), "expected": list(expected.shape),
-                      "message": f"{name}: shape {tuple(got.shape)}, expected {tuple(expected.shape)}"})
+        found.append(
+            {
+                "kind": "wrong-shape",
+                "output": name,
+                "got": list(got.shape),
+                "expected": list(expected.shape),
+                "message": f"{name}: shape {tuple(got.shape)}, expected {tuple(expected.shape)}",
+            }
+        )
     if got.dtype != expected.dtype:
-        found.append({"kind": "wrong-dtype", "output": name, "got": str(got.dtype), "expected": str(expected.dtype),
-                      "message": f"{name}: dtype {str(got.dtype).replace('torch.', '')}, expected "
-                                 f"{str(expected.dtype).replace('torch.', '')}"})
+        found.append(
+            {
+                "kind": "wrong-dtype",
+                "output": name,
+                "got": str(got.dtype),
+                "expected": str(expected.dtype),
+                "message": f"{name}: dtype {str(got.dtype).replace('torch.', '')}, expected "
+                f"{str(expected.dtype).replace('torch.', '')}",
+            }
+        )
     if got.device.type != expected.device.type:
-        found.append({"kind": "wrong-device", "output": name,
-                      "message": f"{name}: on {got.device}, expected {expected.device}"})
+        found.append(
+            {
+                "kind": "wrong-device",
+                "output": name,
+                "message": f"{name}: on {got.device}, expected {expected.device}",
+            }
+        )
     return found
 
 
@@ -288,12 +371,24 @@ def _max(a, b):
 
 
 def wrapped(loaded, plan: Plan | None):
-    """The loaded exercise with its wrapper called through the plan (a tuple back), or unchanged without a plan."""
+    """The loaded exercise with its wrapper called through the plan (a tuple back), or unchanged without a
+    plan."""
     return loaded if plan is None else dataclasses.replace(loaded, wrapper=plan.wrap(loaded.wrapper))
 
 
-def finish_case(plan: Plan, plan_loaded, loaded, inputs: dict, kwargs: dict, got, expected, recorder: OpRecorder,
-                dtype: str, backend: str, case: dict) -> None:
+def finish_case(
+    plan: Plan,
+    plan_loaded,
+    loaded,
+    inputs: dict,
+    kwargs: dict,
+    got,
+    expected,
+    recorder: OpRecorder,
+    dtype: str,
+    backend: str,
+    case: dict,
+) -> None:
     """Verify's checks after the call, for a plan: each output, the operators, determinism, torch.compile."""
     from tritonlab.engine import exercise_env, memcheck
 
@@ -312,7 +407,9 @@ def finish_case(plan: Plan, plan_loaded, loaded, inputs: dict, kwargs: dict, got
             case["deterministic"] = {"checked": True}
         else:  # the interpreter runs programs one after another: any order is always the same order
             case["deterministic"] = {"checked": False, "why": "interpreter"}
-    if spec.compile and not getattr(loaded, "compile_checked", False):  # once per verify: compiling takes seconds
+    if spec.compile and not getattr(
+        loaded, "compile_checked", False
+    ):  # once per verify: compiling takes seconds
         loaded.compile_checked = True
         facts = compile_check(plan, loaded.wrapper, list(inputs.values()), kwargs, tuple(got), tols, backend)
         diagnoses.extend(facts.pop("diagnoses"))

@@ -52,8 +52,8 @@ class Kind(str, Enum):
     WRONG_DEVICE = "wrong-device"
     LESSON = "lesson"  # the lesson's own data is broken, not the learner's code
     VALIDATION = "validation"  # a reject case: the wrapper must refuse this input
-    # verify did not run: the exercise needs a feature this backend/Triton lacks (verify.requires; neither pass
-    # nor fail — `tritonlab check` accepts it for starter and solution alike)
+    # verify did not run: the exercise needs a feature this backend/Triton lacks (verify.requires; neither
+    # pass nor fail — `tritonlab check` accepts it for starter and solution alike)
     SKIPPED = "skipped"
     # contracts the lesson teaches (engine/contracts.py, [exercise.verify.contracts])
     GRID_SIZE = "grid-size"  # the learner's launch started a different number of programs than blocks

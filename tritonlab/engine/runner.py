@@ -14,6 +14,7 @@ records and the provenance facts (engine/tasks/verify_runner.py). The verdict is
 from __future__ import annotations
 
 import argparse
+import contextlib
 import faulthandler
 import json
 import os
@@ -22,6 +23,7 @@ import socket
 import sys
 import time
 import traceback
+from typing import Any
 
 MAX_MESSAGE = 1 << 16
 
@@ -33,10 +35,8 @@ def _close_other_fds(keep: set[int]) -> None:
         fds = list(range(3, 256))
     for fd in fds:
         if fd not in keep:
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
 
 
 class RunnerContext:
@@ -50,8 +50,8 @@ class RunnerContext:
         self.judged = judged  # bench: the judge's own verify result, so the runner never re-decides it
 
     def progress(self, message: str, **extra) -> None:
-        self._send({"type": "event", "message": str(message)[:500], **{k: extra[k] for k in ("case", "total")
-                                                                      if k in extra}})
+        counts: dict[str, Any] = {k: extra[k] for k in ("case", "total") if k in extra}
+        self._send({"type": "event", "message": str(message)[:500], **counts})
 
 
 def _runner(backend: str, workdir: str, result_fd: int, limits: dict) -> None:
@@ -64,7 +64,7 @@ def _runner(backend: str, workdir: str, result_fd: int, limits: dict) -> None:
 
         data = protocol.encode(message)
         while data:
-            data = data[write(result_fd, data):]
+            data = data[write(result_fd, data) :]
 
     code = 0
     try:
@@ -97,8 +97,11 @@ def _runner(backend: str, workdir: str, result_fd: int, limits: dict) -> None:
                 leave(0)  # the judge closed the job pipe: a spare that is no longer needed
             line += chunk
         job = json.loads(line.decode("utf-8"))
-        sandbox.limit_resources(address_space=limits.get("address_space") if backend == "interpreter" else None,
-                                cpu_seconds=job.get("cpu_seconds"), file_size=limits.get("file_size"))
+        sandbox.limit_resources(
+            address_space=limits.get("address_space") if backend == "interpreter" else None,
+            cpu_seconds=job.get("cpu_seconds"),
+            file_size=limits.get("file_size"),
+        )
         send({"type": "started", "pid": os.getpid()})
         _run_job(job, backend, send)
         send({"type": "done"})
@@ -193,11 +196,21 @@ def _warm_up(backend: str) -> None:
         loaded = exercise_env.load({"exercise": "5", "solution": True}, backend)
         with tempfile.TemporaryDirectory(prefix="tritonlab-warm-") as scratch:
             values = make_inputs(loaded.exercise, {"n": 97}, "float32", 0, loaded.device)
-            torch.save({k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in values.items()},
-                       os.path.join(scratch, "in.pt"))
-            verify_runner.run_case(loaded, {"params": {"n": 97}, "dtype": "float32", "kwargs": {},
-                                            "inputs": os.path.join(scratch, "in.pt"),
-                                            "output": os.path.join(scratch, "out.pt")}, backend)
+            torch.save(
+                {k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in values.items()},
+                os.path.join(scratch, "in.pt"),
+            )
+            verify_runner.run_case(
+                loaded,
+                {
+                    "params": {"n": 97},
+                    "dtype": "float32",
+                    "kwargs": {},
+                    "inputs": os.path.join(scratch, "in.pt"),
+                    "output": os.path.join(scratch, "out.pt"),
+                },
+                backend,
+            )
         sys.modules.pop(getattr(loaded.module, "__name__", ""), None)
     except Exception:  # noqa: BLE001 - a warm-up is an optimisation: a failure only costs time later
         traceback.print_exc()
@@ -210,7 +223,9 @@ def zygote(backend: str, sock_fd: int) -> int:
     from tritonlab.engine import sandbox
 
     sandbox.forbid_inspection()
-    os.environ["TRITON_INTERPRET"] = "1" if backend == "interpreter" else os.environ.get("TRITON_INTERPRET", "0")
+    os.environ["TRITON_INTERPRET"] = (
+        "1" if backend == "interpreter" else os.environ.get("TRITON_INTERPRET", "0")
+    )
     if backend != "interpreter":
         os.environ.pop("TRITON_INTERPRET", None)
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
@@ -219,7 +234,11 @@ def zygote(backend: str, sock_fd: int) -> int:
     import triton  # noqa: F401
 
     if backend == "interpreter":
-        from tritonlab.engine.interpreter_support import install_if_needed, repair_bf16_dot, repair_scalar_index
+        from tritonlab.engine.interpreter_support import (
+            install_if_needed,
+            repair_bf16_dot,
+            repair_scalar_index,
+        )
 
         install_if_needed()
         repair_scalar_index()

@@ -7,12 +7,14 @@ prctl must never stop a learner from verifying; what each call could not do is s
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import re
 import signal
 import threading
 import time
+from collections.abc import Mapping
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -59,7 +61,8 @@ def _prctl(option: int, value: int) -> bool:
 
 
 def become_subreaper() -> bool:
-    """Orphans of our descendants (a learner's `setsid` grandchild) are re-parented to us, so we can kill them."""
+    """Orphans of our descendants (a learner's `setsid` grandchild) are re-parented to us, so we can kill
+    them."""
     return _prctl(PR_SET_CHILD_SUBREAPER, 1)
 
 
@@ -74,28 +77,40 @@ def die_with_parent() -> bool:
     return _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-# ---- environment and limits ----------------------------------------------------------------------------------
+# ---- environment and limits
+# ----------------------------------------------------------------------------------
 
 
-def scrubbed_env(env: dict, home: str) -> dict:
+def scrubbed_env(env: Mapping[str, str], home: str) -> dict:
     """The runner's environment: no path to the lab's data, HOME and TMPDIR in its private directory."""
     clean = {
         k: v
         for k, v in env.items()
         if k in KEPT_NAMES or (not k.startswith(SCRUBBED_PREFIXES) and k not in SCRUBBED_NAMES)
     }
-    clean.update(HOME=home, TMPDIR=home, TMP=home, TEMP=home, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home,
-                 XDG_CACHE_HOME=home)
+    clean.update(
+        HOME=home,
+        TMPDIR=home,
+        TMP=home,
+        TEMP=home,
+        XDG_DATA_HOME=home,
+        XDG_CONFIG_HOME=home,
+        XDG_CACHE_HOME=home,
+    )
     return clean
 
 
-def limit_resources(*, address_space: int | None, cpu_seconds: float | None, file_size: int | None) -> list[str]:
+def limit_resources(
+    *, address_space: int | None, cpu_seconds: float | None, file_size: int | None
+) -> list[str]:
     """Lower soft and hard limits together (the learner cannot raise them again); returns what was set."""
     import resource
 
     done = []
-    wanted = [(resource.RLIMIT_AS, address_space, "address space"),
-              (resource.RLIMIT_FSIZE, file_size, "file size")]
+    wanted = [
+        (resource.RLIMIT_AS, address_space, "address space"),
+        (resource.RLIMIT_FSIZE, file_size, "file size"),
+    ]
     if cpu_seconds is not None:
         used = resource.getrusage(resource.RUSAGE_SELF)
         spent = used.ru_utime + used.ru_stime
@@ -152,26 +167,20 @@ def descendants(root: int, exclude: set[int] | frozenset = frozenset()) -> set[i
 
 def kill_tree(pids: set[int]) -> None:
     for pid in pids:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 def reap(pids: set[int]) -> None:
     """Collect the exit status of our own (re-parented) children so they do not linger as zombies."""
     for pid in pids:
-        try:
+        with contextlib.suppress(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
-            pass
 
 
 def kill_group(pgid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def clean_below(root: int, keep: set[int], rounds: int = 20) -> int:
@@ -189,7 +198,8 @@ def clean_below(root: int, keep: set[int], rounds: int = 20) -> int:
     return killed
 
 
-# ---- output --------------------------------------------------------------------------------------------------
+# ---- output
+# --------------------------------------------------------------------------------------------------
 
 
 class CappedOutput:
@@ -221,10 +231,8 @@ class CappedOutput:
                 self.tail += chunk
                 if len(self.tail) > OUTPUT_TAIL:
                     del self.tail[: len(self.tail) - OUTPUT_TAIL]
-        try:
+        with contextlib.suppress(OSError):
             os.close(self.fd)
-        except OSError:
-            pass
 
     def tail_text(self) -> str:
         return bytes(self.head[-OUTPUT_TAIL:] if not self.tail else self.tail).decode("utf-8", "replace")

@@ -8,6 +8,7 @@ The protocol travels on the original stdin/stdout, which are moved aside at star
 from __future__ import annotations
 
 import argparse
+import contextlib
 import faulthandler
 import os
 import signal
@@ -89,9 +90,9 @@ class Capture:
 class TracebackOnTimeout:
     """Make sure a request that runs past its timeout leaves a traceback in the capture file.
 
-    The client asks with SIGUSR1 first, but a library imported later (torch, the CUDA driver) may take that signal
-    over, so the handler is registered again for every request, and a watchdog thread (no signal needed) dumps the
-    stacks just before the client's deadline."""
+    The client asks with SIGUSR1 first, but a library imported later (torch, the CUDA driver) may take that
+    signal over, so the handler is registered again for every request, and a watchdog thread (no signal
+    needed) dumps the stacks just before the client's deadline."""
 
     def __init__(self, timeout):
         self.timeout = timeout if isinstance(timeout, (int, float)) and timeout > 0 else None
@@ -112,8 +113,8 @@ def choose_backend(requested: str) -> tuple[str, str | None]:
     """Decide gpu vs interpreter before triton is imported (TRITON_INTERPRET is read at import)."""
     if "triton" in sys.modules:  # pragma: no cover - a programming error
         raise RuntimeError("triton was imported before the backend was chosen")
-    # Triton 3.9 warns that its default for fusing a*b+c into one FMA flips in 3.10; the lessons (and their SASS
-    # excerpts) assume fusion on, as every Triton before 3.10 did. A learner can still set it themselves.
+    # Triton 3.9 warns that its default for fusing a*b+c into one FMA flips in 3.10; the lessons (and their
+    # SASS excerpts) assume fusion on, as every Triton before 3.10 did. A learner can still set it themselves.
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     if requested == "interpreter" or os.environ.get("TRITON_INTERPRET") == "1":
         os.environ["TRITON_INTERPRET"] = "1"
@@ -122,7 +123,10 @@ def choose_backend(requested: str) -> tuple[str, str | None]:
 
     has_cuda = torch.cuda.is_available()
     if requested == "gpu" and not has_cuda:
-        return "gpu", "--backend gpu was asked for, but torch sees no CUDA GPU (torch.cuda.is_available() is False)"
+        return (
+            "gpu",
+            "--backend gpu was asked for, but torch sees no CUDA GPU (torch.cuda.is_available() is False)",
+        )
     if not has_cuda:
         os.environ["TRITON_INTERPRET"] = "1"
         return "interpreter", None
@@ -135,7 +139,11 @@ def hello(backend: str) -> dict:
     import triton
 
     if backend == "interpreter":
-        from tritonlab.engine.interpreter_support import install_if_needed, repair_bf16_dot, repair_scalar_index
+        from tritonlab.engine.interpreter_support import (
+            install_if_needed,
+            repair_bf16_dot,
+            repair_scalar_index,
+        )
 
         install_if_needed()
         repair_scalar_index()
@@ -198,7 +206,8 @@ def delegate(op: str, args: dict, ctx) -> dict:
     real = None
     try:
         exercise = verify.exercise_env.catalog(args.get("lessons_dir"), args.get("kernels_dir")).exercise(
-            args["exercise"])
+            args["exercise"]
+        )
         real = verify.resolve_file(exercise, args).resolve()
         source = real.read_text(encoding="utf-8")
     except (KeyError, OSError, UnicodeDecodeError):
@@ -206,6 +215,7 @@ def delegate(op: str, args: dict, ctx) -> dict:
     runner = ctx.pool.take()
     runner_file = None
     if source is not None:
+        assert real is not None  # source is read from it
         runner_file = runner.workdir / real.name
         runner_file.write_text(source, encoding="utf-8")
         job_args.update(file=str(runner_file), solution=False)
@@ -273,7 +283,7 @@ def trace_hard_exits() -> None:
         finally:
             real_exit(code)
 
-    os._exit = traced_exit
+    os._exit = traced_exit  # type: ignore[assignment]  # os._exit is typed NoReturn; traced_exit ends in it
 
 
 def watch_parent(interval: float = 1.0, on_orphaned=None) -> None:
@@ -288,10 +298,8 @@ def watch_parent(interval: float = 1.0, on_orphaned=None) -> None:
             time.sleep(interval)
             if os.getppid() != parent:
                 if on_orphaned is not None:
-                    try:
+                    with contextlib.suppress(Exception):
                         on_orphaned()
-                    except Exception:  # noqa: BLE001
-                        pass
                 os._exit(70)
 
     threading.Thread(target=loop, name="tritonlab-parent-watch", daemon=True).start()
@@ -350,9 +358,15 @@ def serve(channel: Channel, ctx: Context, backend: str) -> int:
                 result = handle(request.get("op", ""), args, ctx)
             except Exception as exc:  # an engine bug must not look like the learner's fault
                 traceback.print_exc()
-                result = {"error": {"kind": "runtime", "cause": "internal", "exception": repr(exc),
-                                    "message": f"internal error in the lab: {exc!r}",
-                                    "internal": True}}
+                result = {
+                    "error": {
+                        "kind": "runtime",
+                        "cause": "internal",
+                        "exception": repr(exc),
+                        "message": f"internal error in the lab: {exc!r}",
+                        "internal": True,
+                    }
+                }
         result.setdefault("backend", backend)
         channel.send({"id": channel.request_id, "result": result})
         if result.get("restart_worker"):

@@ -83,7 +83,13 @@ def print_verify(console, result: Any, lang: str = "en") -> None:
     if replay:
         console.print(f"[yellow]{escape(replay)}[/]")
     _printed(console, r.get("output") or "", lang, 2000)
-    status = t("passed", lang) if r.get("passed") else t("skipped", lang) if r.get("skipped") else t("failed", lang)
+    status = (
+        t("passed", lang)
+        if r.get("passed")
+        else t("skipped", lang)
+        if r.get("skipped")
+        else t("failed", lang)
+    )
     color = "green" if r.get("passed") else "yellow" if r.get("skipped") else "red"
     console.print(f"[bold {color}]{status}[/] {escape(verify_words.summary(r, lang))}")
 

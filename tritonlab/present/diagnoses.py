@@ -172,22 +172,29 @@ def _syntax(f: Facts) -> Said:
 @says(Kind.COMPILE)
 def _compile(f: Facts) -> Said:
     if f["cause"] == "shape-mismatch" and f["value_shape"] is not None:
-        value, pointer = (f"[{', '.join(str(d) for d in dims)}]"
-                          for dims in (f["value_shape"], f["pointer_shape"]))
+        value, pointer = (
+            f"[{', '.join(str(d) for d in dims)}]" for dims in (f["value_shape"], f["pointer_shape"])
+        )
         flipped = list(f["value_shape"]) == list(f["pointer_shape"])[::-1] and len(f["value_shape"]) == 2
-        fix = (Said(" — transpose the value with tl.trans(...)", "。値を tl.trans(...) で転置してください")
-               if flipped else
-               Said(" — build the pointer block in the value's shape",
-                    "。ポインタのブロックを値と同じ形で作ってください"))
-        return Said(f"a {value} value stored through {pointer} pointers: the shapes must match{fix.en}",
-                    f"{value} の値を {pointer} "
-                    f"のポインタでストアしています。形が一致している必要があります{fix.ja}")
+        fix = (
+            Said(" — transpose the value with tl.trans(...)", "。値を tl.trans(...) で転置してください")
+            if flipped
+            else Said(
+                " — build the pointer block in the value's shape",
+                "。ポインタのブロックを値と同じ形で作ってください",
+            )
+        )
+        return Said(
+            f"a {value} value stored through {pointer} pointers: the shapes must match{fix.en}",
+            f"{value} の値を {pointer} のポインタでストアしています。形が一致している必要があります{fix.ja}",
+        )
     if f["cause"] == "shape-mismatch" and f["shapes"] is not None:
         a, b = (shape(x) for x in f["shapes"])
-        return Said(f"blocks of shapes {a} and {b} cannot be combined: each axis must match or be 1 "
-                    "(broadcast)",
-                    f"形 {a} と {b} のブロックは組み合わせられません。各軸が一致するか 1(ブロードキャスト)"
-                    "である必要があります")
+        return Said(
+            f"blocks of shapes {a} and {b} cannot be combined: each axis must match or be 1 (broadcast)",
+            f"形 {a} と {b} のブロックは組み合わせられません。各軸が一致するか 1(ブロードキャスト)"
+            "である必要があります",
+        )
     q = verbatim(f["exception"] or f["message"])
     return Said(f"Triton could not compile the kernel: {q}", f"Triton がカーネルをコンパイルできません: {q}")
 
@@ -436,24 +443,29 @@ def _mask_hint(d: Facts) -> Said:
         names_en = " and ".join(f"{u['name']} (axis {u['axis']})" for u in unbounded)
         names_ja = "、".join(f"{u['name']}(軸 {u['axis']})" for u in unbounded)
         if mask:
-            return Said(f"the mask ({mask}) never bounds {names_en}: add a bound for it to the mask",
-                        f"マスク ({mask}) は {names_ja} "
-                        "を制限していません。マスクにその範囲条件を加えてください")
-        return Said(f"the access has no mask: bound {names_en} (and every other index) with a mask",
-                    f"このアクセスにはマスクがありません。{names_ja}(ほかのインデックスも)を"
-                    "マスクで制限してください")
+            return Said(
+                f"the mask ({mask}) never bounds {names_en}: add a bound for it to the mask",
+                f"マスク ({mask}) は {names_ja} を制限していません。マスクにその範囲条件を加えてください",
+            )
+        return Said(
+            f"the access has no mask: bound {names_en} (and every other index) with a mask",
+            f"このアクセスにはマスクがありません。{names_ja}(ほかのインデックスも)をマスクで制限してください",
+        )
     if mask:
-        return Said(f"the mask ({mask}) lets these lanes through: it must be False for every offset past "
-                    "the end",
-                    f"マスク ({mask}) がこれらのレーンを通しています。末尾より先のオフセットでは False になる"
-                    "必要があります")
+        return Said(
+            f"the mask ({mask}) lets these lanes through: it must be False for every offset past the end",
+            f"マスク ({mask}) がこれらのレーンを通しています。末尾より先のオフセットでは False になる"
+            "必要があります",
+        )
     if "mask" in d:  # the line was read: it has no mask at all
-        return Said("the access has no mask: pass mask= with a bound for each index "
-                    "(e.g. offsets < n_elements)",
-                    "このアクセスにはマスクがありません。各インデックスの範囲条件を mask= に渡してください"
-                    "(例: offsets < n_elements)")
-    return Said("mask the access (offsets < n_elements)",
-                "アクセスをマスクしてください(offsets < n_elements)")
+        return Said(
+            "the access has no mask: pass mask= with a bound for each index (e.g. offsets < n_elements)",
+            "このアクセスにはマスクがありません。各インデックスの範囲条件を mask= に渡してください"
+            "(例: offsets < n_elements)",
+        )
+    return Said(
+        "mask the access (offsets < n_elements)", "アクセスをマスクしてください(offsets < n_elements)"
+    )
 
 
 # ---- diagnoses of an output --------------------------------------------------------------------------------
@@ -903,18 +915,24 @@ def _skipped(f: Facts) -> Said:
 def _grid_size(f: Facts) -> Said:
     launched, expected = f["launched"], f["expected"]
     fewer = isinstance(launched, int) and isinstance(expected, int) and launched < expected
-    head_en = (f"the grid launched {_n(launched, 'en', 'program', 'programs', '')} for "
-               f"{_n(expected, 'en', 'block', 'blocks', '')}")
+    head_en = (
+        f"the grid launched {_n(launched, 'en', 'program', 'programs', '')} for "
+        f"{_n(expected, 'en', 'block', 'blocks', '')}"
+    )
     head_ja = f"{number(expected)} ブロックに対してグリッドが {number(launched)} プログラムを起動しました"
     if fewer:
-        return Said(head_en + ": one program per block, rounded up — use triton.cdiv(n, BLOCK_SIZE)",
-                    head_ja + "。ブロックごとに 1 プログラム、切り上げで数えます。"
-                    "triton.cdiv(n, BLOCK_SIZE) を"
-                    "使ってください")
-    return Said(head_en + ": the extra programs have nothing to do — use triton.cdiv(n, BLOCK_SIZE), not "
-                "n // BLOCK_SIZE + 1",
-                head_ja + "。余分なプログラムには仕事がありません。n // BLOCK_SIZE + 1 ではなく "
-                "triton.cdiv(n, BLOCK_SIZE) を使ってください")
+        return Said(
+            head_en + ": one program per block, rounded up — use triton.cdiv(n, BLOCK_SIZE)",
+            head_ja + "。ブロックごとに 1 プログラム、切り上げで数えます。"
+            "triton.cdiv(n, BLOCK_SIZE) を"
+            "使ってください",
+        )
+    return Said(
+        head_en + ": the extra programs have nothing to do — use triton.cdiv(n, BLOCK_SIZE), not "
+        "n // BLOCK_SIZE + 1",
+        head_ja + "。余分なプログラムには仕事がありません。n // BLOCK_SIZE + 1 ではなく "
+        "triton.cdiv(n, BLOCK_SIZE) を使ってください",
+    )
 
 
 @says(Kind.OUTPUT_LAYOUT)
@@ -985,9 +1003,11 @@ def _autotune_configs(f: Facts) -> Said:
 
 @says(Kind.AUTOTUNE_MISSING)
 def _autotune_missing(f: Facts) -> Said:
-    return Said("no @triton.autotune kernel in your file: put the kernel under @triton.autotune",
-                "ファイルに @triton.autotune のカーネルがありません。カーネルを @triton.autotune "
-                "の下に置いてください")
+    return Said(
+        "no @triton.autotune kernel in your file: put the kernel under @triton.autotune",
+        "ファイルに @triton.autotune のカーネルがありません。カーネルを @triton.autotune "
+        "の下に置いてください",
+    )
 
 
 @says(Kind.TILES_NOT_VARIED)

@@ -77,11 +77,15 @@ def value(check: dict, lang: str) -> str:
         sep = "、" if lang == "ja" else ", "
         if cause == "features-all":
             names = sep.join(feature(n, lang) for n in check.get("available") or [])
-            return Said(f"this Triton has every feature the lessons use: {names}",
-                        f"この Triton にはレッスンで使う機能がすべてあります:{names}").in_(lang)
+            return Said(
+                f"this Triton has every feature the lessons use: {names}",
+                f"この Triton にはレッスンで使う機能がすべてあります:{names}",
+            ).in_(lang)
         names = sep.join(feature(n, lang) for n in check.get("missing") or [])
-        return Said(f"this Triton lacks {names}; the exercises that need them are skipped with the reason",
-                    f"この Triton には{names}がありません。それを使う演習は理由を示してスキップされます").in_(lang)
+        return Said(
+            f"this Triton lacks {names}; the exercises that need them are skipped with the reason",
+            f"この Triton には{names}がありません。それを使う演習は理由を示してスキップされます",
+        ).in_(lang)
     if cause == "cache-ok":
         return Said(f"{check.get('path')} is writable", f"{check.get('path')} に書き込めます").in_(lang)
     if cause == "cache-fail":

@@ -47,17 +47,24 @@ def header(result: Any, lang: str) -> list[str]:
 
 #: What each counted instruction kind is (engine/ir_notes.py), for a learner of lesson 13.
 HOPPER_WORDS: dict[str, Said] = {
-    "tma_load": Said("TMA tile loads (global → shared, one instruction per tile)",
-                     "TMA タイルロード(グローバル → 共有メモリ、1 タイル 1 命令)"),
+    "tma_load": Said(
+        "TMA tile loads (global → shared, one instruction per tile)",
+        "TMA タイルロード(グローバル → 共有メモリ、1 タイル 1 命令)",
+    ),
     "tma_store": Said("TMA tile stores (shared → global)", "TMA タイルストア(共有メモリ → グローバル)"),
-    "descriptor_create": Said("instructions writing device-side descriptors (tl.make_tensor_descriptor; "
-                              "about a dozen per descriptor, once per program)",
-                              "デバイス側ディスクリプタを書き込む命令(tl.make_tensor_descriptor。"
-                              "ディスクリプタ 1 つに十数命令、プログラムごとに 1 回)"),
-    "wgmma": Said("warp-group MMA (Hopper's asynchronous tensor-core instruction)",
-                  "ワープグループ MMA(Hopper の非同期テンソルコア命令)"),
-    "mbarrier": Said("mbarrier operations (waiting for TMA copies to land)",
-                     "mbarrier 操作(TMA コピーの到着待ち)"),
+    "descriptor_create": Said(
+        "instructions writing device-side descriptors (tl.make_tensor_descriptor; "
+        "about a dozen per descriptor, once per program)",
+        "デバイス側ディスクリプタを書き込む命令(tl.make_tensor_descriptor。"
+        "ディスクリプタ 1 つに十数命令、プログラムごとに 1 回)",
+    ),
+    "wgmma": Said(
+        "warp-group MMA (Hopper's asynchronous tensor-core instruction)",
+        "ワープグループ MMA(Hopper の非同期テンソルコア命令)",
+    ),
+    "mbarrier": Said(
+        "mbarrier operations (waiting for TMA copies to land)", "mbarrier 操作(TMA コピーの到着待ち)"
+    ),
 }
 
 

@@ -16,8 +16,16 @@ import pytest
 from tritonlab.engine.client import WorkerClient
 
 FILES = Path(__file__).parent / "files"
-SPECIAL = {"t15_kill_parent.py", "t28_kill_the_judge.py", "t16_setsid_children.py", "t17_flood_stdout.py", "t19a_patch_lab_then_pass.py",
-           "t19b_honest_wrong.py", "t13_write_progress_directly.py", "t14_ansi_hides_failed.py"}
+SPECIAL = {
+    "t15_kill_parent.py",
+    "t28_kill_the_judge.py",
+    "t16_setsid_children.py",
+    "t17_flood_stdout.py",
+    "t19a_patch_lab_then_pass.py",
+    "t19b_honest_wrong.py",
+    "t13_write_progress_directly.py",
+    "t14_ansi_hides_failed.py",
+}
 
 
 def header(path: Path) -> tuple[str, str]:
@@ -183,7 +191,9 @@ def test_memory_does_not_grow_over_twenty_edits(client, tmp_path):
 
 # ---- the same attempts on a GPU (skipped without CUDA) ---------------------------------------------------------
 
-GPU_SKIP = {"t18_huge_allocation.py"}  # no address-space limit on a GPU runner: CUDA maps far more than it uses
+GPU_SKIP = {
+    "t18_huge_allocation.py"
+}  # no address-space limit on a GPU runner: CUDA maps far more than it uses
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +204,9 @@ def gpu_client(home):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("name", sorted(p.name for p in FILES.glob("t*.py") if p.name not in SPECIAL | GPU_SKIP))
+@pytest.mark.parametrize(
+    "name", sorted(p.name for p in FILES.glob("t*.py") if p.name not in SPECIAL | GPU_SKIP)
+)
 def test_tamper_attempt_fails_on_the_gpu(gpu_client, name):
     expect, exercise = header(FILES / name)
     on_gpu = re.search(r"^# expect-gpu: *(\S+)", (FILES / name).read_text(), re.MULTILINE)

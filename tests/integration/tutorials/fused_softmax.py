@@ -3,7 +3,6 @@
 # argument, BLOCK_SIZE = next_power_of_2(n_cols) and a num_warps heuristic. Re-typed for TritonLab's tests.
 # Exercise 8/softmax.
 import torch
-
 import triton
 import triton.language as tl
 

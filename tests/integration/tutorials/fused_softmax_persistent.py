@@ -5,7 +5,6 @@
 # loops over rows. Re-typed for TritonLab's tests (benchmark left out). GPU only: it asks the driver for the
 # device's properties. Exercise 8/softmax.
 import torch
-
 import triton
 import triton.language as tl
 from triton.runtime import driver

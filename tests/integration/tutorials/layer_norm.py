@@ -4,7 +4,6 @@
 # whose forward allocates, picks BLOCK_SIZE and num_warps, and launches one program per row. Re-typed for
 # TritonLab's tests (backward and benchmark left out). Exercise: tests/integration/tutorials/lessons.
 import torch
-
 import triton
 import triton.language as tl
 

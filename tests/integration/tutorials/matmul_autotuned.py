@@ -4,7 +4,6 @@
 # returns float16. Re-typed for TritonLab's tests: the CUDA config list only (a few of its entries; the AMD and
 # fp8 branches and the benchmark left out). Exercise 9/matmul: its fp32 cases differ in contract (fp16 out).
 import torch
-
 import triton
 import triton.language as tl
 

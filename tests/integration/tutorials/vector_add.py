@@ -2,7 +2,6 @@
 # (triton-lang/triton, MIT licence): the same kernel, the same DEVICE line and launch-by-lambda wrapper,
 # re-typed for TritonLab's tests (benchmark and plot parts left out). Exercise 5/add.
 import torch
-
 import triton
 import triton.language as tl
 

@@ -11,9 +11,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(LabAppAccess, ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", show=False),
         Binding("n,escape", "answer(False)", show=False),
@@ -24,7 +25,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.question = question
 
     def compose(self) -> ComposeResult:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         with Vertical(id="dialog"):
             yield Static(self.question, id="question", markup=False)
             with Horizontal(id="dialog-buttons"):

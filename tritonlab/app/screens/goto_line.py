@@ -11,9 +11,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 
 
-class GoToLineScreen(ModalScreen[int | None]):
+class GoToLineScreen(LabAppAccess, ModalScreen[int | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", show=False)]
 
     def __init__(self, line_count: int) -> None:
@@ -23,7 +24,7 @@ class GoToLineScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="goto-dialog"):
             yield Static(
-                t("goto_prompt", self.app.lang, count=self.line_count), id="goto-title", markup=False
+                t("goto_prompt", self.lab_app.lang, count=self.line_count), id="goto-title", markup=False
             )
             yield Input(type="integer", id="goto-input", compact=True)
 

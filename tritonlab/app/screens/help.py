@@ -21,6 +21,7 @@ from textual.widgets import Static
 
 from tritonlab.app.keys import HELP_LABELS, help_label, key_name
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 
 FOCUS_NAMES = {
     "CodeEditor": "focus_editor",
@@ -67,7 +68,7 @@ def live_key_rows(screen: Screen) -> tuple[list[KeyRow], str | None]:
     return out, type(focused).__name__ if focused is not None else None
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(LabAppAccess, ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,question_mark,q", "close", show=False)]
 
     def __init__(self, under: Screen) -> None:
@@ -76,7 +77,7 @@ class HelpScreen(ModalScreen[None]):
         self.editor_focused = self.focused_class == "CodeEditor"
 
     def compose(self) -> ComposeResult:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         with Vertical(id="help-dialog"):
             yield Static(t("help_title", lang), id="help-title", markup=False)
             with VerticalScroll(id="help-scroll"):

@@ -13,13 +13,14 @@ from textual.widgets import Button, Static
 from tritonlab import store
 from tritonlab.app.keys import relabel
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 from tritonlab.app.widgets.badge import BackendBadge
 from tritonlab.app.widgets.footer import LabFooter
 from tritonlab.app.widgets.lesson_list import LessonList
 from tritonlab.content.model import tr
 
 
-class HomeScreen(Screen):
+class HomeScreen(LabAppAccess, Screen):
     CSS_PATH = "../home.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "resume", "Resume"),
@@ -34,7 +35,7 @@ class HomeScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__()
-        relabel(self, self.app.lang, self.LABELS)
+        relabel(self, self.lab_app.lang, self.LABELS)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="home-header"):
@@ -42,7 +43,7 @@ class HomeScreen(Screen):
             yield BackendBadge(id="badge")
         yield Button("", id="resume", compact=True, action="screen.resume")
         yield Static(id="home-how", markup=False)
-        yield LessonList(self.app.catalog, id="lessons")
+        yield LessonList(self.lab_app.catalog, id="lessons")
         yield LabFooter()
 
     def on_mount(self) -> None:
@@ -61,15 +62,15 @@ class HomeScreen(Screen):
         if not last:
             return None
         try:
-            return self.app.catalog.exercise(last)
+            return self.lab_app.catalog.exercise(last)
         except KeyError:
             return None
 
     def _refresh_entries(self, highlight: str | None = None, focus: bool = False) -> None:
         lessons = self.query_one(LessonList)
         lessons.rebuild(highlight)
-        self._relabel(self.app.lang)
-        self.app.show_store_notices()
+        self._relabel(self.lab_app.lang)
+        self.lab_app.show_store_notices()
         resume = self.query_one("#resume", Button)
         target = resume if resume.display else lessons
         if focus:
@@ -88,14 +89,14 @@ class HomeScreen(Screen):
         resume.display = exercise is not None
         self.refresh_bindings()
         if exercise is not None:
-            lesson = self.app.catalog.lesson(exercise.lesson_id)
+            lesson = self.lab_app.catalog.lesson(exercise.lesson_id)
             title = f"{lesson.number}. {tr(exercise.title, lang)}" if lesson else tr(exercise.title, lang)
             resume.label = t("resume", lang, title=title) + "  (r)"
 
     def on_lesson_list_exercise_chosen(self, event: LessonList.ExerciseChosen) -> None:
-        self.app.open_exercise(event.exercise_key, lesson_id=event.lesson_id)
+        self.lab_app.open_exercise(event.exercise_key, lesson_id=event.lesson_id)
 
     def action_resume(self) -> None:
         exercise = self._last_exercise()
         if exercise is not None:
-            self.app.open_exercise(exercise.key)
+            self.lab_app.open_exercise(exercise.key)

@@ -6,12 +6,13 @@ Kernel work goes through the app's `Lab` (blocking) in thread workers of the gro
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import subprocess
 import time
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
@@ -19,6 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static, Tab, Tabs, TextArea
 from textual.worker import Worker, WorkerState
 
@@ -30,6 +32,7 @@ from tritonlab.app.keys import relabel
 from tritonlab.app.screens.confirm import ConfirmScreen
 from tritonlab.app.screens.solution import SolutionScreen
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 from tritonlab.app.widgets.action_bar import ActionBar
 from tritonlab.app.widgets.badge import BackendBadge
 from tritonlab.app.widgets.editor import CodeEditor
@@ -47,9 +50,9 @@ TIMEOUTS = {"run": 120.0, "verify": 120.0, "bench": 600.0, "ir": 180.0}
 PANES = ("text", "code", "results")
 
 
-class LessonScreen(Screen):
+class LessonScreen(LabAppAccess, Screen):
     CSS_PATH = "../lesson.tcss"
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f5", "run_code", "Run", priority=True),
         Binding("f6", "verify", "Verify", priority=True),
@@ -103,17 +106,17 @@ class LessonScreen(Screen):
         self._cancel_requested = False
         self._job: tuple[str, float] | None = None  # (op, monotonic start) while a kernel job runs
         self._job_message = ""
-        self._job_timer = None
+        self._job_timer: Timer | None = None
         self._ran_source = ""  # the code the last job ran: a hang's line is looked up in it
         self._verdict_for: str | None = None  # the code the status line's verdict is about (None: no verdict)
         self._audit_seq = 0  # bumped by every verify: an older verify's audit follow-up is then ignored
         self._audited_digest: str | None = None  # the digest of the code whose GPU pass the audit checks
-        relabel(self, self.app.lang, self.LABELS)
+        relabel(self, self.lab_app.lang, self.LABELS)
 
     # ---- layout -----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         with Horizontal(id="lesson-header"):
             yield Static(id="lesson-title", markup=False)
             yield BackendBadge(compact_below=120, id="badge")
@@ -145,15 +148,22 @@ class LessonScreen(Screen):
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self._relabel)
-        self.query_one(ActionBar).set_status(t("ready", self.app.lang))
+        self.query_one(ActionBar).set_status(t("ready", self.lab_app.lang))
         if self.exercise is not None:
             self.editor.focus()
-            self.drafts.start_polling()
-        self.app.show_store_notices()
+            self._draft_keeper.start_polling()
+        self.lab_app.show_store_notices()
+
+    @property
+    def _draft_keeper(self) -> DraftKeeper:
+        """The draft keeper, which exists once an exercise's editor has been composed."""
+        assert self.drafts is not None, "no exercise open: no draft to keep"
+        return self.drafts
 
     @property
     def editor(self) -> CodeEditor:
         """Kept as a reference, not queried: the draft is flushed on unmount, after the children are gone."""
+        assert self._editor is not None, "no exercise open: no editor"
         return self._editor
 
     @property
@@ -175,7 +185,7 @@ class LessonScreen(Screen):
     def _update_title(self) -> None:
         """Wide: 'lesson › exercise'. Narrow: the exercise first, so the ellipsis eats the lesson's title (the
         Text pane shows it), not the name of the exercise being worked on."""
-        lang = self.app.lang
+        lang = self.lab_app.lang
         lesson = f"{self.lesson.number}. {tr(self.lesson.title, lang)}"
         if self.exercise is None:
             title = lesson
@@ -278,7 +288,7 @@ class LessonScreen(Screen):
 
     def action_toggle_wrap(self) -> None:
         self.editor.soft_wrap = not self.editor.soft_wrap
-        self.notify(t("wrap_on" if self.editor.soft_wrap else "wrap_off", self.app.lang), timeout=2)
+        self.notify(t("wrap_on" if self.editor.soft_wrap else "wrap_off", self.lab_app.lang), timeout=2)
 
     def on_screen_resume(self) -> None:
         # A job may have ended while a dialog was on top: the footer must show the keys of now, not of then.
@@ -322,7 +332,7 @@ class LessonScreen(Screen):
         if self._job is None:
             return
         op, started = self._job
-        lang = self.app.lang
+        lang = self.lab_app.lang
         job = t(f"job_{op}", lang)
         seconds = t("elapsed", lang, seconds=int(time.monotonic() - started))
         doing = self._job_message or t("running_word", lang)
@@ -337,9 +347,9 @@ class LessonScreen(Screen):
         if self._verdict_for is not None and self.editor.text != self._verdict_for and not self.busy:
             # The status speaks of the code as it was: say so, rather than show "PASSED" over edited code.
             self._verdict_for = None
-            lang = self.app.lang
+            lang = self.lab_app.lang
             self.query_one(ActionBar).mark_stale(t("status_stale", lang), t("status_stale_short", lang))
-        self.drafts.changed(event.text_area.text)
+        self._draft_keeper.changed(event.text_area.text)
 
     def flush_draft(self, force: bool = False) -> Path | None:
         """Save the editor's text as the draft. Unforced, an untouched starter is not saved (it stays 'not
@@ -372,10 +382,10 @@ class LessonScreen(Screen):
         if self.exercise is None:
             return
         if self.busy:
-            self.notify(t("busy", self.app.lang), severity="warning")
+            self.notify(t("busy", self.lab_app.lang), severity="warning")
             return
         self.flush_draft(force=True)
-        args = {"exercise": self.exercise.key, "file": str(self.drafts.snapshot(self.editor.text))}
+        args = {"exercise": self.exercise.key, "file": str(self._draft_keeper.snapshot(self.editor.text))}
         args.update(extra or {})
         self.busy = True
         self._cancel_requested = False
@@ -384,7 +394,7 @@ class LessonScreen(Screen):
         self._verdict_for = None
         if op == "verify":  # the last code's audit no longer matters, and this verify may need its worker
             self._audit_seq += 1
-            self.app.lab.cancel_audit()
+            self.lab_app.lab.cancel_audit()
         self._begin_job_status(op)
         self._kernel_job(op, args)
 
@@ -393,18 +403,16 @@ class LessonScreen(Screen):
         def progress(event: dict) -> None:
             if self._cancel_requested:
                 # Esc came before the request reached the worker (the kill found no request to stop): again.
-                self.app.cancel_requests()
+                self.lab_app.cancel_requests()
                 return
-            try:
+            with contextlib.suppress(RuntimeError):  # the app is closing
                 self.app.call_from_thread(self._show_progress, op, event)
-            except RuntimeError:  # the app is closing
-                pass
 
         # Lab.verify replays a GPU fault or guard hit on the interpreter's bounds checker (which names the
         # line); the audit of a GPU pass (out-of-bounds reads a GPU cannot see) follows in _audit_job.
         extra = {"audit": "later"} if op == "verify" else {}
         timeout = TIMEOUTS.get(op, 120.0)
-        result = self.app.lab.request(op, args, timeout=timeout, on_progress=progress, **extra)
+        result = self.lab_app.lab.request(op, args, timeout=timeout, on_progress=progress, **extra)
         return op, args, result.to_json()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="audit")
@@ -413,7 +421,7 @@ class LessonScreen(Screen):
         from tritonlab.engine.results import VerifyResult
 
         pending = VerifyResult.from_json(result)
-        followed = self.app.lab.audit(pending, args, timeout=TIMEOUTS.get("verify", 120.0))
+        followed = self.lab_app.lab.audit(pending, args, timeout=TIMEOUTS.get("verify", 120.0))
         return seq, args, followed.to_json()
 
     def _show_audit(self, seq: int, args: dict, result: dict) -> None:
@@ -421,11 +429,11 @@ class LessonScreen(Screen):
         is un-marked and its line shown in the editor (when the editor still holds that code)."""
         if seq != self._audit_seq:
             return  # a newer verify started: this audit was about older code
-        lang = self.app.lang
+        lang = self.lab_app.lang
         self.results.panel("verify-panel", lambda panel: panel.show(result))
         state = (result.get("audit") or {}).get("state")
         bar = self.query_one(ActionBar)
-        style = {"clean": "green", "incomplete": "yellow"}.get(state, "bold red")
+        style = {"clean": "green", "incomplete": "yellow"}.get(state or "", "bold red")
         job = t("job_verify", lang)
         words = f"{job}: {audit_line(result, lang) or ''}"
         if state == "found":
@@ -439,13 +447,13 @@ class LessonScreen(Screen):
 
     def _show_progress(self, op: str, event: dict) -> None:
         if self.busy:
-            self._job_message = progress_text(event, self.app.lang)
+            self._job_message = progress_text(event, self.lab_app.lang)
             self._tick()
 
     def action_cancel_job(self) -> None:
         if self.busy:
             self._cancel_requested = True
-            self.app.cancel_requests()
+            self.lab_app.cancel_requests()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """Every kernel job ends here: success shows its result, an exception in the lab is reported, never
@@ -454,19 +462,21 @@ class LessonScreen(Screen):
         if worker.group == "audit" and worker.is_finished:
             event.stop()
             if event.state == WorkerState.SUCCESS:
-                self._show_audit(*worker.result)
+                self._show_audit(*cast("tuple", worker.result))
             elif event.state == WorkerState.ERROR and not self.busy:  # the GPU pass stands, unaudited
-                words = audit_line({"audit": {"state": "incomplete"}}, self.app.lang)
-                self.query_one(ActionBar).set_status(f"{t('job_verify', self.app.lang)}: {words}", "yellow")
+                words = audit_line({"audit": {"state": "incomplete"}}, self.lab_app.lang)
+                self.query_one(ActionBar).set_status(
+                    f"{t('job_verify', self.lab_app.lang)}: {words}", "yellow"
+                )
             return
         if worker.group != "kernel" or not worker.is_finished:
             return
         event.stop()
         self.busy = False
-        lang = self.app.lang
+        lang = self.lab_app.lang
         bar = self.query_one(ActionBar)
         if event.state == WorkerState.SUCCESS:
-            op, args, result = worker.result
+            op, args, result = cast("tuple[str, dict, dict]", worker.result)
             self._show_result(op, args, result)
             self._verdict_for = self._ran_source
         elif event.state == WorkerState.ERROR:
@@ -477,7 +487,7 @@ class LessonScreen(Screen):
             bar.set_status(t("cancelled", lang))
 
     def _show_result(self, op: str, args: dict, result: dict) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         results = self.results
         bar = self.query_one(ActionBar)
         err = result.get("error") or None
@@ -486,7 +496,7 @@ class LessonScreen(Screen):
         if op == "verify":
             results.panel("verify-panel", lambda panel: panel.show(result))
             if result.get("passed"):
-                backend = result.get("backend") or (self.app.worker_info or {}).get("backend", "?")
+                backend = result.get("backend") or (self.lab_app.worker_info or {}).get("backend", "?")
                 store.mark_verified(self.exercise.key, backend, code_path=args.get("file"))
             if (result.get("audit") or {}).get("state") == "pending":
                 try:
@@ -498,7 +508,7 @@ class LessonScreen(Screen):
             results.panel("bench-panel", lambda panel: panel.show(result))
         elif op == "ir":
             results.panel("ir-panel", lambda panel: panel.show(result, args.get("stage")))
-        cancelled = bool(err) and err.get("kind") == Kind.CANCELLED
+        cancelled = bool(err and err.get("kind") == Kind.CANCELLED)
         results.show_tab(tab)
         if self.has_class("-narrow") and not cancelled:  # the learner pressed Esc to get back to the code
             self.show_pane("results")
@@ -508,11 +518,11 @@ class LessonScreen(Screen):
             line = err.get("line") or self._diagnosis_line(result)
             if line and kind is not None and kind.points_at_line:
                 self.editor.show_error(int(line))
-            notice = restart_notice(err, lang, self.app.lab.last_exit)
+            notice = restart_notice(err, lang, self.lab_app.lab.last_exit)
             job = t(f"job_{op}", lang)
             if kind is Kind.CANCELLED:
                 bar.set_status(t("cancelled", lang), "yellow")
-                self.app.start_worker()
+                self.lab_app.start_worker()
             elif kind is Kind.TIMEOUT:
                 where = self._where(line)
                 bar.set_status(
@@ -522,11 +532,11 @@ class LessonScreen(Screen):
                 )
                 if notice:
                     self.notify(notice, severity="warning", timeout=8)
-                self.app.start_worker()
+                self.lab_app.start_worker()
             elif notice:
                 bar.set_status(notice, "bold red")
                 self.notify(notice, severity="warning", timeout=8)
-                self.app.start_worker()
+                self.lab_app.start_worker()
             else:
                 head = error_head({**err, "line": line}, lang)
                 bar.set_status(
@@ -538,12 +548,13 @@ class LessonScreen(Screen):
         if op == "verify":
             passed = result.get("passed")
             if result.get("skipped"):  # cannot run on this backend/Triton: say why, not "failed"
-                bar.set_status(f"{t('job_verify', lang)}: {t('skipped', lang)} — {summary(result, lang)}",
-                               "bold yellow")
+                bar.set_status(
+                    f"{t('job_verify', lang)}: {t('skipped', lang)} — {summary(result, lang)}", "bold yellow"
+                )
                 return
             word = t("passed", lang) if passed else t("failed", lang)
-            tail = summary(result, lang)
-            if passed and self.app.neighbour(self.exercise, self.lesson, +1) is not None:
+            tail: str | None = summary(result, lang)
+            if passed and self.lab_app.neighbour(self.exercise, self.lesson, +1) is not None:
                 tail = t("next_exercise_tip", lang)  # what now? is the question after a pass
             if (result.get("audit") or {}).get("state") == "pending":
                 tail = audit_line(result, lang)  # the GPU verdict now; the audit's word follows
@@ -562,7 +573,7 @@ class LessonScreen(Screen):
 
     def _where(self, line: int | None, short: bool = False) -> str:
         """'line 42, in the wrapper add()' / 'line 31, in the kernel add_kernel()' for the code that ran."""
-        lang = self.app.lang
+        lang = self.lab_app.lang
         if not line:
             return t("where_unknown", lang)
         place = locate(self._ran_source or self.editor.text, int(line))
@@ -591,13 +602,13 @@ class LessonScreen(Screen):
         def answered(yes: bool | None) -> None:
             if not yes:
                 return
-            self.drafts.forget()
+            self._draft_keeper.forget()
             self._verdict_for = None
             self.editor.replace_text(self._starter)
             # The last verdict was about other code: a "PASSED" over the failing starter is a lie.
-            self.query_one(ActionBar).set_status(t("reset_done", self.app.lang))
+            self.query_one(ActionBar).set_status(t("reset_done", self.lab_app.lang))
 
-        self.app.push_screen(ConfirmScreen(t("confirm_reset", self.app.lang)), answered)
+        self.app.push_screen(ConfirmScreen(t("confirm_reset", self.lab_app.lang)), answered)
 
     def action_solution(self) -> None:
         def answered(yes: bool | None) -> None:
@@ -605,10 +616,10 @@ class LessonScreen(Screen):
                 solution = self.exercise.solution.read_text(encoding="utf-8")
                 self.app.push_screen(SolutionScreen(self.editor.text, solution))
 
-        self.app.push_screen(ConfirmScreen(t("confirm_solution", self.app.lang)), answered)
+        self.app.push_screen(ConfirmScreen(t("confirm_solution", self.lab_app.lang)), answered)
 
     def action_open_in_editor(self) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         command = os.environ.get("VISUAL") or os.environ.get("EDITOR")
         if not command:
             self.notify(t("editor_missing", lang), severity="warning")
@@ -631,13 +642,13 @@ class LessonScreen(Screen):
 
     def reload_from_disk(self) -> None:
         before = self.editor.text
-        text = self.drafts.reload()
+        text = self._draft_keeper.reload()
         if text is not None and text != before:
-            self.notify(t("reloaded", self.app.lang, path=store.draft_path(self.exercise.key)))
+            self.notify(t("reloaded", self.lab_app.lang, path=store.draft_path(self.exercise.key)))
 
     def _leave(self) -> bool:
         if self.busy:
-            self.notify(t("busy", self.app.lang), severity="warning")
+            self.notify(t("busy", self.lab_app.lang), severity="warning")
             return False
         self.flush_draft()
         return True
@@ -649,10 +660,10 @@ class LessonScreen(Screen):
         self._step(-1)
 
     def _step(self, step: int) -> None:
-        target = self.app.neighbour(self.exercise, self.lesson, step)
+        target = self.lab_app.neighbour(self.exercise, self.lesson, step)
         if target is not None and self._leave():
-            self.app.open_exercise(target.key, replace=True)
+            self.lab_app.open_exercise(target.key, replace=True)
 
     def action_home(self) -> None:
         if self._leave():
-            self.app.go_home()
+            self.lab_app.go_home()

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 
 
 def solution_diff(mine: str, solution: str) -> str:
@@ -55,7 +56,7 @@ class DiffView:
         return Measurement(10, options.max_width)
 
 
-class SolutionScreen(ModalScreen[None]):
+class SolutionScreen(LabAppAccess, ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f3", "close", show=False)]
 
     def __init__(self, mine: str, solution: str) -> None:
@@ -63,7 +64,7 @@ class SolutionScreen(ModalScreen[None]):
         self.diff = solution_diff(mine, solution)
 
     def compose(self) -> ComposeResult:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         with Vertical(id="solution-dialog"):
             yield Static(t("solution_title", lang), id="solution-title", markup=False)
             with VerticalScroll(id="solution-scroll"):

@@ -6,11 +6,13 @@ from rich.text import Text
 from textual.widget import Widget
 
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 
 
-class BackendBadge(Widget):
+class BackendBadge(LabAppAccess, Widget):
     def __init__(self, compact_below: int = 0, **kwargs) -> None:
-        """`compact_below`: terminal width under which the interpreter badge is shortened (the lesson header)."""
+        """`compact_below`: terminal width under which the interpreter badge is shortened (the lesson
+        header)."""
         super().__init__(**kwargs)
         self.compact_below = compact_below
 
@@ -19,15 +21,15 @@ class BackendBadge(Widget):
             self.watch(self.app, name, self._restate)
 
     def _restate(self, _value=None) -> None:
-        info, problem = self.app.worker_info, self.app.worker_problem
+        info, problem = self.lab_app.worker_info, self.lab_app.worker_problem
         self.set_class(bool(problem), "-problem")
         self.set_class(not problem and info is None, "-starting")
-        self.set_class(bool(info) and info.get("backend") == "gpu", "-gpu")
-        self.set_class(bool(info) and info.get("backend") != "gpu", "-interpreter")
+        self.set_class(bool(info and info.get("backend") == "gpu"), "-gpu")
+        self.set_class(bool(info and info.get("backend") != "gpu"), "-interpreter")
         self.refresh(layout=True)
 
     def text(self, width: int) -> str:
-        app = self.app
+        app = self.lab_app
         info, problem, lang = app.worker_info, app.worker_problem, app.lang
         if problem:
             return t("badge_failed", lang, message=problem)

@@ -79,8 +79,8 @@ def sweep_series(result: dict) -> tuple[str, list[str], list[float]] | None:
     ykey = next((k for k in ("gbps", "tflops") if _has_numbers(points, k)), None)
     if ykey is None:
         return None
-    timed = [p for p in points if _numeric(p.get(ykey)) is not None]
-    return param, [_label(p, i) for i, p in enumerate(timed)], [_numeric(p[ykey]) for p in timed]
+    timed = [(p, y) for p in points if (y := _numeric(p.get(ykey))) is not None]
+    return param, [_label(p, i) for i, (p, _y) in enumerate(timed)], [y for _p, y in timed]
 
 
 def roofline_series(result: dict) -> dict | None:
@@ -211,7 +211,9 @@ class BenchPanel(LabAppAccess, VerticalScroll):
             plot = PlotextPlot(classes="bench-chart")
             plt = plot.plt
             if theirs:
-                plt.multiple_bar(labels, [mine, theirs], labels=[t("yours", lang), t("torch", lang)])
+                plt.multiple_bar(  # type: ignore[call-arg]  # plotext takes `labels`; textual-plotext's stub says `label`
+                    labels, [mine, theirs], labels=[t("yours", lang), t("torch", lang)]
+                )
             else:
                 plt.bar(labels, mine, label=t("yours", lang))
             plt.title(f"{t('bench_sizes', lang)} ({yours_key})")
@@ -233,11 +235,11 @@ class BenchPanel(LabAppAccess, VerticalScroll):
                     xs, [min(roof["peak_tflops"], roof["bandwidth_gbps"] * x / 1e3) for x in xs], label="roof"
                 )
             for who, marker in (("yours", "●"), ("torch", "◆")):
-                mine = [p for p in roof["points"] if p.get("who", "yours") == who]
-                if mine:
+                theirs_or_mine = [p for p in roof["points"] if p.get("who", "yours") == who]
+                if theirs_or_mine:
                     plt.scatter(
-                        [p["ai"] for p in mine],
-                        [p["tflops"] for p in mine],
+                        [p["ai"] for p in theirs_or_mine],
+                        [p["tflops"] for p in theirs_or_mine],
                         label=t(who, lang),
                         marker=marker,
                     )

@@ -8,10 +8,11 @@ from textual.containers import VerticalScroll
 from textual.widgets import Button, Static
 
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 from tritonlab.content.model import tr
 
 
-class HintsPanel(VerticalScroll):
+class HintsPanel(LabAppAccess, VerticalScroll):
     def __init__(self, hints: list[dict], **kwargs) -> None:
         super().__init__(**kwargs)
         self.hints = hints
@@ -36,7 +37,7 @@ class HintsPanel(VerticalScroll):
         self.scroll_end(animate=False)
 
     def _update_view(self) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         body = self.query_one("#hints-body", Static)
         button = self.query_one("#hint-next", Button)
         if not self.hints:

@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from tritonlab import store
 from tritonlab.app.strings import state_mark, t
+from tritonlab.app.typed import LabAppAccess
 from tritonlab.content.model import tr
 
 STATE_STYLE = {store.VERIFIED: "green", store.IN_PROGRESS: "yellow", store.NOT_STARTED: "dim"}
@@ -33,7 +34,7 @@ def problem_text(problem, lang: str = "en") -> str:
     return f"{where}:{problem.line or 1}: {problem.text(lang)}"
 
 
-class LessonList(OptionList):
+class LessonList(LabAppAccess, OptionList):
     class ExerciseChosen(Message):
         def __init__(self, exercise_key: str | None, lesson_id: str) -> None:
             super().__init__()
@@ -48,7 +49,7 @@ class LessonList(OptionList):
         self.watch(self.app, "lang", lambda _lang: self.rebuild(), init=False)
 
     def rebuild(self, highlight: str | None = None) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         current = highlight
         if current is None and self.highlighted is not None and self.option_count:
             current = self.get_option_at_index(self.highlighted).id

@@ -9,10 +9,11 @@ from textual.widgets import Static
 
 from tritonlab.app.formatting import error_text
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 from tritonlab.present.run import run_lines
 
 
-class OutputPanel(VerticalScroll):
+class OutputPanel(LabAppAccess, VerticalScroll):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._op: str | None = None
@@ -30,7 +31,7 @@ class OutputPanel(VerticalScroll):
         self.scroll_home(animate=False)
 
     def _update_view(self) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         body = self.query_one("#output-body", Static)
         result = self._result
         if result is None:

@@ -15,16 +15,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tritonlab import store
 from tritonlab.app.strings import t
+from tritonlab.app.typed import LabAppAccess
 from tritonlab.content.model import tr
 from tritonlab.quiz import LETTERS, choice_order, grade
 
 
-class QuizChoices(OptionList):
+class QuizChoices(LabAppAccess, OptionList):
     """One question's choices. Keys: ↑ ↓ move, Enter answers, a–d answer directly."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -79,7 +81,7 @@ class QuizChoices(OptionList):
         self.scroll_visible()
 
 
-class QuizPanel(VerticalScroll, can_focus=False):
+class QuizPanel(LabAppAccess, VerticalScroll, can_focus=False):
     """Not focusable itself: Tab lands on the first question's choices, where ↓ chooses instead of
     scrolling."""
 
@@ -87,12 +89,14 @@ class QuizPanel(VerticalScroll, can_focus=False):
         super().__init__(**kwargs)
         self.lesson = lesson
         self.answers: dict[int, int] = {}  # question index -> chosen choice index (in the file's order)
-        self._orders: dict[int, list[int]] = {}  # question index -> file indices in the order this learner sees
+        self._orders: dict[
+            int, list[int]
+        ] = {}  # question index -> file indices in the order this learner sees
         self.built = False
 
     def compose(self) -> ComposeResult:
         if not self.lesson.quiz:
-            yield Static(Text(t("quiz_none", self.app.lang), style="dim"), id="quiz-none")
+            yield Static(Text(t("quiz_none", self.lab_app.lang), style="dim"), id="quiz-none")
 
     def build(self) -> None:
         """Mount the questions the first time the tab is shown: dozens of options would slow the first
@@ -100,8 +104,8 @@ class QuizPanel(VerticalScroll, can_focus=False):
         if self.built or not self.lesson.quiz:
             return
         self.built = True
-        lang = self.app.lang
-        widgets = []
+        lang = self.lab_app.lang
+        widgets: list[Widget] = []
         for q_index in range(len(self.lesson.quiz)):
             widgets.append(Static(id=f"quiz-prompt-{q_index}", classes="quiz-prompt", markup=False))
             widgets.append(
@@ -140,7 +144,7 @@ class QuizPanel(VerticalScroll, can_focus=False):
         self.watch(self.app, "lang", lambda _lang: self._relabel())
 
     def _relabel(self) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         if not self.lesson.quiz:
             self.query_one("#quiz-none", Static).update(Text(t("quiz_none", lang), style="dim"))
             return
@@ -174,11 +178,11 @@ class QuizPanel(VerticalScroll, can_focus=False):
             return
         self.answers[q_index] = chosen
         store.record_quiz(self.lesson.id, question.id, correct)
-        self._refill(q_index, self.app.lang)
+        self._refill(q_index, self.lab_app.lang)
         self._feedback(q_index)
 
     def _feedback(self, q_index: int) -> None:
-        lang = self.app.lang
+        lang = self.lab_app.lang
         widget = self.query_one(f"#quiz-feedback-{q_index}", Static)
         chosen_index = self.answers.get(q_index)
         widget.display = chosen_index is not None

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.lazy import Lazy
-from textual.widget import Widget
 from textual.widgets import TabbedContent, TabPane, Tabs
 
 from tritonlab.app.strings import t
@@ -75,7 +75,7 @@ class ResultsPane(LabAppAccess, Vertical):
             tabs.query_one(Tabs).focus()
         tabs.active = f"tab-{name}"
 
-    def panel(self, panel_id: str, then: Callable[[Widget], None]) -> None:
+    def panel(self, panel_id: str, then: Callable[[Any], None]) -> None:
         """Call `then(panel)` once the panel is mounted (the Lazy ones arrive just after the first frame)."""
         found = self.query(f"#{panel_id}")
         if found:

@@ -91,7 +91,7 @@ class VerifyPanel(LabAppAccess, Vertical):
         audit = audit_line(result, lang)  # a GPU pass: the interpreter audit pending, or what it found
         if audit:
             state = (result.get("audit") or {}).get("state")
-            text.append("\n" + audit, style={"pending": "dim", "clean": "green"}.get(state, "yellow"))
+            text.append("\n" + audit, style={"pending": "dim", "clean": "green"}.get(state or "", "yellow"))
         return text
 
     @staticmethod

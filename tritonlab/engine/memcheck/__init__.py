@@ -9,8 +9,8 @@ store corrupts the worker's heap (abort, segfault or hang). On a GPU there is no
 inside poisoned guard zones and a changed guard after the run is reported instead.
 
 One module per concern: `report` (the out-of-bounds report), `hooks` (patching helpers), `launches` (launch
-recording), `bounds` (interpreter checks), `guards` (poison, guard zones, poisoned allocations). Everything the
-rest of the engine used from the old single module is importable from here unchanged.
+recording), `bounds` (interpreter checks), `guards` (poison, guard zones, poisoned allocations). Everything
+the rest of the engine used from the old single module is importable from here unchanged.
 """
 
 from __future__ import annotations

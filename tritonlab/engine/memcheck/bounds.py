@@ -7,6 +7,7 @@ import dataclasses
 import inspect
 import linecache
 import sys
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -72,14 +73,16 @@ def _region_for(name: str, tensor: Any) -> _Region | None:
     numel = t.numel()
     if numel == 0:
         return _Region(name, first, first, itemsize, 0, shape, strides, None)
-    low = sum((s - 1) * st for s, st in zip(shape, strides) if st < 0)
-    high = sum((s - 1) * st for s, st in zip(shape, strides) if st > 0)
+    low = sum((s - 1) * st for s, st in zip(shape, strides, strict=False) if st < 0)
+    high = sum((s - 1) * st for s, st in zip(shape, strides, strict=False) if st > 0)
     span = high - low + 1
     lo = first + low * itemsize
     nested = None
     if span != numel and low == 0:
-        dims = sorted(((s, st) for s, st in zip(shape, strides) if s > 1 and st > 0), key=lambda d: -d[1])
-        if all(outer[1] >= inner[0] * inner[1] for outer, inner in zip(dims, dims[1:])):
+        dims = sorted(
+            ((s, st) for s, st in zip(shape, strides, strict=False) if s > 1 and st > 0), key=lambda d: -d[1]
+        )
+        if all(outer[1] >= inner[0] * inner[1] for outer, inner in zip(dims, dims[1:], strict=False)):
             nested = dims
     return _Region(name, lo, lo + span * itemsize, itemsize, numel, shape, strides, nested)
 
@@ -130,7 +133,7 @@ class _Launch:
 
 
 def _element_bytes(handle: Any) -> int:
-    dtype = getattr(handle, "dtype", None)
+    dtype: Any = getattr(handle, "dtype", None)
     while hasattr(dtype, "element_ty"):
         dtype = dtype.element_ty
     bits = getattr(dtype, "primitive_bitwidth", 8)
@@ -404,7 +407,7 @@ class InterpreterMemcheck:
 
     def _source_line(self, launch: _Launch) -> tuple[str | None, int | None]:
         target = self.learner_file or launch.file
-        frame = sys._getframe(1)
+        frame: FrameType | None = sys._getframe(1)
         fallback: tuple[str | None, int | None] = (None, None)
         while frame is not None:
             filename = frame.f_code.co_filename

@@ -196,7 +196,7 @@ class GuardedAllocator:
         numel = 1
         for s in shape:
             numel *= s
-        span = 0 if numel == 0 else 1 + sum((s - 1) * st for s, st in zip(shape, strides))
+        span = 0 if numel == 0 else 1 + sum((s - 1) * st for s, st in zip(shape, strides, strict=False))
         storage_dtype = torch.uint8 if dtype == torch.bool else dtype
         start = self.guard_elems + pad
         total = start + span + self.guard_elems

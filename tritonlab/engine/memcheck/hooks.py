@@ -3,6 +3,7 @@ mode, and a kernel's name, file and grid."""
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 from typing import Any
@@ -48,10 +49,8 @@ def _interpret_mode() -> bool:
 
 def _kernel_file(fn: Any) -> str | None:
     fn = getattr(fn, "fn", fn)
-    try:
+    with contextlib.suppress(Exception):
         fn = inspect.unwrap(fn)
-    except Exception:  # noqa: BLE001
-        pass
     code = getattr(fn, "__code__", None)
     if code is not None:
         return code.co_filename
@@ -79,7 +78,8 @@ def _normalize_grid(grid: Any) -> tuple[int, int, int] | None:
         return None
     if not 1 <= len(dims) <= 3:
         return None
-    return tuple(dims + [1] * (3 - len(dims)))
+    x, y, z = dims + [1] * (3 - len(dims))
+    return (x, y, z)
 
 
 def _evaluate_grid(fn: Any, grid: Any, args: tuple, kwargs: dict) -> tuple[int, int, int] | None:

@@ -31,9 +31,11 @@ def _arg_names(fn: Any) -> list[str]:
 def _record_launch(fn: Any, grid: Any, args: tuple, kwargs: dict) -> None:
     if not _launch_sinks:
         return
-    named = dict(zip(_arg_names(fn), args))  # BLOCK_SIZE passed by position counts as well as by keyword
+    named = dict(
+        zip(_arg_names(fn), args, strict=False)
+    )  # BLOCK_SIZE passed by position counts as well as by keyword
     named.update(kwargs)
-    record = {
+    record: dict[str, Any] = {
         "kernel": _kernel_name(fn),
         "file": _kernel_file(fn),
         "grid": _evaluate_grid(fn, grid, args, kwargs),
@@ -59,10 +61,8 @@ def _tensor_ptrs(args: tuple, kwargs: dict) -> list[int]:
     for value in list(args) + list(kwargs.values()):
         data_ptr = getattr(value, "data_ptr", None)
         if callable(data_ptr) and hasattr(value, "shape"):
-            try:
+            with contextlib.suppress(Exception):  # a meta tensor or a foreign object
                 ptrs.append(int(data_ptr()))
-            except Exception:  # noqa: BLE001 - a meta tensor or a foreign object
-                pass
     return ptrs
 
 
@@ -73,7 +73,7 @@ def _compiled_launch(kernel: Any, grid: Any, args: tuple) -> None:
     if fn is None:
         return
     names = list(getattr(fn, "arg_names", None) or [])
-    named = dict(zip(names, args))
+    named = dict(zip(names, args, strict=False))
     metadata = getattr(kernel, "metadata", None)
     for knob in _KNOBS:
         value = getattr(metadata, knob, None)

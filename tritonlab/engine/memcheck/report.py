@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import linecache
 import re
+from typing import Any
 
 _MAX_OFFSETS = 8
 
@@ -107,7 +108,8 @@ class OutOfBounds(Exception):
             )
         size = f"the tensor has {self.numel} element{'' if self.numel == 1 else 's'}"
         if self.numel != self.extent:
-            size = f"the view spans {self.extent} element{'' if self.extent == 1 else 's'} ({self.numel} in the view)"
+            plural = "" if self.extent == 1 else "s"
+            size = f"the view spans {self.extent} element{plural} ({self.numel} in the view)"
         return f"{verb} {target} out of bounds in {self.program}: {where}, {size} — {self._mask_hint(what)}"
 
     def mask_facts(self) -> dict:
@@ -124,7 +126,9 @@ class OutOfBounds(Exception):
                 return f"the mask ({mask}) never bounds {names}: add a bound for it to the mask of {what}"
             return f"{what} has no mask: bound {names} (and every other index) with a mask"
         if mask:
-            return f"the mask ({mask}) lets these lanes through: it must be False for every offset past the end"
+            return (
+                f"the mask ({mask}) lets these lanes through: it must be False for every offset past the end"
+            )
         if facts.get("parsed"):
             return f"{what} has no mask: pass mask= with a bound for each index (e.g. offsets < n_elements)"
         return f"mask {what} (offsets < n_elements)"
@@ -153,24 +157,35 @@ class OutOfBounds(Exception):
         }
 
 
-_AXIS_PATTERNS = ((0, re.compile(r"(\w+)\s*\[\s*:\s*,\s*None\s*\]")), (1, re.compile(r"(\w+)\s*\[\s*None\s*,\s*:\s*\]")))
+_AXIS_PATTERNS = (
+    (0, re.compile(r"(\w+)\s*\[\s*:\s*,\s*None\s*\]")),
+    (1, re.compile(r"(\w+)\s*\[\s*None\s*,\s*:\s*\]")),
+)
 
 
 def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
     """Read the faulting tl.load/tl.store call: its mask= text, and the 2D index names (x[:, None] is axis 0,
-    x[None, :] axis 1) of its pointer — inline, or from the pointer variable's assignments above the line — that
-    the mask does not mention. Best effort: {} when the line is not a plain call."""
+    x[None, :] axis 1) of its pointer — inline, or from the pointer variable's assignments above the line —
+    that the mask does not mention. Best effort: {} when the line is not a plain call."""
     if not code:
         return {}
     try:
         tree = ast.parse(code.strip().rstrip(":"), mode="exec")
     except SyntaxError:
         return {}
-    call = next((n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                 and n.func.attr in ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg")),
-                None)
+    call = next(
+        (
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr in ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg")
+        ),
+        None,
+    )
     if call is None or not call.args:
         return {}
+    assert isinstance(call.func, ast.Attribute)  # the search above matched only attribute calls
     text = code.strip().rstrip(":")
     mask_node = next((k.value for k in call.keywords if k.arg == "mask"), None)
     if mask_node is None and call.func.attr == "store" and len(call.args) >= 3:
@@ -196,7 +211,8 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
 
 
 def _assignments(name: str, file: str, line: int, lookback: int = 60) -> str:
-    """The right-hand sides of `name = ...` / `name += ...` in the lines above `line` (same kernel, usually)."""
+    """The right-hand sides of `name = ...` / `name += ...` in the lines above `line` (same kernel,
+    usually)."""
     pattern = re.compile(rf"^\s*{re.escape(name)}\s*(?:\+|-)?=\s*(.+)$")
     found = []
     for number in range(max(1, line - lookback), line):
@@ -221,7 +237,7 @@ def _oob_from_dict(d: dict) -> OutOfBounds:
         "numel",
         "code",
     )
-    kwargs = {k: d.get(k) for k in keys}
+    kwargs: dict[str, Any] = {k: d.get(k) for k in keys}
     kwargs["program_id"] = tuple(d.get("program_id") or (0, 0, 0))
     for k in ("shape", "strides", "grid", "span"):
         kwargs[k] = tuple(d[k]) if d.get(k) is not None else None

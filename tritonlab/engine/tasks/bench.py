@@ -18,10 +18,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from typing import Any
 
 import torch
 
-from tritonlab.engine import exercise_env, memcheck, roofline, timing
+from tritonlab.engine import exercise_env, roofline, timing
 from tritonlab.engine.inputs import evaluate, make_inputs
 from tritonlab.engine.learner import LearnerError, classify
 from tritonlab.engine.protocol import error
@@ -55,7 +56,7 @@ class _Fault(Exception):
 
 def handle(args: dict, ctx) -> dict:
     backend = ctx.backend
-    result = {
+    result: dict[str, Any] = {
         "exercise": args.get("exercise"),
         "backend": backend,
         "device": (getattr(ctx, "info", None) or {}).get("device"),
@@ -102,10 +103,13 @@ def handle(args: dict, ctx) -> dict:
         if checked.get("error"):
             result["error"] = dict(checked["error"], not_timed=True)
         else:
-            failing = next((c for c in checked.get("cases") or [] if not c.get("passed")), {})
+            failing: dict[str, Any] = next((c for c in checked.get("cases") or [] if not c.get("passed")), {})
             result["error"] = error(
-                "verify", f"not timed: your kernel does not pass verify yet — {summary}", not_timed=True,
-                case=failing.get("name"), diagnosis=(failing.get("diagnoses") or [None])[0],
+                "verify",
+                f"not timed: your kernel does not pass verify yet — {summary}",
+                not_timed=True,
+                case=failing.get("name"),
+                diagnosis=(failing.get("diagnoses") or [None])[0],
             )
         return result
     result["verified"] = True
@@ -115,6 +119,7 @@ def handle(args: dict, ctx) -> dict:
         result["error"] = exc.info
         return result
     spec = loaded.exercise.bench
+    assert spec is not None, f"{loaded.exercise.key} has no [exercise.bench] section"
     result["dtype"] = spec.dtype
     result["baseline"] = spec.baseline or loaded.exercise.reference
     result["formulas"] = {"bytes": spec.bytes, "flops": spec.flops}
@@ -129,8 +134,12 @@ def handle(args: dict, ctx) -> dict:
     try:
         if backend == "gpu":
             _bench_gpu(
-                loaded, spec, ctx, result,
-                refresh=bool(args.get("refresh_ceilings")), given=args.get("ceilings"),
+                loaded,
+                spec,
+                ctx,
+                result,
+                refresh=bool(args.get("refresh_ceilings")),
+                given=args.get("ceilings"),
             )
         else:
             _bench_interpreter(loaded, spec, ctx, result)
@@ -202,7 +211,9 @@ def _stats_dict(stats) -> dict:
 
 def _sweep_configs(spec) -> list[dict]:
     keys = list(spec.sweep)
-    return [dict(zip(keys, combo)) for combo in itertools.product(*(spec.sweep[k] for k in keys))]
+    return [
+        dict(zip(keys, combo, strict=False)) for combo in itertools.product(*(spec.sweep[k] for k in keys))
+    ]
 
 
 def _baseline(exercise, spec, inputs: dict, params: dict, kwargs: dict | None = None):
@@ -218,12 +229,15 @@ def _baseline(exercise, spec, inputs: dict, params: dict, kwargs: dict | None = 
 
 
 def bench_inputs(exercise, spec, params: dict, device) -> dict:
-    """The timed inputs: each tensor drawn from the bench's declared distribution (`bench.init`, randn with scale 1
-    when not named), never from verify's. Verify's data is chosen to break wrong kernels (softmax's integers in
-    [-100, 100) overflow a naive exp), and such data can push torch onto a slow path, which flatters the learner."""
+    """The timed inputs: each tensor drawn from the bench's declared distribution (`bench.init`, randn with
+    scale 1 when not named), never from verify's. Verify's data is chosen to break wrong kernels (softmax's
+    integers in [-100, 100) overflow a naive exp), and such data can push torch onto a slow path, which
+    flatters the learner."""
     declared = getattr(spec, "init", None) or {}
     override = {
-        i.name: {"init": declared.get(i.name, ("randn", ())), "scale": 1.0} for i in exercise.inputs if not i.is_scalar
+        i.name: {"init": declared.get(i.name, ("randn", ())), "scale": 1.0}
+        for i in exercise.inputs
+        if not i.is_scalar
     }
     return make_inputs(exercise, params, spec.dtype, 0, device, override=override)
 
@@ -311,7 +325,7 @@ def _sweep_interpreter(loaded, spec, ctx) -> dict:
         groups.setdefault(key, []).append(kwargs)
     inputs = bench_inputs(exercise, spec, params, loaded.device)
     launch_keys = [k for k in spec.sweep if k in LAUNCH_OPTIONS]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for index, (key, members) in enumerate(groups.items(), 1):
         kwargs = dict(key)
         label = config_label(kwargs) or "(defaults)"
@@ -359,7 +373,7 @@ def _find_autotuners(module) -> list:
 
 def _tuner_name(tuner) -> str:
     base = getattr(tuner, "base_fn", None) or getattr(tuner, "fn", None)
-    return getattr(base, "__name__", None) or getattr(getattr(base, "fn", None), "__name__", "?")
+    return str(getattr(base, "__name__", None) or getattr(getattr(base, "fn", None), "__name__", "?"))
 
 
 def _autotune_listing(loaded, spec) -> dict:
@@ -429,6 +443,7 @@ def set_ceilings(result: dict, ctx, refresh: bool = False, given: dict | None = 
     from tritonlab.engine import ceilings
 
     found = given if isinstance(given, dict) else ceilings.for_bench("gpu", refresh, ctx.progress)
+    assert found is not None  # for_bench answers None only off the GPU
     if found.get("error"):  # % of peak is lost, the timings are not
         result["ceilings"] = None
         result["ceilings_error"] = str(found["error"])
@@ -555,7 +570,7 @@ def _sweep_gpu(loaded, spec, ctx, limits: dict | None) -> dict:
     inplace = _inplace_name(exercise)
     depends_on_kw = "kw" in exercise.reference
     expected = None if inplace or depends_on_kw else _reference_for(loaded, spec, inputs, params, {})
-    rows = []
+    rows: list[dict[str, Any]] = []
     for index, kwargs in enumerate(configs, 1):
         ctx.progress(f"sweep {index}/{len(configs)}: {config_label(kwargs)}")
         row = {
@@ -611,7 +626,11 @@ def _autotune_gpu(loaded, spec, ctx) -> dict:
         return _autotune_listing(loaded, spec)
     tuner = tuners[0]
     configs = list(tuner.configs)
-    report = {"kernel": _tuner_name(tuner), "configs": [describe_config(c) for c in configs], "shapes": []}
+    report: dict[str, Any] = {
+        "kernel": _tuner_name(tuner),
+        "configs": [describe_config(c) for c in configs],
+        "shapes": [],
+    }
     try:
         for number, params in enumerate(spec.autotune[:2], 1):
             report["shapes"].append(_time_configs(loaded, spec, tuner, configs, params, ctx, number))
@@ -655,11 +674,11 @@ def _time_configs(loaded, spec, tuner, configs: list, params: dict, ctx, number:
     flops = _formula_flops(spec, params, spec.dtype)
     atol, rtol = exercise_env.tolerance(exercise, spec.dtype)
     expected = _reference_for(loaded, spec, inputs, params, {})
-    rows = []
+    rows: list[dict[str, Any]] = []
     for index, config in enumerate(configs, 1):
         label = describe_config(config)
         ctx.progress(f"autotune shape {number}, config {index}/{len(configs)}: {label}")
-        row = {
+        row: dict[str, Any] = {
             "config": label,
             "ms": None,
             "ms_q20": None,

@@ -195,7 +195,8 @@ def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
 
 def _lesson_features(backend: str) -> dict:
     """Which Triton features the lessons use (verify.requires) this install lacks: those exercises are skipped
-    with the reason, so the learner should hear it here first (lesson 13: descriptors, warp specialization)."""
+    with the reason, so the learner should hear it here first (lesson 13: descriptors, warp
+    specialization)."""
     from tritonlab.engine import features
 
     have = features.available(backend)

@@ -8,12 +8,13 @@ facts (launches, guard zones, provenance). Nothing the runner prints or writes e
 
 Guards against false passes: outputs are poisoned (unwritten elements are named), inputs live inside poisoned
 guard zones, the interpreter checks every load/store before it happens, inputs are compared with the judge's
-copies afterwards, a kernel from the learner's file must run, and the returned tensor must be memory that kernel
-wrote (provenance: not-kernel-output, written-after-kernel, partly-written-by-torch).
+copies afterwards, a kernel from the learner's file must run, and the returned tensor must be memory that
+kernel wrote (provenance: not-kernel-output, written-after-kernel, partly-written-by-torch).
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -21,6 +22,7 @@ import random
 import secrets
 import time
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -38,24 +40,39 @@ def iter_cases(exercise, backend: str, only: list | None = None, seed: int | Non
     """(params, dtype, seed, kwargs) per case: the lesson's fixed cases, then random sizes from `seed`."""
     if only:  # a replay of exact cases (e.g. the GPU case that faulted, on the interpreter)
         for case in only:
-            yield case.get("params", {}), case.get("dtype", exercise.verify.dtypes[0]), case.get("seed", 0), \
-                case.get("kwargs", {})
+            yield (
+                case.get("params", {}),
+                case.get("dtype", exercise.verify.dtypes[0]),
+                case.get("seed", 0),
+                case.get("kwargs", {}),
+            )
         return
     spec = exercise.verify
     params_list = spec.gpu if backend == "gpu" else spec.interpreter
-    for params, dtype, case_seed, kwargs in itertools.product(params_list, spec.dtypes, spec.seeds, spec.variants):
+    for params, dtype, case_seed, kwargs in itertools.product(
+        params_list, spec.dtypes, spec.seeds, spec.variants
+    ):
         yield params, dtype, case_seed, kwargs
     if seed is None or not params_list:
         return
     rng = random.Random(seed)
     ranges = (spec.hidden or {}).get(backend)
     if ranges:  # verify.hidden (the capstone): sizes from ranges the text does not show, same secret seed
-        yield ({name: rng.randint(low, high) for name, (low, high) in ranges.items()}, spec.dtypes[0],
-               rng.randrange(1, 2**31), {})
+        yield (
+            {name: rng.randint(low, high) for name, (low, high) in ranges.items()},
+            spec.dtypes[0],
+            rng.randrange(1, 2**31),
+            {},
+        )
     names = size_names(exercise)
     # a size that is a power of two in every public case is constrained (a head dimension, a tile): keep it
-    names -= {n for n in names if all(isinstance(p.get(n), int) and p[n] > 0 and not p[n] & (p[n] - 1)
-                                      for p in params_list if n in p)}
+    names -= {
+        n
+        for n in names
+        if all(
+            isinstance(p.get(n), int) and p[n] > 0 and not p[n] & (p[n] - 1) for p in params_list if n in p
+        )
+    }
     sized = [p for p in params_list if any(isinstance(p.get(n), int) and p.get(n) > 1 for n in names)]
     if not sized:
         return
@@ -102,16 +119,25 @@ def resolve_file(exercise, args: dict) -> Path:
 
 def handle(args: dict, ctx) -> dict:
     pool = getattr(ctx, "pool", None)
-    if pool is None:  # inside a runner (bench verifies first): the judge already decided, never re-decide here
+    # inside a runner (bench verifies first): the judge already decided, never re-decide here
+    if pool is None:
         judged = getattr(ctx, "judged", None)
         if judged is None:
             raise RuntimeError("verify is decided by the judge, not in a runner")
         return judged
     backend = ctx.backend
     started = time.perf_counter()
-    result = {"exercise": args.get("exercise"), "backend": backend, "passed": False, "cases": [], "error": None}
+    result: dict[str, Any] = {
+        "exercise": args.get("exercise"),
+        "backend": backend,
+        "passed": False,
+        "cases": [],
+        "error": None,
+    }
     try:
-        exercise = exercise_env.catalog(args.get("lessons_dir"), args.get("kernels_dir")).exercise(args["exercise"])
+        exercise = exercise_env.catalog(args.get("lessons_dir"), args.get("kernels_dir")).exercise(
+            args["exercise"]
+        )
     except KeyError as exc:
         result["error"] = error("usage", str(exc).strip("'\""))
         return result
@@ -123,9 +149,14 @@ def handle(args: dict, ctx) -> dict:
         return result
     result.update(exercise=exercise.key, file=str(path), entry=exercise.entry)
     lacking = features.missing(exercise.verify.requires, backend)
-    if lacking:  # cannot run here: say what is missing instead of failing the learner (lesson 13's TMA exercise)
-        result["skipped"] = {"kind": Kind.SKIPPED.value, "requires": list(exercise.verify.requires),
-                             "missing": lacking, "triton": _triton_version()}
+    # cannot run here: say what is missing instead of failing the learner (lesson 13's TMA exercise)
+    if lacking:
+        result["skipped"] = {
+            "kind": Kind.SKIPPED.value,
+            "requires": list(exercise.verify.requires),
+            "missing": lacking,
+            "triton": _triton_version(),
+        }
         result["summary"] = f"skipped on the {backend}: needs {', '.join(lacking)}"
         result["seconds"] = round(time.perf_counter() - started, 3)
         return result
@@ -150,22 +181,45 @@ def handle(args: dict, ctx) -> dict:
         inputs_of.append(inputs)
         file_in, file_out = runner.workdir / f"in-{index}.pt", runner.workdir / f"out-{index}.pt"
         torch.save(inputs, file_in)
-        job_cases.append({"params": params, "dtype": dtype, "kwargs": kwargs, "inputs": str(file_in),
-                          "output": str(file_out), "seed": seed, "plan": plan is not None,
-                          # torch.compile takes seconds: once per verify, on the first case, on a GPU only
-                          "compile": bool(plan and exercise.verify.compile and backend == "gpu" and not index)})
+        job_cases.append(
+            {
+                "params": params,
+                "dtype": dtype,
+                "kwargs": kwargs,
+                "inputs": str(file_in),
+                "output": str(file_out),
+                "seed": seed,
+                "plan": plan is not None,
+                # torch.compile takes seconds: once per verify, on the first case, on a GPU only
+                "compile": bool(plan and exercise.verify.compile and backend == "gpu" and not index),
+            }
+        )
     runner_file = str(runner.workdir / path.name)
-    job = {"op": "verify", "exercise": exercise.key, "lessons_dir": args.get("lessons_dir"),
-           "kernels_dir": args.get("kernels_dir"), "file": runner_file, "source": source,
-           "cases": job_cases, "rejects": [{"name": r.name} for r in rejects]}
+    job = {
+        "op": "verify",
+        "exercise": exercise.key,
+        "lessons_dir": args.get("lessons_dir"),
+        "kernels_dir": args.get("kernels_dir"),
+        "file": runner_file,
+        "source": source,
+        "cases": job_cases,
+        "rejects": [{"name": r.name} for r in rejects],
+    }
     names = [exercise_env.case_name(p, d, s, k) for p, d, s, k in cases]
-    names = [n if i < len(cases) - _random_count(cases, exercise, backend, args) else
-             n.split(" · seed")[0] + " · random" for i, n in enumerate(names)]
+    names = [
+        n
+        if i < len(cases) - _random_count(cases, exercise, backend, args)
+        else n.split(" · seed")[0] + " · random"
+        for i, n in enumerate(names)
+    ]
     payloads: dict[int, dict] = {}
 
     def on_message(message: dict) -> None:
-        if message.get("type") == "event" and isinstance(message.get("case"), int) and \
-                0 <= message["case"] < len(cases):
+        if (
+            message.get("type") == "event"
+            and isinstance(message.get("case"), int)
+            and 0 <= message["case"] < len(cases)
+        ):
             i = message["case"]
             ctx.progress(f"case {i + 1}/{total}: {names[i]}", case=i + 1, total=total, name=names[i])
         elif message.get("type") == "case" and isinstance(message.get("index"), int):
@@ -181,7 +235,9 @@ def handle(args: dict, ctx) -> dict:
     if problem is not None:
         result["error"] = problem
     by_case = {m["index"]: m for m in messages if m.get("type") == "case" and isinstance(m.get("index"), int)}
-    by_reject = {m["index"]: m for m in messages if m.get("type") == "reject" and isinstance(m.get("index"), int)}
+    by_reject = {
+        m["index"]: m for m in messages if m.get("type") == "reject" and isinstance(m.get("index"), int)
+    }
     load_error = next((m for m in messages if m.get("type") == "load-error"), None)
     if load_error is not None:
         result["error"] = _error_dict(load_error.get("error"))
@@ -192,11 +248,23 @@ def handle(args: dict, ctx) -> dict:
                 break
             payload = payloads.get(index, {"missing": "no output file"})
             if plan is not None:
-                case = judge_plan_case(exercise, str(path), params, dtype, seed, kwargs, inputs_of[index], facts,
-                                       payload, backend, first=not index)
+                case = judge_plan_case(
+                    exercise,
+                    str(path),
+                    params,
+                    dtype,
+                    seed,
+                    kwargs,
+                    inputs_of[index],
+                    facts,
+                    payload,
+                    backend,
+                    first=not index,
+                )
             else:
-                case = judge_case(exercise, str(path), params, dtype, seed, kwargs, inputs_of[index], facts,
-                                  payload, device)
+                case = judge_case(
+                    exercise, str(path), params, dtype, seed, kwargs, inputs_of[index], facts, payload, device
+                )
             case["name"] = names[index]
             result["cases"].append(case)
             if case.get("error"):
@@ -208,12 +276,18 @@ def handle(args: dict, ctx) -> dict:
     if not result["error"] and len(result["cases"]) < total:
         result["error"] = error("crash", "the runner stopped before every case was run")
     contracts.numerics_first(result["cases"], bool(result["error"]))
-    result["passed"] = bool(result["cases"]) and not result["error"] and all(c["passed"] for c in result["cases"])
+    result["passed"] = (
+        bool(result["cases"]) and not result["error"] and all(c["passed"] for c in result["cases"])
+    )
     result["seed"] = secret if not args.get("cases") else None
     # what the judge/runner split costs, per verify (scripts/judge_cost.py reports it)
-    result["judge"] = {"runner_wait_s": round(waited, 4), "inputs_s": round(prepared - clock - waited, 4),
-                       "runner_s": round(ran - prepared, 4), "verdict_s": round(time.perf_counter() - ran, 4),
-                       "cases": len(cases)}
+    result["judge"] = {
+        "runner_wait_s": round(waited, 4),
+        "inputs_s": round(prepared - clock - waited, 4),
+        "runner_s": round(ran - prepared, 4),
+        "verdict_s": round(time.perf_counter() - ran, 4),
+        "cases": len(cases),
+    }
     result["seconds"] = round(time.perf_counter() - started, 3)
     result["summary"] = summarize(result)
     return result
@@ -234,7 +308,8 @@ def _timeout(args: dict) -> float:
         return 60.0
     received = args.get("_received")
     # The judge's own set-up (inputs, references, files) already used part of the client's time: on a GPU with
-    # large cases it is seconds, and a runner given the full budget then outlived the client's deadline, so the
+    # large cases it is seconds, and a runner given the full budget then outlived the client's deadline, so
+    # the
     # client killed the judge and the timeout lost the learner's line.
     spent = time.monotonic() - received if isinstance(received, (int, float)) else 0.0
     return max(1.0, float(value) - 3.0 - spent)
@@ -245,7 +320,7 @@ def _emit_output(text: str) -> None:
     data = text.encode("utf-8", "replace")
     try:
         while data:
-            data = data[os.write(1, data):]
+            data = data[os.write(1, data) :]
     except OSError:
         pass
 
@@ -273,12 +348,21 @@ def _runner_problem(outcome, messages: list, output: str, learner_file: str) -> 
 
     line = _learner_line(output[-16384:], {"file": learner_file})
     if outcome.violations:
-        return error("tampered", "something other than the lab wrote to the lab's result channel "
-                     f"({len(outcome.violations)} foreign line(s)): the verdict cannot come from the learner's "
-                     "process", line, foreign=outcome.violations[:3])
+        return error(
+            "tampered",
+            "something other than the lab wrote to the lab's result channel "
+            f"({len(outcome.violations)} foreign line(s)): the verdict cannot come from the learner's "
+            "process",
+            line,
+            foreign=outcome.violations[:3],
+        )
     if outcome.timed_out:
-        return error("timeout", "no answer within the time limit: the kernel may loop forever (check the loop "
-                     "bounds) or run far more programs than you meant. The runner was stopped.", line)
+        return error(
+            "timeout",
+            "no answer within the time limit: the kernel may loop forever (check the loop "
+            "bounds) or run far more programs than you meant. The runner was stopped.",
+            line,
+        )
     internal = next((m for m in messages if m.get("type") == "internal"), None)
     if internal is not None:
         return error("runtime", "the runner failed: " + str(internal.get("message", ""))[-1500:], line)
@@ -291,22 +375,26 @@ def _runner_problem(outcome, messages: list, output: str, learner_file: str) -> 
         extra["signal"] = what.split(" ")[0]
     if outcome.zygote_died:
         what += "; its parent (the lab's runner pool) was killed too, and restarts on the next request"
-    return error("crash", f"the runner process died: {what}. Your code is kept; the next request starts a "
-                 "fresh runner.", line, exit_code=status, stderr_tail="\n".join(output.strip().splitlines()[-20:]),
-                 **extra)
+    return error(
+        "crash",
+        f"the runner process died: {what}. Your code is kept; the next request starts a fresh runner.",
+        line,
+        exit_code=status,
+        stderr_tail="\n".join(output.strip().splitlines()[-20:]),
+        **extra,
+    )
 
 
 def _load_output(path: str, device) -> dict:
-    """The runner's output file, read without running any of its code (weights_only): a dict of plain tensors."""
+    """The runner's output file, read without running any of its code (weights_only): a dict of plain
+    tensors."""
     try:
         payload = torch.load(path, weights_only=True, map_location=device)
     except Exception as exc:  # noqa: BLE001 - a forged or subclassed tensor does not unpickle; say so
         return {"missing": f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"}
     finally:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(path)
-        except OSError:
-            pass
     if not isinstance(payload, dict):
         return {"missing": "not a dict"}
     return payload
@@ -321,8 +409,11 @@ def _int(value, default: int = 0) -> int:
 
 
 def _ints(values) -> list[int]:
-    return [v for v in values if isinstance(v, int) and not isinstance(v, bool)][:8] if isinstance(values, list) \
+    return (
+        [v for v in values if isinstance(v, int) and not isinstance(v, bool)][:8]
+        if isinstance(values, list)
         else []
+    )
 
 
 def _guard_diagnoses(facts: dict, diagnoses: list) -> None:
@@ -330,50 +421,96 @@ def _guard_diagnoses(facts: dict, diagnoses: list) -> None:
     for guard in facts.get("guards") or []:
         if not isinstance(guard, dict):
             continue
-        guard = {"name": str(guard.get("name") or ""), "side": str(guard.get("side") or ""),
-                 "changed": _int(guard.get("changed")), "first_offsets": _ints(guard.get("first_offsets"))}
-        diagnoses.append({"kind": "oob", "access": "store", "arg": guard.get("name"),
-                          "message": f"out-of-bounds store: memory {guard.get('side')} the tensor "
-                                     f"{guard.get('name') or ''} was overwritten ({guard.get('changed')} elements) "
-                                     "— a store without a correct mask", **guard})
+        guard = {
+            "name": str(guard.get("name") or ""),
+            "side": str(guard.get("side") or ""),
+            "changed": _int(guard.get("changed")),
+            "first_offsets": _ints(guard.get("first_offsets")),
+        }
+        diagnoses.append(
+            {
+                "kind": "oob",
+                "access": "store",
+                "arg": guard.get("name"),
+                "message": f"out-of-bounds store: memory {guard.get('side')} the tensor "
+                f"{guard.get('name') or ''} was overwritten ({guard.get('changed')} elements) "
+                "— a store without a correct mask",
+                **guard,
+            }
+        )
 
 
 def _input_diagnoses(exercise, inputs: dict, payload: dict, diagnoses: list) -> None:
     """Inputs the runner sent back (it found them changed), compared here with the judge's own copies."""
     output_spec = exercise.verify.output
     skip_input = output_spec.split(":", 1)[1] if output_spec.startswith("inplace:") else None
-    returned = payload.get("inputs") if isinstance(payload.get("inputs"), dict) else {}
+    returned: dict[str, Any] = payload["inputs"] if isinstance(payload.get("inputs"), dict) else {}
     for name, original in inputs.items():
         if name == skip_input or not isinstance(original, torch.Tensor):
             continue
         if name not in returned:
             continue  # the runner found it unchanged
-        now = returned.get(name)
+        now: Any = returned.get(name)
         if not _plain(now) or now.shape != original.shape or now.dtype != original.dtype:
-            diagnoses.append({"kind": "input-modified", "arg": name, "message": f"your input {name} did not come "
-                              "back from the runner unchanged"})
+            diagnoses.append(
+                {
+                    "kind": "input-modified",
+                    "arg": name,
+                    "message": f"your input {name} did not come back from the runner unchanged",
+                }
+            )
             continue
         now = now.to(original.device)
         same = torch.equal(now, original) or (
-            now.is_floating_point() and torch.equal(torch.isnan(now), torch.isnan(original))
-            and torch.equal(torch.nan_to_num(now), torch.nan_to_num(original)))
+            now.is_floating_point()
+            and torch.equal(torch.isnan(now), torch.isnan(original))
+            and torch.equal(torch.nan_to_num(now), torch.nan_to_num(original))
+        )
         if not same:
             changed = int((now != original).sum())
-            diagnoses.append({"kind": "input-modified", "arg": name, "changed": changed,
-                              "message": f"your kernel modified its input {name} ({changed} elements changed): "
-                                         "inputs are read-only — store into the output instead"})
+            diagnoses.append(
+                {
+                    "kind": "input-modified",
+                    "arg": name,
+                    "changed": changed,
+                    "message": f"your kernel modified its input {name} ({changed} elements changed): "
+                    "inputs are read-only — store into the output instead",
+                }
+            )
 
 
-def judge_plan_case(exercise, learner_file: str, params: dict, dtype: str, seed: int, kwargs: dict, inputs: dict,
-                    facts: dict, payload: dict, backend: str, first: bool) -> dict:
+def judge_plan_case(
+    exercise,
+    learner_file: str,
+    params: dict,
+    dtype: str,
+    seed: int,
+    kwargs: dict,
+    inputs: dict,
+    facts: dict,
+    payload: dict,
+    backend: str,
+    first: bool,
+) -> dict:
     """A case with a verify plan, decided here: the reference outputs and gradients are computed by the judge
-    (torch autograd on its own copies of the inputs), each output/gradient the runner sent is compared with its
+    (torch autograd on its own copies of the inputs), each output/gradient the runner sent is compared with
+    its
     own tolerance, the operator facts and the determinism re-run's tensors are checked here too."""
     plan = outputs.Plan.for_exercise(exercise, seed)
     atol, rtol = exercise_env.tolerance(exercise, dtype)
-    case = {"params": params, "dtype": dtype, "seed": seed, "kwargs": kwargs, "passed": False,
-            "max_abs_err": None, "max_rel_err": None, "mismatches": None, "diagnoses": [],
-            "atol": atol, "rtol": rtol}
+    case: dict[str, Any] = {
+        "params": params,
+        "dtype": dtype,
+        "seed": seed,
+        "kwargs": kwargs,
+        "passed": False,
+        "max_abs_err": None,
+        "max_rel_err": None,
+        "mismatches": None,
+        "diagnoses": [],
+        "atol": atol,
+        "rtol": rtol,
+    }
     case["inputs"] = {k: describe(v) for k, v in inputs.items()}
     diagnoses = case["diagnoses"]
     launches = [_launch_record(x) for x in facts.get("launches") or [] if isinstance(x, dict)]
@@ -389,13 +526,19 @@ def judge_plan_case(exercise, learner_file: str, params: dict, dtype: str, seed:
         case["stats"] = {k: _int(stats.get(k)) for k in ("bytes_loaded", "bytes_stored", "programs")}
     mine = [launch for launch in launches if same_file(launch.get("file"), learner_file)]
     if exercise.expect_kernel and not mine:
-        what = ("no Triton kernel ran" if not launches else
-                "the kernels that ran are not defined in your file")
-        diagnoses.append({"kind": "no-kernel-launched", "entry": exercise.entry, "foreign": bool(launches),
-                          "message": f"{what}: {exercise.entry}() must launch the @triton.jit kernel you wrote "
-                                     "(returning torch's own result does not count)"})
+        what = "no Triton kernel ran" if not launches else "the kernels that ran are not defined in your file"
+        diagnoses.append(
+            {
+                "kind": "no-kernel-launched",
+                "entry": exercise.entry,
+                "foreign": bool(launches),
+                "message": f"{what}: {exercise.entry}() must launch the @triton.jit kernel you wrote "
+                "(returning torch's own result does not count)",
+            }
+        )
     _guard_diagnoses(facts, diagnoses)
     _input_diagnoses(exercise, inputs, payload, diagnoses)
+    assert plan is not None  # only plan cases come here
     expected = plan.reference(exercise, dict(inputs), params, kwargs)
     got = _plan_tensors(facts.get("returned"), payload.get("outputs"), diagnoses, exercise.entry)
     tols = outputs.tolerances(exercise, plan, dtype, (atol, rtol))
@@ -403,8 +546,11 @@ def judge_plan_case(exercise, learner_file: str, params: dict, dtype: str, seed:
     diagnoses.extend(_op_diagnoses(exercise, facts, learner_file))
     spec = exercise.verify
     if spec.compile and first:
-        case["compile"] = {"checked": False, "why": "interpreter"} if backend != "gpu" else \
-            _judge_compile(plan, facts.get("compile"), payload.get("compiled"), got, tols, diagnoses)
+        case["compile"] = (
+            {"checked": False, "why": "interpreter"}
+            if backend != "gpu"
+            else _judge_compile(plan, facts.get("compile"), payload.get("compiled"), got, tols, diagnoses)
+        )
     if diagnoses:
         case["passed"] = False
         return case
@@ -428,11 +574,12 @@ class _NotATensor:
 
 
 def _plan_tensors(returned, tensors, diagnoses: list, entry: str) -> tuple:
-    """The outputs in plan order, rebuilt from the runner's facts ("Tensor", None or a type name per value) and
+    """The outputs in plan order, rebuilt from the runner's facts ("Tensor", None or a type name per value)
+    and
     the plain tensors it saved. A value said to be a tensor that did not arrive as a plain one is named."""
     returned = returned[:64] if isinstance(returned, list) else []
     tensors = tensors if isinstance(tensors, dict) else {}
-    values = []
+    values: list[Any] = []
     for index, kind in enumerate(returned):
         tensor = tensors.get(str(index))
         if kind is None:
@@ -443,10 +590,16 @@ def _plan_tensors(returned, tensors, diagnoses: list, entry: str) -> tuple:
             name = "".join(ch for ch in str(kind) if ch.isalnum() or ch == "_")[:80] or "value"
             if kind == "Tensor" or str(kind).startswith("subclass:"):
                 name = name.removeprefix("subclass")
-                diagnoses.append({"kind": "not-a-plain-tensor", "entry": entry, "returned": name,
-                                  "message": f"{entry}() returned a {name} the lab cannot accept as a plain "
-                                             "torch.Tensor (a tensor subclass or a forged result): return the "
-                                             "tensors your kernels wrote"})
+                diagnoses.append(
+                    {
+                        "kind": "not-a-plain-tensor",
+                        "entry": entry,
+                        "returned": name,
+                        "message": f"{entry}() returned a {name} the lab cannot accept as a plain "
+                        "torch.Tensor (a tensor subclass or a forged result): return the "
+                        "tensors your kernels wrote",
+                    }
+                )
             values.append(type(name, (_NotATensor,), {})())
     return tuple(values)
 
@@ -456,16 +609,22 @@ def _op_diagnoses(exercise, facts: dict, learner_file: str) -> list[dict]:
     file (the function torch.library runs for it, as the runner found it)."""
     wanted = list(exercise.verify.ops or [])
     seen = {str(n) for n in facts.get("ops_seen") or [] if isinstance(n, str)}
-    origins = facts.get("ops_origin") if isinstance(facts.get("ops_origin"), dict) else {}
+    origins: dict[str, Any] = facts["ops_origin"] if isinstance(facts.get("ops_origin"), dict) else {}
     recorder = outputs.OpRecorder(wanted)
     recorder.seen = seen & set(wanted)
     found = [d for d in outputs.op_diagnoses(recorder, learner_file) if d["kind"] == "op-not-used"]
     for name in wanted:
         origin = origins.get(name)
         if name in seen and isinstance(origin, str) and origin and not same_file(origin, learner_file):
-            found.append({"kind": "op-not-yours", "op": name, "origin": origin[:4096],
-                          "message": f"the operator {name} that ran was registered by {origin[:4096]}, not by your "
-                                     "file: register it in your file with @triton_op"})
+            found.append(
+                {
+                    "kind": "op-not-yours",
+                    "op": name,
+                    "origin": origin[:4096],
+                    "message": f"the operator {name} that ran was registered by {origin[:4096]}, not by your "
+                    "file: register it in your file with @triton_op",
+                }
+            )
     return found
 
 
@@ -474,12 +633,24 @@ def _judge_compile(plan, facts, compiled, eager: tuple, tols: dict, diagnoses: l
     facts = facts if isinstance(facts, dict) else {}
     if facts.get("checked") is not True:
         return {"checked": False, "why": "not run"}
-    if diagnoses or not all(_plain(t) for t in eager):  # numerics first: nothing right to compare compiled with
-        return {"checked": True, "passed": False, "why": "eager-fails", "graph_breaks": _int(facts.get("graph_breaks"))}
+    if diagnoses or not all(
+        _plain(t) for t in eager
+    ):  # numerics first: nothing right to compare compiled with
+        return {
+            "checked": True,
+            "passed": False,
+            "why": "eager-fails",
+            "graph_breaks": _int(facts.get("graph_breaks")),
+        }
     found: list = []
     if _int(facts.get("graph_breaks")) or not isinstance(compiled, dict):
-        found.append({"kind": "graph-break", "error": str(facts.get("error") or "")[:80],
-                      "message": f"torch.compile(fullgraph=True) failed: {str(facts.get('message') or '')[:300]}"})
+        found.append(
+            {
+                "kind": "graph-break",
+                "error": str(facts.get("error") or "")[:80],
+                "message": f"torch.compile(fullgraph=True) failed: {str(facts.get('message') or '')[:300]}",
+            }
+        )
     else:
         names = [f"{i}" for i in range(len(plan.names))]
         got = tuple(compiled.get(n) if _plain(compiled.get(n)) else None for n in names)
@@ -491,19 +662,44 @@ def _judge_compile(plan, facts, compiled, eager: tuple, tols: dict, diagnoses: l
     return {"checked": True, "passed": not found, "graph_breaks": _int(facts.get("graph_breaks"))}
 
 
-def judge_case(exercise, learner_file: str, params: dict, dtype: str, seed: int, kwargs: dict, inputs: dict,
-               facts: dict, payload: dict, device) -> dict:
+def judge_case(
+    exercise,
+    learner_file: str,
+    params: dict,
+    dtype: str,
+    seed: int,
+    kwargs: dict,
+    inputs: dict,
+    facts: dict,
+    payload: dict,
+    device,
+) -> dict:
     atol, rtol = exercise_env.tolerance(exercise, dtype)
-    case = {"params": params, "dtype": dtype, "seed": seed, "kwargs": kwargs, "passed": False,
-            "max_abs_err": None, "max_rel_err": None, "mismatches": None, "diagnoses": [],
-            "atol": atol, "rtol": rtol}
+    case: dict[str, Any] = {
+        "params": params,
+        "dtype": dtype,
+        "seed": seed,
+        "kwargs": kwargs,
+        "passed": False,
+        "max_abs_err": None,
+        "max_rel_err": None,
+        "mismatches": None,
+        "diagnoses": [],
+        "atol": atol,
+        "rtol": rtol,
+    }
     case["inputs"] = {k: describe(v) for k, v in inputs.items()}
     diagnoses = case["diagnoses"]
-    notes = [n for n in facts.get("notes") or [] if isinstance(n, dict) and n.get("kind") in contracts.NOTE_KINDS]
+    notes = [
+        n for n in facts.get("notes") or [] if isinstance(n, dict) and n.get("kind") in contracts.NOTE_KINDS
+    ]
     if notes:
         case["notes"] = notes
-    diagnoses.extend(d for d in facts.get("file_facts") or [] if isinstance(d, dict)
-                     and d.get("kind") in contracts.FACT_KINDS)
+    diagnoses.extend(
+        d
+        for d in facts.get("file_facts") or []
+        if isinstance(d, dict) and d.get("kind") in contracts.FACT_KINDS
+    )
     launches = [_launch_record(x) for x in facts.get("launches") or [] if isinstance(x, dict)]
     case["launches"] = [{k: launch.get(k) for k in ("kernel", "file", "grid")} for launch in launches]
     if facts.get("error") is not None:
@@ -517,11 +713,16 @@ def judge_case(exercise, learner_file: str, params: dict, dtype: str, seed: int,
         case["stats"] = {k: _int(stats.get(k)) for k in ("bytes_loaded", "bytes_stored", "programs")}
     mine = [launch for launch in launches if same_file(launch.get("file"), learner_file)]
     if exercise.expect_kernel and not mine:
-        what = ("no Triton kernel ran" if not launches else
-                "the kernels that ran are not defined in your file")
-        diagnoses.append({"kind": "no-kernel-launched", "entry": exercise.entry, "foreign": bool(launches),
-                          "message": f"{what}: {exercise.entry}() must launch the @triton.jit kernel you wrote "
-                                     "(returning torch's own result does not count)"})
+        what = "no Triton kernel ran" if not launches else "the kernels that ran are not defined in your file"
+        diagnoses.append(
+            {
+                "kind": "no-kernel-launched",
+                "entry": exercise.entry,
+                "foreign": bool(launches),
+                "message": f"{what}: {exercise.entry}() must launch the @triton.jit kernel you wrote "
+                "(returning torch's own result does not count)",
+            }
+        )
     _guard_diagnoses(facts, diagnoses)
     _input_diagnoses(exercise, inputs, payload, diagnoses)
 
@@ -530,27 +731,48 @@ def judge_case(exercise, learner_file: str, params: dict, dtype: str, seed: int,
     returned_type = str(facts.get("returned") or "")
     if not _plain(got):
         if facts.get("returned_tensor") is True or "missing" in payload or got is not None:
-            diagnoses.append({"kind": "not-a-plain-tensor", "entry": exercise.entry, "returned": returned_type[:80],
-                              "message": f"{exercise.entry}() returned a {returned_type[:80] or 'value'} the lab "
-                                         "cannot accept as a plain torch.Tensor (a tensor subclass or a forged "
-                                         "result): return the output tensor your kernel wrote"})
+            diagnoses.append(
+                {
+                    "kind": "not-a-plain-tensor",
+                    "entry": exercise.entry,
+                    "returned": returned_type[:80],
+                    "message": f"{exercise.entry}() returned a {returned_type[:80] or 'value'} the lab "
+                    "cannot accept as a plain torch.Tensor (a tensor subclass or a forged "
+                    "result): return the output tensor your kernel wrote",
+                }
+            )
         else:
-            diagnoses.append({"kind": "wrong-shape", "got_type": returned_type[:80],
-                              "message": f"the wrapper returned {returned_type[:80]}, "
-                                                              "not a torch.Tensor — return the output tensor"})
+            diagnoses.append(
+                {
+                    "kind": "wrong-shape",
+                    "got_type": returned_type[:80],
+                    "message": f"the wrapper returned {returned_type[:80]}, "
+                    "not a torch.Tensor — return the output tensor",
+                }
+            )
         return case
     if not _check_output(got, expected, diagnoses):
         return case
     if exercise.expect_kernel and mine:
         _provenance(facts.get("provenance"), got, exercise.entry, diagnoses)
-    diagnoses.extend(d for d in facts.get("contracts") or [] if isinstance(d, dict)
-                     and d.get("kind") in contracts.FACT_KINDS)
+    diagnoses.extend(
+        d
+        for d in facts.get("contracts") or []
+        if isinstance(d, dict) and d.get("kind") in contracts.FACT_KINDS
+    )
 
+    assert got is not None  # _check_output returned False for anything but a tensor
     unwritten = memcheck.is_poison(got) if got.numel() else None
     block = kwargs.get("BLOCK_SIZE") or _launch_block(mine) or facts.get("block_guess")
     block = block if isinstance(block, int) and not isinstance(block, bool) and block > 0 else None
-    report = diagnose(got.detach(), expected.to(got.device), atol=atol, rtol=rtol, unwritten_mask=unwritten,
-                      block_size=block)
+    report = diagnose(
+        got.detach(),
+        expected.to(got.device),
+        atol=atol,
+        rtol=rtol,
+        unwritten_mask=unwritten,
+        block_size=block,
+    )
     _refine_unwritten(report.get("diagnoses", []), mine, block, got.numel())
     contracts.explain_unwritten(report.get("diagnoses", []), mine, block, tuple(got.shape), known=diagnoses)
     for key in ("max_abs_err", "max_rel_err", "mismatches", "first", "map", "map_grid"):
@@ -564,9 +786,15 @@ def judge_case(exercise, learner_file: str, params: dict, dtype: str, seed: int,
         moved = case["stats"]["bytes_loaded"] + case["stats"]["bytes_stored"]
         case["bytes_budget"] = limit
         if moved > limit:
-            diagnoses.append({"kind": "perf-bytes", "moved": moved, "budget": limit,
-                              "message": f"correct, but the kernel moved {moved:,} bytes where {int(limit):,} are "
-                                         "enough: it reads some data more than once"})
+            diagnoses.append(
+                {
+                    "kind": "perf-bytes",
+                    "moved": moved,
+                    "budget": limit,
+                    "message": f"correct, but the kernel moved {moved:,} bytes where {int(limit):,} are "
+                    "enough: it reads some data more than once",
+                }
+            )
     case["passed"] = not diagnoses
     return case
 
@@ -576,89 +804,161 @@ def _provenance(facts, got, entry: str, diagnoses: list) -> None:
     facts = facts if isinstance(facts, dict) else {}
     numel = got.numel()
     if facts.get("from_launch") is not True:
-        diagnoses.append({"kind": "not-kernel-output", "entry": entry,
-                          "message": f"your {entry}() returned a tensor that no kernel of yours wrote: its memory "
-                                     "was never handed to your kernel (it was computed by torch or copied) — "
-                                     "return the output tensor you passed to the kernel"})
+        diagnoses.append(
+            {
+                "kind": "not-kernel-output",
+                "entry": entry,
+                "message": f"your {entry}() returned a tensor that no kernel of yours wrote: its memory "
+                "was never handed to your kernel (it was computed by torch or copied) — "
+                "return the output tensor you passed to the kernel",
+            }
+        )
         return
     after = min(_int(facts.get("after_changed")), numel)
     if after:
-        diagnoses.append({"kind": "written-after-kernel", "entry": entry, "count": after,
-                          "first": _ints(facts.get("after_first")),
-                          "message": f"{after} element(s) of the output were changed after your kernel finished "
-                                     f"(by torch or Python code in {entry}()): the result must be what the kernel "
-                                     "stored"})
+        diagnoses.append(
+            {
+                "kind": "written-after-kernel",
+                "entry": entry,
+                "count": after,
+                "first": _ints(facts.get("after_first")),
+                "message": f"{after} element(s) of the output were changed after your kernel finished "
+                f"(by torch or Python code in {entry}()): the result must be what the kernel "
+                "stored",
+            }
+        )
     not_stored = min(_int(facts.get("not_stored")), numel)
     if not_stored:
-        diagnoses.append({"kind": "partly-written-by-torch", "entry": entry, "count": not_stored,
-                          "first": _ints(facts.get("not_stored_first")),
-                          "message": f"{not_stored} element(s) of the output hold values no kernel of yours "
-                                     "stored (they were filled by torch or Python code): every element must be "
-                                     "stored by the kernel"})
+        diagnoses.append(
+            {
+                "kind": "partly-written-by-torch",
+                "entry": entry,
+                "count": not_stored,
+                "first": _ints(facts.get("not_stored_first")),
+                "message": f"{not_stored} element(s) of the output hold values no kernel of yours "
+                "stored (they were filled by torch or Python code): every element must be "
+                "stored by the kernel",
+            }
+        )
 
 
 def _launch_record(launch: dict) -> dict:
     grid = launch.get("grid")
-    grid = [g for g in grid if isinstance(g, int) and not isinstance(g, bool)][:3] if isinstance(grid, list) else None
-    meta = launch.get("meta") if isinstance(launch.get("meta"), dict) else {}
-    return {"kernel": str(launch.get("kernel") or "")[:200], "file": str(launch.get("file") or "")[:4096],
-            "grid": grid or None,
-            "meta": {str(k): v for k, v in meta.items() if isinstance(v, int) and not isinstance(v, bool)}}
+    grid = (
+        [g for g in grid if isinstance(g, int) and not isinstance(g, bool)][:3]
+        if isinstance(grid, list)
+        else None
+    )
+    meta: dict[str, Any] = launch["meta"] if isinstance(launch.get("meta"), dict) else {}
+    return {
+        "kernel": str(launch.get("kernel") or "")[:200],
+        "file": str(launch.get("file") or "")[:4096],
+        "grid": grid or None,
+        "meta": {str(k): v for k, v in meta.items() if isinstance(v, int) and not isinstance(v, bool)},
+    }
 
 
 def _check_output(got, expected, diagnoses: list) -> bool:
     if not isinstance(got, torch.Tensor):
-        diagnoses.append({"kind": "wrong-shape", "got_type": type(got).__name__,
-                          "message": f"the wrapper returned {type(got).__name__}, "
-                                                          "not a torch.Tensor — return the output tensor"})
+        diagnoses.append(
+            {
+                "kind": "wrong-shape",
+                "got_type": type(got).__name__,
+                "message": f"the wrapper returned {type(got).__name__}, "
+                "not a torch.Tensor — return the output tensor",
+            }
+        )
         return False
     ok = True
     if tuple(got.shape) != tuple(expected.shape):
-        diagnoses.append({"kind": "wrong-shape", "got": list(got.shape), "expected": list(expected.shape),
-                          "message": f"output shape {tuple(got.shape)}, expected {tuple(expected.shape)}"})
+        diagnoses.append(
+            {
+                "kind": "wrong-shape",
+                "got": list(got.shape),
+                "expected": list(expected.shape),
+                "message": f"output shape {tuple(got.shape)}, expected {tuple(expected.shape)}",
+            }
+        )
         ok = False
     if got.dtype != expected.dtype:
-        diagnoses.append({"kind": "wrong-dtype", "got": str(got.dtype), "expected": str(expected.dtype),
-                          "message": f"output dtype {str(got.dtype).replace('torch.', '')}, expected "
-                                     f"{str(expected.dtype).replace('torch.', '')} — allocate it like the input "
-                                     "(torch.empty_like) or pass dtype="})
+        diagnoses.append(
+            {
+                "kind": "wrong-dtype",
+                "got": str(got.dtype),
+                "expected": str(expected.dtype),
+                "message": f"output dtype {str(got.dtype).replace('torch.', '')}, expected "
+                f"{str(expected.dtype).replace('torch.', '')} — allocate it like the input "
+                "(torch.empty_like) or pass dtype=",
+            }
+        )
         # same shape and both floating point: still compare the values, so the report says more than the dtype
         if not (got.shape == expected.shape and got.is_floating_point() and expected.is_floating_point()):
             ok = False
     if got.device.type != expected.device.type:
-        diagnoses.append({"kind": "wrong-device", "got": str(got.device), "expected": str(expected.device),
-                          "message": f"output is on {got.device}, inputs are on {expected.device}"})
+        diagnoses.append(
+            {
+                "kind": "wrong-device",
+                "got": str(got.device),
+                "expected": str(expected.device),
+                "message": f"output is on {got.device}, inputs are on {expected.device}",
+            }
+        )
         ok = False
     return ok
 
 
 def judge_reject(reject, facts: dict | None) -> dict:
     """A reject case passes when the wrapper raised before any launch (the runner's facts, sanity-checked)."""
-    case = {"name": f"rejects {reject.name}", "kind": "reject", "passed": False, "max_abs_err": None,
-            "max_rel_err": None, "mismatches": None, "diagnoses": [], "why": reject.why}
+    case: dict[str, Any] = {
+        "name": f"rejects {reject.name}",
+        "kind": "reject",
+        "passed": False,
+        "max_abs_err": None,
+        "max_rel_err": None,
+        "mismatches": None,
+        "diagnoses": [],
+        "why": reject.why,
+    }
     facts = facts if isinstance(facts, dict) else {}
     if isinstance(facts.get("inputs"), dict):
         case["inputs"] = {str(k): str(v)[:200] for k, v in facts["inputs"].items()}
     if facts.get("lesson_error"):
-        case["diagnoses"].append({"kind": "lesson", "exception": facts["lesson_error"],
-                                  "message": f"cannot build this case: {facts['lesson_error']}"})
+        case["diagnoses"].append(
+            {
+                "kind": "lesson",
+                "exception": facts["lesson_error"],
+                "message": f"cannot build this case: {facts['lesson_error']}",
+            }
+        )
         return case
     raised = facts.get("raised")
     if isinstance(raised, str):
         if facts.get("launched"):
             info = _error_dict(facts.get("error"))
-            case["diagnoses"].append({"kind": "validation", "cause": "failed-in-kernel", "error": info,
-                                      "message": f"it failed inside the kernel instead of "
-                                      f"being rejected before the launch ({info['message']})"})
+            case["diagnoses"].append(
+                {
+                    "kind": "validation",
+                    "cause": "failed-in-kernel",
+                    "error": info,
+                    "message": f"it failed inside the kernel instead of "
+                    f"being rejected before the launch ({info['message']})",
+                }
+            )
         else:
             case["passed"] = True
             case["raised"] = raised[:500]
         return case
     why = reject.why.get("en") if isinstance(reject.why, dict) else reject.why
-    case["diagnoses"].append({"kind": "validation", "cause": "accepted", "why": reject.why,
-                              "case_name": reject.name,
-                              "message": f"the wrapper accepted input it must reject ({why or reject.name}): "
-                                         "check it and raise an exception before launching"})
+    case["diagnoses"].append(
+        {
+            "kind": "validation",
+            "cause": "accepted",
+            "why": reject.why,
+            "case_name": reject.name,
+            "message": f"the wrapper accepted input it must reject ({why or reject.name}): "
+            "check it and raise an exception before launching",
+        }
+    )
     return case
 
 
@@ -687,9 +987,11 @@ def _refine_unwritten(diagnoses: list, launches: list, block, numel: int) -> Non
         if diag.get("kind") == Kind.UNWRITTEN and diag.get("cause") in ("grid-floor", "grid-short"):
             diag.update(cause="partial-blocks", grid_programs=programs, block=block)
             head = diag["message"].split(":", 1)[0]
-            diag["message"] = (f"{head}: the grid had enough programs ({programs} × BLOCK_SIZE {block} ≥ {numel}), "
-                               "but each program wrote only part of its block — check the offsets: "
-                               "pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)")
+            diag["message"] = (
+                f"{head}: the grid had enough programs ({programs} × BLOCK_SIZE {block} ≥ {numel}), "
+                "but each program wrote only part of its block — check the offsets: "
+                "pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)"
+            )
 
 
 def summarize(result: dict) -> str:
@@ -700,9 +1002,18 @@ def summarize(result: dict) -> str:
         where = f" (line {err['line']})" if err.get("line") else ""
         return f"{err['kind']} error{where}: {err['message']}"
     if result["passed"]:
-        fixed = sorted({name for c in cases for n in c.get("notes") or [] if n.get("kind") == "tiles-not-varied"
-                        for name in n.get("names", [])})
-        note = f" ({', '.join(fixed)} not varied: {result.get('entry')}() picks its own tiles)" if fixed else ""
+        fixed = sorted(
+            {
+                name
+                for c in cases
+                for n in c.get("notes") or []
+                if n.get("kind") == "tiles-not-varied"
+                for name in n.get("names", [])
+            }
+        )
+        note = (
+            f" ({', '.join(fixed)} not varied: {result.get('entry')}() picks its own tiles)" if fixed else ""
+        )
         return f"all {len(cases)} cases pass on the {result['backend']}{note}"
     first = next(c for c in cases if not c["passed"])
     reason = first["diagnoses"][0]["message"] if first["diagnoses"] else "values differ"

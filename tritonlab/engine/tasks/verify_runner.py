@@ -9,6 +9,8 @@ nothing here decides pass or fail.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import torch
 
@@ -34,7 +36,7 @@ class Provenance:
         self.in_learner_launch = 0
         self._undo: list = []
 
-    # -- hooks --------------------------------------------------------------------------------------------------
+    # -- hooks -----------------------------------------------------------------------------------------------
 
     def _storages(self, args, kwargs) -> dict[int, torch.UntypedStorage]:
         found = {}
@@ -96,7 +98,7 @@ class Provenance:
             setattr(owner, name, original)
         return False
 
-    # -- facts --------------------------------------------------------------------------------------------------
+    # -- facts -----------------------------------------------------------------------------------------------
 
     def facts(self, got) -> dict:
         """{from_launch, not_stored, not_stored_first, after_changed, after_first} for the returned tensor."""
@@ -110,9 +112,11 @@ class Provenance:
         int_dtype = _INT_OF_SIZE[itemsize]
         snapshot = self.after[ptr]
         then = torch.empty(0, dtype=int_dtype, device=got.device).set_(
-            snapshot, got.storage_offset(), got.shape, got.stride())
+            snapshot, got.storage_offset(), got.shape, got.stride()
+        )
         now = torch.empty(0, dtype=int_dtype, device=got.device).set_(
-            storage, got.storage_offset(), got.shape, got.stride())
+            storage, got.storage_offset(), got.shape, got.stride()
+        )
         after = (then != now).reshape(-1)
         poison = memcheck.is_poison(got).reshape(-1)
         offsets = _element_offsets(got)  # storage element index of each element of the view
@@ -156,9 +160,9 @@ def _bytes(storage: torch.UntypedStorage) -> torch.Tensor:
 def _element_offsets(t: torch.Tensor) -> torch.Tensor:
     if t.numel() == 0:
         return torch.zeros(0, dtype=torch.int64, device=t.device)
-    span = 1 + sum((s - 1) * st for s, st in zip(t.shape, t.stride()))
+    span = 1 + sum(int(s - 1) * int(st) for s, st in zip(t.shape, t.stride(), strict=True))
     index = torch.arange(span, dtype=torch.int64, device=t.device)
-    return torch.as_strided(index, t.shape, t.stride()).reshape(-1) + t.storage_offset()
+    return torch.as_strided(index, t.shape, t.stride()).reshape(-1).add(t.storage_offset())
 
 
 class StoreRecorder(memcheck.InterpreterMemcheck):
@@ -180,7 +184,7 @@ class StoreRecorder(memcheck.InterpreterMemcheck):
         self.provenance.stores.append(addrs.copy())
 
 
-# ---- the job --------------------------------------------------------------------------------------------------
+# ---- the job -----------------------------------------------------------------------------------------------
 
 
 def run(job: dict, backend: str, send) -> None:
@@ -199,7 +203,9 @@ def run(job: dict, backend: str, send) -> None:
             facts = run_plan_case(loaded, case, backend)
         else:
             facts = run_case(loaded, case, backend)
-            if index == 0:  # facts about the file itself (autotune key and configs) travel with the first case
+            if (
+                index == 0
+            ):  # facts about the file itself (autotune key and configs) travel with the first case
                 facts["file_facts"] = contracts.check_file(loaded.exercise, loaded.module)
         send(dict(facts, type="case", index=index))
         if facts.get("error"):
@@ -250,7 +256,9 @@ def run_case(loaded, case: dict, backend: str) -> dict:
     facts["block_guess"] = _block_size_guess(loaded)
     # Only inputs that no longer hold the judge's values travel back (the judge names the change): a GPU case
     # of 16M elements then moves one tensor, not three.
-    payload = {"inputs": {k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])}}
+    payload: dict[str, Any] = {
+        "inputs": {k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])}
+    }
     facts["inputs_returned"] = sorted(payload["inputs"])
     if type(got) is torch.Tensor:
         payload["out"] = got.detach()
@@ -263,16 +271,21 @@ def _same(now: torch.Tensor, sent) -> bool:
         return False
     a, b = now.detach().to(sent.device), sent
     if a.is_floating_point():
-        return bool(torch.equal(torch.isnan(a), torch.isnan(b)) and torch.equal(torch.nan_to_num(a),
-                                                                                torch.nan_to_num(b)))
+        return bool(
+            torch.equal(torch.isnan(a), torch.isnan(b))
+            and torch.equal(torch.nan_to_num(a), torch.nan_to_num(b))
+        )
     return bool(torch.equal(a, b))
 
 
 def run_plan_case(loaded, case: dict, backend: str) -> dict:
-    """A case with a verify plan (several outputs, gradients, operators, torch.compile: engine/outputs.py): call
-    the wrapper through the plan (forward, and in grad mode backward(dy)) and send back only tensors and facts.
+    """A case with a verify plan (several outputs, gradients, operators, torch.compile: engine/outputs.py):
+    call
+    the wrapper through the plan (forward, and in grad mode backward(dy)) and send back only tensors and
+    facts.
     Tensors: each output and each input's .grad (payload "outputs"), on a GPU with `deterministic` a second
-    run's ("again"), with `compile` torch.compile's ("compiled"). Facts: launches, guards, which of the lesson's
+    run's ("again"), with `compile` torch.compile's ("compiled"). Facts: launches, guards, which of the
+    lesson's
     operators were dispatched and which file registered them, whether compiling raised. The judge compares."""
     from tritonlab.engine import outputs
 
@@ -307,33 +320,45 @@ def run_plan_case(loaded, case: dict, backend: str) -> dict:
     facts["ops_seen"] = [name for name in wanted if name in recorder.seen]
     facts["ops_origin"] = {name: outputs.op_origin(name) for name in wanted}
     got = tuple(got) if isinstance(got, (tuple, list)) else (got,)
-    facts["returned"] = [None if value is None else "Tensor" if type(value) is torch.Tensor else
-                         f"subclass:{type(value).__name__}" if isinstance(value, torch.Tensor) else
-                         type(value).__name__ for value in got][:64]
+    facts["returned"] = [
+        None
+        if value is None
+        else "Tensor"
+        if type(value) is torch.Tensor
+        else f"subclass:{type(value).__name__}"
+        if isinstance(value, torch.Tensor)
+        else type(value).__name__
+        for value in got
+    ][:64]
     payload: dict = {"outputs": _plain_tensors(got)}
     spec = exercise.verify
     if spec.deterministic and backend == "gpu":  # the judge compares the two runs' bits
         try:
-            payload["again"] = _plain_tensors(exercise_env.LearnerCall(plan_loaded, backend)(*inputs.values(),
-                                                                                           **kwargs))
+            payload["again"] = _plain_tensors(
+                exercise_env.LearnerCall(plan_loaded, backend)(*inputs.values(), **kwargs)
+            )
         except Exception as exc:  # noqa: BLE001 - the second run failing is the learner's, say so
             facts["again_error"] = classify(exc, loaded.file)
     if case.get("compile"):
         facts["compile"] = _compile(plan, loaded.wrapper, list(inputs.values()), kwargs, payload)
-    payload["inputs"] = {k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])}
+    payload["inputs"] = {
+        k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])
+    }
     facts["inputs_returned"] = sorted(payload["inputs"])
     torch.save(payload, case["output"])
     return facts
 
 
 def _plain_tensors(values) -> dict:
-    """index (as text) -> detached plain tensor; anything else (None, a subclass) stays out: the judge names it."""
+    """index (as text) -> detached plain tensor; anything else (None, a subclass) stays out: the judge names
+    it."""
     values = tuple(values) if isinstance(values, (tuple, list)) else (values,)
     return {str(i): v.detach() for i, v in enumerate(values) if type(v) is torch.Tensor}
 
 
 def _compile(plan, wrapper, args: list, kwargs: dict, payload: dict) -> dict:
-    """torch.compile(fullgraph=True) of the wrapper, forward (+ backward) on copies: its tensors go to the judge
+    """torch.compile(fullgraph=True) of the wrapper, forward (+ backward) on copies: its tensors go to the
+    judge
     (payload "compiled"); a graph break raises under fullgraph=True and is a fact here."""
     import torch._dynamo
 
@@ -342,7 +367,8 @@ def _compile(plan, wrapper, args: list, kwargs: dict, payload: dict) -> dict:
     try:
         got = plan.wrap(torch.compile(wrapper, fullgraph=True))(*copies, **kwargs)
         torch.cuda.synchronize()
-    except Exception as exc:  # noqa: BLE001 - graph breaks raise under fullgraph=True; so does an untraceable op
+    # graph breaks raise under fullgraph=True; so does an untraceable op
+    except Exception as exc:  # noqa: BLE001
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return {"checked": True, "graph_breaks": 1, "error": type(exc).__name__, "message": first[:300]}
     payload["compiled"] = _plain_tensors(got)
@@ -384,4 +410,3 @@ def _block_size_guess(loaded):
         if isinstance(value, int) and not isinstance(value, bool):
             return value
     return None
-
