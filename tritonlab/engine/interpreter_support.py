@@ -307,3 +307,12 @@ def repair_bf16_arithmetic() -> bool:
 
         reduce_cls.sum, reduce_cls.min_max = reduce_sum, min_max
     return True
+
+
+def prepare_interpreter() -> None:
+    """Everything a process that runs kernels on the interpreter needs, in one place: the judge and the runner
+    zygote both call it (a repair applied in one and forgotten in the other failed every bf16 attention
+    case)."""
+    install_if_needed()
+    repair_scalar_index()
+    repair_bf16_dot()

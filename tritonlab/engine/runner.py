@@ -234,15 +234,9 @@ def zygote(backend: str, sock_fd: int) -> int:
     import triton  # noqa: F401
 
     if backend == "interpreter":
-        from tritonlab.engine.interpreter_support import (
-            install_if_needed,
-            repair_bf16_dot,
-            repair_scalar_index,
-        )
+        from tritonlab.engine.interpreter_support import prepare_interpreter
 
-        install_if_needed()
-        repair_scalar_index()
-        repair_bf16_dot()  # the runner computes the learner's tl.dot: it needs the repair the judge has
+        prepare_interpreter()
     # everything a runner needs, imported once so that a fork is all a request pays
     from tritonlab.engine import diagnose, exercise_env, inputs, learner, memcheck, protocol  # noqa: F401
     from tritonlab.engine.tasks import verify_runner  # noqa: F401

@@ -139,15 +139,9 @@ def hello(backend: str) -> dict:
     import triton
 
     if backend == "interpreter":
-        from tritonlab.engine.interpreter_support import (
-            install_if_needed,
-            repair_bf16_dot,
-            repair_scalar_index,
-        )
+        from tritonlab.engine.interpreter_support import prepare_interpreter
 
-        install_if_needed()
-        repair_scalar_index()
-        repair_bf16_dot()
+        prepare_interpreter()
 
     info = {
         "backend": backend,
