@@ -61,6 +61,18 @@ async def settle(pilot) -> None:
     await pilot.pause()
 
 
+async def wait_until(pilot, predicate, tries: int = 200) -> None:
+    """Let the app run until `predicate()` holds (widgets that lay out over several refreshes), never a bare sleep;
+    fails loudly when it never does."""
+    for _ in range(tries):
+        if predicate():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(
+        f"the app never reached the state the test waits for ({predicate.__doc__ or predicate})"
+    )
+
+
 def screen_text(app) -> str:
     """What the terminal shows now, as plain text (for asserting on rendered words, not widget internals)."""
     import io

@@ -7,7 +7,7 @@ neither lesson edits nor the worker's start-up time change them. Update with `py
 from __future__ import annotations
 
 import pytest
-from app_helpers import FakeClient, fixture_catalog, settle
+from app_helpers import FakeClient, fixture_catalog, settle, wait_until
 
 from tritonlab.app.app import TritonLabApp
 
@@ -101,6 +101,18 @@ def _panel_shown(panel: str):
         # The panels fill in over a few refreshes (tables, the case detail): let every one of them land.
         for _ in range(6):
             await settle(pilot)
+        if panel == "verify":
+            # The cases table sizes itself on an idle refresh, which a loaded machine can put off past the settles
+            # above (CI once drew the panel without it): wait for the table itself to be laid out.
+            from textual.widgets import DataTable
+
+            table = screen.query_one("#verify-cases", DataTable)
+
+            def table_laid_out() -> bool:
+                """the verify cases table shown with every row laid out"""
+                return table.display and table.row_count > 0 and table.region.height >= table.row_count + 1
+
+            await wait_until(pilot, table_laid_out)
         await pilot.wait_for_scheduled_animations()
         await pilot.pause()
 

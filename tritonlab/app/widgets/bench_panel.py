@@ -134,6 +134,13 @@ class BenchPanel(LabAppAccess, VerticalScroll):
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", lambda _lang: self._update_view())
+        # As in the verify panel: an auto-height DataTable can miss the layout after it measures its rows.
+        table = self.query_one("#bench-table", DataTable)
+        self.watch(table, "virtual_size", self._table_measured, init=False)
+
+    def _table_measured(self, _size: object) -> None:
+        table = self.query_one("#bench-table", DataTable)
+        self.call_after_refresh(table.refresh, layout=True)
 
     def show(self, result: dict) -> None:
         self._result = result

@@ -33,10 +33,18 @@ class VerifyPanel(LabAppAccess, Vertical):
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", lambda _lang: self._update_view())
+        # The table measures its rows on an idle pass; now and then (a loaded machine: CI) no layout followed
+        # and the table stayed 0 rows tall. Ask the table for a layout whenever its measured size changes.
+        table = self.query_one("#verify-cases", DataTable)
+        self.watch(table, "virtual_size", self._table_measured, init=False)
 
     @property
     def cases(self) -> list[dict]:
         return (self._result or {}).get("cases") or []
+
+    def _table_measured(self, _size: object) -> None:
+        table = self.query_one("#verify-cases", DataTable)
+        self.call_after_refresh(table.refresh, layout=True)
 
     def show(self, result: dict) -> None:
         self._result = result
