@@ -1,10 +1,13 @@
 """The runner's confinement helpers (no torch): control-sequence stripping, capped output, process cleanup."""
 
+import contextlib
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from tritonlab.engine import sandbox
 
@@ -96,3 +99,103 @@ def test_limits_are_lowered_for_good():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert "address space" in done.stdout and "refused" in done.stdout, done.stdout + done.stderr
+
+
+# ---- the signal filter ------------------------------------------------------------------------------------
+
+
+def _in_guarded_child(body) -> dict:
+    """Run `body(older_pid)` in a forked child that installs the filter; return what it reported."""
+    import json
+    import platform
+    import signal
+    import time
+
+    if sys.platform != "linux" or sandbox.signal_filter(platform.machine(), 1) is None:
+        pytest.skip("the seccomp signal filter is for Linux on x86_64/aarch64")
+    older = os.fork()
+    if older == 0:  # a process older than the guarded one: stands in for the judge or the app
+        time.sleep(30)
+        os._exit(0)
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(read)
+        report = {"guarded": sandbox.guard_signals()}
+        try:
+            report.update(body(older))
+        except BaseException as exc:  # noqa: BLE001 - reported to the test
+            report["error"] = repr(exc)
+        os.write(write, json.dumps(report).encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(child, 0)
+    data = os.read(read, 65536)
+    os.close(read)
+    older_alive = os.waitpid(older, os.WNOHANG) == (0, 0)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(older, signal.SIGKILL)
+    os.waitpid(older, 0)
+    report = json.loads(data)
+    report["older_alive"] = older_alive
+    if not report["guarded"]:
+        pytest.skip("this kernel refused a seccomp filter")
+    return report
+
+
+def _try(call) -> str:
+    try:
+        call()
+        return "allowed"
+    except PermissionError:
+        return "denied"
+
+
+def test_the_filter_refuses_signals_to_older_processes():
+    import signal
+
+    def body(older):
+        return {
+            "kill": _try(lambda: os.kill(older, signal.SIGKILL)),
+            "killpg": _try(lambda: os.killpg(os.getpgid(older), signal.SIGKILL)),
+            "everyone": _try(lambda: os.kill(-1, signal.SIGKILL)),
+        }
+
+    report = _in_guarded_child(body)
+    assert report.get("error") is None, report
+    assert report["kill"] == report["killpg"] == report["everyone"] == "denied", report
+    assert report["older_alive"]
+
+
+def test_the_filter_lets_a_runner_signal_itself_and_its_own_children():
+    """The false-fail side: probes, its own threads, its own group and the children it starts still work."""
+    import signal
+    import threading
+
+    def body(older):
+        signal.signal(signal.SIGUSR2, lambda *_: None)
+        child = os.fork()
+        if child == 0:
+            time.sleep(30)
+            os._exit(0)
+        out = {
+            "probe": _try(lambda: os.kill(older, 0)),
+            "self": _try(lambda: os.kill(os.getpid(), signal.SIGUSR2)),
+            "thread": _try(lambda: signal.pthread_kill(threading.main_thread().ident, signal.SIGUSR2)),
+            "child": _try(lambda: os.kill(child, signal.SIGKILL)),
+        }
+        os.waitpid(child, 0)
+        return out
+
+    report = _in_guarded_child(body)
+    assert report.get("error") is None, report
+    assert {report[k] for k in ("probe", "self", "thread", "child")} == {"allowed"}, report
+
+
+def test_the_filter_program_fits_bpf():
+    """Every jump forward and within 255 instructions; an unknown machine gets no filter (best effort)."""
+    for machine in ("x86_64", "aarch64"):
+        prog = sandbox.signal_filter(machine, 4242)
+        assert prog and len(prog) < 64
+        assert all(0 <= jt < 256 and 0 <= jf < 256 for _code, jt, jf, _k in prog)
+    assert sandbox.signal_filter("riscv64", 4242) is None

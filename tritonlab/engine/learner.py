@@ -133,13 +133,23 @@ def classify(exc: BaseException, learner_file: str) -> dict:
         return error("compile", text, line, exception=text)
     if isinstance(root, SyntaxError):
         return error("syntax", f"SyntaxError: {root.msg}", root.lineno, exception=f"SyntaxError: {root.msg}")
+    extra = {}
+    if isinstance(root, PermissionError) and _sandboxed():
+        extra["cause"] = "sandbox"  # the runner's confinement said no (a signal to the judge, a ptrace, …)
     return error(
         "runtime",
         f"{type(root).__name__}: {root}",
         line,
         traceback=_short_tb(frames),
         exception=f"{type(root).__name__}: {root}",
+        **extra,
     )
+
+
+def _sandboxed() -> bool:
+    from tritonlab.engine import sandbox
+
+    return sandbox.signals_guarded()
 
 
 def _first_line(exc: BaseException) -> str:

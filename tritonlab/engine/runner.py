@@ -72,6 +72,7 @@ def _runner(backend: str, workdir: str, result_fd: int, limits: dict) -> None:
         from tritonlab.engine import sandbox
 
         sandbox.die_with_parent()
+        sandbox.guard_signals()  # no signal to the judge, the zygote or the app (older pids): EPERM
         os.chdir(workdir)
         for key in ("HOME", "TMPDIR", "TMP", "TEMP", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
             os.environ[key] = workdir

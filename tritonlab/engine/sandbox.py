@@ -15,6 +15,7 @@ import signal
 import threading
 import time
 from collections.abc import Mapping
+from typing import NamedTuple
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -75,6 +76,162 @@ def forbid_inspection() -> bool:
 def die_with_parent() -> bool:
     """SIGKILL when the process that forked us dies (call in the child, from the parent's main thread)."""
     return _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+# ---- signals: a seccomp filter ---------------------------------------------------------------------------
+#
+# Same-user processes may signal each other: without this a learner's file could SIGKILL the judge or the
+# app (`os.kill(judge_pid, SIGKILL)`). The filter answers EPERM to a signal sent to a process older than the
+# runner (pids below its own: the app, the judge, the zygote, the learner's shell) or to another process
+# group, and to ptrace, pidfd signals and the cross-process memory and fd calls. The runner's own children
+# (pids above its own: multiprocessing, torch.compile's workers) can still be stopped, and signal 0 (an
+# existence probe) always passes. Pids wrap around after pid_max (4 million on 64-bit Linux): "older" is a
+# strong hint, not a proof. Built by hand (struct sock_filter) because libseccomp's bindings are not in the
+# stack; best effort like the rest: an unknown architecture or a kernel without seccomp leaves the runner as
+# it was, and `signals_guarded()` says which.
+
+_BPF_LD_W_ABS = 0x20
+_BPF_JEQ_K = 0x15
+_BPF_JSET_K = 0x45
+_BPF_JGE_K = 0x35
+_BPF_RET_K = 0x06
+_RET_ALLOW = 0x7FFF0000
+_RET_EPERM = 0x00050000 | 1
+_PR_SET_NO_NEW_PRIVS = 38
+_PR_SET_SECCOMP = 22
+_SECCOMP_MODE_FILTER = 2
+
+
+# audit arch, then syscall numbers: kill, rt_sigqueueinfo, tgkill, rt_tgsigqueueinfo, tkill, and always-denied
+class _Abi(NamedTuple):
+    arch: int  # AUDIT_ARCH_*
+    by_pid: tuple[int, ...]  # kill(pid, sig), rt_sigqueueinfo(pid, sig, info)
+    by_tgid: tuple[int, ...]  # tgkill(tgid, tid, sig), rt_tgsigqueueinfo(tgid, tid, sig, info)
+    tkill: int
+    denied: tuple[int, ...]  # ptrace, process_vm_readv, process_vm_writev, pidfd_send_signal, pidfd_getfd
+    x32: bool  # x86_64's x32 numbers (nr | 0x40000000) reach the same calls
+
+
+_SYSCALLS = {
+    "x86_64": _Abi(0xC000003E, (62, 129), (234, 297), 200, (101, 310, 311, 424, 438), True),
+    "aarch64": _Abi(0xC00000B7, (129, 138), (131, 240), 130, (117, 270, 271, 424, 438), False),
+}
+
+_guarded = False
+
+
+def _arg_low(index: int) -> int:
+    return (
+        16 + 8 * index
+    )  # struct seccomp_data: nr, arch, instruction_pointer, then args[6] (u64, little-endian)
+
+
+def signal_filter(machine: str, pid: int) -> list[tuple[int, int, int, int]] | None:
+    """The BPF program (code, jt, jf, k) for `machine`: `pid` may signal itself, its group and newer pids."""
+    table = _SYSCALLS.get(machine)
+    if table is None:
+        return None
+    own = pid & 0xFFFFFFFF
+    own_group = (-pid) & 0xFFFFFFFF  # kill(-pgid): the runner leads its own group (setsid)
+    prog: list[tuple[int, int, int, int]] = []
+
+    def emit(code: int, jt: int, jf: int, k: int) -> int:
+        prog.append((code, jt, jf, k))
+        return len(prog) - 1
+
+    # Blocks jumped to by label; jump offsets are patched once every block's position is known.
+    jumps: list[tuple[int, str, str]] = []  # (instruction, label if true, label if false)
+    labels: dict[str, int] = {}
+
+    def jump(code: int, k: int, if_true: str, if_false: str) -> None:
+        jumps.append((emit(code, 0, 0, k), if_true, if_false))
+
+    emit(_BPF_LD_W_ABS, 0, 0, 4)  # arch
+    jump(_BPF_JEQ_K, table.arch, "next0", "deny")  # another ABI (i386 on x86_64): a second way in
+    labels["next0"] = len(prog)
+    emit(_BPF_LD_W_ABS, 0, 0, 0)  # nr
+    if table.x32:
+        jump(_BPF_JSET_K, 0x40000000, "deny", "next1")  # the x32 ABI's numbers: a second way to call kill
+        labels["next1"] = len(prog)
+    for nr in table.by_pid:
+        jump(_BPF_JEQ_K, nr, "check_pid", f"after_{nr}")
+        labels[f"after_{nr}"] = len(prog)
+    for nr in table.by_tgid:
+        jump(_BPF_JEQ_K, nr, "check_tgid", f"after_{nr}")
+        labels[f"after_{nr}"] = len(prog)
+    jump(_BPF_JEQ_K, table.tkill, "check_tkill", "after_tkill")
+    labels["after_tkill"] = len(prog)
+    for nr in table.denied:
+        jump(_BPF_JEQ_K, nr, "deny", f"after_d{nr}")
+        labels[f"after_d{nr}"] = len(prog)
+    emit(_BPF_RET_K, 0, 0, _RET_ALLOW)  # any other call
+    # kill / rt_sigqueueinfo: signal 0, our group (0 or -pid), and pids from ours up pass
+    labels["check_pid"] = emit(_BPF_LD_W_ABS, 0, 0, _arg_low(1))
+    jump(_BPF_JEQ_K, 0, "allow", "pid1")
+    labels["pid1"] = emit(_BPF_LD_W_ABS, 0, 0, _arg_low(0))
+    jump(_BPF_JSET_K, 0x80000000, "group", "pid2")  # a negative pid names a process group
+    labels["pid2"] = len(prog)
+    jump(_BPF_JEQ_K, 0, "allow", "pid3")
+    labels["pid3"] = len(prog)
+    jump(_BPF_JGE_K, own, "allow", "deny")
+    labels["group"] = len(prog)
+    jump(_BPF_JEQ_K, own_group, "allow", "deny")
+    # tgkill / rt_tgsigqueueinfo (tgid first, signal third) and tkill (tid, signal)
+    labels["check_tgid"] = emit(_BPF_LD_W_ABS, 0, 0, _arg_low(2))
+    jump(_BPF_JEQ_K, 0, "allow", "tg1")
+    labels["tg1"] = emit(_BPF_LD_W_ABS, 0, 0, _arg_low(0))
+    jump(_BPF_JGE_K, own, "allow", "deny")
+    labels["check_tkill"] = emit(_BPF_LD_W_ABS, 0, 0, _arg_low(1))
+    jump(_BPF_JEQ_K, 0, "allow", "tk1")
+    labels["tk1"] = emit(_BPF_LD_W_ABS, 0, 0, _arg_low(0))
+    jump(_BPF_JGE_K, own, "allow", "deny")
+    labels["allow"] = emit(_BPF_RET_K, 0, 0, _RET_ALLOW)  # BPF jumps only forward: the verdicts come last
+    labels["deny"] = emit(_BPF_RET_K, 0, 0, _RET_EPERM)
+    for at, if_true, if_false in jumps:
+        code, _jt, _jf, k = prog[at]
+        jt, jf = labels[if_true] - at - 1, labels[if_false] - at - 1
+        if not (0 <= jt < 256 and 0 <= jf < 256):
+            raise ValueError("seccomp jump out of range")
+        prog[at] = (code, jt, jf, k)
+    return prog
+
+
+def guard_signals() -> bool:
+    """Install the signal filter on this process and everything it forks from now on; returns whether it is
+    on."""
+    global _guarded
+    import platform
+
+    prog = signal_filter(platform.machine(), os.getpid())
+    if prog is None:
+        return False
+
+    class SockFilter(ctypes.Structure):
+        _fields_ = [
+            ("code", ctypes.c_ushort),
+            ("jt", ctypes.c_ubyte),
+            ("jf", ctypes.c_ubyte),
+            ("k", ctypes.c_uint),
+        ]
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(SockFilter))]
+
+    filters = (SockFilter * len(prog))(*[SockFilter(*ins) for ins in prog])
+    fprog = SockFprog(len(prog), ctypes.cast(filters, ctypes.POINTER(SockFilter)))
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_NO_NEW_PRIVS, ctypes.c_ulong(1), 0, 0, 0) != 0:
+            return False
+        ok = libc.prctl(_PR_SET_SECCOMP, ctypes.c_ulong(_SECCOMP_MODE_FILTER), ctypes.byref(fprog), 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+    _guarded = _guarded or ok
+    return ok
+
+
+def signals_guarded() -> bool:
+    return _guarded
 
 
 # ---- environment and limits

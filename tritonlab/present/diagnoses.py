@@ -204,6 +204,14 @@ def _runtime(f: Facts) -> Said:
     q = verbatim(f["exception"] or f["message"])
     if f["cause"] == "internal":
         return Said(f"an internal error in the lab: {q}", f"ラボの内部エラーです: {q}")
+    if f["cause"] == "sandbox":
+        return Said(
+            f"your code raised an exception: {q}. Learner code runs in a sandbox that may not signal, trace or "
+            "reach into processes it did not start (the lab, its judge) nor write the lab's data",
+            f"コードが例外を送出しました: {q}。学習者のコードはサンドボックスで動き、自分が起動していない"
+            "プロセス(ラボやその判定プロセス)へのシグナル送信・トレース・介入や、ラボのデータへの書き込みは"
+            "できません",
+        )
     return Said(f"your code raised an exception: {q}", f"コードが例外を送出しました: {q}")
 
 

@@ -100,23 +100,35 @@ def test_a_file_that_patches_the_lab_cannot_help_a_later_wrong_file(client):
     assert wrong["passed"] is False and "mismatch" in kinds(wrong), wrong.get("summary")
 
 
-def test_killing_its_parent_is_a_crash_the_client_survives(client):
+def _sandbox_says_no(result: dict) -> None:
+    error = result["error"]
+    assert result["passed"] is False and error["kind"] == "runtime", result.get("summary")
+    assert error.get("cause") == "sandbox" and error["exception"].startswith("PermissionError"), error
+
+
+def test_killing_its_parent_is_refused_and_nothing_dies(client):
+    """The runner's parent is the zygote: older than the runner, so the signal filter answers EPERM."""
     client.start()
     judge = client.proc.pid
     result = verify(client, FILES / "t15_kill_parent.py")
-    assert result["passed"] is False and result["error"]["kind"] == "crash", result.get("summary")
-    assert client.alive and client.proc.pid == judge  # the runner's parent died, not the judge or the app
+    _sandbox_says_no(result)
+    assert result["error"]["line"] == 52  # the learner's os.kill line, named like any exception of theirs
+    assert client.alive and client.proc.pid == judge
     again = client.request("verify", {"exercise": "5", "solution": True}, timeout=120)
     assert again["passed"], again.get("summary")
+    assert client.proc.pid == judge  # nothing had to be restarted
 
 
-def test_killing_the_judge_is_a_crash_the_client_explains(client):
-    """The judge is reachable by pid (same user); the app is not harmed and the next request starts a new judge."""
+def test_killing_the_judge_is_refused_and_explained(client):
+    """The judge is reachable by pid (same user) but older than the runner: EPERM, the judge and the app live."""
+    client.start()
+    judge = client.proc.pid
     result = verify(client, FILES / "t28_kill_the_judge.py")
-    assert result.get("passed") is not True and result["error"]["kind"] == "crash", result
-    assert "SIGKILL" in result["error"]["message"]
-    again = client.request("verify", {"exercise": "5", "solution": True}, timeout=120)
-    assert again["passed"], again.get("summary")
+    _sandbox_says_no(result)
+    assert client.alive and client.proc.pid == judge
+    from tritonlab.present.verify import summary
+
+    assert "sandbox" in summary(result, "en") and "サンドボックス" in summary(result, "ja")
 
 
 def _alive(pid: int) -> bool:
