@@ -203,3 +203,32 @@ def test_ir_for_another_target_on_a_gpu_machine():
     )
     assert result["error"] is None, result["error"]
     assert ".target sm_80" in result["text"]
+
+
+def test_backward_bench_times_one_backward_pass_against_autograd(home):
+    """Lesson 12 times the backward (timed = "backward"): both sides through autograd, on the same graph each
+    time; the median agrees with do_bench on the same backward callable."""
+    from triton.testing import do_bench
+
+    from tritonlab.engine import exercise_env
+    from tritonlab.engine.tasks.bench import backward_graph, bench_inputs
+
+    result = run_bench(exercise="12/rms-norm-backward", solution=True)
+    assert result["error"] is None, result["error"]
+    assert result["timed"] == "backward"
+    for row in result["rows"]:
+        assert row.get("error") is None, row
+        assert row["ms"] > 0 and row["torch_ms"] > 0 and row["speedup"] > 0 and row["gbps"] > 0
+    assert any("backward" in line for line in bench_lines(result, "en"))
+    row = result["rows"][0]
+    loaded = exercise_env.load({"exercise": "12/rms-norm-backward", "solution": True}, "gpu")
+    spec = loaded.exercise.bench
+    inputs = bench_inputs(loaded.exercise, spec, row["params"], loaded.device)
+    backward, _ = backward_graph(
+        lambda leaves: loaded.wrapper(*leaves.values()),
+        inputs,
+        loaded.exercise.verify.grad_inputs,
+        loaded.device,
+    )
+    reference = do_bench(backward, quantiles=QUANTILES)[0]
+    assert abs(row["ms"] - reference) <= TOLERANCE * reference, (row["ms"], reference)

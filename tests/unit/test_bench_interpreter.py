@@ -265,3 +265,41 @@ def test_without_a_judge_the_runner_measures_and_a_failure_is_reported(monkeypat
     result = {}
     bench.set_ceilings(result, _Ctx("gpu"), refresh=True)
     assert result["ceilings"] is None and result["ceilings_error"] == "RuntimeError: no GPU"
+
+
+def test_backward_bench_counts_the_backward_pass_only(client):
+    """timed = "backward" (lesson 12): the forward runs uncounted, the backward's launches are counted. The
+    backward must read x and dy and write dx (3·M·N elements at least); the forward alone moves 2·M·N."""
+    result = bench(client, exercise="12/rms-norm-backward", solution=True)
+    assert result["error"] is None, result["error"]
+    assert result["timed"] == "backward"
+    (row,) = result["rows"]
+    m, n, size = row["params"]["M"], row["params"]["N"], 2  # float16
+    assert row["bytes_loaded"] >= 2 * m * n * size  # x and dy
+    assert row["bytes_stored"] >= m * n * size  # dx
+    assert row["bytes_moved"] >= 3 * m * n * size > 2 * m * n * size
+    assert any("backward" in line for line in bench_lines(result, "en"))
+    assert any("逆伝播" in line for line in bench_lines(result, "ja"))
+
+
+def test_backward_graph_gives_autograds_gradients_and_refuses_a_dead_graph():
+    import torch
+
+    from tritonlab.engine.tasks.bench import backward_graph
+
+    x, w = torch.randn(4, 6), torch.randn(6)
+    inputs = {"x": x, "w": w, "eps": 1e-6}
+    backward, (gx, gw) = backward_graph(
+        lambda t: torch.nn.functional.rms_norm(t["x"], (6,), t["w"], t["eps"]), inputs, ["x", "w"], "cpu"
+    )
+    backward()
+    first = (gx.grad.clone(), gw.grad.clone())
+    backward()  # the graph is kept: a second pass gives the same gradients, not twice them
+    assert torch.equal(first[0], gx.grad) and torch.equal(first[1], gw.grad)
+    xr, wr = x.clone().requires_grad_(), w.clone().requires_grad_()
+    y = torch.nn.functional.rms_norm(xr, (6,), wr, 1e-6)
+    dy = torch.randn(y.shape, generator=torch.Generator().manual_seed(1))
+    y.backward(dy)
+    assert torch.allclose(gx.grad, xr.grad) and torch.allclose(gw.grad, wr.grad)
+    with pytest.raises(TypeError):  # a forward that autograd cannot follow (computed without the leaves)
+        backward_graph(lambda t: torch.zeros(4, 6), inputs, ["x", "w"], "cpu")

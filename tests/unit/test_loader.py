@@ -168,6 +168,22 @@ def test_good_lesson_loads(tmp_path):
             "exercise[add].verify must be a table, not a list",
         ),
         (
+            lambda s: s.replace(
+                "[exercise.verify]", '[exercise.bench]\ntimed = "sideways"\n\n[exercise.verify]'
+            ),
+            23,
+            "unknown-choice",
+            "sideways is not one of forward",
+        ),
+        (
+            lambda s: s.replace(
+                "[exercise.verify]", '[exercise.bench]\ntimed = "backward"\n\n[exercise.verify]'
+            ),
+            23,
+            "timed-needs-grads",
+            "needs verify.grad_inputs",
+        ),
+        (
             lambda s: s.replace('[outcomes."L42.1"]', "[[outcomes]]"),
             6,
             "wrong-type",

@@ -248,6 +248,11 @@ def _bench(raw: dict, where: Where, verify: VerifySpec) -> BenchSpec:
     for keyword, values in (raw.get("sweep") or {}).items():
         if not values:
             raise (where / "sweep" / keyword).fail("empty")
+    timed = raw.get("timed", "forward")
+    if timed not in ("forward", "backward"):
+        raise (where / "timed").fail("unknown-choice", value=timed, allowed=["forward", "backward"])
+    if timed == "backward" and not verify.grad_inputs:
+        raise (where / "timed").fail("timed-needs-grads")
     return BenchSpec(
         sizes=raw.get("sizes") or verify.gpu,
         interpreter=raw.get("interpreter") or verify.interpreter[-1:],
@@ -261,6 +266,7 @@ def _bench(raw: dict, where: Where, verify: VerifySpec) -> BenchSpec:
         init={
             name: _init_call(text, where / "init" / name) for name, text in (raw.get("init") or {}).items()
         },
+        timed=timed,
     )
 
 

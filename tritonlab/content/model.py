@@ -141,6 +141,9 @@ class BenchSpec:
     # input name -> (init, init_args) for the timed data; inputs not named here are timed on randn (scale 1),
     # never on verify's adversarial values (those can push torch onto a slow path, e.g. softmax on integers)
     init: dict = field(default_factory=dict)
+    # "forward": time the wrapper; "backward": run it once on inputs that need gradients (verify.grad_inputs),
+    # then time one backward pass of that graph (y.backward(dy), retain_graph) against the baseline's
+    timed: str = "forward"
 
 
 @dataclass

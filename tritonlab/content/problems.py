@@ -87,6 +87,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{key}: {value} is not one of {allowed}",
         "ja": "{key}: {value} は使えません（{allowed} のいずれか）",
     },
+    "timed-needs-grads": {
+        "en": "{key}: timing the backward needs verify.grad_inputs (which inputs get gradients)",
+        "ja": "{key}: 逆伝播を計測するには verify.grad_inputs（勾配を求める入力）が必要です",
+    },
     "init-args": {
         "en": "{key}: init arguments must be integers or case param names",
         "ja": "{key}: init の引数は整数かケースのパラメータ名にしてください",

@@ -140,6 +140,7 @@ BENCH = Table(
         "naive": BOOL,
         "autotune": ListOf(CASE),
         "init": Table(extra=TEXT),
+        "timed": TEXT,
     }
 )
 RUN = Table({"params": CASE, "dtype": TEXT, "kwargs": Table(extra=VALUE), "show": TEXT})

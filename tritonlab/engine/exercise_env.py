@@ -119,10 +119,11 @@ class LearnerCall:
     poisoned (and guarded), every load/store bounds-checked on the interpreter, the GPU synchronised.
     `launches` and `checker` stay readable after the call, also when it raised."""
 
-    def __init__(self, loaded: Loaded, backend: str, allocator=None, checker=None, watchers=()):
+    def __init__(self, loaded: Loaded, backend: str, allocator=None, checker=None, watchers=(), target=None):
         from tritonlab.engine import memcheck
 
         self.loaded = loaded
+        self.target = target  # what to call instead of the wrapper (bench: one backward pass of its graph)
         self.allocator = allocator
         if checker is None and backend == "interpreter":
             checker = memcheck.InterpreterMemcheck(loaded.file)
@@ -150,7 +151,7 @@ class LearnerCall:
                 self.checked, self.unchecked_reason = self.checker.active, self.checker.reason
             for watcher in self.watchers:
                 stack.enter_context(watcher)
-            result = self.loaded.wrapper(*args, **kwargs)
+            result = (self.target or self.loaded.wrapper)(*args, **kwargs)
             if self.checker is not None:  # the checker can give up mid-way (it says why)
                 self.checked, self.unchecked_reason = self.checker.active, self.checker.reason
             if self.loaded.device.type == "cuda":

@@ -244,6 +244,18 @@ def _gpu(result: Any, lang: str) -> list[Block]:
             ).in_(lang),
         )
     )
+    if result.get("timed") == "backward":
+        out.append(
+            (
+                "text",
+                Said(
+                    "what is timed: one backward pass (y.backward(dy) on a graph kept with retain_graph), yours "
+                    "and the baseline's through torch autograd; the forward is not in these times",
+                    "計測対象: 逆伝播 1 回(retain_graph で残したグラフに y.backward(dy))。あなたのカーネルも"
+                    "比較対象も torch の autograd 経由で、順伝播の時間は含みません",
+                ).in_(lang),
+            )
+        )
     out.append(("table", headers, body, set()))
     out += errors
     roof_text = _roofline_text(result.get("roofline") or {}, rows, lang)
@@ -530,6 +542,16 @@ def _interpreter(result: Any, lang: str) -> list[Block]:
         "FLOP/B",
     ]
     out: list[Block] = [("table", headers, body, set()), *errors]
+    if result.get("timed") == "backward":
+        out.append(
+            (
+                "text",
+                Said(
+                    "counted: the launches of one backward pass (the forward ran first, uncounted)",
+                    "数えたもの: 逆伝播 1 回分の起動(先に実行した順伝播は数えていません)",
+                ).in_(lang),
+            )
+        )
     for row in rows:
         extra = row.get("extra_bytes")
         if extra:

@@ -121,6 +121,7 @@ def handle(args: dict, ctx) -> dict:
     spec = loaded.exercise.bench
     assert spec is not None, f"{loaded.exercise.key} has no [exercise.bench] section"
     result["dtype"] = spec.dtype
+    result["timed"] = spec.timed  # "backward": one backward pass of the wrapper's graph, and the baseline's
     result["baseline"] = spec.baseline or loaded.exercise.reference
     result["formulas"] = {"bytes": spec.bytes, "flops": spec.flops}
     skip = set(args.get("skip") or ())  # "sweep", "naive", "autotune": a quicker bench
@@ -242,6 +243,31 @@ def bench_inputs(exercise, spec, params: dict, device) -> dict:
     return make_inputs(exercise, params, spec.dtype, 0, device, override=override)
 
 
+def backward_graph(forward, inputs: dict, grad_names, device):
+    """For `timed = "backward"`: fresh leaves for the inputs named in `grad_names`, one forward through
+    `forward(leaves)`, a fixed upstream gradient dy, and a callable that runs one backward pass of that graph
+    (retain_graph, gradients reset first). Returns (backward, leaves needing gradients)."""
+    leaves = {
+        k: (v.detach().clone().requires_grad_(True) if k in grad_names and isinstance(v, torch.Tensor) else v)
+        for k, v in inputs.items()
+    }
+    y = forward(leaves)
+    if isinstance(y, (tuple, list)):
+        y = y[0]
+    if not isinstance(y, torch.Tensor) or not y.requires_grad:
+        raise TypeError("the forward returned no tensor that autograd can differentiate")
+    generator = torch.Generator(device=device).manual_seed(1)
+    dy = torch.randn(y.shape, dtype=y.dtype, device=y.device, generator=generator)
+    params = [leaves[k] for k in grad_names]
+
+    def backward() -> None:
+        for p in params:
+            p.grad = None
+        y.backward(dy, retain_graph=True)
+
+    return backward, params
+
+
 def _inplace_name(exercise) -> str | None:
     output = exercise.verify.output
     return output.split(":", 1)[1] if output.startswith("inplace:") else None
@@ -250,8 +276,8 @@ def _inplace_name(exercise) -> str | None:
 # ---- the interpreter: exact counts, no times ---------------------------------------------------------------
 
 
-def _count(loaded, inputs: dict, kwargs: dict) -> dict:
-    call = exercise_env.LearnerCall(loaded, "interpreter")
+def _count(loaded, inputs: dict, kwargs: dict, target=None) -> dict:
+    call = exercise_env.LearnerCall(loaded, "interpreter", target=target)
     call(*inputs.values(), **kwargs)
     checker, launches = call.checker, call.launches
     active, reason = call.checked, call.unchecked_reason
@@ -279,7 +305,16 @@ def _bench_interpreter(loaded, spec, ctx, result: dict) -> None:
         flops = _formula_flops(spec, params, spec.dtype)
         row.update(bytes=ideal, bytes_formula=formula, flops=flops)
         try:
-            counts = _count(loaded, inputs, {})
+            if spec.timed == "backward":  # the forward runs uncounted; the backward's launches are counted
+                backward, _ = backward_graph(
+                    lambda leaves: loaded.wrapper(*leaves.values()),
+                    inputs,
+                    exercise.verify.grad_inputs,
+                    loaded.device,
+                )
+                counts = _count(loaded, {}, {}, target=backward)
+            else:
+                counts = _count(loaded, inputs, {})
         except Exception as exc:  # noqa: BLE001 - the learner's code raised: reported on the row
             row["error"] = classify(exc, loaded.file)
             result["rows"].append(row)
@@ -484,11 +519,15 @@ def _time_size(loaded, spec, params: dict, limits: dict | None, naive: bool = Fa
     row = _row_base(params, spec.dtype, inputs)
     values = list(inputs.values())
     wrapper = loaded.wrapper
+    backward = spec.timed == "backward"
+    grads = exercise.verify.grad_inputs
 
     def call():
         return wrapper(*values)
 
     try:
+        if backward:  # one forward, then its backward pass is what gets timed
+            call, _ = backward_graph(lambda leaves: wrapper(*leaves.values()), inputs, grads, loaded.device)
         if naive:
             row["naive_ms"] = timing.naive(call)
             _synchronize(loaded.device)
@@ -497,13 +536,13 @@ def _time_size(loaded, spec, params: dict, limits: dict | None, naive: bool = Fa
         row["error"] = _failure(exc, loaded)
         return row
     try:
-        row.update(
-            {
-                f"torch_{k}": v
-                for k, v in timing.measure(_baseline(exercise, spec, inputs, params)).items()
-                if k != "rep_ms"
-            }
-        )
+        if backward:
+            baseline, _ = backward_graph(
+                lambda leaves: _baseline(exercise, spec, leaves, params)(), inputs, grads, loaded.device
+            )
+        else:
+            baseline = _baseline(exercise, spec, inputs, params)
+        row.update({f"torch_{k}": v for k, v in timing.measure(baseline).items() if k != "rep_ms"})
     except Exception as exc:  # noqa: BLE001 - the baseline is shipped content; report, keep the learner's numbers
         row["torch_error"] = f"{type(exc).__name__}: {exc}"
     ideal, _ = _formula_bytes(spec, params, inputs, spec.dtype)
