@@ -51,7 +51,10 @@ def main() -> int:
     walls = [w for w, _ in rows]
     if walls:
         print(f"median wall {statistics.median(walls):.3f} s over {len(walls)} verifies")
-        for key in ("runner_wait_s", "inputs_s", "runner_s", "verdict_s"):
+        for key in (
+            "runner_wait_s", "inputs_s", "runner_s", "verdict_s",
+            "runner_inputs_s", "runner_calls_s", "runner_save_s", "outputs_load_s",
+        ):
             values = [p.get(key) for _, p in rows if isinstance(p.get(key), (int, float))]
             if values:
                 print(f"  median {key}: {statistics.median(values):.4f}")

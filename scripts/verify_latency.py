@@ -78,6 +78,7 @@ def main() -> int:
                 "warm_s": round(statistics.median(walls), 3),
                 "worker_s": round(statistics.median(worker), 3),
                 "budget_s": budget_for(backend, exercise.key),
+                "judge": result.get("judge"),  # where the time went (the last warm verify): see verify.py
             }
             if audit_client is not None and backend == "gpu" and result.get("passed"):
                 from tritonlab.engine.replay import with_replay
@@ -93,6 +94,9 @@ def main() -> int:
                   f"warm {row['warm_s']:6.3f} s (worker {row['worker_s']:.3f})"
                   + (f"  audit {row['audit_s']:.2f} s" if "audit_s" in row else "")
                   + ("  OVER BUDGET" if over else "") + ("" if row["passed"] else "  FAIL"), flush=True)
+            parts = row["judge"] or {}
+            if parts:
+                print("    " + ", ".join(f"{k} {v}" for k, v in parts.items() if k != "cases"), flush=True)
     finally:
         client.close()
         if audit_client is not None:

@@ -66,3 +66,74 @@ def test_fp16_and_integer_rounding():
     assert half.dtype == torch.float16 and torch.isfinite(half).all()
     ints = _make(_exercise(InputSpec("x", shape=["n"], scale=100.0, dtype="int8")))["x"]
     assert ints.dtype == torch.int8 and int(ints.max()) == 127 and int(ints.min()) == -128
+
+
+# ---- inputs rebuilt in the runner: case_inputs + digest -------------------------------------------------
+
+
+def test_case_inputs_are_the_same_bits_every_time_and_the_digest_says_so():
+    from tritonlab.engine.exercise_env import catalog
+    from tritonlab.engine.inputs import case_inputs, digest
+
+    exercise = catalog().exercise("10/debug-rms-norm")  # has a zero_row contract: prepare_inputs applies
+    params = {"M": 33, "N": 300}
+    a = case_inputs(exercise, params, "float16", 7, torch.device("cpu"))
+    b = case_inputs(exercise, params, "float16", 7, torch.device("cpu"))
+    assert torch.equal(a["x"], b["x"]) and torch.equal(a["weight"], b["weight"]) and a["eps"] == b["eps"]
+    assert not a["x"][0].any()  # the zero row (eps contract) is part of what both sides build
+    assert digest(a) == digest(b)
+    other_seed = case_inputs(exercise, params, "float16", 8, torch.device("cpu"))
+    assert digest(other_seed)["x"] != digest(a)["x"]
+
+
+def test_the_digest_sees_one_flipped_bit_a_swap_and_a_shape_change():
+    """The false-pass side: inputs that differ anywhere must not pass as the judge's."""
+    from tritonlab.engine.inputs import digest
+
+    x = torch.randn(1000, generator=torch.Generator().manual_seed(0))
+    base = digest({"x": x})["x"]
+    flipped = x.clone()
+    flipped.view(torch.int32)[517] ^= 1  # the lowest mantissa bit of one element
+    swapped = x.clone()
+    swapped[[3, 4]] = swapped[[4, 3]]
+    assert digest({"x": flipped})["x"] != base
+    assert digest({"x": swapped})["x"] != base  # the same values in another order
+    assert digest({"x": x.reshape(10, 100)})["x"] != base
+    assert digest({"x": x.to(torch.float64)})["x"] != base
+    assert digest({"x": x.clone()})["x"] == base  # the false-fail side: a copy is the same
+    nan = torch.full((5,), float("nan"))
+    assert digest({"x": nan})["x"] == digest({"x": nan.clone()})["x"]  # NaN bits compare as bits, not values
+    big = torch.arange(3 * (1 << 22) + 5, dtype=torch.int16)  # several chunks
+    assert digest({"b": big})["b"] == digest({"b": big.clone()})["b"] != digest({"b": big.flip(0)})["b"]
+
+
+def test_a_runner_that_rebuilds_different_inputs_reports_a_lab_error_not_a_verdict(tmp_path):
+    """If the runner's rebuilt inputs ever differ from the judge's (a lab bug, or a patched lab), the case is
+    not judged on them: it stops with an internal error that names the inputs."""
+    from tritonlab.engine.tasks import verify_runner
+    from tritonlab.paths import kernels_dir, lessons_dir
+
+    solution = (kernels_dir() / "vector_add.py").read_text()
+    messages = []
+    job = {
+        "exercise": "05-vector-add/add",
+        "lessons_dir": str(lessons_dir()),
+        "kernels_dir": str(kernels_dir()),
+        "file": str(tmp_path / "add.py"),
+        "source": solution,
+        "cases": [
+            {
+                "params": {"n": 97},
+                "dtype": "float32",
+                "seed": 0,
+                "kwargs": {},
+                "output": str(tmp_path / "o.pt"),
+                "digest": {"x": "(97,):torch.float32:0", "y": "(97,):torch.float32:0"},
+            },
+        ],
+        "rejects": [],
+    }
+    verify_runner.run(job, "interpreter", messages.append)
+    (case,) = [m for m in messages if m.get("type") == "case"]
+    assert case["error"]["kind"] == "runtime" and case["error"]["cause"] == "internal"
+    assert "x, y" in case["error"]["message"]

@@ -191,26 +191,23 @@ def _warm_up(backend: str) -> None:
         # the zygote and its runners stay on one intra-op thread (the interpreter is single-threaded Python).
         torch.set_num_threads(1)
 
-        from tritonlab.engine.inputs import make_inputs
+        from tritonlab.engine.inputs import case_inputs, digest
         from tritonlab.engine.tasks import verify_runner
 
         loaded = exercise_env.load({"exercise": "5", "solution": True}, backend)
         with tempfile.TemporaryDirectory(prefix="tritonlab-warm-") as scratch:
-            values = make_inputs(loaded.exercise, {"n": 97}, "float32", 0, loaded.device)
-            torch.save(
-                {k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in values.items()},
-                os.path.join(scratch, "in.pt"),
-            )
+            values = case_inputs(loaded.exercise, {"n": 97}, "float32", 0, loaded.device)
+            digest(values)
             verify_runner.run_case(
                 loaded,
                 {
                     "params": {"n": 97},
                     "dtype": "float32",
                     "kwargs": {},
-                    "inputs": os.path.join(scratch, "in.pt"),
                     "output": os.path.join(scratch, "out.pt"),
                 },
                 backend,
+                values,
             )
         sys.modules.pop(getattr(loaded.module, "__name__", ""), None)
     except Exception:  # noqa: BLE001 - a warm-up is an optimisation: a failure only costs time later

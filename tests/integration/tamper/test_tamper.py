@@ -25,6 +25,7 @@ SPECIAL = {
     "t19b_honest_wrong.py",
     "t13_write_progress_directly.py",
     "t14_ansi_hides_failed.py",
+    "t31_patch_input_makers.py",
 }
 
 
@@ -98,6 +99,16 @@ def test_a_file_that_patches_the_lab_cannot_help_a_later_wrong_file(client):
     assert patched["passed"], patched.get("summary")  # its kernel is right; its patches die with its runner
     wrong = verify(client, FILES / "t19b_honest_wrong.py")
     assert wrong["passed"] is False and "mismatch" in kinds(wrong), wrong.get("summary")
+
+
+def test_patching_the_input_makers_at_import_changes_nothing(client):
+    """The runner rebuilds inputs from (params, dtype, seed) before any learner code runs: a file that swaps
+    the lab's input makers (and torch.randn) at import still gets the judge's values. Its kernel is correct, so
+    it passes; had the patch reached the inputs, the verdict would still come from the judge's reference."""
+    result = verify(client, FILES / "t31_patch_input_makers.py")
+    assert result["passed"], result.get("summary")
+    assert any(case["name"].endswith("random") for case in result["cases"])
+    assert all(case["passed"] for case in result["cases"])
 
 
 def _sandbox_says_no(result: dict) -> None:
@@ -233,3 +244,15 @@ def test_solutions_still_pass_on_the_gpu(gpu_client):
     for exercise in ("5", "7/copy-2d", "8/softmax", "9/matmul"):
         result = gpu_client.request("verify", {"exercise": exercise, "solution": True}, timeout=300)
         assert result["passed"], (exercise, result.get("summary"))
+
+
+@pytest.mark.gpu
+def test_signals_are_refused_and_input_patches_do_nothing_on_the_gpu(gpu_client):
+    """The seccomp filter and the rebuilt inputs on a GPU runner (CUDA's own threads must still work)."""
+    gpu_client.start()
+    judge = gpu_client.proc.pid
+    for name in ("t15_kill_parent.py", "t28_kill_the_judge.py"):
+        _sandbox_says_no(verify(gpu_client, FILES / name, timeout=300))
+    assert gpu_client.alive and gpu_client.proc.pid == judge
+    patched = verify(gpu_client, FILES / "t31_patch_input_makers.py", timeout=300)
+    assert patched["passed"], patched.get("summary")

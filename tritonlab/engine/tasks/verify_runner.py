@@ -9,14 +9,16 @@ nothing here decides pass or fail.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
 import torch
 
 from tritonlab.engine import contracts, exercise_env, memcheck
-from tritonlab.engine.inputs import describe, make_inputs, place_inputs
+from tritonlab.engine.inputs import case_inputs, describe, digest, make_inputs, place_inputs
 from tritonlab.engine.learner import LearnerError, classify, same_file
+from tritonlab.engine.protocol import error
 
 _INT_OF_SIZE = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
 _FIRST = 8
@@ -192,21 +194,36 @@ def run(job: dict, backend: str, send) -> None:
     if isinstance(job.get("source"), str):  # the judge sends the text: the runner gets no path to the drafts
         with open(job["file"], "w", encoding="utf-8") as handle:
             handle.write(job["source"])
+    cases = job.get("cases") or []
+    # Every case's inputs are rebuilt before any learner code runs (a file that patches torch at import
+    # cannot change them), and checked against the judge's digests.
+    started = time.perf_counter()
+    exercise = exercise_env.catalog(args["lessons_dir"], args["kernels_dir"]).exercise(args["exercise"])
+    device = torch.device("cuda") if backend == "gpu" else torch.device("cpu")
+    built = [_rebuild(exercise, case, device) for case in cases]
+    inputs_ms = round((time.perf_counter() - started) * 1e3, 3)
     try:
         loaded = exercise_env.load(args, backend)
     except LearnerError as exc:
         send({"type": "load-error", "error": exc.info})
         return
-    for index, case in enumerate(job.get("cases") or []):
+    for index, case in enumerate(cases):
         send({"type": "event", "case": index})
-        if case.get("plan"):
-            facts = run_plan_case(loaded, case, backend)
+        values, differ = built[index]
+        built[index] = (None, differ)  # the case holds the only reference: freed after it
+        facts: dict[str, Any]
+        if differ or values is None:
+            facts = {"diagnoses": [], "error": _inputs_differ(differ or ["?"])}
+        elif case.get("plan"):
+            facts = run_plan_case(loaded, case, backend, values)
         else:
-            facts = run_case(loaded, case, backend)
+            facts = run_case(loaded, case, backend, values)
             if (
                 index == 0
             ):  # facts about the file itself (autotune key and configs) travel with the first case
                 facts["file_facts"] = contracts.check_file(loaded.exercise, loaded.module)
+        if index == 0:
+            facts["inputs_ms"] = inputs_ms  # what rebuilding every case's inputs took (scripts/judge_cost.py)
         send(dict(facts, type="case", index=index))
         if facts.get("error"):
             return
@@ -214,10 +231,36 @@ def run(job: dict, backend: str, send) -> None:
         send(dict(run_reject(loaded, reject, backend), type="reject", index=index))
 
 
-def run_case(loaded, case: dict, backend: str) -> dict:
+def _save(payload: dict, path: str) -> float:
+    """Write the case's tensors for the judge; returns the milliseconds it took. No CRC: the file lives for
+    one request on this machine, and the judge re-validates what it reads (weights_only)."""
+    began = time.perf_counter()
+    try:
+        from torch.utils.serialization import config  # torch >= 2.6
+
+        config.save.compute_crc32 = False
+    except (ImportError, AttributeError):
+        pass
+    torch.save(payload, path)
+    return round((time.perf_counter() - began) * 1e3, 3)
+
+
+def _rebuild(exercise, case: dict, device) -> tuple[dict | None, list[str]]:
+    """One case's inputs, as the judge made them; and the names whose bits differ from the judge's digest."""
+    values = case_inputs(exercise, case["params"], case["dtype"], case.get("seed") or 0, device)
+    wanted = case.get("digest") or {}
+    mine = digest(values)
+    return values, sorted(name for name in set(wanted) | set(mine) if wanted.get(name) != mine.get(name))
+
+
+def _inputs_differ(names: list[str]) -> dict:
+    text = "the runner rebuilt inputs that differ from the judge's: " + ", ".join(names)
+    return error("runtime", text, None, cause="internal", exception=text)
+
+
+def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     exercise = loaded.exercise
-    facts: dict = {"diagnoses": []}
-    values = torch.load(case["inputs"], weights_only=True, map_location=loaded.device)
+    facts: dict[str, Any] = {"diagnoses": []}
     allocator = memcheck.GuardedAllocator(loaded.device)
     inputs = place_inputs(exercise, case["params"], case["dtype"], values, allocator)
     watch = Provenance(loaded.file, backend)
@@ -262,7 +305,7 @@ def run_case(loaded, case: dict, backend: str) -> dict:
     facts["inputs_returned"] = sorted(payload["inputs"])
     if type(got) is torch.Tensor:
         payload["out"] = got.detach()
-    torch.save(payload, case["output"])
+    facts["save_ms"] = _save(payload, case["output"])
     return facts
 
 
@@ -278,7 +321,7 @@ def _same(now: torch.Tensor, sent) -> bool:
     return bool(torch.equal(a, b))
 
 
-def run_plan_case(loaded, case: dict, backend: str) -> dict:
+def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
     """A case with a verify plan (several outputs, gradients, operators, torch.compile: engine/outputs.py):
     call
     the wrapper through the plan (forward, and in grad mode backward(dy)) and send back only tensors and
@@ -290,8 +333,7 @@ def run_plan_case(loaded, case: dict, backend: str) -> dict:
     from tritonlab.engine import outputs
 
     exercise = loaded.exercise
-    facts: dict = {"diagnoses": []}
-    values = torch.load(case["inputs"], weights_only=True, map_location=loaded.device)
+    facts: dict[str, Any] = {"diagnoses": []}
     plan = outputs.Plan.for_exercise(exercise, case.get("seed") or 0)
     allocator = memcheck.GuardedAllocator(loaded.device)
     inputs = place_inputs(exercise, case["params"], case["dtype"], values, allocator)
@@ -345,7 +387,7 @@ def run_plan_case(loaded, case: dict, backend: str) -> dict:
         k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])
     }
     facts["inputs_returned"] = sorted(payload["inputs"])
-    torch.save(payload, case["output"])
+    facts["save_ms"] = _save(payload, case["output"])
     return facts
 
 

@@ -1,0 +1,67 @@
+# expect: 
+# ruff: noqa  (a hostile learner file: its oddities are the point)
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+@triton.jit
+def sub_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) - tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+@triton.jit
+def noop_kernel(a_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    tl.load(a_ptr + offs, mask=offs < n)
+
+
+@triton.jit
+def zero_kernel(out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    zero = tl.zeros([BLOCK], dtype=tl.float32)
+    tl.store(out_ptr + offs, zero.to(out_ptr.dtype.element_ty), mask=offs < n)
+
+
+def grid(n):
+    return (triton.cdiv(n, 256),)
+
+
+def check(x, y):
+    if x.device != y.device:
+        raise ValueError("x and y are on different devices")
+
+import sys
+
+# A correct kernel in a file that, at import, swaps what the lab uses to make inputs: ones everywhere, and a
+# digest that always agrees. The runner made every case's inputs before this ran, so the file still gets the
+# judge's values, and its kernel passes on them (the judge's own inputs never depended on this process).
+from tritonlab.engine import inputs as _inputs
+from tritonlab.engine.tasks import verify_runner as _runner
+
+_inputs.case_inputs = lambda exercise, params, dtype, seed, device: {
+    "x": torch.ones(params["n"], device=device), "y": torch.ones(params["n"], device=device)
+}
+_runner.case_inputs = _inputs.case_inputs
+_runner.digest = lambda values: {}
+torch.randn = lambda *a, **k: torch.ones(*a, **{k_: v for k_, v in k.items() if k_ != "generator"})
+
+
+def add(x, y):
+    check(x, y)
+    out = torch.empty_like(x)
+    add_kernel[grid(x.numel())](x, y, out, x.numel(), BLOCK=256)
+    return out
