@@ -232,3 +232,15 @@ def test_backward_bench_times_one_backward_pass_against_autograd(home):
     )
     reference = do_bench(backward, quantiles=QUANTILES)[0]
     assert abs(row["ms"] - reference) <= TOLERANCE * reference, (row["ms"], reference)
+
+
+def test_capstone_bench_times_torch_compile_of_the_baseline(home):
+    result = run_bench(exercise="14/swiglu", solution=True)
+    assert result["error"] is None, result["error"]
+    assert result["compiled"] is True
+    for row in result["rows"]:
+        assert row.get("compiled_error") is None, row.get("compiled_error")
+        assert row["compiled_ms"] > 0 and row["compiled_speedup"] == pytest.approx(
+            row["compiled_ms"] / row["ms"]
+        )
+    assert any("torch.compile" in line for line in bench_lines(result, "en"))

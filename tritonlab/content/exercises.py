@@ -267,6 +267,7 @@ def _bench(raw: dict, where: Where, verify: VerifySpec) -> BenchSpec:
             name: _init_call(text, where / "init" / name) for name, text in (raw.get("init") or {}).items()
         },
         timed=timed,
+        compiled=raw.get("compiled", False),
     )
 
 

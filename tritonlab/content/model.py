@@ -144,6 +144,8 @@ class BenchSpec:
     # "forward": time the wrapper; "backward": run it once on inputs that need gradients (verify.grad_inputs),
     # then time one backward pass of that graph (y.backward(dy), retain_graph) against the baseline's
     timed: str = "forward"
+    # also time torch.compile of the baseline expression (GPU only): the bar a capstone solution should clear
+    compiled: bool = False
 
 
 @dataclass

@@ -141,6 +141,7 @@ BENCH = Table(
         "autotune": ListOf(CASE),
         "init": Table(extra=TEXT),
         "timed": TEXT,
+        "compiled": BOOL,
     }
 )
 RUN = Table({"params": CASE, "dtype": TEXT, "kwargs": Table(extra=VALUE), "show": TEXT})

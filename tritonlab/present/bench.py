@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tritonlab.present.diagnoses import describe
+from tritonlab.present.diagnoses import describe, verbatim
 from tritonlab.present.verify import backend_name
 from tritonlab.present.words import Said, pick
 
@@ -258,6 +258,7 @@ def _gpu(result: Any, lang: str) -> list[Block]:
         )
     out.append(("table", headers, body, set()))
     out += errors
+    out += _compiled(timed, lang)
     roof_text = _roofline_text(result.get("roofline") or {}, rows, lang)
     if roof_text:
         out.append(("text", roof_text))
@@ -513,6 +514,30 @@ NAIVE_INTERPRETER_NOTE = Said(
     "実行の"
     "中央値を報告します。",
 )
+
+
+def _compiled(rows: list, lang: str) -> list[Block]:
+    """torch.compile of the baseline, per size (bench.compiled): the bar a fused kernel should clear."""
+    out: list[Block] = []
+    for row in rows:
+        label = row.get("label", "")
+        if row.get("compiled_ms") is not None:
+            ratio = row.get("compiled_speedup")
+            said = Said(
+                f"torch.compile of the baseline at {label}: {_ms(row['compiled_ms'])} ms"
+                + (f" — your kernel runs at {_x(ratio)} its speed" if ratio else ""),
+                f"{label} でのベースラインの torch.compile 版: {_ms(row['compiled_ms'])} ms"
+                + (f"(あなたのカーネルはその {_x(ratio)} の速さ)" if ratio else ""),
+            )
+            out.append(("text", said.in_(lang)))
+        elif row.get("compiled_error"):
+            error = verbatim(row["compiled_error"])
+            said = Said(
+                f"torch.compile of the baseline could not be timed at {label}: {error}",
+                f"{label} でベースラインの torch.compile 版を計測できませんでした: {error}",
+            )
+            out.append(("text", said.in_(lang)))
+    return out
 
 
 def _interpreter(result: Any, lang: str) -> list[Block]:

@@ -122,6 +122,7 @@ def handle(args: dict, ctx) -> dict:
     assert spec is not None, f"{loaded.exercise.key} has no [exercise.bench] section"
     result["dtype"] = spec.dtype
     result["timed"] = spec.timed  # "backward": one backward pass of the wrapper's graph, and the baseline's
+    result["compiled"] = bool(spec.compiled)  # rows carry compiled_ms: torch.compile of the baseline (GPU)
     result["baseline"] = spec.baseline or loaded.exercise.reference
     result["formulas"] = {"bytes": spec.bytes, "flops": spec.flops}
     skip = set(args.get("skip") or ())  # "sweep", "naive", "autotune": a quicker bench
@@ -227,6 +228,22 @@ def _baseline(exercise, spec, inputs: dict, params: dict, kwargs: dict | None = 
     names.update(params)
     names.update(inputs)
     return lambda: eval(code, names)  # shipped lesson content, like verify's reference
+
+
+def compiled_baseline(exercise, spec, inputs: dict, params: dict):
+    """torch.compile of the baseline expression, as a real function of the inputs (Dynamo cannot trace eval):
+    `def baseline(x, y, ...): return <expression>` with the size params as constants."""
+    import torch.nn.functional as F
+
+    expression = spec.baseline or exercise.reference
+    names = [name for name in inputs if name.isidentifier()]
+    source = f"def baseline({', '.join(names)}):\n    return {expression}\n"
+    scope: dict[str, Any] = {"torch": torch, "F": F, "math": math, "kw": {}}
+    scope.update({k: v for k, v in params.items() if k not in inputs})
+    exec(compile(source, "<baseline>", "exec"), scope)  # shipped lesson content, like verify's reference
+    fn = torch.compile(scope["baseline"])
+    values = [inputs[name] for name in names]
+    return lambda: fn(*values)
 
 
 def bench_inputs(exercise, spec, params: dict, device) -> dict:
@@ -545,9 +562,25 @@ def _time_size(loaded, spec, params: dict, limits: dict | None, naive: bool = Fa
         row.update({f"torch_{k}": v for k, v in timing.measure(baseline).items() if k != "rep_ms"})
     except Exception as exc:  # noqa: BLE001 - the baseline is shipped content; report, keep the learner's numbers
         row["torch_error"] = f"{type(exc).__name__}: {exc}"
+    if spec.compiled and not backward:
+        _time_compiled(exercise, spec, inputs, params, row)
     ideal, _ = _formula_bytes(spec, params, inputs, spec.dtype)
     _rates(row, ideal, _formula_flops(spec, params, spec.dtype), limits)
     return row
+
+
+def _time_compiled(exercise, spec, inputs: dict, params: dict, row: dict) -> None:
+    """compiled_ms (and compiled_speedup = compiled_ms / ms, > 1: your kernel is faster): torch.compile's own
+    kernels for the baseline, compiled once before timing (seconds, not timed)."""
+    try:
+        fn = compiled_baseline(exercise, spec, inputs, params)
+        fn()  # compile here, outside the timing
+        _synchronize(torch.device("cuda"))
+        row["compiled_ms"] = timing.measure(fn)["ms"]
+        if row.get("ms"):
+            row["compiled_speedup"] = row["compiled_ms"] / row["ms"]
+    except Exception as exc:  # noqa: BLE001 - no compiler here (no C compiler, an old GPU): say so, keep the rest
+        row["compiled_error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
 
 
 def _naive_summary(rows: list[dict]) -> dict:
