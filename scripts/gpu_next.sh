@@ -27,7 +27,7 @@ timeout 300 python3 -m pytest -v -p no:cacheprovider -rs -o faulthandler_timeout
   tests/integration/tamper/test_tamper.py::test_signals_are_refused_and_input_patches_do_nothing_on_the_gpu \
   "tests/gpu/test_bench_gpu.py::test_backward_bench_times_one_backward_pass_against_autograd" \
   "tests/gpu/test_bench_gpu.py::test_capstone_bench_times_torch_compile_of_the_baseline" \
-  tests/integration/test_tutorials.py \
+  tests/integration/test_tutorials.py tests/integration/test_profile.py \
   "tests/integration/test_worker.py::test_endless_loop_times_out_and_the_next_request_works" \
   > $W/pytest.log 2>&1
 echo "pytest rc=$? ${SECONDS}s: $(tail -1 $W/pytest.log)"; grep -E "(FAILED|ERROR|XFAIL|XPASS)" $W/pytest.log | head -20

@@ -203,6 +203,10 @@ def _emit_result(opts, op: str, result) -> None:
 
     if opts.json:
         data = result.to_json()
+        if op == "profile":
+            from tritonlab.present.profile import lines as profile_lines
+
+            data.setdefault("lines", profile_lines(data, "en"))
         if op in ("run", "bench"):
             from tritonlab.present.bench import lines as bench_lines
             from tritonlab.present.run import run_lines
@@ -219,6 +223,7 @@ def _emit_result(opts, op: str, result) -> None:
         "run": printers.print_run,
         "bench": printers.print_bench,
         "ir": printers.print_ir,
+        "profile": printers.print_profile,
     }[op]
     printer(_console(), result, _lang(opts.lang))
 
@@ -275,6 +280,30 @@ def cmd_bench(opts) -> int:
     result = _ask(opts, "bench", _code_args(opts, exercise))
     _emit_result(opts, "bench", result)
     return EXIT_FAIL if result.error else EXIT_OK
+
+
+def cmd_profile(opts) -> int:
+    catalog, exercise = _exercise(opts.exercise, opts.lang)
+    args = _code_args(opts, exercise)
+    if opts.size:
+        args["size"] = _size(opts.size)
+    result = _ask(opts, "profile", args)
+    _emit_result(opts, "profile", result)
+    return EXIT_FAIL if result.error else EXIT_OK
+
+
+def _size(text: str) -> dict:
+    """--size M=4096,N=4096 -> {"M": 4096, "N": 4096}"""
+    size: dict[str, int] = {}
+    for part in text.split(","):
+        name, _, value = part.partition("=")
+        if not name.strip().isidentifier() or not value.strip().isdigit():
+            raise UsageError(
+                f"--size {text}: write NAME=INTEGER pairs, e.g. M=4096,N=4096",
+                f"--size {text}: 名前=整数 の組で書いてください(例: M=4096,N=4096)",
+            )
+        size[name.strip()] = int(value)
+    return size
 
 
 def cmd_ir(opts) -> int:
@@ -381,11 +410,14 @@ def build_parser() -> argparse.ArgumentParser:
         ("run", cmd_run, "run the exercise's demo and show inputs and outputs"),
         ("bench", cmd_bench, "time your kernel against torch (GPU) or count its bytes (interpreter)"),
         ("ir", cmd_ir, "show your kernel at a compiler stage"),
+        ("profile", cmd_profile, "where one call spends its time, kernel by kernel (GPU), or its launches"),
     ):
         p = sub.add_parser(name, help=helptext)
         p.add_argument("exercise", metavar="EXERCISE", help="LESSON[/EXERCISE], e.g. 5 or 05-vector-add/add")
         code(p)
-        common(p, 600.0 if name == "bench" else 120.0)
+        common(p, 600.0 if name == "bench" else 300.0 if name == "profile" else 120.0)
+        if name == "profile":
+            p.add_argument("--size", metavar="K=V,...", help="input size (default: the first bench size)")
         if name == "ir":
             p.add_argument("--stage", choices=["ttir", "ttgir", "llir", "ptx", "sass"], default="ttir")
             p.add_argument(

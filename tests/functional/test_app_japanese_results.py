@@ -175,3 +175,53 @@ def test_a_bench_report_in_japanese_has_no_english_prose():
         assert english_runs(text) == [], text
 
     run(scenario, {"bench": BENCH})
+
+
+PROFILE = {
+    "exercise": KEY,
+    "backend": "gpu",
+    "verified": True,
+    "method": "torch.profiler",
+    "params": {"n": 16777216},
+    "label": "n=16777216",
+    "dtype": "float32",
+    "calls": 10,
+    "kernels": [
+        {
+            "name": "add_kernel",
+            "yours": True,
+            "launches": 10,
+            "per_call": 1.0,
+            "us_per_call": 48.2,
+            "share": 0.8,
+        },
+        {
+            "name": "elementwise_copy",
+            "yours": False,
+            "launches": 10,
+            "per_call": 1.0,
+            "us_per_call": 12.0,
+            "share": 0.2,
+        },
+    ],
+    "launches": [],
+    "wall_us": 75.0,
+    "device_us": 60.2,
+    "events_us": 61.0,
+    "host_us": 14.8,
+    "profiler_error": None,
+    "error": None,
+}
+
+
+def test_shift_f7_profiles_one_call_in_the_bench_tab_in_japanese():
+    async def scenario(app, pilot):
+        await pilot.press("shift+f7")
+        await settle(pilot)
+        text = str(app.screen.query_one("#bench-profile").render())
+        assert "add_kernel" in text and "elementwise_copy" in text and "48.2" in text, text
+        assert "あなたのファイル以外のカーネル 1 個" in text, text
+        assert english_runs(text.replace("add_kernel", "").replace("elementwise_copy", "")) == [], text
+        assert "プロファイル" in shown(app, "#status"), shown(app, "#status")
+
+    run(scenario, {"profile": PROFILE})

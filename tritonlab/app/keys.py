@@ -41,6 +41,7 @@ HELP_LABELS: dict[str, str] = {  # in the order the help lists them
     "run_code": "run",
     "verify": "verify",
     "bench": "bench",
+    "profile": "profile",
     "cancel_job": "cancel",
     "leave_editor": "key_leave_editor",
     "back_to_code": "key_back_to_code",

@@ -18,14 +18,30 @@ from typing import Any
 
 from tritonlab.engine import replay
 from tritonlab.engine.client import WorkerClient
-from tritonlab.engine.results import BenchResult, DoctorResult, Error, IrResult, Kind, RunResult, VerifyResult
+from tritonlab.engine.results import (
+    BenchResult,
+    DoctorResult,
+    Error,
+    IrResult,
+    Kind,
+    ProfileResult,
+    RunResult,
+    VerifyResult,
+)
 
 #: A progress callback gets the worker's event facts: {"event": "progress", "message": ..., "case": i,
 #: "total": n}.
 #: The replay step sends {"event": "progress", "stage": "replay"} (the caller words it).
 Progress = Callable[[dict], None]
 
-DEFAULT_TIMEOUTS = {"verify": 120.0, "run": 120.0, "bench": 600.0, "ir": 120.0, "doctor": 180.0}
+DEFAULT_TIMEOUTS = {
+    "verify": 120.0,
+    "run": 120.0,
+    "bench": 600.0,
+    "ir": 120.0,
+    "doctor": 180.0,
+    "profile": 300.0,
+}
 
 
 class Lab:
@@ -173,6 +189,15 @@ class Lab:
     ) -> IrResult:
         return IrResult.from_json(self._request("ir", args, timeout or DEFAULT_TIMEOUTS["ir"], on_progress))
 
+    def profile(
+        self, args: dict, *, timeout: float | None = None, on_progress: Progress | None = None
+    ) -> ProfileResult:
+        """Where one call of the wrapper spends its time, kernel by kernel (GPU), or its launches
+        (interpreter)."""
+        return ProfileResult.from_json(
+            self._request("profile", args, timeout or DEFAULT_TIMEOUTS["profile"], on_progress)
+        )
+
     def doctor(self, *, timeout: float | None = None, on_progress: Progress | None = None) -> DoctorResult:
         """The worker's environment checks (Python, torch, triton, numpy, CUDA, a test kernel)."""
         raw = self._request("doctor", {}, timeout or DEFAULT_TIMEOUTS["doctor"], on_progress)
@@ -193,7 +218,7 @@ class Lab:
         timeout: float | None = None,
         on_progress: Progress | None = None,
         audit: str = "now",
-    ) -> VerifyResult | RunResult | BenchResult | IrResult:
+    ) -> VerifyResult | RunResult | BenchResult | IrResult | ProfileResult:
         """Dispatch by op name (the app's action bar and the developer check pick the op at run time);
         `audit` is verify's."""
         if op == "verify":
@@ -204,6 +229,8 @@ class Lab:
             return self.bench(args, timeout=timeout, on_progress=on_progress)
         if op == "ir":
             return self.ir(args, timeout=timeout, on_progress=on_progress)
+        if op == "profile":
+            return self.profile(args, timeout=timeout, on_progress=on_progress)
         raise ValueError(f"unknown op {op!r}")
 
     # ---- plumbing ------------------------------------------------------------------------------------------

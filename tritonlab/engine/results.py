@@ -316,6 +316,16 @@ class BenchResult(_Result):
 
 
 @dataclass(frozen=True)
+class ProfileResult(_Result):
+    verified: bool | None = None
+    method: str | None = None  # "torch.profiler", "cuda-events" or "interpreter"
+    kernels: list | None = None
+    launches: list | None = None
+
+    _NESTED: ClassVar[dict[str, Any]] = {"error": (Error, "one")}
+
+
+@dataclass(frozen=True)
 class IrResult(_Result):
     stage: str | None = None
     text: str | None = None

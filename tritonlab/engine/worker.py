@@ -165,8 +165,8 @@ def hello(backend: str) -> dict:
     return info
 
 
-OPS = ("verify", "run", "bench", "ir", "doctor")
-IN_RUNNER = ("run", "bench", "ir")  # learner code: never in the judge, always in a fresh runner
+OPS = ("verify", "run", "bench", "ir", "doctor", "profile")
+IN_RUNNER = ("run", "bench", "ir", "profile")  # learner code: never in the judge, always in a fresh runner
 
 
 def handle(op: str, args: dict, ctx) -> dict:
@@ -192,7 +192,7 @@ def delegate(op: str, args: dict, ctx) -> dict:
     from tritonlab.engine.tasks import verify
 
     judged = None
-    if op == "bench":
+    if op in ("bench", "profile"):  # a wrong kernel is neither timed nor profiled: the judge decides first
         judged = verify.handle(dict(args), ctx)
         if judged.get("error") and judged["error"].get("kind") == "usage":
             return {"exercise": args.get("exercise"), "error": judged["error"]}
@@ -235,7 +235,7 @@ def delegate(op: str, args: dict, ctx) -> dict:
     if reply is not None and isinstance(reply.get("result"), dict) and not outcome.violations:
         result = reply["result"]
         result.pop("restart_worker", None)  # a CUDA fault poisoned the runner's context, never the judge's
-        if op == "bench" and judged is not None:
+        if op in ("bench", "profile") and judged is not None:
             result["verified"] = bool(judged.get("passed"))  # the judge's word, whatever the runner said
         return result
     if problem is None:

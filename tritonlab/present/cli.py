@@ -103,6 +103,18 @@ def print_run(console, result: Any, lang: str = "en") -> None:
     _printed(console, r.get("output") or "", lang, 4000)
 
 
+def print_profile(console, result: Any, lang: str = "en") -> None:
+    from tritonlab.present.profile import lines
+
+    r = _json(result)
+    if r.get("error"):
+        console.print(error_line(r["error"], lang))
+        _detail(console, r["error"])
+        return
+    for index, line in enumerate(lines(r, lang)):
+        console.print(f"[bold]{escape(line)}[/]" if index == 0 else escape(line), soft_wrap=True)
+
+
 def print_bench(console, result: Any, lang: str = "en") -> None:
     r = _json(result)
     blocks = bench_words.blocks(r, lang)

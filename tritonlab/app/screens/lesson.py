@@ -46,7 +46,7 @@ from tritonlab.present.cli import progress_text
 from tritonlab.present.diagnoses import describe
 from tritonlab.present.verify import audit_line, summary
 
-TIMEOUTS = {"run": 120.0, "verify": 120.0, "bench": 600.0, "ir": 180.0}
+TIMEOUTS = {"run": 120.0, "verify": 120.0, "bench": 600.0, "ir": 180.0, "profile": 300.0}
 PANES = ("text", "code", "results")
 
 
@@ -57,6 +57,7 @@ class LessonScreen(LabAppAccess, Screen):
         Binding("f5", "run_code", "Run", priority=True),
         Binding("f6", "verify", "Verify", priority=True),
         Binding("f7", "bench", "Benchmark", priority=True),
+        Binding("shift+f7", "profile", "Profile", show=False, priority=True),
         # Esc: cancels a running job; otherwise leaves the editor (to the tab row when narrow, to the results
         # when wide) or, from anywhere else, goes back to the code. The first enabled binding of a key wins.
         Binding("escape", "cancel_job", "Cancel", priority=True),
@@ -78,6 +79,7 @@ class LessonScreen(LabAppAccess, Screen):
         "run_code": "run",
         "verify": "verify",
         "bench": "bench",
+        "profile": "profile",
         "cancel_job": "cancel",
         "hint": "hint",
         "cycle_pane": "panes",
@@ -374,6 +376,9 @@ class LessonScreen(LabAppAccess, Screen):
     def action_bench(self) -> None:
         self.start_job("bench")
 
+    def action_profile(self) -> None:
+        self.start_job("profile")
+
     @on(IRPanel.StageChosen)
     def _ir_stage_chosen(self, event: IRPanel.StageChosen) -> None:
         self.start_job("ir", {"stage": event.stage, "arch": None})
@@ -492,7 +497,9 @@ class LessonScreen(LabAppAccess, Screen):
         bar = self.query_one(ActionBar)
         err = result.get("error") or None
         results.panel("output-panel", lambda panel: panel.show(op, result))
-        tab = {"run": "output", "verify": "verify", "bench": "bench", "ir": "ir"}.get(op, "output")
+        tab = {"run": "output", "verify": "verify", "bench": "bench", "ir": "ir", "profile": "bench"}.get(
+            op, "output"
+        )
         if op == "verify":
             results.panel("verify-panel", lambda panel: panel.show(result))
             if result.get("passed"):
@@ -506,6 +513,8 @@ class LessonScreen(LabAppAccess, Screen):
                 self._audit_job(self._audit_seq, args, result)
         elif op == "bench":
             results.panel("bench-panel", lambda panel: panel.show(result))
+        elif op == "profile":
+            results.panel("bench-panel", lambda panel: panel.show_profile(result))
         elif op == "ir":
             results.panel("ir-panel", lambda panel: panel.show(result, args.get("stage")))
         cancelled = bool(err and err.get("kind") == Kind.CANCELLED)

@@ -123,9 +123,13 @@ class BenchPanel(LabAppAccess, VerticalScroll):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._result: dict | None = None
+        self._profile: dict | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="bench-summary", markup=False)
+        profile = Static(id="bench-profile", markup=False)
+        profile.display = False  # until shift+F7: one call, kernel by kernel (tritonlab profile)
+        yield profile
         yield Vertical(id="bench-report")
         table: DataTable[object] = DataTable(id="bench-table", zebra_stripes=True, cursor_type="none")
         table.display = False
@@ -133,7 +137,7 @@ class BenchPanel(LabAppAccess, VerticalScroll):
         yield Vertical(id="bench-charts")
 
     def on_mount(self) -> None:
-        self.watch(self.app, "lang", lambda _lang: self._update_view())
+        self.watch(self.app, "lang", self._relabel)
         # As in the verify panel: an auto-height DataTable can miss the layout after it measures its rows.
         table = self.query_one("#bench-table", DataTable)
         self.watch(table, "virtual_size", self._table_measured, init=False)
@@ -146,6 +150,35 @@ class BenchPanel(LabAppAccess, VerticalScroll):
         self._result = result
         self._update_view()
         self.scroll_home(animate=False)
+
+    def _relabel(self, _lang: str) -> None:
+        self._update_view()
+        self._update_profile()
+
+    def show_profile(self, result: dict) -> None:
+        """The profile of one call, above the benchmark (which it does not replace)."""
+        self._profile = result
+        self._update_profile()
+        self.scroll_home(animate=False)
+
+    def _update_profile(self) -> None:
+        from tritonlab.present.profile import lines as profile_lines
+
+        static = self.query_one("#bench-profile", Static)
+        result = self._profile
+        if result is None:
+            static.display = False
+            return
+        lang = self.lab_app.lang
+        text = Text()
+        if result.get("error"):
+            text.append_text(error_text(result["error"], lang))
+        else:
+            body = profile_lines(result, lang)
+            text.append(body[0] + "\n", style="bold")
+            text.append("\n".join(body[1:]))
+        static.update(text)
+        static.display = True
 
     def _update_view(self) -> None:
         lang = self.lab_app.lang
