@@ -33,4 +33,5 @@ timeout 300 python3 -m pytest -v -p no:cacheprovider -rs -o faulthandler_timeout
 echo "pytest rc=$? ${SECONDS}s: $(tail -1 $W/pytest.log)"; grep -E "(FAILED|ERROR|XFAIL|XPASS)" $W/pytest.log | head -20
 SECONDS=0; timeout 100 python3 scripts/perf_lessons_11_12.py > $W/perf1112.log 2>&1; echo "perf1112 rc=$? ${SECONDS}s"
 grep -E "rms_norm|attention" $W/perf1112.log | head -8
+SECONDS=0; for ex in 5 12/rms-norm-backward 9/matmul; do timeout 60 python3 -m tritonlab profile $ex --solution --backend gpu --json > $W/profile-${ex//\//-}.json 2>&1; echo "profile $ex rc=$?"; python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(\"\\n\".join(d.get(\"lines\") or [str(d.get(\"error\"))]))" $W/profile-${ex//\//-}.json; done; echo "profiles ${SECONDS}s"
 tar czf $OUT/gpu-next.tgz -C $W .

@@ -1,6 +1,7 @@
 """The real worker process on the real backend (the interpreter here, the GPU where there is one)."""
 
 import json
+import platform
 import subprocess
 import sys
 from pathlib import Path
@@ -148,7 +149,11 @@ def test_cli_doctor_json():
     data = json.loads(out.stdout)
     assert out.returncode == 0, data
     names = {c["name"] for c in data["checks"]}
-    assert {"python", "torch", "triton", "numpy", "sanity kernel", "cache dir"} <= names
+    assert {"python", "torch", "triton", "numpy", "sanity kernel", "cache dir", "sandbox"} <= names
+    sandbox = next(c for c in data["checks"] if c["name"] == "sandbox")
+    if sys.platform == "linux" and platform.machine() in ("x86_64", "aarch64"):
+        # the check forks a guarded child that must be refused a signal to the judge and allowed its own child
+        assert sandbox["status"] == "ok" and sandbox["cause"] == "sandbox-on", sandbox
 
 
 def test_cancel_before_the_request_starts_still_cancels():

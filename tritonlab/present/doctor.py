@@ -23,6 +23,7 @@ NAMES = {
     "backend": Said("backend", "実行環境"),
     "sanity kernel": Said("sanity kernel", "動作確認カーネル"),
     "cache dir": Said("cache dir", "キャッシュ"),
+    "sandbox": Said("sandbox", "サンドボックス"),
     "lesson features": Said("lesson features", "レッスンの機能"),
     "worker": Said("worker", "ワーカー"),
     "worker log": Said("worker log", "ワーカーのログ"),
@@ -86,6 +87,16 @@ def value(check: dict, lang: str) -> str:
             f"this Triton lacks {names}; the exercises that need them are skipped with the reason",
             f"この Triton には{names}がありません。それを使う演習は理由を示してスキップされます",
         ).in_(lang)
+    if cause == "sandbox-on":
+        return Said(
+            "learner code runs under a seccomp filter: it cannot signal or trace the app or the judge",
+            "学習者のコードは seccomp フィルタの下で動きます。アプリや判定プロセスへのシグナル送信・トレースはできません",
+        ).in_(lang)
+    if cause == "sandbox-off":
+        return Said(
+            "no seccomp filter on this system: learner code could signal the lab's processes",
+            "このシステムでは seccomp フィルタが使えません。学習者のコードがラボのプロセスにシグナルを送れます",
+        ).in_(lang)
     if cause == "cache-ok":
         return Said(f"{check.get('path')} is writable", f"{check.get('path')} に書き込めます").in_(lang)
     if cause == "cache-fail":
@@ -133,6 +144,10 @@ FIXES = {
     ),
     "cache-fail": Said(
         "set TRITON_CACHE_DIR to a writable folder", "TRITON_CACHE_DIR に書き込めるフォルダを指定してください"
+    ),
+    "sandbox-off": Said(
+        "verdicts still come from the judge; on Linux x86_64/aarch64 with seccomp the runner is also confined",
+        "判定は変わらず判定プロセスが下します。seccomp のある Linux(x86_64/aarch64)ではランナーも閉じ込められます",
     ),
     "lessons": Said("reinstall tritonlab (pip install .)", "tritonlab を入れ直してください(pip install .)"),
     "worker-failed": Said(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 
@@ -139,6 +140,7 @@ def handle(args: dict, ctx) -> dict:
     checks.append(_tiny_kernel(backend))
     checks.append(_lesson_features(backend))
     checks.append(_cache_dir())
+    checks.append(_sandbox())
     ok = all(c["status"] != "fail" for c in checks)
     return {"backend": backend, "ok": ok, "checks": checks}
 
@@ -210,6 +212,49 @@ def _lesson_features(backend: str) -> dict:
         cause="features-missing" if missing else "features-all",
         missing=missing,
         available=sorted(name for name, ok in have.items() if ok),
+    )
+
+
+def _sandbox() -> dict:
+    """Whether a runner here gets the seccomp signal filter: a forked child installs it and tries to signal
+    this process (older than the child: must be refused) and its own child (must work)."""
+    import signal
+
+    from tritonlab.engine import sandbox
+
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - runs in the child
+        code = 3
+        try:
+            if sandbox.guard_signals():
+                try:
+                    os.kill(os.getppid(), signal.SIGCONT)
+                    code = 2  # allowed: the filter did not hold
+                except PermissionError:
+                    grandchild = os.fork()
+                    if grandchild == 0:
+                        time.sleep(5)
+                        os._exit(0)
+                    os.kill(grandchild, signal.SIGKILL)
+                    os.waitpid(grandchild, 0)
+                    code = 0
+        except Exception:  # noqa: BLE001 - any failure is "not guarded"
+            code = 4
+        os.write(write, bytes([code]))
+        os._exit(0)
+    os.close(write)
+    os.waitpid(child, 0)
+    got = os.read(read, 1)
+    os.close(read)
+    code = got[0] if got else 4
+    guarded = code == 0
+    return _check(
+        "sandbox",
+        "ok" if guarded else "warn",
+        "signals from learner code to the lab are refused" if guarded else "no signal filter here",
+        None if guarded else "learner code can signal the lab's processes here (no seccomp on this kernel)",
+        cause="sandbox-on" if guarded else "sandbox-off",
     )
 
 
