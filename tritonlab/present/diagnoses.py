@@ -65,7 +65,7 @@ LABELS: dict[Kind, Said] = {
     Kind.WRITTEN_AFTER_KERNEL: Said("written after the kernel", "カーネル後の書き換え"),
     Kind.PARTLY_WRITTEN_BY_TORCH: Said("filled outside the kernel", "カーネル外での書き込み"),
     Kind.NOT_A_PLAIN_TENSOR: Said("not a plain tensor", "通常のテンソルではありません"),
-    Kind.TAMPERED: Said("tampered result channel", "結果チャネルの改ざん"),
+    Kind.TAMPERED: Said("tampered with the lab", "ラボの改ざん"),
 }
 
 
@@ -1079,6 +1079,14 @@ def _not_a_plain_tensor(f: Facts) -> Said:
 
 @says(Kind.TAMPERED)
 def _tampered(f: Facts) -> Said:
+    if f["changed"]:
+        names = verbatim(", ".join(str(n) for n in list(f["changed"])[:4]))
+        return Said(
+            f"your file changed the lab's own code ({names}): the lab's checks are not yours to rewrite, so "
+            "this run fails. Remove the lines that assign to the lab's modules",
+            f"あなたのファイルがラボ自身のコード({names})を書き換えました。ラボのチェックは書き換えられない"
+            "ため、この実行は不合格です。ラボのモジュールに代入している行を消してください",
+        )
     return Said(
         "something other than the lab wrote to the lab's result channel: a verdict never comes from your "
         "code's process, so this run fails",

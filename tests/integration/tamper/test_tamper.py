@@ -25,7 +25,8 @@ SPECIAL = {
     "t19b_honest_wrong.py",
     "t13_write_progress_directly.py",
     "t14_ansi_hides_failed.py",
-    "t31_patch_input_makers.py",
+    "t31_patch_torch_random.py",
+    "t32_reads_the_lab_honestly.py",
 }
 
 
@@ -96,19 +97,33 @@ def test_ansi_in_learner_output_is_stripped(client):
 
 def test_a_file_that_patches_the_lab_cannot_help_a_later_wrong_file(client):
     patched = verify(client, FILES / "t19a_patch_lab_then_pass.py")
-    assert patched["passed"], patched.get("summary")  # its kernel is right; its patches die with its runner
-    wrong = verify(client, FILES / "t19b_honest_wrong.py")
+    # its kernel is right, but it rewrote the lab's diagnose: named, and failed
+    assert patched["passed"] is False and patched["error"]["kind"] == "tampered", patched.get("summary")
+    wrong = verify(client, FILES / "t19b_honest_wrong.py")  # a fresh runner: the patches died with the last
     assert wrong["passed"] is False and "mismatch" in kinds(wrong), wrong.get("summary")
 
 
-def test_patching_the_input_makers_at_import_changes_nothing(client):
-    """The runner rebuilds inputs from (params, dtype, seed) before any learner code runs: a file that swaps
-    the lab's input makers (and torch.randn) at import still gets the judge's values. Its kernel is correct, so
-    it passes; had the patch reached the inputs, the verdict would still come from the judge's reference."""
-    result = verify(client, FILES / "t31_patch_input_makers.py")
+def test_patching_torch_random_at_import_changes_nothing(client):
+    """The runner rebuilds inputs from (params, dtype, seed) before any learner code runs: a file that makes
+    torch's random functions return ones at import still gets the judge's values. Its kernel is correct, so it
+    passes; had the patch reached the inputs, its outputs would not match the judge's reference."""
+    result = verify(client, FILES / "t31_patch_torch_random.py")
     assert result["passed"], result.get("summary")
     assert any(case["name"].endswith("random") for case in result["cases"])
     assert all(case["passed"] for case in result["cases"])
+
+
+def test_rewriting_the_labs_recording_is_named_and_reading_it_is_fine(client):
+    """t30 rewrites the runner's provenance code to hide torch's `x + y`: the integrity check names what it
+    changed. t32 reads the lab's modules and patches only its own class: it passes (the false-fail side)."""
+    forged = verify(client, FILES / "t30_forge_provenance_facts.py")
+    assert forged["passed"] is False and forged["error"]["kind"] == "tampered", forged.get("summary")
+    assert "tritonlab.engine.tasks.verify_runner.Provenance.facts" in forged["error"]["changed"]
+    from tritonlab.present.verify import summary
+
+    assert "Provenance.facts" in summary(forged, "en") and "書き換え" in summary(forged, "ja")
+    honest = verify(client, FILES / "t32_reads_the_lab_honestly.py")
+    assert honest["passed"], honest.get("summary")
 
 
 def _sandbox_says_no(result: dict) -> None:
@@ -254,5 +269,5 @@ def test_signals_are_refused_and_input_patches_do_nothing_on_the_gpu(gpu_client)
     for name in ("t15_kill_parent.py", "t28_kill_the_judge.py"):
         _sandbox_says_no(verify(gpu_client, FILES / name, timeout=300))
     assert gpu_client.alive and gpu_client.proc.pid == judge
-    patched = verify(gpu_client, FILES / "t31_patch_input_makers.py", timeout=300)
+    patched = verify(gpu_client, FILES / "t31_patch_torch_random.py", timeout=300)  # torch.randn patched
     assert patched["passed"], patched.get("summary")

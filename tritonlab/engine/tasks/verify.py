@@ -274,6 +274,11 @@ def handle(args: dict, ctx) -> dict:
                 break  # a CUDA fault poisoned the runner's context only: the judge stays
         if not result["error"]:
             for index, reject in enumerate(rejects):
+                facts = by_reject.get(index) or {}
+                error_facts = facts.get("error") if isinstance(facts, dict) else None
+                if isinstance(error_facts, dict) and error_facts.get("kind") == "tampered":
+                    result["error"] = _error_dict(error_facts)  # the lab's code was rewritten: no verdict
+                    break
                 result["cases"].append(judge_reject(reject, by_reject.get(index)))
     if not result["error"] and len(result["cases"]) < total:
         result["error"] = error("crash", "the runner stopped before every case was run")

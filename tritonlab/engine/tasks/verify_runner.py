@@ -202,6 +202,10 @@ def run(job: dict, backend: str, send) -> None:
     device = torch.device("cuda") if backend == "gpu" else torch.device("cpu")
     built = [_rebuild(exercise, case, device) for case in cases]
     inputs_ms = round((time.perf_counter() - started) * 1e3, 3)
+    import tritonlab.engine.outputs  # noqa: F401 - imported before the file, so the snapshot covers it
+    from tritonlab.engine import integrity
+
+    lab_code = integrity.snapshot(backend)  # the lab as it is before the learner's file runs
     try:
         loaded = exercise_env.load(args, backend)
     except LearnerError as exc:
@@ -224,11 +228,19 @@ def run(job: dict, backend: str, send) -> None:
                 facts["file_facts"] = contracts.check_file(loaded.exercise, loaded.module)
         if index == 0:
             facts["inputs_ms"] = inputs_ms  # what rebuilding every case's inputs took (scripts/judge_cost.py)
+        rewritten = integrity.changed(lab_code)
+        if rewritten:  # facts recorded by rewritten code are worth nothing: the case stops here
+            facts = {"diagnoses": [], "error": _tampered(rewritten)}
         send(dict(facts, type="case", index=index))
         if facts.get("error"):
             return
     for index, reject in enumerate(job.get("rejects") or []):
-        send(dict(run_reject(loaded, reject, backend), type="reject", index=index))
+        facts = run_reject(loaded, reject, backend)
+        rewritten = integrity.changed(lab_code)
+        if rewritten:
+            send({"type": "reject", "index": index, "error": _tampered(rewritten)})
+            return
+        send(dict(facts, type="reject", index=index))
 
 
 def _save(payload: dict, path: str) -> float:
@@ -251,6 +263,11 @@ def _rebuild(exercise, case: dict, device) -> tuple[dict | None, list[str]]:
     wanted = case.get("digest") or {}
     mine = digest(values)
     return values, sorted(name for name in set(wanted) | set(mine) if wanted.get(name) != mine.get(name))
+
+
+def _tampered(names: list[str]) -> dict:
+    text = "the learner's file changed the lab's own code: " + ", ".join(names[:8])
+    return error("tampered", text, None, changed=names[:8])
 
 
 def _inputs_differ(names: list[str]) -> dict:

@@ -1,4 +1,4 @@
-# expect: mismatch
+# expect: tampered
 # exercise: 12/rms-norm-backward
 # ruff: noqa  (a hostile learner file: its oddities are the point)
 # The forward is a real kernel; the backward is torch autograd on a detached copy of a *wrong* expression (rstd

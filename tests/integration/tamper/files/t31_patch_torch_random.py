@@ -46,18 +46,14 @@ def check(x, y):
 
 import sys
 
-# A correct kernel in a file that, at import, swaps what the lab uses to make inputs: ones everywhere, and a
-# digest that always agrees. The runner made every case's inputs before this ran, so the file still gets the
-# judge's values, and its kernel passes on them (the judge's own inputs never depended on this process).
-from tritonlab.engine import inputs as _inputs
-from tritonlab.engine.tasks import verify_runner as _runner
-
-_inputs.case_inputs = lambda exercise, params, dtype, seed, device: {
-    "x": torch.ones(params["n"], device=device), "y": torch.ones(params["n"], device=device)
-}
-_runner.case_inputs = _inputs.case_inputs
-_runner.digest = lambda values: {}
-torch.randn = lambda *a, **k: torch.ones(*a, **{k_: v for k_, v in k.items() if k_ != "generator"})
+# A correct kernel in a file that, at import, makes torch's random functions return ones. The runner built
+# every case's inputs before this ran (from the judge's seeds), so the file still gets the judge's values and
+# its kernel passes on them; had the patch reached the inputs, its outputs would not match the judge's.
+_ones = lambda *a, **k: torch.ones(*a, **{k_: v for k_, v in k.items() if k_ in ("dtype", "device")})
+torch.randn = _ones
+torch.rand = _ones
+torch.Tensor.normal_ = lambda self, *a, **k: self.fill_(1)
+torch.Tensor.uniform_ = lambda self, *a, **k: self.fill_(1)
 
 
 def add(x, y):
