@@ -144,4 +144,6 @@ def test_there_is_no_phantom_autotune_op():
     refused = worker.handle("autotune", {}, ctx=None)
     assert refused["error"]["kind"] == "usage" and "autotune" in refused["error"]["message"]
     assert worker.handle("ping", {}, ctx=None)["pong"] is True
-    assert set(worker.OPS) == {"verify", "run", "bench", "ir", "doctor"}
+    assert set(worker.OPS) == {"verify", "run", "bench", "ir", "doctor", "profile"}
+    for op in worker.OPS:  # every op has a task module behind it
+        assert __import__(f"tritonlab.engine.tasks.{op}", fromlist=["handle"]).handle
