@@ -137,3 +137,55 @@ def test_a_runner_that_rebuilds_different_inputs_reports_a_lab_error_not_a_verdi
     (case,) = [m for m in messages if m.get("type") == "case"]
     assert case["error"]["kind"] == "runtime" and case["error"]["cause"] == "internal"
     assert "x, y" in case["error"]["message"]
+
+
+_LAZY_SCRIPT = """
+import json, sys, torch
+from tritonlab.engine.exercise_env import catalog
+from tritonlab.engine.inputs import case_inputs, digest
+from tritonlab.engine.tasks import verify_runner
+from tritonlab.paths import kernels_dir, lessons_dir
+
+verify_runner.PREBUILD_BYTES = 0  # every case but the first is built just before it runs
+tmp = sys.argv[1]
+exercise = catalog().exercise("5/add")
+cases = []
+for index, n in enumerate((1, 97, 1000)):
+    values = case_inputs(exercise, {"n": n}, "float32", index, torch.device("cpu"))
+    cases.append({"params": {"n": n}, "dtype": "float32", "seed": index, "kwargs": {},
+                  "digest": digest(values), "output": f"{tmp}/o{index}.pt"})
+cases[2]["digest"] = dict(cases[2]["digest"], x="(1000,):torch.float32:0")  # the lazy check still bites
+messages = []
+verify_runner.run({"exercise": "05-vector-add/add", "lessons_dir": str(lessons_dir()),
+                   "kernels_dir": str(kernels_dir()), "file": f"{tmp}/add.py",
+                   "source": (kernels_dir() / "vector_add.py").read_text(), "cases": cases, "rejects": []},
+                  "interpreter", messages.append)
+print(json.dumps([m for m in messages if m.get("type") == "case"], default=str))
+"""
+
+
+def test_cases_past_the_prebuild_budget_are_built_just_before_they_run(tmp_path):
+    """Inputs beyond PREBUILD_BYTES (the capstones' GPU cases reach 2 GB) are rebuilt lazily and still checked
+    against the digest. Run in a child with the interpreter on (this process imported Triton without it)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(root))
+    done = subprocess.run(
+        [sys.executable, "-c", _LAZY_SCRIPT, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    cases = json.loads(done.stdout.strip().splitlines()[-1])
+    assert [m["index"] for m in cases] == [0, 1, 2], [m.get("error") for m in cases]
+    assert not cases[0].get("error") and not cases[1].get("error"), cases[:2]
+    assert cases[1]["launches"] and (tmp_path / "o1.pt").is_file()  # the lazy case really ran
+    assert cases[2]["error"]["cause"] == "internal" and "x" in cases[2]["error"]["message"]

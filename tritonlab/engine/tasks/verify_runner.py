@@ -195,12 +195,22 @@ def run(job: dict, backend: str, send) -> None:
         with open(job["file"], "w", encoding="utf-8") as handle:
             handle.write(job["source"])
     cases = job.get("cases") or []
-    # Every case's inputs are rebuilt before any learner code runs (a file that patches torch at import
-    # cannot change them), and checked against the judge's digests.
+    # Each case's inputs are rebuilt and checked against the judge's digest. Up to PREBUILD_BYTES of them
+    # before any learner code runs (a file that patches torch at import cannot change them); the rest (the
+    # capstones' GPU cases reach 2 GB) just before their case, where such a patch can only make them differ
+    # from the digest: an internal error, never a verdict on other data.
     started = time.perf_counter()
     exercise = exercise_env.catalog(args["lessons_dir"], args["kernels_dir"]).exercise(args["exercise"])
     device = torch.device("cuda") if backend == "gpu" else torch.device("cpu")
-    built = [_rebuild(exercise, case, device) for case in cases]
+    built: list[tuple[dict | None, list[str]] | None] = []
+    held = 0
+    for case in cases:
+        if held >= PREBUILD_BYTES:
+            built.append(None)
+            continue
+        values, differ = _rebuild(exercise, case, device)
+        built.append((values, differ))
+        held += _nbytes(values)
     inputs_ms = round((time.perf_counter() - started) * 1e3, 3)
     import tritonlab.engine.outputs  # noqa: F401 - imported before the file, so the snapshot covers it
     from tritonlab.engine import integrity
@@ -213,8 +223,9 @@ def run(job: dict, backend: str, send) -> None:
         return
     for index, case in enumerate(cases):
         send({"type": "event", "case": index})
-        values, differ = built[index]
-        built[index] = (None, differ)  # the case holds the only reference: freed after it
+        ready = built[index]
+        values, differ = ready if ready is not None else _rebuild(exercise, case, device)
+        built[index] = None  # the case holds the only reference: freed after it
         facts: dict[str, Any]
         if differ or values is None:
             facts = {"diagnoses": [], "error": _inputs_differ(differ or ["?"])}
@@ -263,6 +274,13 @@ def _rebuild(exercise, case: dict, device) -> tuple[dict | None, list[str]]:
     wanted = case.get("digest") or {}
     mine = digest(values)
     return values, sorted(name for name in set(wanted) | set(mine) if wanted.get(name) != mine.get(name))
+
+
+PREBUILD_BYTES = 1 << 29  # 512 MiB of inputs made before the learner's file loads
+
+
+def _nbytes(values: dict | None) -> int:
+    return sum(v.numel() * v.element_size() for v in (values or {}).values() if isinstance(v, torch.Tensor))
 
 
 def _tampered(names: list[str]) -> dict:
