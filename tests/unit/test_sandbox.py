@@ -199,3 +199,76 @@ def test_the_filter_program_fits_bpf():
         assert prog and len(prog) < 64
         assert all(0 <= jt < 256 and 0 <= jf < 256 for _code, jt, jf, _k in prog)
     assert sandbox.signal_filter("riscv64", 4242) is None
+
+
+# ---- the learner's data folder: Landlock -------------------------------------------------------------------
+
+
+def test_landlock_rules_leave_the_folder_and_its_parents_listable_only(tmp_path):
+    data = tmp_path / "home" / "data"
+    (data / "cache").mkdir(parents=True)
+    (data / "progress-v1.json").write_text("{}")
+    (tmp_path / "home" / "other").mkdir()
+    (tmp_path / "home" / "current").symlink_to(data.parent)  # like pytest-current: must get no rule
+    rules = dict(sandbox.landlock_rules(str(data), keep=("cache",)))
+    assert rules["/"] is False
+    assert rules[str(tmp_path / "home" / "other")] is True and rules[str(data / "cache")] is True
+    assert str(data / "progress-v1.json") not in rules and str(data) not in rules
+    assert str(tmp_path / "home") not in rules and str(tmp_path / "home" / "current") not in rules
+
+
+def test_a_hidden_folder_is_out_of_reach_and_everything_else_is_not(tmp_path):
+    """Read, write and create are refused inside the folder (listing names is allowed); the kept cache, a
+    sibling folder, /etc, running a binary and a rename across folders in the cache still work."""
+    import ctypes
+    import json
+
+    if sys.platform != "linux" or sandbox._landlock_abi(ctypes.CDLL(None, use_errno=True)) < 2:
+        pytest.skip("no Landlock ABI >= 2 on this kernel")
+    data = tmp_path / "data"
+    (data / "cache" / "a").mkdir(parents=True)
+    (data / "cache" / "b").mkdir()
+    (data / "secret-v1").write_text("s")
+    work = tmp_path / "work"
+    work.mkdir()
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(read)
+        report = {"hidden": sandbox.hide_folder(str(data), keep=("cache",))}
+
+        def attempt(name, call):
+            try:
+                call()
+                report[name] = "allowed"
+            except OSError:
+                report[name] = "denied"
+
+        attempt("read", lambda: (data / "secret-v1").read_text())
+        attempt("write", lambda: (data / "secret-v1").write_text("forged"))
+        attempt("create", lambda: (data / "progress-v1.json").write_text("{}"))
+        attempt("list", lambda: os.listdir(data))
+        attempt("cache", lambda: (data / "cache" / "a" / "k").write_text("x"))
+        attempt("rename", lambda: os.replace(data / "cache" / "a" / "k", data / "cache" / "b" / "k"))
+        attempt("work", lambda: (work / "f").write_text("x"))
+        attempt("etc", lambda: Path("/etc/hostname").read_text())
+        attempt("binary", lambda: subprocess.run(["/bin/true"], check=True))
+        os.write(write, json.dumps(report).encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(child, 0)
+    report = json.loads(os.read(read, 65536))
+    os.close(read)
+    assert report.pop("hidden") is True
+    assert {k: report[k] for k in ("read", "write", "create")} == dict.fromkeys(
+        ("read", "write", "create"), "denied"
+    )
+    assert {k for k, v in report.items() if v == "allowed"} == {
+        "list",
+        "cache",
+        "rename",
+        "work",
+        "etc",
+        "binary",
+    }
+    assert (data / "secret-v1").read_text() == "s"

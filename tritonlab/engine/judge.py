@@ -75,6 +75,14 @@ class Outcome:
         return self.output.decode("utf-8", "replace")
 
 
+def learner_data_folder() -> str:
+    """What a runner must not read or write: the learner's data folder (drafts, progress and its seal's
+    secret, settings); its `cache` entry (a compile cache, if TRITON_CACHE_DIR points there) stays usable."""
+    from tritonlab.store.files import _data_path
+
+    return str(_data_path())
+
+
 class RunnerPool:
     def __init__(self, backend: str):
         self.backend = backend
@@ -202,7 +210,11 @@ class RunnerPool:
                 {
                     "op": "fork",
                     "workdir": str(workdir),
-                    "limits": {"address_space": ADDRESS_SPACE, "file_size": FILE_SIZE.get(self.backend)},
+                    "limits": {
+                        "address_space": ADDRESS_SPACE,
+                        "file_size": FILE_SIZE.get(self.backend),
+                        "hide": learner_data_folder(),
+                    },
                 },
                 [job_r, result_w, output_w],
             )

@@ -234,6 +234,118 @@ def signals_guarded() -> bool:
     return _guarded
 
 
+# ---- files: Landlock ---------------------------------------------------------------------------------------
+#
+# The runner gets no path to the learner's data (HOME and XDG_* point to its own folder, TRITONLAB_* is
+# gone), but the default place (~/.local/share/tritonlab) can be guessed, and the progress seal's secret
+# lives there. Landlock (Linux >= 5.19 for the rename right this needs) lets an unprivileged process give up
+# access to parts of the file system: the runner keeps every right everywhere except inside the hidden
+# paths, where it can only list names. Rules can only grant, so "everything but P" is built by granting each
+# sibling of every folder on the way down to P; folders on that way are listable only (no new files directly
+# in them). Best effort, like the rest: an older kernel leaves the runner as it was, and `files_hidden()`
+# says which.
+
+_LL_CREATE_RULESET, _LL_ADD_RULE, _LL_RESTRICT_SELF = 444, 445, 446  # the same number on every architecture
+_LL_RULE_PATH_BENEATH = 1
+_LL_VERSION = 1 << 0  # landlock_create_ruleset flag: ask the ABI version
+_FS_EXECUTE, _FS_WRITE_FILE, _FS_READ_FILE, _FS_READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+_FS_REFER, _FS_TRUNCATE = 1 << 13, 1 << 14
+_FS_FILE_ONLY = _FS_EXECUTE | _FS_WRITE_FILE | _FS_READ_FILE | _FS_TRUNCATE
+
+_hidden = False
+
+
+def _landlock_abi(libc) -> int:
+    abi = libc.syscall(_LL_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_LL_VERSION))
+    return abi if isinstance(abi, int) and abi > 0 else 0
+
+
+def landlock_rules(folder: str, keep: tuple[str, ...] = ()) -> list[tuple[str, bool]]:
+    """(path, full) rules that leave `folder` listable only, except its entries named in `keep`: each folder
+    from / down to it is listable only (full=False: READ_DIR, inherited everywhere, so no new file directly in
+    them), every other entry of those folders gets all rights (full=True). A folder that does not exist yet is
+    hidden all the same (its parent cannot create it)."""
+    target = os.path.realpath(folder)
+    chain = [target]
+    while os.path.dirname(chain[-1]) != chain[-1]:
+        chain.append(os.path.dirname(chain[-1]))
+    on_chain = set(chain)
+    rules: list[tuple[str, bool]] = [("/", False)]
+    for current in reversed(chain):
+        try:
+            entries = os.listdir(current)
+        except OSError:
+            continue
+        for name in entries:
+            entry = os.path.join(current, name)
+            if os.path.islink(entry):
+                # a rule opens what a link points to (pytest's `pytest-current` -> the folder above a hidden
+                # one would grant it all); paths through a link are judged where they lead: no rule needed
+                continue
+            if current == target:
+                if name in keep:
+                    rules.append((entry, True))
+            elif entry not in on_chain:
+                rules.append((entry, True))
+    return rules
+
+
+def hide_folder(folder: str | None, keep: tuple[str, ...] = ()) -> bool:
+    """Give up every file right inside `folder` but its `keep` entries (listing names excepted), for this
+    process and its children."""
+    global _hidden
+
+    class RulesetAttr(ctypes.Structure):
+        _fields_ = [("handled_access_fs", ctypes.c_uint64)]
+
+    class PathBeneath(ctypes.Structure):
+        _pack_ = 1
+        _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+    if not folder or not hasattr(os, "O_PATH"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        abi = _landlock_abi(libc)
+        if abi < 2:  # without REFER, every rename across folders (Triton's cache writes) would be refused
+            return False
+        handled = (1 << 13) - 1 | _FS_REFER | (_FS_TRUNCATE if abi >= 3 else 0)
+        attr = RulesetAttr(handled)
+        ruleset = libc.syscall(
+            _LL_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)), 0
+        )
+        if ruleset < 0:
+            return False
+        try:
+            for path, full in landlock_rules(folder, keep):
+                try:
+                    fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+                except OSError:
+                    continue
+                try:
+                    is_dir = os.path.isdir(path)
+                    allowed = (handled if is_dir else handled & _FS_FILE_ONLY) if full else _FS_READ_DIR
+                    if not is_dir and not full:
+                        continue
+                    rule = PathBeneath(allowed, fd)
+                    libc.syscall(_LL_ADD_RULE, ruleset, _LL_RULE_PATH_BENEATH, ctypes.byref(rule), 0)
+                finally:
+                    os.close(fd)
+            if libc.prctl(_PR_SET_NO_NEW_PRIVS, ctypes.c_ulong(1), 0, 0, 0) != 0:
+                return False
+            ok = libc.syscall(_LL_RESTRICT_SELF, ruleset, 0) == 0
+        finally:
+            os.close(ruleset)
+    except (OSError, AttributeError):
+        return False
+    _hidden = _hidden or ok
+    return ok
+
+
+def files_hidden() -> bool:
+    return _hidden
+
+
 # ---- environment and limits
 # ----------------------------------------------------------------------------------
 

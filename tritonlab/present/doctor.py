@@ -89,8 +89,17 @@ def value(check: dict, lang: str) -> str:
         ).in_(lang)
     if cause == "sandbox-on":
         return Said(
-            "learner code runs under a seccomp filter: it cannot signal or trace the app or the judge",
-            "学習者のコードは seccomp フィルタの下で動きます。アプリや判定プロセスへのシグナル送信・トレースはできません",
+            "learner code can neither signal or trace the app and the judge (seccomp) nor read or write your "
+            "drafts and progress (Landlock)",
+            "学習者のコードは、アプリや判定プロセスへのシグナル送信・トレース(seccomp)も、下書きや進捗の読み書き"
+            "(Landlock)もできません",
+        ).in_(lang)
+    if cause == "sandbox-signals":
+        return Said(
+            "learner code cannot signal or trace the app and the judge (seccomp); this kernel has no Landlock, "
+            "so only a hidden path keeps it from your drafts and progress",
+            "学習者のコードはアプリや判定プロセスへのシグナル送信・トレースはできません(seccomp)。この"
+            "カーネルには Landlock がないため、下書きや進捗はパスを知らせないことでしか守られていません",
         ).in_(lang)
     if cause == "sandbox-off":
         return Said(

@@ -27,6 +27,7 @@ SPECIAL = {
     "t14_ansi_hides_failed.py",
     "t31_patch_torch_random.py",
     "t32_reads_the_lab_honestly.py",
+    "t33_read_the_seal_secret.py",
 }
 
 
@@ -124,6 +125,40 @@ def test_rewriting_the_labs_recording_is_named_and_reading_it_is_fine(client):
     assert "Provenance.facts" in summary(forged, "en") and "書き換え" in summary(forged, "ja")
     honest = verify(client, FILES / "t32_reads_the_lab_honestly.py")
     assert honest["passed"], honest.get("summary")
+
+
+def test_the_learners_data_is_out_of_reach_even_by_its_path(client, home, tmp_path):
+    """The runner is not told where the lab's data is, but the path can be guessed: with Landlock (Linux >=
+    5.19) every file in it is out of reach (names can be listed, nothing read or written); a kernel without
+    Landlock only has the scrubbed environment (skipped then)."""
+    from tritonlab.engine import sandbox
+
+    if sandbox.landlock_rules(str(home)) and not _landlock_here():
+        pytest.skip("this kernel has no Landlock ABI >= 2")
+    (Path(home) / "secret-v1").write_text("not for the learner")
+    learner = tmp_path / "reads.py"
+    learner.write_text((FILES / "t33_read_the_seal_secret.py").read_text().replace("@DATA_DIR@", str(home)))
+    result = verify(client, learner)
+    error = result["error"]
+    assert result["passed"] is False and error and error["kind"] == "runtime", (
+        result.get("output"),
+        result.get("summary"),
+    )
+    assert error["exception"].startswith("PermissionError") and error["line"] == 9, error
+    assert not (Path(home) / "progress-v1.json").exists()
+    again = client.request("verify", {"exercise": "5", "solution": True}, timeout=120)  # the false-fail side
+    assert again["passed"], again.get("summary")
+
+
+def _landlock_here() -> bool:
+    import ctypes
+
+    from tritonlab.engine import sandbox
+
+    try:
+        return sandbox._landlock_abi(ctypes.CDLL(None, use_errno=True)) >= 2
+    except OSError:
+        return False
 
 
 def _sandbox_says_no(result: dict) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
@@ -216,21 +217,25 @@ def _lesson_features(backend: str) -> dict:
 
 
 def _sandbox() -> dict:
-    """Whether a runner here gets the seccomp signal filter: a forked child installs it and tries to signal
-    this process (older than the child: must be refused) and its own child (must work)."""
+    """What a runner here gets: a forked child installs the seccomp signal filter and tries to signal this
+    process (older than the child: must be refused) and its own child (must work); then it hides a scratch
+    folder with Landlock and tries to read a file in it (must be refused)."""
     import signal
 
     from tritonlab.engine import sandbox
 
+    scratch = tempfile.mkdtemp(prefix="tritonlab-doctor-")
+    secret = os.path.join(scratch, "secret")
+    with open(secret, "w") as handle:
+        handle.write("x")
     read, write = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover - runs in the child
-        code = 3
+        signals = files = False
         try:
             if sandbox.guard_signals():
                 try:
-                    os.kill(os.getppid(), signal.SIGCONT)
-                    code = 2  # allowed: the filter did not hold
+                    os.kill(os.getppid(), signal.SIGCONT)  # allowed: the filter did not hold
                 except PermissionError:
                     grandchild = os.fork()
                     if grandchild == 0:
@@ -238,23 +243,38 @@ def _sandbox() -> dict:
                         os._exit(0)
                     os.kill(grandchild, signal.SIGKILL)
                     os.waitpid(grandchild, 0)
-                    code = 0
-        except Exception:  # noqa: BLE001 - any failure is "not guarded"
-            code = 4
-        os.write(write, bytes([code]))
+                    signals = True
+            if sandbox.hide_folder(scratch):
+                try:
+                    with open(secret) as handle:
+                        handle.read()
+                except PermissionError:
+                    files = True
+        except Exception:  # noqa: BLE001 - any failure is "not confined"
+            pass
+        os.write(write, bytes([int(signals) | int(files) << 1]))
         os._exit(0)
     os.close(write)
     os.waitpid(child, 0)
     got = os.read(read, 1)
     os.close(read)
-    code = got[0] if got else 4
-    guarded = code == 0
+    with contextlib.suppress(OSError):
+        os.unlink(secret)
+        os.rmdir(scratch)
+    code = got[0] if got else 0
+    signals, files = bool(code & 1), bool(code & 2)
+    cause = "sandbox-on" if signals and files else "sandbox-signals" if signals else "sandbox-off"
     return _check(
         "sandbox",
-        "ok" if guarded else "warn",
-        "signals from learner code to the lab are refused" if guarded else "no signal filter here",
-        None if guarded else "learner code can signal the lab's processes here (no seccomp on this kernel)",
-        cause="sandbox-on" if guarded else "sandbox-off",
+        "ok" if signals else "warn",
+        {
+            "sandbox-on": "signals and the lab's data refused",
+            "sandbox-signals": "signals refused; data readable",
+        }.get(cause, "no confinement here"),
+        None if signals else "learner code can signal the lab's processes here (no seccomp on this kernel)",
+        cause=cause,
+        signals=signals,
+        files=files,
     )
 
 
