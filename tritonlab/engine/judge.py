@@ -130,6 +130,10 @@ class RunnerPool:
                 env[key] = os.environ[key]
         if "TRITON_CACHE_DIR" not in env:
             env["TRITON_CACHE_DIR"] = str(Path(os.path.expanduser("~")) / ".triton" / "cache")
+        # made here: a runner may not create folders in the learner's home (Landlock keeps the folders on the
+        # way to their data listable only), so on a fresh machine it could not make Triton's cache itself
+        with contextlib.suppress(OSError):
+            os.makedirs(env["TRITON_CACHE_DIR"], exist_ok=True)
         log = open(self.root / "zygote.log", "ab")  # noqa: SIM115 - handed to the zygote as its stdout/stderr
         self.zygote = subprocess.Popen(
             [
