@@ -236,3 +236,20 @@ def test_sys_exit_in_the_wrapper_is_a_runtime_error_on_its_line(client, tmp_path
     assert result["error"]["kind"] == "runtime"
     assert result["error"]["line"] == 5
     assert client.request("ping", {})["pong"] is True
+
+
+def test_the_sandbox_can_be_switched_off_and_doctor_says_so():
+    """TRITONLAB_SANDBOX=off is the way out if a driver or kernel ever disagrees with seccomp/Landlock."""
+    import os
+
+    env = dict(os.environ, TRITONLAB_SANDBOX="off")
+    out = subprocess.run(
+        [sys.executable, "-m", "tritonlab", "doctor", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=600,
+    )
+    sandbox = next(c for c in json.loads(out.stdout)["checks"] if c["name"] == "sandbox")
+    assert sandbox["status"] == "warn" and sandbox["cause"] == "sandbox-disabled", sandbox

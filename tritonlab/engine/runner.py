@@ -72,9 +72,10 @@ def _runner(backend: str, workdir: str, result_fd: int, limits: dict) -> None:
         from tritonlab.engine import sandbox
 
         sandbox.die_with_parent()
-        sandbox.guard_signals()  # no signal to the judge, the zygote or the app (older pids): EPERM
-        # the learner's drafts, progress and settings: not even readable (Landlock, where the kernel has it)
-        sandbox.hide_folder(limits.get("hide"), keep=("cache",))
+        if limits.get("confine", True):
+            sandbox.guard_signals()  # no signal to the judge, the zygote or the app (older pids): EPERM
+            # the learner's drafts, progress, settings: not even readable (Landlock, where the kernel has it)
+            sandbox.hide_folder(limits.get("hide"), keep=("cache",))
         os.chdir(workdir)
         for key in ("HOME", "TMPDIR", "TMP", "TEMP", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
             os.environ[key] = workdir

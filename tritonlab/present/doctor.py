@@ -94,6 +94,11 @@ def value(check: dict, lang: str) -> str:
             "学習者のコードは、アプリや判定プロセスへのシグナル送信・トレース(seccomp)も、下書きや進捗の読み書き"
             "(Landlock)もできません",
         ).in_(lang)
+    if cause == "sandbox-disabled":
+        return Said(
+            "switched off with TRITONLAB_SANDBOX=off: learner code runs unconfined",
+            "TRITONLAB_SANDBOX=off で無効になっています。学習者のコードは制限なしで動きます",
+        ).in_(lang)
     if cause == "sandbox-signals":
         return Said(
             "learner code cannot signal or trace the app and the judge (seccomp); this kernel has no Landlock, "
@@ -153,6 +158,9 @@ FIXES = {
     ),
     "cache-fail": Said(
         "set TRITON_CACHE_DIR to a writable folder", "TRITON_CACHE_DIR に書き込めるフォルダを指定してください"
+    ),
+    "sandbox-disabled": Said(
+        "unset TRITONLAB_SANDBOX to confine learner code again", "TRITONLAB_SANDBOX を外すと再び制限されます"
     ),
     "sandbox-off": Said(
         "verdicts still come from the judge; on Linux x86_64/aarch64 with seccomp the runner is also confined",

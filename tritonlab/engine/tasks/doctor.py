@@ -224,6 +224,14 @@ def _sandbox() -> dict:
 
     from tritonlab.engine import sandbox
 
+    if os.environ.get("TRITONLAB_SANDBOX", "on") == "off":
+        return _check(
+            "sandbox",
+            "warn",
+            "switched off (TRITONLAB_SANDBOX=off)",
+            "unset TRITONLAB_SANDBOX to confine learner code again",
+            cause="sandbox-disabled",
+        )
     scratch = tempfile.mkdtemp(prefix="tritonlab-doctor-")
     secret = os.path.join(scratch, "secret")
     with open(secret, "w") as handle:
