@@ -69,6 +69,7 @@ class Kind(str, Enum):
     NOT_KERNEL_OUTPUT = "not-kernel-output"  # the returned memory was never an argument of a learner launch
     WRITTEN_AFTER_KERNEL = "written-after-kernel"  # changed after the last learner launch
     PARTLY_WRITTEN_BY_TORCH = "partly-written-by-torch"  # elements no learner kernel stored
+    COPIED_ANSWER = "copied-answer"  # a kernel only copied an answer torch/numpy made in the wrapper
     NOT_A_PLAIN_TENSOR = "not-a-plain-tensor"  # a tensor subclass, or an output the judge cannot read
     TAMPERED = "tampered"  # foreign lines on the runner's result channel
 

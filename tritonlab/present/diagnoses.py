@@ -63,6 +63,7 @@ LABELS: dict[Kind, Said] = {
     Kind.TILES_NOT_VARIED: Said("own tiles", "独自のタイル"),
     Kind.NOT_KERNEL_OUTPUT: Said("not your kernel's output", "カーネルの出力ではありません"),
     Kind.WRITTEN_AFTER_KERNEL: Said("written after the kernel", "カーネル後の書き換え"),
+    Kind.COPIED_ANSWER: Said("the answer was only copied", "答えのコピーのみ"),
     Kind.PARTLY_WRITTEN_BY_TORCH: Said("filled outside the kernel", "カーネル外での書き込み"),
     Kind.NOT_A_PLAIN_TENSOR: Said("not a plain tensor", "通常のテンソルではありません"),
     Kind.TAMPERED: Said("tampered with the lab", "ラボの改ざん"),
@@ -1052,6 +1053,19 @@ def _written_after_kernel(f: Facts) -> Said:
         f"{entry}() wrote them): the result must be exactly what the kernel stored",
         f"カーネルの終了後に出力の {count} 個の要素が変更されました({entry}() 内の torch または Python の"
         "コードが書き込みました)。結果はカーネルが格納した値そのものでなければなりません",
+    )
+
+
+@says(Kind.COPIED_ANSWER)
+def _copied_answer(f: Facts) -> Said:
+    entry, kernel, argument = f["entry"] or "the wrapper", verbatim(f["kernel"]), verbatim(f["argument"])
+    return Said(
+        f"your {entry}() returned an exact copy of {argument}, which {kernel} was given but no kernel of yours "
+        "computed (torch or numpy did, in the wrapper): the answer must come from your kernel's own arithmetic "
+        "on the inputs",
+        f"{entry}() が返したのは {argument} の完全なコピーです。{kernel} はそれを受け取っただけで、"
+        "あなたのカーネルは計算していません(ラッパーの中で torch か numpy が計算しました)。答えはカーネル自身が"
+        "入力から計算したものでなければなりません",
     )
 
 

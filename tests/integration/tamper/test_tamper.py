@@ -28,6 +28,8 @@ SPECIAL = {
     "t31_patch_torch_random.py",
     "t32_reads_the_lab_honestly.py",
     "t33_read_the_seal_secret.py",
+    "t36_two_kernels_and_a_self_check.py",
+    "t37_reference_handed_to_kernel.py",
 }
 
 
@@ -112,6 +114,20 @@ def test_patching_torch_random_at_import_changes_nothing(client):
     assert result["passed"], result.get("summary")
     assert any(case["name"].endswith("random") for case in result["cases"])
     assert all(case["passed"] for case in result["cases"])
+
+
+def test_a_kernel_computing_into_scratch_and_a_self_check_still_pass(client):
+    """The false-fail side of t34/t35 (`copied-answer`): copying what a kernel of the file computed is fine,
+    and so is comparing with torch afterwards."""
+    result = verify(client, FILES / "t36_two_kernels_and_a_self_check.py")
+    assert result["passed"], result.get("summary")
+
+
+def test_a_kernel_given_torchs_answer_to_check_against_still_passes(client):
+    """t37 hands torch's `x + y` to its kernel beside x and y, to assert against; the kernel stores its own sum.
+    That is not a copy (the false-fail side of t34/t35 where a reference does reach a kernel)."""
+    result = verify(client, FILES / "t37_reference_handed_to_kernel.py")
+    assert result["passed"], result.get("summary")
 
 
 def test_rewriting_the_labs_recording_is_named_and_reading_it_is_fine(client):

@@ -839,6 +839,20 @@ def _provenance(facts, got, entry: str, diagnoses: list) -> None:
             }
         )
         return
+    copied = facts.get("copied")
+    if isinstance(copied, dict):
+        kernel, argument = str(copied.get("kernel", "?"))[:100], str(copied.get("argument", "?"))[:100]
+        diagnoses.append(
+            {
+                "kind": "copied-answer",
+                "entry": entry,
+                "kernel": kernel,
+                "argument": argument,
+                "message": f"your {entry}() returned an exact copy of `{argument}`, which {kernel} was given "
+                "but no kernel of yours computed (torch or numpy did): the answer must come from your "
+                "kernel's own arithmetic on the inputs",
+            }
+        )
     after = min(_int(facts.get("after_changed")), numel)
     if after:
         diagnoses.append(

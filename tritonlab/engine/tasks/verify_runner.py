@@ -9,6 +9,7 @@ nothing here decides pass or fail.
 
 from __future__ import annotations
 
+import inspect
 import time
 from typing import Any
 
@@ -35,6 +36,8 @@ class Provenance:
         self.changed: dict[int, torch.Tensor] = {}  # GPU: storage ptr -> bytes a learner launch changed
         self.first_before: dict[int, torch.UntypedStorage] = {}  # GPU: storage ptr -> bytes before any launch
         self.stores: list[np.ndarray] = []  # interpreter: addresses stored to by learner kernels
+        self.read: list[tuple[int, str, str, torch.Tensor]] = []  # (launch, kernel, argument, tensor) given
+        self.launch_storages: list[set[int]] = []  # per learner launch: the storages it was given
         self.in_learner_launch = 0
         self._undo: list = []
 
@@ -57,6 +60,15 @@ class Provenance:
             if not mine:
                 return fn(this, *args, **kwargs)
             storages = watch._storages(args, kwargs)
+            names = _arg_names(kernel)
+            given = [(names[i] if i < len(names) else f"#{i}", v) for i, v in enumerate(args)] + list(
+                kwargs.items()
+            )
+            launch_no = len(watch.launch_storages)
+            watch.launch_storages.append(set(storages))
+            for name, value in given:
+                if isinstance(value, torch.Tensor) and len(watch.read) < 256:
+                    watch.read.append((launch_no, getattr(kernel, "__name__", "kernel"), str(name), value))
             before = {}
             if watch.backend == "gpu":
                 torch.cuda.synchronize()
@@ -146,6 +158,43 @@ class Provenance:
             "after_first": [int(i) for i in torch.nonzero(after).reshape(-1)[:_FIRST].tolist()],
         }
 
+    def copied(self, got, inputs: dict) -> dict | None:
+        """The answer made outside the kernels and only copied by one: a tensor a learner launch was given,
+        that no learner kernel wrote and that is not an input, holding exactly the returned values
+        (`answer = x + y` in torch or numpy, then a copy kernel). The launch given that tensor must have been
+        given no input: a kernel handed the inputs *and* a reference to check itself against computes its own
+        answer (t37). None when there is none, and never for an exercise whose answer equals an input (a copy
+        is then what is asked)."""
+        if not isinstance(got, torch.Tensor) or type(got) is not torch.Tensor or got.numel() == 0:
+            return None
+        inputs_storage = {
+            v.untyped_storage().data_ptr() for v in inputs.values() if isinstance(v, torch.Tensor)
+        }
+        if any(
+            isinstance(v, torch.Tensor) and v.shape == got.shape and v.dtype == got.dtype and _equal(v, got)
+            for v in inputs.values()
+        ):
+            return None
+        mine = got.untyped_storage().data_ptr()
+        for launch_no, kernel, name, value in self.read:
+            storage = value.untyped_storage()
+            ptr = storage.data_ptr()
+            if ptr in (mine, *inputs_storage) or value.shape != got.shape or value.dtype != got.dtype:
+                continue
+            if self.launch_storages[launch_no] & inputs_storage:
+                continue  # that launch read the inputs too: the reference was for checking, not copying
+            if self._written(ptr, storage.nbytes(), value.element_size()):
+                continue  # a kernel of theirs computed it (a two-stage kernel's scratch)
+            if _equal(value, got):
+                return {"kernel": kernel, "argument": name}
+        return None
+
+    def _written(self, ptr: int, nbytes: int, itemsize: int) -> bool:
+        if self.backend == "interpreter":
+            return bool(self._stored_elements(ptr, nbytes, itemsize).any())
+        changed = self.changed.get(ptr)
+        return bool(changed is not None and bool(changed.any()))
+
     def _stored_elements(self, base: int, nbytes: int, itemsize: int) -> np.ndarray:
         stored = np.zeros(nbytes // itemsize, dtype=bool)
         for addrs in self.stores:
@@ -153,6 +202,29 @@ class Provenance:
             if inside.size:
                 stored[((inside - np.uint64(base)) // np.uint64(itemsize)).astype(np.int64)] = True
         return stored
+
+
+def _arg_names(kernel) -> list[str]:
+    names = getattr(kernel, "arg_names", None)
+    if names:
+        return list(names)
+    try:
+        return list(inspect.signature(kernel).parameters)
+    except (TypeError, ValueError):
+        return []
+
+
+def _equal(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """The same values, NaN where NaN (bitwise for the answer a copy kernel moved)."""
+    try:
+        a = a.detach().to(b.device)
+        if a.is_floating_point():
+            return bool(
+                torch.equal(torch.isnan(a), torch.isnan(b)) and torch.equal(a.nan_to_num(), b.nan_to_num())
+            )
+        return bool(torch.equal(a, b))
+    except RuntimeError:
+        return False
 
 
 def _bytes(storage: torch.UntypedStorage) -> torch.Tensor:
@@ -328,6 +400,9 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     facts["returned"] = type(got).__name__ if type(got) is not torch.Tensor else "Tensor"
     facts["returned_tensor"] = isinstance(got, torch.Tensor)  # a subclass too: the judge names it
     facts["provenance"] = watch.facts(got)
+    copied = watch.copied(got, inputs)
+    if copied is not None:
+        facts["provenance"]["copied"] = copied
     mine = [launch for launch in call.launches if same_file(launch.get("file"), loaded.file)]
     if isinstance(got, torch.Tensor):  # layout, knobs and input storage need the runner's own memory
         facts["contracts"] = contracts.check_case(exercise, case["params"], kwargs, inputs, got, mine)
