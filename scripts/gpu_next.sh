@@ -36,6 +36,9 @@ timeout 300 python3 -m pytest -v -p no:cacheprovider -rs -o faulthandler_timeout
   "tests/integration/tamper/test_tamper.py::test_killing_the_judge_is_refused_and_explained" \
   tests/integration/tamper/test_tamper.py::test_solutions_still_pass_on_the_gpu \
   tests/integration/tamper/test_tamper.py::test_signals_are_refused_and_input_patches_do_nothing_on_the_gpu \
+  "tests/integration/tamper/test_tamper.py::test_tamper_attempt_fails_on_the_gpu[t34_torch_computes_kernel_copies.py]" \
+  "tests/integration/tamper/test_tamper.py::test_tamper_attempt_fails_on_the_gpu[t35_numpy_computes_kernel_copies.py]" \
+  tests/integration/tamper/test_tamper.py::test_copying_a_kernels_own_answer_passes_on_the_gpu \
   "tests/gpu/test_bench_gpu.py::test_backward_bench_times_one_backward_pass_against_autograd" \
   "tests/gpu/test_bench_gpu.py::test_capstone_bench_times_torch_compile_of_the_baseline" \
   tests/integration/test_tutorials.py tests/integration/test_profile.py \

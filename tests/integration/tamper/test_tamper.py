@@ -306,6 +306,14 @@ def test_tamper_attempt_fails_on_the_gpu(gpu_client, name):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("name", ["t36_two_kernels_and_a_self_check.py", "t37_reference_handed_to_kernel.py"])
+def test_copying_a_kernels_own_answer_passes_on_the_gpu(gpu_client, name):
+    """The false-fail side of `copied-answer` on a GPU, where "no kernel wrote it" comes from byte snapshots."""
+    result = verify(gpu_client, FILES / name, "5", timeout=300)
+    assert result["passed"], result.get("summary")
+
+
+@pytest.mark.gpu
 def test_solutions_still_pass_on_the_gpu(gpu_client):
     for exercise in ("5", "7/copy-2d", "8/softmax", "9/matmul"):
         result = gpu_client.request("verify", {"exercise": exercise, "solution": True}, timeout=300)
