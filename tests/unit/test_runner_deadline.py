@@ -19,3 +19,10 @@ def test_without_setup_time_the_runner_gets_all_but_the_judges_margin():
 
 def test_a_runner_always_gets_a_moment():
     assert _timeout({"_timeout": 5.0, "_received": time.monotonic() - 30.0}) == 1.0
+
+
+def test_a_longer_request_leaves_the_judge_more_room():
+    """After the runner's deadline come its traceback (1.5 s), the kill and reap (2 s) and the worker's own
+    watchdog 1 s before the client's deadline: a 20 s request keeps 5 s, a long one never more."""
+    assert _timeout({"_timeout": 20.0}) == 15.0
+    assert _timeout({"_timeout": 120.0}) == 115.0

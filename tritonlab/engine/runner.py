@@ -94,6 +94,8 @@ def _runner(backend: str, workdir: str, result_fd: int, limits: dict) -> None:
             torch.cuda.init()
             torch.empty(1, device="cuda")
             torch.cuda.synchronize()
+            if hasattr(signal, "SIGUSR1"):  # again: the CUDA libraries may have taken the signal over
+                faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=True)
         line = b""
         while not line.endswith(b"\n"):
             chunk = os.read(0, 1 << 20)
@@ -107,7 +109,15 @@ def _runner(backend: str, workdir: str, result_fd: int, limits: dict) -> None:
             file_size=limits.get("file_size"),
         )
         send({"type": "started", "pid": os.getpid()})
-        _run_job(job, backend, send)
+        profile_dir = os.environ.get("TL_RUNNER_PROFILE")  # developers: cProfile each job into this folder
+        if profile_dir:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.runcall(_run_job, job, backend, send)
+            profiler.dump_stats(os.path.join(profile_dir, f"{job.get('op')}-{os.getpid()}.prof"))
+        else:
+            _run_job(job, backend, send)
         send({"type": "done"})
     except BaseException:  # noqa: BLE001 - the runner reports its own bugs; the judge decides what they mean
         try:

@@ -305,17 +305,25 @@ def handle(args: dict, ctx) -> dict:
 
 def _runner_clock(facts) -> dict:
     """Seconds the runner reports for rebuilding the inputs, the learner's calls and writing the outputs."""
-    total = {"runner_inputs_s": 0.0, "runner_calls_s": 0.0, "runner_save_s": 0.0}
-    for case in facts:
-        for key, name in (
-            ("inputs_ms", "runner_inputs_s"),
-            ("ms_wall", "runner_calls_s"),
-            ("save_ms", "runner_save_s"),
-        ):
+    keys = (
+        ("inputs_ms", "runner_inputs_s"),
+        ("place_ms", "runner_place_s"),
+        ("ms_wall", "runner_calls_s"),
+        ("check_ms", "runner_check_s"),
+        ("save_ms", "runner_save_s"),
+    )
+    total = {name: 0.0 for _, name in keys}
+    calls = []
+    for index, case in enumerate(facts):
+        for key, name in keys:
             value = case.get(key)
             if isinstance(value, (int, float)) and 0 <= value < 1e7:
                 total[name] += value / 1e3
-    return {k: round(v, 4) for k, v in total.items()}
+                if key == "ms_wall":
+                    calls.append((round(value, 1), index))
+    clock: dict = {k: round(v, 4) for k, v in total.items()}
+    clock["slowest_calls_ms"] = [f"#{index}:{ms}" for ms, index in sorted(calls, reverse=True)[:4]]
+    return clock
 
 
 def _random_count(cases, exercise, backend, args) -> int:
@@ -337,7 +345,10 @@ def _timeout(args: dict) -> float:
     # the
     # client killed the judge and the timeout lost the learner's line.
     spent = time.monotonic() - received if isinstance(received, (int, float)) else 0.0
-    return max(1.0, float(value) - 3.0 - spent)
+    # The margin covers what follows the runner's deadline: its traceback (up to 1.5 s), killing and reaping
+    # it (up to 2 s), all before the worker's own watchdog dumps its threads 1 s before the client's deadline.
+    margin = min(5.0, max(3.0, 0.25 * float(value)))
+    return max(1.0, float(value) - margin - spent)
 
 
 def _emit_output(text: str) -> None:

@@ -368,8 +368,10 @@ def _inputs_differ(names: list[str]) -> dict:
 def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     exercise = loaded.exercise
     facts: dict[str, Any] = {"diagnoses": []}
+    placing = time.perf_counter()
     allocator = memcheck.GuardedAllocator(loaded.device)
     inputs = place_inputs(exercise, case["params"], case["dtype"], values, allocator)
+    facts["place_ms"] = round((time.perf_counter() - placing) * 1e3, 3)
     watch = Provenance(loaded.file, backend)
     checker = StoreRecorder(loaded.file, watch) if backend == "interpreter" else None
     call = exercise_env.LearnerCall(loaded, backend, allocator, checker=checker, watchers=[watch])
@@ -387,6 +389,7 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         facts["launches"] = [_launch(launch) for launch in call.launches]
         return facts
     facts["ms_wall"] = round((__import__("time").perf_counter() - began) * 1e3, 3)
+    checking = time.perf_counter()
     facts["launches"] = [_launch(launch) for launch in call.launches]
     facts["checked"] = bool(call.checked)
     if call.checker is not None:
@@ -413,6 +416,7 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         "inputs": {k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])}
     }
     facts["inputs_returned"] = sorted(payload["inputs"])
+    facts["check_ms"] = round((time.perf_counter() - checking) * 1e3, 3)  # guards, provenance, contracts
     if type(got) is torch.Tensor:
         payload["out"] = got.detach()
     facts["save_ms"] = _save(payload, case["output"])
@@ -462,6 +466,7 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
         facts["launches"] = [_launch(launch) for launch in call.launches]
         return facts
     facts["ms_wall"] = round((__import__("time").perf_counter() - began) * 1e3, 3)
+    checking = time.perf_counter()
     facts["launches"] = [_launch(launch) for launch in call.launches]
     facts["checked"] = bool(call.checked)
     if call.checker is not None:
@@ -497,6 +502,7 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
         k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])
     }
     facts["inputs_returned"] = sorted(payload["inputs"])
+    facts["check_ms"] = round((time.perf_counter() - checking) * 1e3, 3)  # with a second run, torch.compile
     facts["save_ms"] = _save(payload, case["output"])
     return facts
 
