@@ -62,4 +62,13 @@ SECONDS=0; timeout 100 python3 scripts/perf_lessons_11_12.py > $W/perf1112.log 2
 grep -E "rms_norm|attention" $W/perf1112.log | head -8
 SECONDS=0; for ex in 5 12/rms-norm-backward 9/matmul; do timeout 60 python3 -m tritonlab profile $ex --solution --backend gpu --json > $W/profile-${ex//\//-}.json 2>&1; echo "profile $ex rc=$?"; python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(\"\\n\".join(d.get(\"lines\") or [str(d.get(\"error\"))]))" $W/profile-${ex//\//-}.json; done; echo "profiles ${SECONDS}s"
 fi
+if [ "$PART" = c ]; then
+# after the sixth session's fixes: the zygote pays the meta-device imports once, dy is made on the GPU
+SECONDS=0; timeout 170 python3 scripts/verify_latency.py 5/add 8/softmax 9/matmul 12/rms-norm-backward --repeat 2 \
+  --json $W/latency-c.json > $W/latency-c.log 2>&1; echo "latency-c rc=$? ${SECONDS}s"; cat $W/latency-c.log | cut -c1-400
+SECONDS=0; timeout 90 python3 scripts/rms_backward_autograd.py --json $W/rms-autograd.json > $W/rms-autograd.log 2>&1
+echo "rms-autograd rc=$? ${SECONDS}s"; cat $W/rms-autograd.log
+SECONDS=0; timeout 200 python3 -m pytest -q -p no:cacheprovider -rs -x tests/gpu/test_lessons_11_12_gpu.py > $W/pytest-c.log 2>&1
+echo "pytest-c rc=$? ${SECONDS}s: $(tail -1 $W/pytest-c.log)"; grep -E "^(FAILED|ERROR|E  )" $W/pytest-c.log | head -12
+fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .

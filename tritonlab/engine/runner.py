@@ -196,9 +196,14 @@ def _warm_up(backend: str) -> None:
         from tritonlab.engine import exercise_env
 
         exercise_env.catalog()
+        import torch
+
+        # The guarded allocator shapes a learner's `torch.empty_like` on the meta device, whose first use
+        # imports torch's symbolic shapes and sympy: 1.9 s of every GPU runner's first case (H200,
+        # 2026-12-03), now paid once here (no CUDA: the meta device needs none).
+        torch.empty_like(torch.empty(2, 3, device="meta").t())
         if backend != "interpreter":
             return
-        import torch
 
         # An OpenMP thread team started here would deadlock the first parallel torch op of every forked child:
         # the zygote and its runners stay on one intra-op thread (the interpreter is single-threaded Python).
