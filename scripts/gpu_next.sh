@@ -71,4 +71,17 @@ echo "rms-autograd rc=$? ${SECONDS}s"; cat $W/rms-autograd.log
 SECONDS=0; timeout 200 python3 -m pytest -q -p no:cacheprovider -rs -x tests/gpu/test_lessons_11_12_gpu.py > $W/pytest-c.log 2>&1
 echo "pytest-c rc=$? ${SECONDS}s: $(tail -1 $W/pytest-c.log)"; grep -E "^(FAILED|ERROR|E  )" $W/pytest-c.log | head -12
 fi
+if [ "$PART" = d ]; then
+# the reference RMS norm backward with the tiled stage 2 (through autograd, kernels alone, lesson 11-12 perf), its
+# GPU tests, and verify latency with Triton's first launch paid by the waiting runner
+SECONDS=0; timeout 90 python3 scripts/rms_backward_autograd.py --json $W/rms-autograd.json > $W/rms-autograd.log 2>&1
+echo "rms-autograd rc=$? ${SECONDS}s"; grep -E "torch|reference|rows-dw" $W/rms-autograd.log | grep -v "^NVIDIA"
+SECONDS=0; timeout 120 python3 scripts/sweep_rms_backward.py > $W/sweep-rms.log 2>&1; echo "sweep rc=$? ${SECONDS}s"; tail -14 $W/sweep-rms.log | cut -c1-160
+SECONDS=0; timeout 100 python3 scripts/perf_lessons_11_12.py > $W/perf1112.log 2>&1; echo "perf1112 rc=$? ${SECONDS}s"; grep -E "^(rms_norm|attention|online)" $W/perf1112.log
+SECONDS=0; timeout 200 python3 -m pytest -q -p no:cacheprovider -rs tests/gpu/test_lessons_11_12_gpu.py \
+  "tests/gpu/test_bench_gpu.py::test_backward_bench_times_one_backward_pass_against_autograd" > $W/pytest-d.log 2>&1
+echo "pytest-d rc=$? ${SECONDS}s: $(tail -1 $W/pytest-d.log)"; grep -E "^(FAILED|ERROR|E  )" $W/pytest-d.log | head -12
+SECONDS=0; timeout 120 python3 scripts/verify_latency.py 5/add 8/softmax 9/matmul --repeat 2 --json $W/latency-d.json \
+  > $W/latency-d.log 2>&1; echo "latency-d rc=$? ${SECONDS}s"; cut -c1-330 $W/latency-d.log
+fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .
