@@ -89,7 +89,7 @@ if [ "$PART" = e ]; then
 mkdir -p $W/prof; SECONDS=0; TL_RUNNER_PROFILE=$W/prof timeout 100 python3 scripts/verify_latency.py 5/add 8/softmax --repeat 1 \
   > $W/latency-e.log 2>&1; echo "latency-e rc=$? ${SECONDS}s"; cut -c1-330 $W/latency-e.log
 for f in $W/prof/*.prof; do python3 -c "import pstats,sys; s=pstats.Stats(sys.argv[1]); s.sort_stats('cumulative').print_stats(45); s.print_callees('verify_runner.py.*\(run\)')" $f > $f.txt 2>&1; done
-f=$(ls -t $W/prof/*.prof.txt | sed -n 3p); echo "== $f"; grep -E "^ +[0-9]" $f | head -45 | cut -c1-170
+f=$(ls -t $W/prof/*.prof | sed -n 3p).txt; echo "== $f"; grep -E "^ +[0-9]" $f | head -45 | cut -c1-170
 SECONDS=0; timeout 120 python3 scripts/rms_backward_autograd.py --json $W/rms-autograd-e.json > $W/rms-autograd-e.log 2>&1
 echo "rms-autograd rc=$? ${SECONDS}s"; grep -E "torch|reference|rows-dw" $W/rms-autograd-e.log | grep -v "^NVIDIA"
 fi
