@@ -93,4 +93,10 @@ f=$(ls -t $W/prof/*.prof | sed -n 3p).txt; echo "== $f"; grep -E "^ +[0-9]" $f |
 SECONDS=0; timeout 120 python3 scripts/rms_backward_autograd.py --json $W/rms-autograd-e.json > $W/rms-autograd-e.log 2>&1
 echo "rms-autograd rc=$? ${SECONDS}s"; grep -E "torch|reference|rows-dw" $W/rms-autograd-e.log | grep -v "^NVIDIA"
 fi
+if [ "$PART" = f ]; then
+# the same warm verifies with 3 s between them (a learner reading the result; the spare runner's CUDA set-up and
+# warm-up launch happen meanwhile) against back-to-back
+SECONDS=0; timeout 200 python3 scripts/verify_latency.py 5/add 8/softmax 9/matmul 12/rms-norm-backward --repeat 2 --pause 3 \
+  --json $W/latency-f.json > $W/latency-f.log 2>&1; echo "latency-f rc=$? ${SECONDS}s"; cut -c1-330 $W/latency-f.log
+fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .

@@ -47,6 +47,9 @@ def main() -> int:
     parser.add_argument("exercises", nargs="*", help="LESSON/EXERCISE keys (default: all)")
     parser.add_argument("--backend", default="auto", choices=["auto", "gpu", "interpreter"])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--pause", type=float, default=0.0,
+                        help="seconds between verifies (a learner reads the result before the next one; the judge's "
+                             "spare runner warms up meanwhile)")
     parser.add_argument("--audit", action="store_true", help="also time the interpreter audit of a GPU pass")
     parser.add_argument("--budget", type=float, default=1e9, help="stop after this many seconds")
     parser.add_argument("--json", help="write the table here")
@@ -66,6 +69,7 @@ def main() -> int:
             backend = result.get("backend") or (client.info or {}).get("backend") or opts.backend
             walls, worker = [], []
             for _ in range(opts.repeat):
+                time.sleep(opts.pause)
                 wall, result = timed_request(client, args, 600)
                 walls.append(wall)
                 worker.append(result.get("seconds") or 0.0)
@@ -76,6 +80,7 @@ def main() -> int:
                 "passed": bool(result.get("passed")),
                 "cold_s": round(cold, 3),
                 "warm_s": round(statistics.median(walls), 3),
+                "pause_s": opts.pause,
                 "worker_s": round(statistics.median(worker), 3),
                 "budget_s": budget_for(backend, exercise.key),
                 "judge": result.get("judge"),  # where the time went (the last warm verify): see verify.py
