@@ -23,31 +23,22 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 import triton
-import triton.language as tl
 from triton.testing import do_bench
 
 ROOT = Path(__file__).resolve().parents[1]
 ROUNDS = 5
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "kernels" / f"{name}.py")
+def _load(name, folder="kernels"):
+    spec = importlib.util.spec_from_file_location(name, ROOT / folder / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-@triton.jit
-def dw_rows_kernel(partial_ptr, dw_ptr, P, N, BLOCK_N: tl.constexpr):
-    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
-    total = tl.zeros([BLOCK_N], dtype=tl.float32)
-    for p in range(P):
-        total += tl.load(partial_ptr + p * N + cols, mask=cols < N, other=0.0)
-    tl.store(dw_ptr + cols, total.to(dw_ptr.dtype.element_ty), mask=cols < N)
-
-
 def _rows_module():
     rb = _load("rms_norm_backward")
+    dw_rows_kernel = _load("sweep_rms_backward", "scripts").dw_rows_kernel  # the exercise's stage 2
 
     def backward(dy, x, weight, rstd):
         M, N = x.shape

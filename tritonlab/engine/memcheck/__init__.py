@@ -25,8 +25,8 @@ from .guards import (
     poison_value,
     poisoned_allocations,
 )
-from .hooks import _kernel_file
-from .launches import _compiled_launch, _record_launch, track_launches
+from .hooks import _kernel_file, _kernel_name
+from .launches import _arg_names, _compiled_launch, _record_launch, track_launches
 from .report import OutOfBounds, find_oob
 
 __all__ = [
@@ -44,5 +44,5 @@ __all__ = [
     "track_launches",
 ]
 # private helpers other engine modules and tests reach through the package (the runner's provenance watch uses
-# _kernel_file)
-_private = (_compiled_launch, _record_launch, _kernel_file)
+# _kernel_file, _kernel_name and _arg_names)
+_private = (_compiled_launch, _record_launch, _kernel_file, _kernel_name, _arg_names)

@@ -9,7 +9,6 @@ nothing here decides pass or fail.
 
 from __future__ import annotations
 
-import inspect
 import time
 from typing import Any
 
@@ -60,7 +59,7 @@ class Provenance:
             if not mine:
                 return fn(this, *args, **kwargs)
             storages = watch._storages(args, kwargs)
-            names = _arg_names(kernel)
+            names = memcheck._arg_names(kernel)
             given = [(names[i] if i < len(names) else f"#{i}", v) for i, v in enumerate(args)] + list(
                 kwargs.items()
             )
@@ -68,7 +67,7 @@ class Provenance:
             watch.launch_storages.append(set(storages))
             for name, value in given:
                 if isinstance(value, torch.Tensor) and len(watch.read) < 256:
-                    watch.read.append((launch_no, getattr(kernel, "__name__", "kernel"), str(name), value))
+                    watch.read.append((launch_no, memcheck._kernel_name(kernel), str(name), value))
             before = {}
             if watch.backend == "gpu":
                 torch.cuda.synchronize()
@@ -170,22 +169,19 @@ class Provenance:
         inputs_storage = {
             v.untyped_storage().data_ptr() for v in inputs.values() if isinstance(v, torch.Tensor)
         }
-        if any(
-            isinstance(v, torch.Tensor) and v.shape == got.shape and v.dtype == got.dtype and _equal(v, got)
-            for v in inputs.values()
-        ):
+        if any(isinstance(v, torch.Tensor) and _same(v, got) for v in inputs.values()):
             return None
         mine = got.untyped_storage().data_ptr()
         for launch_no, kernel, name, value in self.read:
             storage = value.untyped_storage()
             ptr = storage.data_ptr()
             if ptr in (mine, *inputs_storage) or value.shape != got.shape or value.dtype != got.dtype:
-                continue
+                continue  # (checked before the costlier "did a kernel write it")
             if self.launch_storages[launch_no] & inputs_storage:
                 continue  # that launch read the inputs too: the reference was for checking, not copying
             if self._written(ptr, storage.nbytes(), value.element_size()):
                 continue  # a kernel of theirs computed it (a two-stage kernel's scratch)
-            if _equal(value, got):
+            if _same(value, got):  # the same values, NaN where NaN
                 return {"kernel": kernel, "argument": name}
         return None
 
@@ -202,29 +198,6 @@ class Provenance:
             if inside.size:
                 stored[((inside - np.uint64(base)) // np.uint64(itemsize)).astype(np.int64)] = True
         return stored
-
-
-def _arg_names(kernel) -> list[str]:
-    names = getattr(kernel, "arg_names", None)
-    if names:
-        return list(names)
-    try:
-        return list(inspect.signature(kernel).parameters)
-    except (TypeError, ValueError):
-        return []
-
-
-def _equal(a: torch.Tensor, b: torch.Tensor) -> bool:
-    """The same values, NaN where NaN (bitwise for the answer a copy kernel moved)."""
-    try:
-        a = a.detach().to(b.device)
-        if a.is_floating_point():
-            return bool(
-                torch.equal(torch.isnan(a), torch.isnan(b)) and torch.equal(a.nan_to_num(), b.nan_to_num())
-            )
-        return bool(torch.equal(a, b))
-    except RuntimeError:
-        return False
 
 
 def _bytes(storage: torch.UntypedStorage) -> torch.Tensor:
