@@ -10,7 +10,7 @@
 #  3. lessons 11-12 perf (the backward through autograd), for the lesson 12 text
 set -uo pipefail
 PART="${1:-a}"
-export PYTHONUNBUFFERED=1 TRITONLAB_HOME=/tmp/tlhome
+export PYTHONUNBUFFERED=1 TRITONLAB_HOME=/tmp/tlhome PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 OUT="${OUT:-/tmp/gpu-out}"; mkdir -p "$OUT"
 W=/tmp/gn; rm -rf $W; mkdir -p $W
 {
@@ -98,5 +98,17 @@ if [ "$PART" = f ]; then
 # warm-up launch happen meanwhile) against back-to-back
 SECONDS=0; timeout 200 python3 scripts/verify_latency.py 5/add 8/softmax 9/matmul 12/rms-norm-backward --repeat 2 --pause 3 \
   --json $W/latency-f.json > $W/latency-f.log 2>&1; echo "latency-f rc=$? ${SECONDS}s"; cut -c1-330 $W/latency-f.log
+fi
+if [ "$PART" = g ]; then
+# seventh session: the refactored copied-answer check on the GPU, why the persistent-softmax tutorial fails,
+# CUDA IPC for outputs (probe), torch's first-use costs in a fresh runner
+SECONDS=0; timeout 60 python3 scripts/probe_cuda_ipc.py > $W/ipc.log 2>&1; echo "ipc rc=$? ${SECONDS}s"; cut -c1-700 $W/ipc.log
+SECONDS=0; timeout 60 python3 scripts/probe_first_use.py > $W/first-use.log 2>&1; echo "first-use rc=$? ${SECONDS}s"; cat $W/first-use.log
+SECONDS=0; timeout 120 python3 scripts/probe_persistent_softmax.py > $W/persistent.log 2>&1; echo "persistent rc=$? ${SECONDS}s"; cut -c1-400 $W/persistent.log | head -60
+SECONDS=0; timeout 200 python3 -m pytest -q -p no:cacheprovider -rs \
+  "tests/integration/tamper/test_tamper.py::test_tamper_attempt_fails_on_the_gpu[t34_torch_computes_kernel_copies.py]" \
+  "tests/integration/tamper/test_tamper.py::test_tamper_attempt_fails_on_the_gpu[t35_numpy_computes_kernel_copies.py]" \
+  tests/integration/tamper/test_tamper.py::test_copying_a_kernels_own_answer_passes_on_the_gpu \
+  > $W/pytest-g.log 2>&1; echo "pytest-g rc=$? ${SECONDS}s: $(tail -1 $W/pytest-g.log)"; grep -E "^(FAILED|ERROR|E  )" $W/pytest-g.log | head -12
 fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .
