@@ -111,4 +111,15 @@ SECONDS=0; timeout 200 python3 -m pytest -q -p no:cacheprovider -rs \
   tests/integration/tamper/test_tamper.py::test_copying_a_kernels_own_answer_passes_on_the_gpu \
   > $W/pytest-g.log 2>&1; echo "pytest-g rc=$? ${SECONDS}s: $(tail -1 $W/pytest-g.log)"; grep -E "^(FAILED|ERROR|E  )" $W/pytest-g.log | head -12
 fi
+if [ "$PART" = h ]; then
+# outputs through CUDA IPC, the runner warmed on the add solution's path, the persistent-softmax provenance fix
+SECONDS=0; timeout 200 python3 scripts/verify_latency.py 5/add 8/softmax 9/matmul 12/rms-norm-backward --repeat 2 --pause 3 \
+  --json $W/latency-h.json > $W/latency-h.log 2>&1; echo "latency-h rc=$? ${SECONDS}s"; cut -c1-420 $W/latency-h.log
+SECONDS=0; timeout 330 python3 -m pytest -q -p no:cacheprovider -rs tests/gpu/test_cuda_ipc_gpu.py tests/integration/test_tutorials.py \
+  tests/integration/test_worker.py tests/gpu/test_cuda_fault.py \
+  tests/integration/tamper/test_tamper.py::test_solutions_still_pass_on_the_gpu \
+  "tests/integration/tamper/test_tamper.py::test_tamper_attempt_fails_on_the_gpu[t34_torch_computes_kernel_copies.py]" \
+  tests/integration/tamper/test_tamper.py::test_copying_a_kernels_own_answer_passes_on_the_gpu \
+  > $W/pytest-h.log 2>&1; echo "pytest-h rc=$? ${SECONDS}s: $(tail -1 $W/pytest-h.log)"; grep -E "^(FAILED|ERROR|E  )" $W/pytest-h.log | head -20
+fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .

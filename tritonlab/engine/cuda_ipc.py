@@ -1,15 +1,18 @@
 """A runner's output tensors handed to the judge through CUDA IPC instead of files.
 
-A GPU verify of vector add moved its outputs through `torch.save` files: 0.15 s to write and 0.15 s to read of a
-0.64 s verify (H200, 2026-12-03). Here the runner exports the device allocation that holds each output
+A GPU verify of vector add moved its outputs through `torch.save` files: 0.15 s to write and 0.15 s to read
+of a 0.64 s verify (H200, 2026-12-03). Here the runner exports the device allocation that holds each output
 (`cuIpcGetMemHandle`, the CUDA driver API through ctypes: no torch internals), the judge maps it, copies the
 bytes into its own memory at once and unmaps it: a device-to-device copy, no host round trip.
 
-Nothing of the learner's crosses as code: a descriptor is a handle (64 bytes), a byte offset, a shape, strides
-and a dtype name, all checked by the judge. The judge asks the driver how large the mapped range is and refuses a
-descriptor whose elements would reach past it (a forged one would otherwise make the judge read outside the
-mapping: an illegal address poisons the judge's CUDA context). The runner synchronizes before it sends, and keeps
-every shared tensor alive until it exits (`Sharer.limit` bytes at most; the rest goes through files as before).
+Nothing of the learner's crosses as code: a descriptor is a handle (64 bytes), a byte offset, a shape,
+strides and a dtype name, all checked by the judge. The judge asks the driver how large the mapped range is
+and refuses a descriptor whose elements would reach past it (a forged one would otherwise make the judge
+read outside the mapping: an illegal address poisons the judge's CUDA context). The runner synchronizes
+before it sends, shares a copy of each tensor (never the learner's own buffer, which a later case may
+reuse) and keeps it alive until it exits (`Sharer.limit` bytes at most; the rest
+goes through files as before). If the judge cannot map what a runner sent, that verify is run again through
+files, and so is every later one in that worker (tasks/verify.py).
 """
 
 from __future__ import annotations
@@ -74,7 +77,8 @@ def _cuda():
 
 
 def available() -> bool:
-    """CUDA IPC can be tried here (the judge asks before it offers it to a runner)."""
+    """CUDA IPC can be tried here (the judge asks before it offers it to a runner). TRITONLAB_CUDA_IPC=off
+    turns it off; =fail makes every mapping fail (to test the judge's fallback to files)."""
     return os.environ.get("TRITONLAB_CUDA_IPC", "on") != "off" and _cuda() is not None
 
 
@@ -108,6 +112,10 @@ class Sharer:
         span = _span_bytes(tensor.shape, tensor.stride(), tensor.element_size())
         if self.held + span > self.limit:
             return None
+        # A copy of the lab's, made now: the judge maps it while later cases run, and a learner that reuses
+        # one output buffer for every call would otherwise overwrite what the judge is about to read.
+        tensor = tensor.detach().clone()
+        span = _span_bytes(tensor.shape, tensor.stride(), tensor.element_size())
         ptr = tensor.data_ptr()
         base = ctypes.c_uint64(0)
         try:
@@ -122,7 +130,7 @@ class Sharer:
         self.kept.append(tensor)
         self.held += span
         return {
-            "handle": bytes(handle.reserved).hex(),
+            "handle": ctypes.string_at(ctypes.addressof(handle), HANDLE_BYTES).hex(),
             "offset": ptr - base.value,
             "shape": list(tensor.shape),
             "strides": list(tensor.stride()),
@@ -160,6 +168,8 @@ class Opener:
     def _map(self, handle_hex: str) -> tuple[int, int]:
         if handle_hex in self.mapped:
             return self.mapped[handle_hex]
+        if os.environ.get("TRITONLAB_CUDA_IPC") == "fail":  # developers: the judge's fallback to files
+            raise IpcError("refused by TRITONLAB_CUDA_IPC=fail")
         lib = _cuda()
         if lib is None:
             raise IpcError("no CUDA driver")
@@ -168,7 +178,7 @@ class Opener:
             raise IpcError("a handle of the wrong size")
         torch.cuda.synchronize(self.device)  # makes torch's primary context current on this thread
         handle = _Handle()
-        handle.reserved = raw
+        ctypes.memmove(ctypes.addressof(handle), raw, HANDLE_BYTES)  # .reserved would stop at a NUL
         ptr = ctypes.c_uint64(0)
         _check(
             lib.cuIpcOpenMemHandle_v2(ctypes.byref(ptr), handle, _CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
@@ -185,7 +195,7 @@ class Opener:
         return self.mapped[handle_hex]
 
     def tensor(self, desc: dict) -> torch.Tensor:
-        """A copy, in the judge's own memory, of the tensor a descriptor names; IpcError if it is not valid."""
+        """A copy, in the judge's own memory, of the tensor a descriptor names; IpcError if not valid."""
         try:
             dtype = DTYPES[desc["dtype"]]
             shape = [int(n) for n in desc["shape"]]

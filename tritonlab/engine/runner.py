@@ -98,8 +98,10 @@ def _runner(backend: str, workdir: str, result_fd: int, limits: dict) -> None:
                 faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=True)
             try:
                 from tritonlab.engine import warm_kernel
+                from tritonlab.engine.tasks import verify_runner
 
                 warm_kernel.launch()  # Triton's first-launch set-up, paid while the runner waits for a job
+                verify_runner.warm_up(backend, workdir)  # and torch's first use of each op a verify makes
             except Exception:  # noqa: BLE001 - an optimisation: without it the first case pays instead
                 pass  # (silent: the runner's output is the learner's to read)
         line = b""
@@ -215,25 +217,10 @@ def _warm_up(backend: str) -> None:
         # the zygote and its runners stay on one intra-op thread (the interpreter is single-threaded Python).
         torch.set_num_threads(1)
 
-        from tritonlab.engine.inputs import case_inputs, digest
         from tritonlab.engine.tasks import verify_runner
 
-        loaded = exercise_env.load({"exercise": "5", "solution": True}, backend)
         with tempfile.TemporaryDirectory(prefix="tritonlab-warm-") as scratch:
-            values = case_inputs(loaded.exercise, {"n": 97}, "float32", 0, loaded.device)
-            digest(values)
-            verify_runner.run_case(
-                loaded,
-                {
-                    "params": {"n": 97},
-                    "dtype": "float32",
-                    "kwargs": {},
-                    "output": os.path.join(scratch, "out.pt"),
-                },
-                backend,
-                values,
-            )
-        sys.modules.pop(getattr(loaded.module, "__name__", ""), None)
+            verify_runner.warm_up(backend, scratch)
     except Exception:  # noqa: BLE001 - a warm-up is an optimisation: a failure only costs time later
         traceback.print_exc()
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import torch
 
-from tritonlab.engine import contracts, exercise_env, features, memcheck, outputs
+from tritonlab.engine import contracts, cuda_ipc, exercise_env, features, memcheck, outputs
 from tritonlab.engine.diagnose import diagnose
 from tritonlab.engine.inputs import case_inputs, describe, digest, jittered, size_names
 from tritonlab.engine.learner import same_file
@@ -118,6 +118,7 @@ def resolve_file(exercise, args: dict) -> Path:
 
 
 def handle(args: dict, ctx) -> dict:
+    global _ipc_failed
     pool = getattr(ctx, "pool", None)
     # inside a runner (bench verifies first): the judge already decided, never re-decide here
     if pool is None:
@@ -203,7 +204,10 @@ def handle(args: dict, ctx) -> dict:
         "source": source,
         "cases": job_cases,
         "rejects": [{"name": r.name} for r in rejects],
+        # outputs through CUDA IPC instead of files (engine/cuda_ipc.py), unless it failed once in this worker
+        "ipc": backend == "gpu" and cuda_ipc.available() and not _ipc_failed,
     }
+    opener = cuda_ipc.Opener(device) if job["ipc"] else None
     names = [exercise_env.case_name(p, d, s, k) for p, d, s, k in cases]
     names = [
         n
@@ -224,12 +228,23 @@ def handle(args: dict, ctx) -> dict:
             ctx.progress(f"case {i + 1}/{total}: {names[i]}", case=i + 1, total=total, name=names[i])
         elif message.get("type") == "case" and isinstance(message.get("index"), int):
             began = time.perf_counter()
-            payloads[message["index"]] = _load_output(job_cases[message["index"]]["output"], device)
+            payloads[message["index"]] = _load_output(
+                job_cases[message["index"]]["output"], device, message, opener
+            )
             loading[0] += time.perf_counter() - began
 
     prepared = time.perf_counter()
-    outcome = pool.run(job, _timeout(args), on_message, runner=runner)
+    try:
+        outcome = pool.run(job, _timeout(args), on_message, runner=runner)
+    finally:
+        if opener is not None:
+            opener.close()
     ran = time.perf_counter()
+    failed = next((p["transport"] for p in payloads.values() if "transport" in p), None)
+    if failed is not None and not args.get("_files"):
+        # the lab's own transport failed, not the learner: files from now on, and this verify again with them
+        _ipc_failed = str(failed)
+        return handle(dict(args, _files=True), ctx)
     messages = [_map_paths(m, runner_file, str(path)) for m in outcome.messages]
     output = outcome.output_text().replace(runner_file, str(path))
     _emit_output(output)
@@ -296,6 +311,8 @@ def handle(args: dict, ctx) -> dict:
         "cases": len(cases),
         # inside runner_s (the runner's own clock, for finding where the time goes; never part of a verdict)
         "outputs_load_s": round(loading[0], 4),
+        "transport": "cuda-ipc" if job["ipc"] else "files",
+        **({"transport_failed": _ipc_failed} if _ipc_failed else {}),
         **_runner_clock(by_case.values()),
     }
     result["seconds"] = round(time.perf_counter() - started, 3)
@@ -421,9 +438,25 @@ def _runner_problem(outcome, messages: list, output: str, learner_file: str) -> 
     )
 
 
-def _load_output(path: str, device) -> dict:
-    """The runner's output file, read without running any of its code (weights_only): a dict of plain
+_ipc_failed: str | None = None  # why CUDA IPC failed once in this worker (then files only)
+
+
+def _load_output(path: str, device, message: dict | None = None, opener=None) -> dict:
+    """The runner's output: tensors it shared through CUDA IPC (message["shared"], copied at once into the
+    judge's memory) and the file, read without running any of its code (weights_only): a dict of plain
     tensors."""
+    shared = (message or {}).get("shared")
+    if shared is not None:
+        if opener is None or not isinstance(shared, dict):
+            return {"missing": "shared tensors the judge did not offer"}
+        try:
+            opened = opener.payload(shared)
+        except cuda_ipc.IpcError as exc:
+            return {"missing": "CUDA IPC", "transport": str(exc)[:300]}
+        if "rest" in (message or {}):
+            return cuda_ipc.merge(_empty_tree((message or {}).get("rest")), opened)
+        base = _load_output(path, device)
+        return base if "missing" in base else cuda_ipc.merge(base, opened)
     try:
         payload = torch.load(path, weights_only=True, map_location=device)
     except Exception as exc:  # noqa: BLE001 - a forged or subclassed tensor does not unpickle; say so
@@ -434,6 +467,13 @@ def _load_output(path: str, device) -> dict:
     if not isinstance(payload, dict):
         return {"missing": "not a dict"}
     return payload
+
+
+def _empty_tree(value) -> dict:
+    """A runner's description of what is left once every tensor was shared: dicts of dicts, nothing else."""
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): _empty_tree(v) for k, v in list(value.items())[:64] if isinstance(v, dict)}
 
 
 def _plain(value) -> bool:
