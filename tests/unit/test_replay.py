@@ -155,3 +155,34 @@ def test_a_cancelled_replay_does_not_start_another_run():
     )
     assert result["replay"]["error"]["kind"] == "cancelled"
     assert result["passed"] is False
+
+
+def gpu_pass() -> dict:
+    result = gpu_result("mismatch", {"n": 10})
+    result["passed"] = True
+    result["cases"][1].update(passed=True, diagnoses=[])
+    return result
+
+
+COPIED = {"kind": "copied-answer", "entry": "add", "kernel": "copy_kernel", "argument": "src_ptr"}
+
+
+def test_the_audit_withdraws_a_gpu_pass_whose_kernel_only_copied_the_answer():
+    """A copy kernel handed x and y that it never loads passes on a GPU (no loads are seen there); the
+    interpreter records which storages each launch loaded, and the audit of the pass says so."""
+    client = RecordingClient({"error": None, "cases": [{"passed": False, "diagnoses": [dict(COPIED)]}]})
+    result = replay.with_replay(gpu_pass(), {"exercise": "5"}, client=client)
+    assert result["passed"] is False and replay.audit_state(result) == "found"
+    audit = result["cases"][-1]
+    assert audit["kind"] == "copy-audit" and audit["diagnoses"][0]["kind"] == "copied-answer"
+    from tritonlab.present.verify import audit_line, case_name
+
+    assert "copy_kernel" in audit_line(dict(result, audit={"state": "found"}), "en")
+    assert case_name(audit, "ja") == "答えのコピー(インタプリタで確認)"
+
+
+def test_a_clean_audit_leaves_the_gpu_pass_alone():
+    client = RecordingClient({"error": None, "cases": [{"passed": True, "diagnoses": []}]})
+    result = replay.with_replay(gpu_pass(), {"exercise": "5"}, client=client)
+    assert result["passed"] is True and replay.audit_state(result) == "clean"
+    assert all(c.get("kind") != "copy-audit" for c in result["cases"])

@@ -116,6 +116,15 @@ def replay_on_interpreter(
     ]
     if perf:
         found["perf"] = perf[0]
+    # a copy kernel handed the inputs it never loads: only the interpreter sees which storages a launch loaded
+    copied = [
+        d
+        for c in replay.get("cases", [])
+        for d in c.get("diagnoses", [])
+        if d.get("kind") == Kind.COPIED_ANSWER
+    ]
+    if copied:
+        found["copied"] = copied[0]
     return found
 
 
@@ -147,6 +156,21 @@ def with_replay(
         }
         return result
     result["replay"] = replay
+    if audit and replay.get("copied") and not replay.get("line"):
+        result["passed"] = False
+        result["cases"].append(
+            {
+                "name": "copied answer (checked on the interpreter)",
+                "kind": "copy-audit",
+                "passed": False,
+                "max_abs_err": None,
+                "max_rel_err": None,
+                "mismatches": None,
+                "diagnoses": [replay["copied"]],
+            }
+        )
+        result["summary"] = f"every GPU case matched torch, but: {replay['copied'].get('message')}"
+        return result
     if audit and replay.get("perf") and not replay.get("line"):
         result["passed"] = False
         result["cases"].append(

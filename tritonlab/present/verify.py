@@ -42,6 +42,8 @@ def case_name(case: Any, lang: str) -> str:
         return pick(lang, "rejects ", "拒否: ") + str(text or name)
     if kind == "byte-audit":
         return pick(lang, "byte budget (counted on the interpreter)", "転送量の上限(インタプリタで計数)")
+    if kind == "copy-audit":
+        return pick(lang, "copied answer (checked on the interpreter)", "答えのコピー(インタプリタで確認)")
     return str(_get(case, "name", ""))
 
 

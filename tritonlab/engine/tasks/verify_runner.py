@@ -40,6 +40,11 @@ class Provenance:
         self.stores: list[np.ndarray] = []  # interpreter: addresses stored to by learner kernels
         self.read: list[tuple[int, str, str, torch.Tensor]] = []  # (launch, kernel, argument, tensor) given
         self.launch_storages: list[set[int]] = []  # per learner launch: the storages it was given
+        # interpreter: per learner launch, the storages it actually loaded from (of those it was given), and
+        # whether the bounds checker saw it load at all (block-pointer and descriptor loads are not seen)
+        self.launch_loaded: list[set[int]] = []
+        self.launch_seen_load: list[bool] = []
+        self.current_ranges: list[tuple[int, int]] = []  # (start, end) of the storages the running launch got
         self.in_learner_launch = 0
         self._undo: list = []
 
@@ -68,6 +73,9 @@ class Provenance:
             )
             launch_no = len(watch.launch_storages)
             watch.launch_storages.append(set(storages))
+            watch.launch_loaded.append(set())
+            watch.launch_seen_load.append(False)
+            watch.current_ranges = [(ptr, ptr + s.nbytes()) for ptr, s in storages.items()]
             for name, value in given:
                 if isinstance(value, torch.Tensor) and len(watch.read) < 256:
                     watch.read.append((launch_no, memcheck._kernel_name(kernel), str(name), value))
@@ -205,8 +213,13 @@ class Provenance:
             ptr = storage.data_ptr()
             if ptr in (mine, *inputs_storage) or value.shape != got.shape or value.dtype != got.dtype:
                 continue  # (checked before the costlier "did a kernel write it")
-            if self.launch_storages[launch_no] & inputs_storage:
-                continue  # that launch read the inputs too: the reference was for checking, not copying
+            # that launch read the inputs too: the reference was for checking, not copying. On the
+            # interpreter "read" means loaded from (inputs handed over but never loaded do not count); on a
+            # GPU, handed over (the interpreter audit of a GPU pass asks the stricter question)
+            strict = self.backend == "interpreter" and self.launch_seen_load[launch_no]
+            read = self.launch_loaded[launch_no] if strict else self.launch_storages[launch_no]
+            if read & inputs_storage:
+                continue
             if self._written(ptr, storage.nbytes(), value.element_size()):
                 continue  # a kernel of theirs computed it (a two-stage kernel's scratch)
             if _same(value, got):  # the same values, NaN where NaN
@@ -249,14 +262,24 @@ class StoreRecorder(memcheck.InterpreterMemcheck):
 
     def _check(self, op, access, ptrs, mask) -> None:
         super()._check(op, access, ptrs, mask)
-        if access != "store" or not self.provenance.in_learner_launch:
+        watch = self.provenance
+        if not watch.in_learner_launch or access not in ("store", "load"):
             return
         data = np.asarray(getattr(ptrs, "data", ptrs))
         addrs = data.astype(np.uint64, copy=False).reshape(-1)
         if mask is not None:
             m = np.asarray(getattr(mask, "data", mask)).astype(bool, copy=False)
             addrs = addrs[np.broadcast_to(m, data.shape).reshape(-1)]
-        self.provenance.stores.append(addrs.copy())
+        if access == "store":
+            watch.stores.append(addrs.copy())
+            return
+        if not watch.launch_loaded:
+            return
+        watch.launch_seen_load[-1] = True
+        loaded = watch.launch_loaded[-1]
+        for start, end in watch.current_ranges:
+            if start not in loaded and bool(((addrs >= np.uint64(start)) & (addrs < np.uint64(end))).any()):
+                loaded.add(start)
 
 
 # ---- the job -----------------------------------------------------------------------------------------------
