@@ -122,4 +122,13 @@ SECONDS=0; timeout 330 python3 -m pytest -q -p no:cacheprovider -rs tests/gpu/te
   tests/integration/tamper/test_tamper.py::test_copying_a_kernels_own_answer_passes_on_the_gpu \
   > $W/pytest-h.log 2>&1; echo "pytest-h rc=$? ${SECONDS}s: $(tail -1 $W/pytest-h.log)"; grep -E "^(FAILED|ERROR|E  )" $W/pytest-h.log | head -20
 fi
+if [ "$PART" = i ]; then
+# lesson 12's backward: GPU time vs host time per call; t38 (copy kernel given unused inputs) audited on the GPU
+SECONDS=0; timeout 150 python3 scripts/probe_rms_backward_host.py > $W/rms-host.log 2>&1; echo "rms-host rc=$? ${SECONDS}s"; cat $W/rms-host.log
+SECONDS=0; timeout 250 python3 -m pytest -q -p no:cacheprovider -rs \
+  "tests/integration/tamper/test_tamper.py::test_tamper_attempt_fails_on_the_gpu[t38_copy_kernel_given_unused_inputs.py]" \
+  tests/integration/tamper/test_tamper.py::test_copying_a_kernels_own_answer_passes_on_the_gpu \
+  tests/integration/tamper/test_tamper.py::test_solutions_still_pass_on_the_gpu \
+  tests/gpu/test_cuda_ipc_gpu.py > $W/pytest-i.log 2>&1; echo "pytest-i rc=$? ${SECONDS}s: $(tail -1 $W/pytest-i.log)"; grep -E "^(FAILED|ERROR|E  )" $W/pytest-i.log | head -20
+fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .
