@@ -69,18 +69,11 @@ def test_official_matmul_fails_only_where_its_contract_differs(worker):
     fail while the one it asserts (inner dimensions) passes.
 
     On a machine with no GPU driver the lab's CPU stand-in (engine/interpreter_support.CpuInterpreterDriver)
-    answers get_current_target() with None, so the file stops at import with "'NoneType' object has no
-    attribute 'backend'" in is_cuda(): a lab bug, not the learner's (the same code runs on the interpreter
-    once the stand-in returns a target). Until that is fixed this test is an expected failure on that symptom
-    alone; any other result is checked in full."""
+    answered get_current_target() with None until 2026-12-03, so the file stopped at import with "'NoneType'
+    object has no attribute 'backend'" in is_cuda(): a lab bug (found by running this file). It now answers
+    a CUDA-like target."""
     result = verify(worker, "9/matmul", "official_matmul.py")
     error = result.get("error") or {}
-    if "'NoneType' object has no attribute 'backend'" in str(error.get("message")):
-        assert error.get("line") == line_of("official_matmul.py", "get_current_target().backend")
-        assert not result["passed"] and not any(c["passed"] for c in result["cases"])
-        pytest.xfail(
-            "lab bug: CpuInterpreterDriver.get_current_target() returns None (is_cuda() fails at import)"
-        )
     assert result.get("error") is None, error
     cases = [c for c in result["cases"] if c.get("kind") != "reject"]
     assert cases
@@ -104,8 +97,8 @@ def test_official_matmul_fails_only_where_its_contract_differs(worker):
 def test_official_persistent_softmax_stops_at_the_device_query_on_the_interpreter():
     """02-fused-softmax.py (persistent: warmup, occupancy from the GPU's registers and shared memory) cannot run
     on the interpreter of a machine with no GPU driver: at import it asks
-    `driver.active.utils.get_device_properties(DEVICE.index)`, which the lab's CPU stand-in driver does not
-    have. The lab must report that line and pass no case (the GPU verdict is the test below)."""
+    `driver.active.utils.get_device_properties(DEVICE.index)`, which the lab's CPU stand-in driver cannot
+    answer. The lab must say the file needs a GPU, name that line and pass no case (the GPU verdict is the test below)."""
     client = WorkerClient(backend="interpreter")
     try:
         result = verify(client, "8/softmax", "official_fused_softmax.py")
@@ -114,7 +107,10 @@ def test_official_persistent_softmax_stops_at_the_device_query_on_the_interprete
     assert not result["passed"]
     assert not any(c["passed"] for c in result["cases"])
     error = result.get("error") or {}
-    assert error.get("kind") == "runtime", error
+    assert error.get("kind") == "runtime" and error.get("cause") == "needs-gpu", error
+    from tritonlab.present.verify import summary
+
+    assert "needs a GPU" in summary(result, "en") and "GPU が必要" in summary(result, "ja")
     assert error.get("line") == line_of(
         "official_fused_softmax.py", "driver.active.utils.get_device_properties"
     )

@@ -13,6 +13,18 @@ import statistics
 import time
 
 
+class NeedsGpu(RuntimeError):
+    """Learner code asked the driver for something only a GPU has (the lab words it: cause "needs-gpu")."""
+
+
+class _NoDeviceUtils:
+    def __getattr__(self, name: str):
+        raise NeedsGpu(
+            f"triton.runtime.driver.active.utils.{name} asks a GPU for its properties, and Triton's CPU "
+            "interpreter has no GPU behind it"
+        )
+
+
 class CpuInterpreterDriver:
     """The parts of triton's DriverBase that the interpreter path touches."""
 
@@ -41,7 +53,19 @@ class CpuInterpreterDriver:
         return torch.cpu
 
     def get_current_target(self):
-        return None
+        """A CUDA-like target (sm_80, warp 32): the official tutorials' `is_cuda()` asks for `.backend` at
+        import and picks their CUDA configs; None made correct tutorial code crash inside this stand-in."""
+        try:
+            from triton.backends.compiler import GPUTarget
+        except ImportError:  # pragma: no cover - every Triton the lab supports has it
+            return None
+        return GPUTarget("cuda", 80, 32)
+
+    @property
+    def utils(self):
+        """`driver.active.utils.get_device_properties(...)` (SM count, registers, shared memory) has no GPU
+        to ask here: a clear error naming that, not an AttributeError about this stand-in."""
+        return _NoDeviceUtils()
 
     def get_benchmarker(self):
         return host_clock_bench

@@ -136,6 +136,8 @@ def classify(exc: BaseException, learner_file: str) -> dict:
     extra = {}
     if isinstance(root, PermissionError) and _sandboxed():
         extra["cause"] = "sandbox"  # the runner's confinement said no (a signal to the judge, a ptrace, …)
+    if type(root).__name__ == "NeedsGpu" and type(root).__module__.endswith("interpreter_support"):
+        extra["cause"] = "needs-gpu"  # device properties asked of the interpreter (the persistent softmax)
     return error(
         "runtime",
         f"{type(root).__name__}: {root}",

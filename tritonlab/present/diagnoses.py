@@ -205,6 +205,15 @@ def _runtime(f: Facts) -> Said:
     q = verbatim(f["exception"] or f["message"])
     if f["cause"] == "internal":
         return Said(f"an internal error in the lab: {q}", f"ラボの内部エラーです: {q}")
+    if f["cause"] == "needs-gpu":
+        return Said(
+            f"this code needs a GPU: {q}. It reads the GPU's properties (SM count, registers, shared memory) "
+            "to size its launch; run it on a machine with a CUDA GPU (--backend gpu), or use fixed values "
+            "while you learn on the interpreter",
+            f"このコードには GPU が必要です: {q}。起動の大きさを決めるために GPU の性質(SM 数、レジスタ、"
+            "共有メモリ)を読んでいます。CUDA GPU のあるマシンで実行するか(--backend gpu)、インタプリタで"
+            "学ぶ間は固定値を使ってください",
+        )
     if f["cause"] == "sandbox":
         return Said(
             f"your code raised an exception: {q}. Learner code runs in a sandbox that may not signal, trace or "
