@@ -131,4 +131,10 @@ SECONDS=0; timeout 250 python3 -m pytest -q -p no:cacheprovider -rs \
   tests/integration/tamper/test_tamper.py::test_solutions_still_pass_on_the_gpu \
   tests/gpu/test_cuda_ipc_gpu.py > $W/pytest-i.log 2>&1; echo "pytest-i rc=$? ${SECONDS}s: $(tail -1 $W/pytest-i.log)"; grep -E "^(FAILED|ERROR|E  )" $W/pytest-i.log | head -20
 fi
+if [ "$PART" = j ]; then
+# the autograd host cost of a Python Function; the official tutorials as learner files on the GPU
+SECONDS=0; timeout 100 python3 scripts/probe_autograd_host.py > $W/autograd-host.log 2>&1; echo "autograd-host rc=$? ${SECONDS}s"; cat $W/autograd-host.log
+SECONDS=0; timeout 300 python3 -m pytest -q -p no:cacheprovider -rs tests/integration/test_official_tutorials.py \
+  > $W/pytest-j.log 2>&1; echo "pytest-j rc=$? ${SECONDS}s: $(tail -1 $W/pytest-j.log)"; grep -E "^(FAILED|ERROR|E  )" $W/pytest-j.log | head -20
+fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .
