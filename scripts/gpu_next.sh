@@ -136,5 +136,8 @@ if [ "$PART" = j ]; then
 SECONDS=0; timeout 100 python3 scripts/probe_autograd_host.py > $W/autograd-host.log 2>&1; echo "autograd-host rc=$? ${SECONDS}s"; cat $W/autograd-host.log
 SECONDS=0; timeout 300 python3 -m pytest -q -p no:cacheprovider -rs tests/integration/test_official_tutorials.py \
   > $W/pytest-j.log 2>&1; echo "pytest-j rc=$? ${SECONDS}s: $(tail -1 $W/pytest-j.log)"; grep -E "^(FAILED|ERROR|E  )" $W/pytest-j.log | head -20
+# the whole tamper corpus on the GPU, now that outputs cross through CUDA IPC
+SECONDS=0; timeout 240 python3 -m pytest -q -p no:cacheprovider -rs -k "gpu" tests/integration/tamper/test_tamper.py \
+  > $W/pytest-j2.log 2>&1; echo "pytest-j2 rc=$? ${SECONDS}s: $(tail -1 $W/pytest-j2.log)"; grep -E "^(FAILED|ERROR|E  )" $W/pytest-j2.log | head -20
 fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .
