@@ -75,3 +75,12 @@ def test_a_mapping_that_fails_is_the_labs_transport_failing_not_the_learner(tmp_
     message = {"shared": {"out": dict(GOOD)}, "rest": {}}
     payload = _load_output(str(tmp_path / "none.pt"), "cpu", message, cuda_ipc.Opener("cpu"))
     assert payload.get("transport") and "TRITONLAB_CUDA_IPC=fail" in payload["transport"]
+
+
+def test_a_descriptor_tree_deeper_than_a_payload_is_refused():
+    deep: dict = {"out": dict(GOOD)}
+    for _ in range(6):
+        deep = {"k": deep}
+    with pytest.raises(cuda_ipc.IpcError, match="deeper"):
+        cuda_ipc.Opener("cpu").payload(deep)
+    assert _empty_tree({"a": {"b": {"c": {"d": {"e": {"f": {}}}}}}}) == {"a": {"b": {"c": {"d": {}}}}}

@@ -226,12 +226,14 @@ class Opener:
         raw = torch.as_tensor(_Bytes(), device=self.device).clone()
         return raw.view(dtype).as_strided(shape, strides)
 
-    def payload(self, shared: dict) -> dict:
-        """The descriptors of Sharer.split, back as tensors (same nesting)."""
+    def payload(self, shared: dict, depth: int = 0) -> dict:
+        """The descriptors of Sharer.split, back as tensors (same nesting: a payload is two levels deep)."""
+        if depth > 3 or len(shared) > 256:
+            raise IpcError("a descriptor tree deeper or wider than a payload")
         out: dict = {}
         for key, value in shared.items():
             if isinstance(value, dict) and "handle" not in value:
-                out[key] = self.payload(value)
+                out[key] = self.payload(value, depth + 1)
             elif isinstance(value, dict):
                 out[key] = self.tensor(value)
             else:

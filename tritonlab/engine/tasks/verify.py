@@ -469,11 +469,11 @@ def _load_output(path: str, device, message: dict | None = None, opener=None) ->
     return payload
 
 
-def _empty_tree(value) -> dict:
+def _empty_tree(value, depth: int = 0) -> dict:
     """A runner's description of what is left once every tensor was shared: dicts of dicts, nothing else."""
-    if not isinstance(value, dict):
+    if not isinstance(value, dict) or depth > 3:
         return {}
-    return {str(k): _empty_tree(v) for k, v in list(value.items())[:64] if isinstance(v, dict)}
+    return {str(k): _empty_tree(v, depth + 1) for k, v in list(value.items())[:64] if isinstance(v, dict)}
 
 
 def _plain(value) -> bool:
