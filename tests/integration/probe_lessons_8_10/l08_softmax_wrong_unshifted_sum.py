@@ -1,0 +1,51 @@
+# ruff: noqa
+# WRONG: the numerator is shifted by the row max but the denominator sums the UNSHIFTED exponentials
+# (normalising by the wrong sum): every row is off by exp(max), and rows above ~88.7 overflow to 0 or NaN.
+# Teacher expects: FAIL, pointing at the denominator (it must sum the shifted numerator).
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_kernel(
+    output_ptr,
+    input_ptr,
+    input_row_stride,
+    input_col_stride,
+    output_row_stride,
+    n_cols,
+    BLOCK_SIZE: tl.constexpr,
+):
+    row_idx = tl.program_id(axis=0)
+    col_offsets = tl.arange(0, BLOCK_SIZE)
+    mask = col_offsets < n_cols
+    row_ptrs = input_ptr + row_idx * input_row_stride + col_offsets * input_col_stride
+    row = tl.load(row_ptrs, mask=mask, other=-float("inf")).to(tl.float32)
+    numerator = tl.exp(row - tl.max(row, axis=0))
+    denominator = tl.sum(tl.exp(row), axis=0)
+    out = numerator / denominator
+    tl.store(
+        output_ptr + row_idx * output_row_stride + col_offsets, out.to(output_ptr.dtype.element_ty), mask=mask
+    )
+
+
+def softmax(x):
+    if x.dim() != 2:
+        raise ValueError("2D only")
+    if not x.is_floating_point():
+        raise TypeError("float only")
+    n_rows, n_cols = x.shape
+    output = torch.empty((n_rows, n_cols), device=x.device, dtype=x.dtype)
+    if output.numel() == 0:
+        return output
+    softmax_kernel[(n_rows,)](
+        output,
+        x,
+        x.stride(0),
+        x.stride(1),
+        output.stride(0),
+        n_cols,
+        BLOCK_SIZE=triton.next_power_of_2(n_cols),
+    )
+    return output
