@@ -64,6 +64,36 @@ def test_unwritten_output_is_explained_from_the_launch():
     assert "cause" not in enough[0] and enough[0]["message"] == "old"
 
 
+def test_a_short_grid_is_called_floor_division_only_when_it_is_one():
+    def unwritten():
+        return [{"kind": "unwritten", "ranges": [[0, 1]], "message": "old"}]
+
+    tiles = {"BLOCK_M": 16, "BLOCK_N": 16}
+    floor_1d = unwritten()  # 1023 // 128 = 7 programs for 8 blocks: floor division
+    contracts.explain_unwritten(floor_1d, [{"grid": [7, 1, 1]}], 128, (1023,))
+    assert floor_1d[0]["floor"] is True and floor_1d[0]["axis"] is None
+    fixed_1d = unwritten()  # 3 programs for 8 blocks: short, but not a floor division
+    contracts.explain_unwritten(fixed_1d, [{"grid": [3, 1, 1]}], 128, (1023,))
+    assert fixed_1d[0]["floor"] is False
+    no_axis_1 = unwritten()  # [20, 40] in 16 x 16 tiles: 2 x 3; the grid gave axis 0 only
+    contracts.explain_unwritten(no_axis_1, [{"grid": [2, 1, 1], "meta": tiles}], None, (20, 40))
+    assert (no_axis_1[0]["programs"], no_axis_1[0]["tiles"], no_axis_1[0]["axis"]) == (2, 6, 1)
+    assert no_axis_1[0]["floor"] is False and "floor division" not in no_axis_1[0]["message"]
+    floor_2d = unwritten()  # 20 // 16 = 1 along axis 0, 3 along axis 1: floor division on axis 0
+    contracts.explain_unwritten(floor_2d, [{"grid": [1, 3, 1], "meta": tiles}], None, (20, 40))
+    assert (floor_2d[0]["axis"], floor_2d[0]["floor"]) == (0, True)
+    flat = unwritten()  # a flat (grouped) grid of floor-divided counts: 2 * 2 programs for 3 * 3 tiles
+    contracts.explain_unwritten(flat, [{"grid": [4, 1, 1], "meta": tiles}], None, (40, 40))
+    assert (flat[0]["floor"], flat[0]["axis"]) == (True, None)
+
+
+def test_the_tiles_a_transpose_needs_are_counted_over_its_input():
+    diag = [{"kind": "unwritten", "ranges": [[0, 1]], "message": "old"}]
+    meta = {"BLOCK_M": 64, "BLOCK_N": 16}  # x is [33, 65]: 1 x 5 tiles; its [65, 33] output would give 2 x 3
+    contracts.explain_unwritten(diag, [{"grid": [1, 2, 1], "meta": meta}], None, (33, 65))
+    assert (diag[0]["programs"], diag[0]["tiles"], diag[0]["axis"]) == (2, 5, 1)
+
+
 def test_perf_facts_wait_until_the_values_are_right():
     perf = {"kind": "perf-bytes", "moved": 16, "budget": 12}
     cases = [

@@ -113,6 +113,7 @@ VERIFY = Table(
                 "programs": TEXT,
                 "knobs": ListOf(TEXT),
                 "output_layout": TEXT,
+                "tiles_over": TEXT,
                 "input_storage": ListOf(TEXT),
                 "zero_row": TEXT,
                 "autotune": Table({"configs_function": TEXT, "min_configs": INT, "key_any": ListOf(TEXT)}),

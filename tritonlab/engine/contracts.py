@@ -216,8 +216,8 @@ def check_file(exercise, module) -> list[dict]:
                     "count": count,
                     "expected_min": least,
                     "function": spec.get("configs_function"),
-                    "message": f"{spec.get('configs_function')}() returns {count} configs for a GPU: the "
-                    f"autotuner needs at least {least} to choose from",
+                    "message": f"{spec.get('configs_function')}() returns {_count(count, 'config')} for a "
+                    f"GPU: the autotuner needs at least {least} to choose from",
                 }
             )
     return facts
@@ -299,13 +299,18 @@ def explain_unwritten(
         return
     tiles = _tiles_needed(launch, block, shape)
     if tiles and programs < tiles:
-        floor = " (floor division drops the last, partial block)" if programs == tiles - 1 else ""
+        per_axis = _tiles_per_axis(launch, block, shape)
+        axis, floor = _short_axis(grid, per_axis, launch, block, shape, programs)
+        note = " (floor division drops the last, partial block)" if floor else ""
+        where = f" along axis {axis}" if axis is not None else ""
         diag.update(
             cause="grid-fewer-programs",
             programs=programs,
             tiles=tiles,
             grid=grid,
-            message=f"the grid launched {_count(programs, 'program')} for {tiles} tiles{floor}: "
+            floor=floor,
+            axis=axis,
+            message=f"the grid launched {_count(programs, 'program')} for {tiles} tiles{where}{note}: "
             "use triton.cdiv(size, BLOCK) programs along each axis",
         )
         return
@@ -323,6 +328,53 @@ def explain_unwritten(
 
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _tiles_per_axis(launch: dict, block, shape: tuple) -> tuple[int, ...] | None:
+    """Tiles needed along each axis of `shape` (1D: one block size; 2D: BLOCK_M x BLOCK_N)."""
+    meta = launch.get("meta") or {}
+    if len(shape) == 1 and isinstance(block, int) and block > 0:
+        return (-(-int(shape[0]) // block),)
+    if len(shape) == 2:
+        for m_name, n_name in _TILE_NAMES:
+            bm, bn = meta.get(m_name), meta.get(n_name)
+            if isinstance(bm, int) and isinstance(bn, int) and bm > 0 and bn > 0:
+                return (-(-int(shape[0]) // bm), -(-int(shape[1]) // bn))
+    return None
+
+
+def _short_axis(grid, per_axis, launch: dict, block, shape: tuple, programs: int) -> tuple[int | None, bool]:
+    """(the one grid axis with too few programs, or None; whether floor division explains the shortfall).
+    A grid laid out like the tiles (one grid axis per tile axis) is compared axis by axis: a missing axis
+    is not a floor division. A flat grid over 2D tiles is compared with the product of floor divisions."""
+    if per_axis is None:
+        return None, False
+    sizes = [int(d) for d in shape]
+    if len(per_axis) == 1:
+        b = int(block)
+        return None, programs == sizes[0] // b and sizes[0] % b != 0
+    meta = launch.get("meta") or {}
+    blocks = next(
+        (
+            [meta[m], meta[n]]
+            for m, n in _TILE_NAMES
+            if isinstance(meta.get(m), int) and isinstance(meta.get(n), int)
+        ),
+        None,
+    )
+    if blocks is None:
+        return None, False
+    floors = [sizes[a] // blocks[a] for a in (0, 1)]
+    dims = [int(d) for d in grid] + [1, 1]
+    if dims[1] > 1:  # laid out like the tiles: compare axis by axis
+        short = [a for a in (0, 1) if dims[a] < per_axis[a]]
+        floor = bool(short) and all(dims[a] == floors[a] and sizes[a] % blocks[a] for a in short)
+        return (short[0] if len(short) == 1 else None), floor
+    if dims[0] == per_axis[0] and per_axis[1] > 1:  # axis 0 is right and axis 1 was never given
+        return 1, False
+    if programs == floors[0] * floors[1]:  # a flat grid of floor-divided tile counts
+        return None, True
+    return None, False
 
 
 def _tiles_needed(launch: dict, block, shape: tuple) -> int | None:
@@ -351,13 +403,30 @@ def explain_shape_error(exc: BaseException, info: dict, file: str | None = None)
     found = _broadcast_frame(exc)
     if found is None:
         return
-    (left, left_ptr), (right, right_ptr) = found
+    (left, left_ptr, left_bool), (right, right_ptr, right_bool) = found
     if left_ptr != right_ptr:
         pointer, value = (left, right) if left_ptr else (right, left)
-        verb = "stored through" if _is_store(file, info.get("line")) else "combined with"
+        store = _is_store(file, info.get("line"))
+        verb = "stored through" if store else "combined with"
+        flipped = value == pointer[::-1] and len(value) == 2
+        if store and (right_bool if left_ptr else left_bool):
+            # a store's mask is broadcast against the pointers too: a boolean block is the mask, not the value
+            fix = (
+                " — build the mask in the pointers' order (swap [:, None] and [None, :] in it)"
+                if flipped
+                else " — build the mask with the pointers' shape"
+            )
+            info.update(
+                cause="shape-mismatch",
+                operand="mask",
+                value_shape=value,
+                pointer_shape=pointer,
+                message=f"a {value} mask for {pointer} pointers: the shapes must match{fix}",
+            )
+            return
         fix = (
             " — transpose the value with tl.trans(...)"
-            if value == pointer[::-1] and len(value) == 2
+            if flipped
             else " — build the pointer block with the value's shape (or reshape the value)"
         )
         info.update(
@@ -393,7 +462,8 @@ def _broadcast_frame(exc: BaseException):
                     sides = []
                     for side in ("lhs", "rhs"):
                         shape = [int(getattr(d, "value", d)) for d in names[f"{side}_shape"]]
-                        sides.append((shape, bool(names[f"{side}_ty"].scalar.is_ptr())))
+                        scalar = names[f"{side}_ty"].scalar
+                        sides.append((shape, bool(scalar.is_ptr()), bool(scalar.is_int1())))
                     return tuple(sides)
                 except Exception:  # noqa: BLE001 - another Triton version: keep Triton's own words
                     return None

@@ -64,6 +64,7 @@ LABELS: dict[Kind, Said] = {
     Kind.NOT_KERNEL_OUTPUT: Said("not your kernel's output", "カーネルの出力ではありません"),
     Kind.WRITTEN_AFTER_KERNEL: Said("written after the kernel", "カーネル後の書き換え"),
     Kind.COPIED_ANSWER: Said("the answer was only copied", "答えのコピーのみ"),
+    Kind.RETURNED_INPUT: Said("returned an input", "入力をそのまま返却"),
     Kind.PARTLY_WRITTEN_BY_TORCH: Said("filled outside the kernel", "カーネル外での書き込み"),
     Kind.NOT_A_PLAIN_TENSOR: Said("not a plain tensor", "通常のテンソルではありません"),
     Kind.TAMPERED: Said("tampered with the lab", "ラボの改ざん"),
@@ -172,6 +173,25 @@ def _syntax(f: Facts) -> Said:
 
 @says(Kind.COMPILE)
 def _compile(f: Facts) -> Said:
+    if f["cause"] == "shape-mismatch" and f["value_shape"] is not None and f["operand"] == "mask":
+        mask, pointer = (
+            f"[{', '.join(str(d) for d in dims)}]" for dims in (f["value_shape"], f["pointer_shape"])
+        )
+        flipped = list(f["value_shape"]) == list(f["pointer_shape"])[::-1] and len(f["value_shape"]) == 2
+        fix = (
+            Said(
+                " — build the mask in the pointers' order (swap [:, None] and [None, :] in it)",
+                "。mask をポインタと同じ並びで作ってください(mask の中の [:, None] と [None, :] を入れ替えます)",
+            )
+            if flipped
+            else Said(
+                " — build the mask with the pointers' shape", "。mask をポインタと同じ形で作ってください"
+            )
+        )
+        return Said(
+            f"a {mask} mask for {pointer} pointers in a store: the shapes must match{fix.en}",
+            f"ストアの mask が {mask} で、ポインタは {pointer} です。形が一致している必要があります{fix.ja}",
+        )
     if f["cause"] == "shape-mismatch" and f["value_shape"] is not None:
         value, pointer = (
             f"[{', '.join(str(d) for d in dims)}]" for dims in (f["value_shape"], f["pointer_shape"])
@@ -560,13 +580,16 @@ def _unwritten(f: Facts) -> Said:
             "サイズを切り捨てで割ると 0 になります。triton.cdiv(size, BLOCK) を使ってください",
         )
     if cause == "grid-fewer-programs":
-        programs, tiles = f["programs"], f["tiles"]
-        floor = programs == (tiles or 0) - 1
+        programs, tiles, axis = f["programs"], f["tiles"], f["axis"]
+        # older results carry no `floor` fact: one program short was read as a floor division
+        floor = f["floor"] if f["floor"] is not None else programs == (tiles or 0) - 1
         return Said(
             f"the grid launched {_n(programs, 'en', 'program', 'programs', '')} for {number(tiles)} tiles"
+            + (f", too few along axis {axis}" if axis is not None else "")
             + (" (floor division drops the last, partial block)" if floor else "")
             + ": use triton.cdiv(size, BLOCK) programs along each axis",
             f"{number(tiles)} タイルに対してグリッドが {number(programs)} プログラムしか起動していません"
+            + (f"(軸 {axis} のプログラムが足りません)" if axis is not None else "")
             + ("(切り捨ての割り算で最後の半端なブロックが落ちています)" if floor else "")
             + "。各軸で triton.cdiv(size, BLOCK) 個のプログラムを起動してください",
         )
@@ -710,6 +733,14 @@ def _nan(f: Facts) -> Said:
     )
     if f["cause"] == "softmax":
         hint = Said("subtract the row max before exp", "exp の前に行の最大値を引いてください")
+    if f["cause"] == "zero-row":
+        name = verbatim(f["input"])
+        hint = Said(
+            f"row 0 of {name} is all zeros (the lab zeroes it on purpose): a mean of squares of 0 needs eps "
+            "before the square root or the division, or it becomes 1/0",
+            f"{name} の行 0 はすべて 0 です(ラボが意図的に 0 にしています)。二乗平均が 0 になるので、平方根や"
+            "割り算の前に eps を足さないと 1/0 になります",
+        )
     if f["rows"] is not None:
         rows = f["rows"]
         if len(rows) == 1:
@@ -1010,7 +1041,7 @@ def _autotune_key(f: Facts) -> Said:
 def _autotune_configs(f: Facts) -> Said:
     fn = f["function"] or "the config function"
     return Said(
-        f"{fn}() returns {number(f['count'])} configs for a GPU: the autotuner needs at least "
+        f"{fn}() returns {_n(f['count'], 'en', 'config', 'configs', '')} for a GPU: the autotuner needs at least "
         f"{number(f['expected_min'])} to choose from",
         f"{fn}() が GPU 向けに返す config は {number(f['count'])} 個です。"
         "オートチューナーが選ぶには少なくとも "
@@ -1075,6 +1106,17 @@ def _copied_answer(f: Facts) -> Said:
         f"{entry}() が返したのは {argument} の完全なコピーです。{kernel} はそれを受け取っただけで、"
         "あなたのカーネルは計算していません(ラッパーの中で torch か numpy が計算しました)。答えはカーネル自身が"
         "入力から計算したものでなければなりません",
+    )
+
+
+@says(Kind.RETURNED_INPUT)
+def _returned_input(f: Facts) -> Said:
+    entry, name = f["entry"] or "the wrapper", verbatim(f["input"])
+    return Said(
+        f"your {entry}() returned its input {name} itself, not an output tensor: allocate the output "
+        "(torch.empty_like), pass it to your kernel, let the kernel store the result there and return it",
+        f"{entry}() が入力 {name} そのものを返しています。出力テンソルではありません。出力を確保し"
+        "(torch.empty_like)、カーネルに渡して結果を格納させ、それを返してください",
     )
 
 

@@ -788,7 +788,10 @@ def judge_case(
     if stats is not None:
         case["stats"] = {k: _int(stats.get(k)) for k in ("bytes_loaded", "bytes_stored", "programs")}
     mine = [launch for launch in launches if same_file(launch.get("file"), learner_file)]
-    if exercise.expect_kernel and not mine:
+    returned = payload.get("out")
+    # an empty output has nothing to compute: returned without a launch is right (its shape is still checked)
+    nothing_to_do = isinstance(returned, torch.Tensor) and _plain(returned) and returned.numel() == 0
+    if exercise.expect_kernel and not mine and not nothing_to_do:
         what = "no Triton kernel ran" if not launches else "the kernels that ran are not defined in your file"
         diagnoses.append(
             {
@@ -850,9 +853,19 @@ def judge_case(
         block_size=block,
     )
     _refine_unwritten(report.get("diagnoses", []), mine, block, got.numel())
-    contracts.explain_unwritten(report.get("diagnoses", []), mine, block, tuple(got.shape), known=diagnoses)
+    # the tile grid covers the output, or the input the lesson names (a transpose tiles x, not its [N, M] out)
+    over = (exercise.verify.contracts or {}).get("tiles_over")
+    tiled = inputs.get(over) if over else None
+    tiled_shape = tuple(tiled.shape) if isinstance(tiled, torch.Tensor) else tuple(got.shape)
+    contracts.explain_unwritten(report.get("diagnoses", []), mine, block, tiled_shape, known=diagnoses)
     for key in ("max_abs_err", "max_rel_err", "mismatches", "first", "map", "map_grid"):
         case[key] = report.get(key)
+    zeroed = (exercise.verify.contracts or {}).get("zero_row")
+    for diag in report.get("diagnoses", []):
+        # the lab zeroed row 0 of this input to make eps matter: inf/NaN there is eps missing, not overflow
+        if zeroed and diag.get("kind") == "nan" and 0 in (diag.get("rows") or []) and not diag.get("cause"):
+            diag.update(cause="zero-row", input=zeroed)
+            diag["message"] += f" (row 0 of {zeroed} is all zeros: eps is missing or added too late)"
     diagnoses.extend(report.get("diagnoses", []))
 
     budget = exercise.verify.bytes_budget
@@ -879,6 +892,18 @@ def _provenance(facts, got, entry: str, diagnoses: list) -> None:
     """The returned tensor must be memory a learner kernel wrote, every element of it, and nothing after."""
     facts = facts if isinstance(facts, dict) else {}
     numel = got.numel()
+    if isinstance(facts.get("returned_input"), str):
+        name = facts["returned_input"][:80]
+        diagnoses.append(
+            {
+                "kind": "returned-input",
+                "entry": entry,
+                "input": name,
+                "message": f"your {entry}() returned its input {name} itself, not an output tensor your "
+                "kernel wrote: allocate the output, pass it to the kernel and return it",
+            }
+        )
+        return
     if facts.get("from_launch") is not True:
         diagnoses.append(
             {

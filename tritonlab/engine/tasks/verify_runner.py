@@ -477,6 +477,14 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     facts["returned"] = type(got).__name__ if type(got) is not torch.Tensor else "Tensor"
     facts["returned_tensor"] = isinstance(got, torch.Tensor)  # a subclass too: the judge names it
     facts["provenance"] = watch.facts(got)
+    if not output_spec.startswith("inplace:") and type(got) is torch.Tensor and got.numel():
+        same = [
+            k
+            for k, v in inputs.items()
+            if type(v) is torch.Tensor and v.data_ptr() == got.data_ptr() and v.shape == got.shape
+        ]
+        if same:  # `return x`: the judge says so before anything about who wrote it
+            facts["provenance"]["returned_input"] = same[0]
     copied = watch.copied(got, inputs)
     if copied is not None:
         facts["provenance"]["copied"] = copied
