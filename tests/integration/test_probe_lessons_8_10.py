@@ -138,12 +138,6 @@ def test_row_sum_low_precision_accumulator_fails_on_long_fp16_rows(worker):
     assert bad and all(c["params"]["N"] == 5000 and c["dtype"] != "float32" for c in bad)
 
 
-@pytest.mark.xfail(
-    reason="fp16 accumulation in a row sum is blamed on 'the last, partial block (programs 0 (of 1))' and the "
-    "mask/other=: BLOCK_SIZE (a column chunk of the input) is taken as the output block (verify.py:842 -> "
-    "diagnose._mismatch tail-block); the grid had 4 programs",
-    strict=True,
-)
 def test_row_sum_low_precision_accumulator_is_not_a_tail_mask_bug(worker):
     result = verify(worker, "8/row-sum", "l08_row_sum_wrong_lowp_acc.py")
     diag = public_failed(result)[0]["diagnoses"][0]
