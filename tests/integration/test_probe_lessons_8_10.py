@@ -121,14 +121,14 @@ def test_row_sum_without_loop_fails_only_past_one_chunk(worker):
     assert {c["params"]["N"] for c in public_failed(result)} == {5000}
 
 
-@pytest.mark.xfail(
-    reason="a row sum that covers only the first 4096 columns gets 'every element is wrong — check the operation, "
-    "the argument order and the dtype' although every shorter case passes (diagnose._mismatch all-wrong hint)",
-    strict=True,
-)
 def test_row_sum_without_loop_is_not_blamed_on_the_operation(worker):
     result = verify(worker, "8/row-sum", "l08_row_sum_wrong_no_loop.py")
     assert "check the operation" not in first_message(result)
+    from tritonlab.present.verify import summary
+
+    said = summary(result, "en")
+    assert "while every case up to N = " in said and "wrong at N = 5" in said, said
+    assert "までのケースはすべて合格" in summary(result, "ja")
 
 
 def test_row_sum_low_precision_accumulator_fails_on_long_fp16_rows(worker):

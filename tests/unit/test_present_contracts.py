@@ -100,3 +100,30 @@ def test_oob_without_a_mask_says_so_and_an_old_report_keeps_the_generic_hint():
     assert "has no mask" in unmasked
     old = describe({"kind": "oob", "message": "x", "detail": base}, "en")
     assert "has no mask" not in old and "offsets < n_elements" in old
+
+
+def test_a_size_threshold_is_said_instead_of_check_the_operation():
+    from tritonlab.engine.tasks.verify import _size_threshold
+    from tritonlab.present.diagnoses import describe
+
+    def case(n, passed, cause=None):
+        diags = [] if passed else [{"kind": "mismatch", "count": 4, "cause": cause, "message": "m"}]
+        return {"params": {"M": 4, "N": n}, "passed": passed, "diagnoses": diags}
+
+    cases = [case(1, True), case(100, True), case(5000, False, "all-wrong")]
+    _size_threshold(cases, {"M", "N"})
+    diag = cases[2]["diagnoses"][0]
+    assert (diag["cause"], diag["param"], diag["passed_up_to"], diag["value"]) == (
+        "size-threshold",
+        "N",
+        100,
+        5000,
+    )
+    assert "check the operation" not in describe(diag, "en") and "N = 100" in describe(diag, "en")
+    # false-pass side: a failure at a size that also passed elsewhere, or with one passing case, is left alone
+    same = [case(1, True), case(5000, True), case(100, False, "all-wrong")]
+    _size_threshold(same, {"M", "N"})
+    assert same[2]["diagnoses"][0]["cause"] == "all-wrong"
+    alone = [case(1, True), case(5000, False, "all-wrong")]
+    _size_threshold(alone, {"M", "N"})
+    assert alone[1]["diagnoses"][0]["cause"] == "all-wrong"

@@ -787,6 +787,14 @@ def _mismatch(f: Facts) -> Said:
             ": every element is 0 — is the result stored, and stored to the output that is returned?",
             "。すべての要素が 0 です。結果をストアしていますか? 返す出力テンソルにストアしていますか?",
         )
+    if cause == "size-threshold":
+        name, value, upto = str(f["param"]), number(f["value"]), number(f["passed_up_to"])
+        return head + Said(
+            f": every element is wrong at {name} = {value}, while every case up to {name} = {upto} passes — "
+            f"the kernel covers sizes only up to a limit: does a loop (or the block) reach the whole of {name}?",
+            f"。{name} = {value} ではすべての要素が違いますが、{name} = {upto} までのケースはすべて合格しています。"
+            f"カーネルがある大きさまでしか扱えていません。ループ(またはブロック)が {name} 全体に届いていますか?",
+        )
     if cause == "all-wrong":
         return head + Said(
             ": every element is wrong — check the operation, the argument order and the dtype",

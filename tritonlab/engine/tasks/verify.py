@@ -297,6 +297,7 @@ def handle(args: dict, ctx) -> dict:
                 result["cases"].append(judge_reject(reject, by_reject.get(index)))
     if not result["error"] and len(result["cases"]) < total:
         result["error"] = error("crash", "the runner stopped before every case was run")
+    _size_threshold(result["cases"], size_names(exercise))
     contracts.numerics_first(result["cases"], bool(result["error"]))
     result["passed"] = (
         bool(result["cases"]) and not result["error"] and all(c["passed"] for c in result["cases"])
@@ -318,6 +319,36 @@ def handle(args: dict, ctx) -> dict:
     result["seconds"] = round(time.perf_counter() - started, 3)
     result["summary"] = summarize(result)
     return result
+
+
+def _size_threshold(cases: list, names: set) -> None:
+    """Every element wrong at a size above every size that passed (a row sum that covers only its first
+    4096 columns): "check the operation" would point away from the bug. The diagnosis then says the kernel
+    works up to a size (cause `size-threshold`: `param`, `passed_up_to`, `value`)."""
+    plain = [c for c in cases if c.get("kind") is None and isinstance(c.get("params"), dict)]
+    passed = [c for c in plain if c.get("passed")]
+    if len(passed) < 2:
+        return
+    for case in plain:
+        diag = next(iter(case.get("diagnoses") or []), None)
+        if case.get("passed") or not isinstance(diag, dict) or diag.get("cause") != "all-wrong":
+            continue
+        for name in sorted(names):
+            value = case["params"].get(name)
+            sizes = [c["params"].get(name) for c in passed]
+            if not isinstance(value, int) or not all(isinstance(v, int) for v in sizes):
+                continue
+            if value > max(sizes) and min(sizes) < max(sizes):
+                diag.update(
+                    cause="size-threshold",
+                    param=name,
+                    passed_up_to=max(sizes),
+                    value=value,
+                    message=f"every element is wrong at {name} = {value}, while every case up to {name} = "
+                    f"{max(sizes)} passes: the kernel covers sizes only up to a limit — does a loop (or the "
+                    f"block) reach the whole of {name}?",
+                )
+                break
 
 
 def _runner_clock(facts) -> dict:
