@@ -141,8 +141,9 @@ SECONDS=0; timeout 240 python3 -m pytest -q -p no:cacheprovider -rs -k "gpu" tes
   > $W/pytest-j2.log 2>&1; echo "pytest-j2 rc=$? ${SECONDS}s: $(tail -1 $W/pytest-j2.log)"; grep -E "^(FAILED|ERROR|E  )" $W/pytest-j2.log | head -20
 fi
 if [ "$PART" = k ]; then
-# next session's first call: what the seventh session changed after its last GPU run (verdict fixes from the probes,
-# the official persistent-softmax expectation) and the GPU tests not re-run since outputs moved to CUDA IPC
+# next session's first call: what the seventh session changed after its last GPU run (the probe tests run their
+# verdicts on the interpreter of the GPU box; the official persistent-softmax expectation runs on the GPU) and the
+# GPU tests not re-run since outputs moved to CUDA IPC
 SECONDS=0; timeout 420 python3 -m pytest -q -p no:cacheprovider -rs -x --timeout 400 \
   tests/integration/test_official_tutorials.py tests/integration/test_probe_lessons_4_7.py \
   tests/integration/test_probe_lessons_8_10.py tests/gpu/test_bench_gpu.py tests/gpu/test_lessons_11_12_gpu.py \
