@@ -9,6 +9,7 @@ may never reach the launch, an output may come back in the wrong layout. Each ch
 from __future__ import annotations
 
 import inspect
+import math
 
 #: What the judge accepts from a runner's contract facts and notes (anything else is dropped, never trusted).
 FACT_KINDS = frozenset(
@@ -285,9 +286,8 @@ def explain_unwritten(
     programs = _programs(launch)
     assert programs is not None  # None only for an empty grid, returned above
     grid = launch["grid"]
-    numel = 1
-    for dim in shape:
-        numel *= int(dim)
+    sizes = [int(d) for d in shape]
+    numel = math.prod(sizes)
     if programs == 0:
         diag.update(
             cause="grid-zero",
@@ -297,10 +297,10 @@ def explain_unwritten(
             "the block gives 0 — use triton.cdiv(size, BLOCK)",
         )
         return
-    tiles = _tiles_needed(launch, block, shape)
-    if tiles and programs < tiles:
-        per_axis = _tiles_per_axis(launch, block, shape)
-        axis, floor = _short_axis(grid, per_axis, launch, block, shape, programs)
+    blocks = _tile_blocks(launch, block, shape)
+    tiles = math.prod(-(-size // b) for size, b in zip(sizes, blocks, strict=True)) if blocks else None
+    if tiles and blocks and programs < tiles:
+        axis, floor = _short_axis(grid, sizes, blocks, programs)
         note = " (floor division drops the last, partial block)" if floor else ""
         where = f" along axis {axis}" if axis is not None else ""
         diag.update(
@@ -330,41 +330,27 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _tiles_per_axis(launch: dict, block, shape: tuple) -> tuple[int, ...] | None:
-    """Tiles needed along each axis of `shape` (1D: one block size; 2D: BLOCK_M x BLOCK_N)."""
-    meta = launch.get("meta") or {}
+def _tile_blocks(launch: dict, block, shape: tuple) -> list[int] | None:
+    """The block size along each axis of `shape`: 1D, the BLOCK_SIZE; 2D, the launch's BLOCK_M x BLOCK_N."""
     if len(shape) == 1 and isinstance(block, int) and block > 0:
-        return (-(-int(shape[0]) // block),)
+        return [block]
     if len(shape) == 2:
+        meta = launch.get("meta") or {}
         for m_name, n_name in _TILE_NAMES:
             bm, bn = meta.get(m_name), meta.get(n_name)
             if isinstance(bm, int) and isinstance(bn, int) and bm > 0 and bn > 0:
-                return (-(-int(shape[0]) // bm), -(-int(shape[1]) // bn))
+                return [bm, bn]
     return None
 
 
-def _short_axis(grid, per_axis, launch: dict, block, shape: tuple, programs: int) -> tuple[int | None, bool]:
+def _short_axis(grid, sizes: list[int], blocks: list[int], programs: int) -> tuple[int | None, bool]:
     """(the one grid axis with too few programs, or None; whether floor division explains the shortfall).
     A grid laid out like the tiles (one grid axis per tile axis) is compared axis by axis: a missing axis
     is not a floor division. A flat grid over 2D tiles is compared with the product of floor divisions."""
-    if per_axis is None:
-        return None, False
-    sizes = [int(d) for d in shape]
-    if len(per_axis) == 1:
-        b = int(block)
-        return None, programs == sizes[0] // b and sizes[0] % b != 0
-    meta = launch.get("meta") or {}
-    blocks = next(
-        (
-            [meta[m], meta[n]]
-            for m, n in _TILE_NAMES
-            if isinstance(meta.get(m), int) and isinstance(meta.get(n), int)
-        ),
-        None,
-    )
-    if blocks is None:
-        return None, False
-    floors = [sizes[a] // blocks[a] for a in (0, 1)]
+    per_axis = [-(-size // b) for size, b in zip(sizes, blocks, strict=True)]
+    floors = [size // b for size, b in zip(sizes, blocks, strict=True)]
+    if len(sizes) == 1:
+        return None, programs == floors[0] and sizes[0] % blocks[0] != 0
     dims = [int(d) for d in grid] + [1, 1]
     if dims[1] > 1:  # laid out like the tiles: compare axis by axis
         short = [a for a in (0, 1) if dims[a] < per_axis[a]]
@@ -375,18 +361,6 @@ def _short_axis(grid, per_axis, launch: dict, block, shape: tuple, programs: int
     if programs == floors[0] * floors[1]:  # a flat grid of floor-divided tile counts
         return None, True
     return None, False
-
-
-def _tiles_needed(launch: dict, block, shape: tuple) -> int | None:
-    meta = launch.get("meta") or {}
-    if len(shape) == 1 and isinstance(block, int) and block > 0:
-        return -(-int(shape[0]) // block)
-    if len(shape) == 2:
-        for m_name, n_name in _TILE_NAMES:
-            bm, bn = meta.get(m_name), meta.get(n_name)
-            if isinstance(bm, int) and isinstance(bn, int) and bm > 0 and bn > 0:
-                return -(-int(shape[0]) // bm) * -(-int(shape[1]) // bn)
-    return None
 
 
 # ----------------------------------------------------------------------------------------------------------

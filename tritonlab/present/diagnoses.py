@@ -173,30 +173,26 @@ def _syntax(f: Facts) -> Said:
 
 @says(Kind.COMPILE)
 def _compile(f: Facts) -> Said:
-    if f["cause"] == "shape-mismatch" and f["value_shape"] is not None and f["operand"] == "mask":
-        mask, pointer = (
-            f"[{', '.join(str(d) for d in dims)}]" for dims in (f["value_shape"], f["pointer_shape"])
-        )
-        flipped = list(f["value_shape"]) == list(f["pointer_shape"])[::-1] and len(f["value_shape"]) == 2
-        fix = (
-            Said(
-                " — build the mask in the pointers' order (swap [:, None] and [None, :] in it)",
-                "。mask をポインタと同じ並びで作ってください(mask の中の [:, None] と [None, :] を入れ替えます)",
-            )
-            if flipped
-            else Said(
-                " — build the mask with the pointers' shape", "。mask をポインタと同じ形で作ってください"
-            )
-        )
-        return Said(
-            f"a {mask} mask for {pointer} pointers in a store: the shapes must match{fix.en}",
-            f"ストアの mask が {mask} で、ポインタは {pointer} です。形が一致している必要があります{fix.ja}",
-        )
     if f["cause"] == "shape-mismatch" and f["value_shape"] is not None:
         value, pointer = (
             f"[{', '.join(str(d) for d in dims)}]" for dims in (f["value_shape"], f["pointer_shape"])
         )
         flipped = list(f["value_shape"]) == list(f["pointer_shape"])[::-1] and len(f["value_shape"]) == 2
+        if f["operand"] == "mask":  # the store's boolean operand is the mask, not the value
+            fix = (
+                Said(
+                    " — build the mask in the pointers' order (swap [:, None] and [None, :] in it)",
+                    "。mask をポインタと同じ並びで作ってください(mask の中の [:, None] と [None, :] を入れ替えます)",
+                )
+                if flipped
+                else Said(
+                    " — build the mask with the pointers' shape", "。mask をポインタと同じ形で作ってください"
+                )
+            )
+            return Said(
+                f"a {value} mask for {pointer} pointers in a store: the shapes must match{fix.en}",
+                f"ストアの mask が {value} で、ポインタは {pointer} です。形が一致している必要があります{fix.ja}",
+            )
         fix = (
             Said(" — transpose the value with tl.trans(...)", "。値を tl.trans(...) で転置してください")
             if flipped

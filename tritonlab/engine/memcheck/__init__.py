@@ -26,7 +26,7 @@ from .guards import (
     poisoned_allocations,
 )
 from .hooks import _kernel_file, _kernel_name
-from .launches import _arg_names, _compiled_launch, _record_launch, track_launches
+from .launches import _arg_names, _compiled_fn, _compiled_launch, _record_launch, track_launches
 from .report import OutOfBounds, find_oob
 
 __all__ = [
@@ -44,5 +44,5 @@ __all__ = [
     "track_launches",
 ]
 # private helpers other engine modules and tests reach through the package (the runner's provenance watch uses
-# _kernel_file, _kernel_name and _arg_names)
-_private = (_compiled_launch, _record_launch, _kernel_file, _kernel_name, _arg_names)
+# _kernel_file, _kernel_name, _arg_names and _compiled_fn)
+_private = (_compiled_launch, _record_launch, _kernel_file, _kernel_name, _arg_names, _compiled_fn)

@@ -66,10 +66,15 @@ def _tensor_ptrs(args: tuple, kwargs: dict) -> list[int]:
     return ptrs
 
 
+def _compiled_fn(kernel: Any) -> Any:
+    """The @triton.jit function a CompiledKernel was compiled from, or None."""
+    return getattr(getattr(kernel, "src", None), "fn", None)
+
+
 def _compiled_launch(kernel: Any, grid: Any, args: tuple) -> None:
     """A launch of a CompiledKernel (`k = kernel.warmup(...)`, then `k[grid](...)`, as the persistent softmax
     tutorial does) goes around JITFunction.run: record it under the @triton.jit function that compiled it."""
-    fn = getattr(getattr(kernel, "src", None), "fn", None)
+    fn = _compiled_fn(kernel)
     if fn is None:
         return
     names = list(getattr(fn, "arg_names", None) or [])

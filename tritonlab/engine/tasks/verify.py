@@ -22,7 +22,7 @@ import random
 import secrets
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import torch
 
@@ -476,7 +476,8 @@ def _load_output(path: str, device, message: dict | None = None, opener=None) ->
     """The runner's output: tensors it shared through CUDA IPC (message["shared"], copied at once into the
     judge's memory) and the file, read without running any of its code (weights_only): a dict of plain
     tensors."""
-    shared = (message or {}).get("shared")
+    message = message or {}
+    shared = message.get("shared")
     if shared is not None:
         if opener is None or not isinstance(shared, dict):
             return {"missing": "shared tensors the judge did not offer"}
@@ -484,8 +485,8 @@ def _load_output(path: str, device, message: dict | None = None, opener=None) ->
             opened = opener.payload(shared)
         except cuda_ipc.IpcError as exc:
             return {"missing": "CUDA IPC", "transport": str(exc)[:300]}
-        if "rest" in (message or {}):
-            return cuda_ipc.merge(_empty_tree((message or {}).get("rest")), opened)
+        if "rest" in message:
+            return cuda_ipc.merge(_empty_tree(message["rest"]), opened)
         base = _load_output(path, device)
         return base if "missing" in base else cuda_ipc.merge(base, opened)
     try:
@@ -507,7 +508,7 @@ def _empty_tree(value, depth: int = 0) -> dict:
     return {str(k): _empty_tree(v, depth + 1) for k, v in list(value.items())[:64] if isinstance(v, dict)}
 
 
-def _plain(value) -> bool:
+def _plain(value) -> TypeGuard[torch.Tensor]:
     return type(value) is torch.Tensor
 
 
@@ -821,7 +822,7 @@ def judge_case(
     mine = [launch for launch in launches if same_file(launch.get("file"), learner_file)]
     returned = payload.get("out")
     # an empty output has nothing to compute: returned without a launch is right (its shape is still checked)
-    nothing_to_do = isinstance(returned, torch.Tensor) and _plain(returned) and returned.numel() == 0
+    nothing_to_do = _plain(returned) and returned.numel() == 0
     if exercise.expect_kernel and not mine and not nothing_to_do:
         what = "no Triton kernel ran" if not launches else "the kernels that ran are not defined in your file"
         diagnoses.append(

@@ -127,7 +127,7 @@ class Provenance:
 
         def getitem(this, grid):
             runner = original(this, grid)
-            fn = getattr(getattr(this, "src", None), "fn", None)
+            fn = memcheck._compiled_fn(this)
             if fn is None:
                 return runner
             launch = watch._wrap(lambda _fn, *args, **kwargs: runner(*args, **kwargs), lambda jit: jit)
