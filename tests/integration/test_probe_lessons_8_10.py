@@ -153,6 +153,9 @@ def test_matmul_unmasked_k_tail_names_the_load_and_offs_k(worker):
     assert result["error"]["kind"] == "oob"
     assert result["error"]["line"] == line_of(name, "a = tl.load(a_ptrs")
     assert "offs_k" in result["error"]["message"]
+    # right strides, no constexpr branch: neither the swapped-strides nor the promise sentence
+    assert "strides passed" not in result["error"]["message"]
+    assert "runs only because" not in result["error"]["message"]
 
 
 def test_matmul_swapped_b_strides_fails(worker):
@@ -160,14 +163,16 @@ def test_matmul_swapped_b_strides_fails(worker):
     assert not result["passed"]
 
 
-@pytest.mark.xfail(
-    reason="swapped B strides in the wrapper: the out-of-bounds report says the (correct) mask 'lets these lanes "
-    "through: it must be False' instead of pointing at the strides passed for b",
-    strict=True,
-)
 def test_matmul_swapped_b_strides_blames_the_strides(worker):
-    result = verify(worker, "9/matmul", "l09_matmul_wrong_swapped_b_strides.py")
-    assert "stride" in result["error"]["message"]
+    name = "l09_matmul_wrong_swapped_b_strides.py"
+    result = verify(worker, "9/matmul", name)
+    message = result["error"]["message"]
+    assert "strides passed for b_ptr are in the wrong order" in message, message
+    assert "stride_bk=1" in message and "lets these lanes through" not in message
+    assert f"the launch at line {line_of(name, 'matmul_kernel[grid](')}" in message
+    from tritonlab.present.verify import summary
+
+    assert "ストライドの順序が違います" in summary(result, "ja")
 
 
 def test_matmul_fp16_accumulator_fails(worker):
@@ -214,24 +219,28 @@ def test_matmul_fast_inverted_even_k_is_out_of_bounds_on_the_unmasked_load(worke
     assert result["error"]["line"] == line_of(name, "a = tl.load(a_ptrs, mask=m_ok, other=0.0)")
 
 
-@pytest.mark.xfail(
-    reason="a false EVEN_K promise is diagnosed as 'add a bound for it [offs_k] to the mask of the load' on the "
-    "load inside `if EVEN_K:`; the fix is the wrapper's constexpr, which the message never names",
-    strict=True,
-)
 def test_matmul_fast_false_even_k_names_the_promise(worker):
-    result = verify(worker, "9/matmul-fast", "l09_matmul_fast_wrong_even_k_inverted.py")
-    assert "EVEN_K" in result["error"]["message"]
+    name = "l09_matmul_fast_wrong_even_k_inverted.py"
+    result = verify(worker, "9/matmul-fast", name)
+    message = result["error"]["message"]
+    assert "runs only because the launch passed EVEN_K=True" in message, message
+    promise_line = line_of(name, 'EVEN_K=K % cfg["BLOCK_K"] != 0,')
+    assert f"line {promise_line}: EVEN_K=K % cfg" in message
+    from tritonlab.present.verify import summary
+
+    assert "EVEN_K=True が渡された" in summary(result, "ja")
 
 
-@pytest.mark.xfail(
-    reason="EVEN_K=K % 32 == 0 passes: true for the interpreter's BLOCK_K=32, false on a GPU (BLOCK_K 64/128); "
-    "the promise is never checked against cfg['BLOCK_K']",
-    strict=True,
-)
 def test_matmul_fast_even_k_hard_coded_to_the_interpreter_tile_fails(worker):
-    result = verify(worker, "9/matmul-fast", "l09_matmul_fast_wrong_even_k_hardcoded32.py")
+    # the lab's config variant (BLOCK_K = 64) at K = 96: whole 32-steps, not 64-steps
+    name = "l09_matmul_fast_wrong_even_k_hardcoded32.py"
+    result = verify(worker, "9/matmul-fast", name)
     assert not result["passed"]
+    assert result["error"]["kind"] == "oob" and "BLOCK_K=64" in result["error"]["case"]
+    assert (
+        f"EVEN_K=True (line {line_of(name, 'EVEN_K=K % 32 == 0,')}: EVEN_K=K % 32 == 0)"
+        in result["error"]["message"]
+    )
 
 
 def test_rms_norm_without_eps_fails_on_the_zero_row(worker):
@@ -301,11 +310,12 @@ def test_autotune_grid_over_rows_only_is_not_called_floor_division(worker):
     assert "floor division" not in first_message(result)
 
 
-@pytest.mark.xfail(
-    reason="a grid hard-coded to the interpreter's 32 x 32 tile (ignoring meta) passes: the interpreter's single "
-    "config hides it, and nothing checks that the grid reads meta['BLOCK_M'] / meta['BLOCK_N']",
-    strict=True,
-)
 def test_autotune_grid_hard_coded_to_32_fails(worker):
+    # the "@autotune" variants pin the file's smallest GPU tile (16 x 32) on the interpreter
     result = verify(worker, "10/autotune-matmul", "l10_autotune_wrong_grid_hardcoded.py")
     assert not result["passed"]
+    bad = public_failed(result)
+    assert bad and all("@autotune=smallest" in c["name"] for c in bad)
+    diag = bad[0]["diagnoses"][0]
+    assert diag["cause"] == "grid-fewer-programs" and diag["axis"] is None and diag["from_meta"]
+    assert "meta gave 16 x 32" in diag["message"]

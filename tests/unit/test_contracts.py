@@ -123,3 +123,63 @@ def test_a_passing_summary_says_which_tiles_the_lab_could_not_vary():
     )
     result["cases"][0]["notes"] = []
     assert summarize(result) == "all 2 cases pass on the interpreter"
+
+
+def test_a_flat_grid_of_a_kernel_that_reads_one_axis_is_not_short_along_axis_1():
+    # [17, 33] in 16 x 32 tiles: 2 x 2 = 4 tiles; a flat grid of 2 programs (a hard-coded 32 x 32 tile) for a
+    # grouped kernel that reads program_id(0) only: axis 1 was never "missing", the grid ignores meta's tile
+    tiles = {"BLOCK_M": 16, "BLOCK_N": 32}
+    flat = [{"kind": "unwritten", "ranges": [[0, 1]], "message": "old"}]
+    launch = {"grid": [2, 1, 1], "meta": tiles, "pid_axes": 1, "grid_fn": True}
+    contracts.explain_unwritten(flat, [launch], None, (17, 33))
+    assert (flat[0]["programs"], flat[0]["tiles"], flat[0]["axis"]) == (2, 4, None)
+    assert flat[0]["from_meta"] is True and "meta gave 16 x 32" in flat[0]["message"]
+    two_axes = [{"kind": "unwritten", "ranges": [[0, 1]], "message": "old"}]  # a kernel that reads axis 1
+    contracts.explain_unwritten(two_axes, [dict(launch, pid_axes=2, grid_fn=False)], None, (17, 33))
+    assert two_axes[0]["axis"] == 1 and two_axes[0]["from_meta"] is False
+    assert "meta" not in two_axes[0]["message"]
+
+
+def test_lab_directives_never_reach_the_wrapper():
+    wrapper_kwargs, lab = contracts.directives({"BLOCK_M": 16, "@autotune": "smallest"})
+    assert wrapper_kwargs == {"BLOCK_M": 16} and lab == {"autotune": "smallest"}
+    assert contracts.directives({}) == ({}, {})
+
+
+def _module_with_autotuner(configs_function):
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def kernel(x_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+        pass
+
+    tuner = triton.autotune(configs=[triton.Config({"BLOCK_M": 32, "BLOCK_N": 32})], key=[])(kernel)
+    return SimpleNamespace(kernel=tuner, get_autotune_configs=configs_function), tuner
+
+
+def test_pinned_autotune_picks_the_files_gpu_tile_and_restores_the_tuner():
+    import triton
+
+    def configs():
+        return [
+            triton.Config({"BLOCK_M": 128, "BLOCK_N": 256}),
+            triton.Config({"BLOCK_M": 16, "BLOCK_N": 32}),
+            triton.Config({"BLOCK_M": 64, "BLOCK_N": 128}),
+        ]
+
+    module, tuner = _module_with_autotuner(configs)
+    exercise = SimpleNamespace(
+        verify=SimpleNamespace(contracts={"autotune": {"configs_function": "get_autotune_configs"}})
+    )
+    before = list(tuner.configs)
+    with contracts.pinned_autotune(exercise, module, "smallest") as pinned:
+        assert pinned == {"BLOCK_M": 16, "BLOCK_N": 32} and [c.kwargs for c in tuner.configs] == [pinned]
+    assert tuner.configs == before
+    with contracts.pinned_autotune(exercise, module, "largest") as pinned:
+        assert pinned == {"BLOCK_M": 128, "BLOCK_N": 256}
+    with contracts.pinned_autotune(exercise, module, None) as pinned:  # no directive: the file's own configs
+        assert pinned is None and tuner.configs == before
+    broken, tuner2 = _module_with_autotuner(lambda: 1 / 0)  # the learner's function raises: nothing pinned
+    with contracts.pinned_autotune(exercise, broken, "smallest") as pinned:
+        assert pinned is None and len(tuner2.configs) == 1

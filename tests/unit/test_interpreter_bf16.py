@@ -74,3 +74,23 @@ def test_bf16_square_is_right_on_the_repaired_interpreter_and_wrong_without_it()
     assert fixed["stats_err"] <= 0.5, fixed
     stock = _run("stock")  # the check can fail: the stock interpreter multiplies raw bits
     assert stock["square_err"] > 100 or stock["square_err"] != stock["square_err"], stock
+
+
+def test_an_interpreting_process_benchmarks_on_the_host_clock_even_with_a_gpu_driver(monkeypatch):
+    # a GPU box keeps its CUDA driver under TRITON_INTERPRET=1; its CUDA-event benchmarker broke every
+    # multi-config @triton.autotune in the forked interpreter runner ("Cannot re-initialize CUDA")
+    from triton.runtime import driver
+
+    from tritonlab.engine import interpreter_support as support
+
+    class FakeCudaDriver:
+        def get_benchmarker(self):
+            raise AssertionError("CUDA events on the interpreter")
+
+    fake = FakeCudaDriver()
+    monkeypatch.setattr(driver, "_active", fake)
+    assert support.host_clock_benchmarker() is True
+    assert fake.get_benchmarker() is support.host_clock_bench
+    assert fake.get_empty_cache_for_benchmark().device.type == "cpu"
+    monkeypatch.setattr(driver, "_active", support.CpuInterpreterDriver())
+    assert support.host_clock_benchmarker() is False  # the stand-in already times on the host

@@ -615,3 +615,19 @@ def test_launch_hooks_wrap_compiled_kernels_only_while_tracking():
     with memcheck.track_launches():
         assert CompiledKernel.__getitem__ is not original
     assert CompiledKernel.__getitem__ is original
+
+
+def test_swapped_strides_are_named_only_when_they_are_the_tensors_own_in_another_order():
+    from tritonlab.engine.memcheck.bounds import _Region, _strides_passed
+
+    b = _Region("b_ptr", 0, 4 * 33 * 129, 4, 33 * 129, (33, 129), (129, 1), None)
+    swapped = _strides_passed({"M": 17, "stride_bk": 1, "stride_bn": 129, "stride_am": 33}, b)
+    assert swapped == {"params": ["stride_bk", "stride_bn"], "values": [1, 129], "strides": [129, 1]}
+    assert _strides_passed({"stride_bk": 129, "stride_bn": 1}, b) is None  # right order
+    assert _strides_passed({"stride_bk": 7, "stride_bn": 1}, b) is None  # not b's strides at all
+    assert _strides_passed({"stride_bk": 1}, b) is None  # one of two: nothing to compare
+    x = _Region("x", 0, 4 * 64, 4, 64, (8, 8), (8, 1), None)  # `x_row_stride` style names
+    assert _strides_passed({"x_row_stride": 1, "x_col_stride": 8}, x)["params"] == [
+        "x_row_stride",
+        "x_col_stride",
+    ]

@@ -19,6 +19,10 @@ TYPES: dict[str, dict[str, str]] = {
     "bool": {"en": "true or false", "ja": "真偽値（true / false）"},
     "integer or text": {"en": "an integer or text", "ja": "整数または文字列"},
     "value": {"en": "a number, text or true/false", "ja": "数値・文字列・真偽値のいずれか"},
+    "value or table": {
+        "en": "a number, text, true/false or a table of them",
+        "ja": "数値・文字列・真偽値、またはそれらのテーブル",
+    },
     "date": {"en": "a date", "ja": "日付"},
 }
 

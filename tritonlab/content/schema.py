@@ -74,6 +74,13 @@ def type_name(value) -> str:
 WORDS = Scalar("text", lambda v: isinstance(v, str), blank_ok=False)
 LANG = Table({"en": WORDS, "ja": WORDS}, required=("en", "ja"))
 CASE = Table(extra=VALUE)  # { n = 1025, BLOCK = 128 }: parameter names are the author's
+# a wrapper keyword per run: a value, or a table of them (`config = { BLOCK_K = 64, ... }` for a config dict)
+VARIANT = Table(
+    extra=Scalar(
+        "value or table",
+        lambda v: VALUE.accepts(v) or (isinstance(v, dict) and all(VALUE.accepts(x) for x in v.values())),
+    )
+)
 
 INPUT = Table(
     {
@@ -91,7 +98,7 @@ VERIFY = Table(
         "seeds": ListOf(INT),
         "interpreter": ListOf(CASE),
         "gpu": ListOf(CASE),
-        "variants": ListOf(CASE),
+        "variants": ListOf(VARIANT),
         "tolerance": Table(extra=Table({"atol": NUMBER, "rtol": NUMBER})),
         "output": TEXT,
         "bytes_budget": TEXT,

@@ -8,8 +8,10 @@ may never reach the launch, an output may come back in the wrong layout. Each ch
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import math
+from collections.abc import Iterator
 
 #: What the judge accepts from a runner's contract facts and notes (anything else is dropped, never trusted).
 FACT_KINDS = frozenset(
@@ -208,7 +210,8 @@ def check_file(exercise, module) -> list[dict]:
             )
     function = getattr(module, spec.get("configs_function") or "", None)
     if callable(function):
-        count = _gpu_config_count(function)
+        configs = _gpu_configs(function)
+        count = len(configs) if configs is not None else None
         least = int(spec.get("min_configs", 2))
         if count is not None and count < least:
             facts.append(
@@ -238,19 +241,69 @@ def _autotuners(module) -> list:
     return found
 
 
-def _gpu_config_count(function) -> int | None:
+def _gpu_configs(function) -> list | None:
     """Call the learner's config function as it runs on a GPU (TRITON_INTERPRET unset for the call)."""
     import os
 
     saved = os.environ.pop("TRITON_INTERPRET", None)
     try:
         configs = function()
-        return len(configs) if isinstance(configs, (list, tuple)) else None
+        return list(configs) if isinstance(configs, (list, tuple)) else None
     except Exception:  # noqa: BLE001 - the learner's code; its own error shows elsewhere
         return None
     finally:
         if saved is not None:
             os.environ["TRITON_INTERPRET"] = saved
+
+
+#: a variant key the lab reads itself (never passed to the wrapper): `"@autotune" = "smallest"` runs that case
+#: with the autotuner pinned to the file's GPU config with the smallest (or "largest") BLOCK_M x BLOCK_N tile
+DIRECTIVE = "@"
+
+
+def directives(kwargs: dict) -> tuple[dict, dict]:
+    """(the wrapper's keywords, the lab's directives) of a case's variant."""
+    return (
+        {k: v for k, v in kwargs.items() if not str(k).startswith(DIRECTIVE)},
+        {k[1:]: v for k, v in kwargs.items() if str(k).startswith(DIRECTIVE)},
+    )
+
+
+@contextlib.contextmanager
+def pinned_autotune(exercise, module, which: str | None) -> Iterator[dict | None]:
+    """On the interpreter the file hands the autotuner one small config by design, so a grid that hard-codes
+    that tile (lambda meta: (cdiv(M, 32) * cdiv(N, 32),)) or a kernel wrong for other tiles passes there.
+    This case pins every autotuner of the file to one of its GPU configs (the smallest or largest tile);
+    yields that config's keywords, or None when there is nothing to pin (no autotuner, no GPU configs)."""
+    spec = exercise.verify.contracts.get("autotune")
+    function = getattr(module, spec.get("configs_function") or "", None) if isinstance(spec, dict) else None
+    configs = _gpu_configs(function) if which and callable(function) else None
+    tiles = [c for c in configs or [] if isinstance(getattr(c, "kwargs", None), dict)]
+    tuners = _autotuners(module) if tiles else []
+    if not tuners:
+        yield None
+        return
+
+    def area(config) -> int:
+        kw = config.kwargs
+        return int(kw.get("BLOCK_M", kw.get("BLOCK_SIZE_M", 1))) * int(
+            kw.get("BLOCK_N", kw.get("BLOCK_SIZE_N", 1))
+        )
+
+    chosen = (max if which == "largest" else min)(tiles, key=area)
+    saved = [(t, t.configs, dict(getattr(t, "cache", {}) or {})) for t in tuners]
+    try:
+        for tuner in tuners:
+            tuner.configs = [chosen]
+            if isinstance(getattr(tuner, "cache", None), dict):
+                tuner.cache.clear()
+        yield dict(chosen.kwargs)
+    finally:
+        for tuner, configs, cache in saved:
+            tuner.configs = configs
+            if isinstance(getattr(tuner, "cache", None), dict):
+                tuner.cache.clear()
+                tuner.cache.update(cache)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -300,9 +353,11 @@ def explain_unwritten(
     blocks = _tile_blocks(launch, block, shape)
     tiles = math.prod(-(-size // b) for size, b in zip(sizes, blocks, strict=True)) if blocks else None
     if tiles and blocks and programs < tiles:
-        axis, floor = _short_axis(grid, sizes, blocks, programs)
+        axis, floor = _short_axis(grid, sizes, blocks, programs, launch.get("pid_axes"))
         note = " (floor division drops the last, partial block)" if floor else ""
         where = f" along axis {axis}" if axis is not None else ""
+        # a grid function handed the tile in meta that still launched too few: it does not read meta's tile
+        from_meta = bool(launch.get("grid_fn")) and len(blocks) == 2 and not floor
         diag.update(
             cause="grid-fewer-programs",
             programs=programs,
@@ -310,8 +365,11 @@ def explain_unwritten(
             grid=grid,
             floor=floor,
             axis=axis,
+            blocks=blocks,
+            from_meta=from_meta,
             message=f"the grid launched {_count(programs, 'program')} for {tiles} tiles{where}{note}: "
-            "use triton.cdiv(size, BLOCK) programs along each axis",
+            "use triton.cdiv(size, BLOCK) programs along each axis"
+            + (f" with the launch's own tile (meta gave {blocks[0]} x {blocks[1]})" if from_meta else ""),
         )
         return
     block_1d = block if isinstance(block, int) and len(shape) == 1 else None
@@ -343,7 +401,9 @@ def _tile_blocks(launch: dict, block, shape: tuple) -> list[int] | None:
     return None
 
 
-def _short_axis(grid, sizes: list[int], blocks: list[int], programs: int) -> tuple[int | None, bool]:
+def _short_axis(
+    grid, sizes: list[int], blocks: list[int], programs: int, pid_axes: int | None = None
+) -> tuple[int | None, bool]:
     """(the one grid axis with too few programs, or None; whether floor division explains the shortfall).
     A grid laid out like the tiles (one grid axis per tile axis) is compared axis by axis: a missing axis
     is not a floor division. A flat grid over 2D tiles is compared with the product of floor divisions."""
@@ -356,7 +416,7 @@ def _short_axis(grid, sizes: list[int], blocks: list[int], programs: int) -> tup
         short = [a for a in (0, 1) if dims[a] < per_axis[a]]
         floor = bool(short) and all(dims[a] == floors[a] and sizes[a] % blocks[a] for a in short)
         return (short[0] if len(short) == 1 else None), floor
-    if dims[0] == per_axis[0] and per_axis[1] > 1:  # axis 0 is right and axis 1 was never given
+    if dims[0] == per_axis[0] and per_axis[1] > 1 and pid_axes != 1:  # axis 0 right, axis 1 never given
         return 1, False
     if programs == floors[0] * floors[1]:  # a flat grid of floor-divided tile counts
         return None, True

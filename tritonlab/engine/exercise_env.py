@@ -104,8 +104,15 @@ def case_name(params: dict, dtype: str, seed: int | None = None, kwargs: dict | 
     if seed:
         parts.append(f"seed {seed}")
     if kwargs:
-        parts.append(", ".join(f"{k}={v}" for k, v in kwargs.items()))
+        parts.append(", ".join(f"{k}={_shown(v)}" for k, v in kwargs.items()))
     return " · ".join(p for p in parts if p)
+
+
+def _shown(value) -> str:
+    """A variant's value in a case name: a config table as (BLOCK_M=32, BLOCK_K=64, ...)."""
+    if isinstance(value, dict):
+        return "(" + ", ".join(f"{k}={v}" for k, v in value.items()) + ")"
+    return str(value)
 
 
 def evaluate_bytes(expression: str, params: dict, size: int) -> float:

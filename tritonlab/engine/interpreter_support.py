@@ -181,6 +181,29 @@ def install_if_needed() -> bool:
         return False
 
 
+def host_clock_benchmarker() -> bool:
+    """On a GPU machine the interpreter keeps the real driver, whose benchmarker times with CUDA events: an
+    `@triton.autotune` kernel with several configs then initialised CUDA inside the forked interpreter runner
+    ("Cannot re-initialize CUDA in forked subprocess", seen on the H200) — and CUDA events cannot time CPU work
+    anyway. An interpreting process benchmarks with the host clock, like the stand-in driver. True when set."""
+    try:
+        from triton.runtime import driver
+
+        active = driver.active
+    except Exception:  # noqa: BLE001 - no driver: install_if_needed's stand-in already benchmarks on the host
+        return False
+    if isinstance(active, CpuInterpreterDriver):
+        return False
+    stand_in = CpuInterpreterDriver()
+    try:
+        active.get_benchmarker = stand_in.get_benchmarker
+        active.get_empty_cache_for_benchmark = stand_in.get_empty_cache_for_benchmark
+        active.clear_cache = stand_in.clear_cache
+    except Exception:  # noqa: BLE001 - a driver object that refuses attributes: keep it
+        return False
+    return True
+
+
 # ----------------------------------------------------------------------------------------------------------
 # bfloat16 arithmetic on the interpreter
 
@@ -338,5 +361,6 @@ def prepare_interpreter() -> None:
     zygote both call it (a repair applied in one and forgotten in the other failed every bf16 attention
     case)."""
     install_if_needed()
+    host_clock_benchmarker()
     repair_scalar_index()
     repair_bf16_dot()

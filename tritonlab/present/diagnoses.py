@@ -472,6 +472,39 @@ def _access(d: Facts) -> Said:
 
 def _mask_hint(d: Facts) -> Said:
     """The fix in the learner's own words: their mask expression, and the index (and axis) it never bounds."""
+    passed = d["strides_passed"]
+    if isinstance(passed, Mapping) and passed.get("params"):
+        arg = d["arg"] or "?"
+        given = ", ".join(f"{n}={v}" for n, v in zip(passed["params"], passed["values"], strict=False))
+        line = passed.get("launch_line")
+        return Said(
+            f"the strides passed for {arg} are in the wrong order"
+            + (f" (the launch at line {line})" if line else "")
+            + f": {given}, but the tensor passed as {arg} has strides {shape(passed['strides'])} — in-range indices then walk out of "
+            "the tensor whatever the mask says",
+            f"{arg} に渡したストライドの順序が違います"
+            + (f"({line} 行目の起動)" if line else "")
+            + f": {given} ですが、{arg} に渡したテンソルのストライドは {shape(passed['strides'])} です。"
+            "範囲内のインデックスでもテンソルの外を指すので、マスクでは防げません",
+        )
+    promise = d["promise"]
+    if isinstance(promise, Mapping) and promise.get("name"):
+        name, value, line = promise["name"], promise["value"], d["line"]
+        where_en = where_ja = ""
+        if promise.get("line"):
+            where_en = f" (line {promise['line']}: {name}={promise.get('expr') or '...'})"
+            where_ja = f"({promise['line']} 行目: {name}={promise.get('expr') or '...'})"
+        rest = _mask_hint(_Facts({k: v for k, v in d.items() if k != "promise"}))
+        return (
+            Said(
+                f"line {line} runs only because the launch passed {name}={value}{where_en}: if that promise "
+                f"does not hold for this case, fix how the wrapper computes {name}; otherwise ",
+                f"{line} 行目が実行されたのは起動時に {name}={value} が渡されたからです{where_ja}。"
+                f"この約束がこのケースで成り立たないなら、ラッパーでの {name} の計算を直してください。"
+                "成り立つなら、",
+            )
+            + rest
+        )
     mask, unbounded = d["mask"], d["unbounded"] or []
     if unbounded:
         names_en = " and ".join(f"{u['name']} (axis {u['axis']})" for u in unbounded)
@@ -579,15 +612,29 @@ def _unwritten(f: Facts) -> Said:
         programs, tiles, axis = f["programs"], f["tiles"], f["axis"]
         # older results carry no `floor` fact: one program short was read as a floor division
         floor = f["floor"] if f["floor"] is not None else programs == (tiles or 0) - 1
+        blocks = f["blocks"]
+        meta_tile = (
+            f"{blocks[0]} x {blocks[1]}"
+            if f["from_meta"] and isinstance(blocks, list) and len(blocks) == 2
+            else None
+        )
         return Said(
             f"the grid launched {_n(programs, 'en', 'program', 'programs', '')} for {number(tiles)} tiles"
             + (f", too few along axis {axis}" if axis is not None else "")
             + (" (floor division drops the last, partial block)" if floor else "")
-            + ": use triton.cdiv(size, BLOCK) programs along each axis",
+            + ": use triton.cdiv(size, BLOCK) programs along each axis"
+            + (
+                f" with the launch's own tile (meta gave {meta_tile}): read it from meta" if meta_tile else ""
+            ),
             f"{number(tiles)} タイルに対してグリッドが {number(programs)} プログラムしか起動していません"
             + (f"(軸 {axis} のプログラムが足りません)" if axis is not None else "")
             + ("(切り捨ての割り算で最後の半端なブロックが落ちています)" if floor else "")
-            + "。各軸で triton.cdiv(size, BLOCK) 個のプログラムを起動してください",
+            + "。各軸で triton.cdiv(size, BLOCK) 個のプログラムを起動してください"
+            + (
+                f"。タイルはこの起動のもの(meta では {meta_tile})を meta から読んでください"
+                if meta_tile
+                else ""
+            ),
         )
     if cause == "same-block":
         programs = f["programs"]

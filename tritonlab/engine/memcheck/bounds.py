@@ -3,6 +3,7 @@ handed to the kernel before the access happens."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
 import linecache
@@ -111,6 +112,106 @@ def _collect_regions(names: list[str], args: tuple, kwargs: dict) -> list[_Regio
     return regions
 
 
+def _scalar_args(names: list[str], args: tuple, kwargs: dict) -> tuple[dict[str, int], dict[str, bool]]:
+    pairs = list(zip(names, args, strict=False)) + list(kwargs.items())
+    ints = {n: int(v) for n, v in pairs if isinstance(v, int) and not isinstance(v, bool)}
+    return ints, {n: v for n, v in pairs if isinstance(v, bool)}
+
+
+def _base_name(arg: str) -> str:
+    """'b_ptr' -> 'b', 'ptr_x' -> 'x', 'out' -> 'out': the tensor's name in its stride parameters' names."""
+    name = arg.lower()
+    for affix in ("_ptr", "ptr", "_base"):
+        if name.endswith(affix) and len(name) > len(affix):
+            name = name[: -len(affix)]
+            break
+    if name.startswith("ptr_"):
+        name = name[4:]
+    return name.replace("_", "")
+
+
+def _strides_passed(ints: dict[str, int], region: _Region) -> dict | None:
+    """The stride parameters of the tensor an access escaped (stride_<tensor><axis> or <tensor>_stride_<axis>,
+    in signature order), when their values are the tensor's strides in another order: the wrapper swapped
+    them, so in-range indices walk out of the tensor however right the mask is. None otherwise."""
+    base = _base_name(region.name)
+    if not base or len(region.strides) < 2:
+        return None
+    params = [
+        (n, v)
+        for n, v in ints.items()
+        if "stride" in n.lower() and n.lower().replace("stride", "").replace("_", "").startswith(base)
+    ]
+    if len(params) != len(region.strides):
+        return None
+    values = [v for _, v in params]
+    if values == list(region.strides) or sorted(values) != sorted(region.strides):
+        return None
+    return {"params": [n for n, _ in params], "values": values, "strides": list(region.strides)}
+
+
+def _promise(file: str, line: int, launch: _Launch) -> dict | None:
+    """The constexpr flag the faulting line runs under: `if EVEN_K:` (or `if not EVEN_K:`/else) around it in
+    the kernel, with the launch's value for it. A mask the learner left out on purpose under a promise
+    (every K step full) faults when the wrapper's promise is false: the fix is the promise, not the mask."""
+    tree = _parsed(file)
+    if tree is None:
+        return None
+    kernel = next(
+        (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == launch.kernel), None
+    )
+    if kernel is None:
+        return None
+    found = None
+    for node in ast.walk(kernel):
+        if not isinstance(node, ast.If):
+            continue
+        test, negated = node.test, False
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, negated = test.operand, True
+        if not isinstance(test, ast.Name) or test.id not in launch.flags:
+            continue
+        body = any(_spans(n, line) for n in node.body)
+        orelse = any(_spans(n, line) for n in node.orelse)
+        if body or orelse:
+            found = {"name": test.id, "value": launch.flags[test.id], "branch": body != negated}
+    return found
+
+
+def _spans(node: ast.AST, line: int) -> bool:
+    start = int(getattr(node, "lineno", 0) or 0)
+    end = int(getattr(node, "end_lineno", None) or start)
+    return start <= line <= end
+
+
+def _promise_source(file: str, name: str, launch_line: int | None) -> dict:
+    """Where the wrapper sets the flag: the `NAME=...` keyword of the launch call at launch_line."""
+    tree = _parsed(file)
+    if tree is None or launch_line is None:
+        return {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _spans(node, launch_line):
+            for keyword in node.keywords:
+                if keyword.arg == name:
+                    return {"line": keyword.lineno, "expr": _segment(file, keyword.value)}
+    return {}
+
+
+def _segment(file: str, node: ast.AST) -> str | None:
+    lines = linecache.getlines(file)
+    try:
+        return ast.get_source_segment("".join(lines), node)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _parsed(file: str) -> ast.Module | None:
+    try:
+        return ast.parse("".join(linecache.getlines(file)))
+    except (SyntaxError, ValueError):
+        return None
+
+
 @dataclasses.dataclass
 class MemcheckStats:
     bytes_loaded: int = 0
@@ -130,6 +231,8 @@ class _Launch:
     regions: list[_Region] = dataclasses.field(default_factory=list)
     checking: bool = True
     record: dict | None = None
+    ints: dict[str, int] = dataclasses.field(default_factory=dict)  # the integer arguments, by parameter name
+    flags: dict[str, bool] = dataclasses.field(default_factory=dict)  # the bool (constexpr) arguments
 
 
 def _element_bytes(handle: Any) -> int:
@@ -205,6 +308,7 @@ class InterpreterMemcheck:
             names = list(getattr(executor, "arg_names", None) or inspect.signature(fn).parameters)
             launch = _Launch(kernel=_kernel_name(fn), file=_kernel_file(fn), names=names)
             launch.regions = _collect_regions(names, args, kwargs)
+            launch.ints, launch.flags = _scalar_args(names, args, kwargs)
             if any(
                 getattr(getattr(a, "device", None), "type", "cpu") != "cpu"
                 for a in list(args) + list(kwargs.values())
@@ -333,6 +437,12 @@ class InterpreterMemcheck:
         grid = tuple(getattr(builder, "grid_dim", None) or (1, 1, 1))
         file, line = self._source_line(launch)
         code = linecache.getline(file, line).strip() or None if file and line else None
+        strides_passed = _strides_passed(launch.ints, region) if region is not None else None
+        if strides_passed is not None:
+            strides_passed["launch_line"] = self._launch_line(launch, file)
+        promise = _promise(file, line, launch) if file and line else None
+        if promise is not None and file:
+            promise.update(_promise_source(file, promise["name"], self._launch_line(launch, file)))
         op_name = {"create_atomic_rmw": "atomic", "create_atomic_cas": "atomic_cas"}.get(op, access)
         if region is None:
             return OutOfBounds(
@@ -383,6 +493,8 @@ class InterpreterMemcheck:
             grid=grid,
             code=code,
             span=span,
+            strides_passed=strides_passed,
+            promise=promise,
         )
 
     @staticmethod
@@ -404,6 +516,17 @@ class InterpreterMemcheck:
             return 0
 
         return min(regions, key=distance)
+
+    def _launch_line(self, launch: _Launch, file: str | None) -> int | None:
+        """The learner's line that launched the kernel: the first frame of their file outside the kernel."""
+        frame: FrameType | None = sys._getframe(1)
+        while frame is not None:
+            if frame.f_code.co_name != launch.kernel and _same_file(
+                frame.f_code.co_filename, file or self.learner_file, self._paths
+            ):
+                return frame.f_lineno
+            frame = frame.f_back
+        return None
 
     def _source_line(self, launch: _Launch) -> tuple[str | None, int | None]:
         target = self.learner_file or launch.file

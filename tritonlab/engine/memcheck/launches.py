@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -46,6 +47,10 @@ def _record_launch(fn: Any, grid: Any, args: tuple, kwargs: dict) -> None:
         # where each tensor argument starts: a contract check asks whether an input's own storage reached the
         # kernel, or only a copy the wrapper made (x.contiguous() doing the strided job)
         "ptrs": _tensor_ptrs(args, kwargs),
+        # a grid function (lambda meta: ...) gets the launch's block sizes; how many program_id axes the
+        # kernel reads: a grid short along axis 1 means something else for a kernel that never reads axis 1
+        "grid_fn": callable(grid),
+        "pid_axes": _pid_axes(fn),
     }
     if record["grid"] is not None:
         record["grid"] = list(record["grid"])
@@ -54,6 +59,19 @@ def _record_launch(fn: Any, grid: Any, args: tuple, kwargs: dict) -> None:
 
 
 _KNOBS = ("num_warps", "num_stages", "num_ctas")
+_PID_AXIS = re.compile(r"program_id\(\s*(?:axis\s*=\s*)?([0-2])\s*\)")
+
+
+def _pid_axes(fn: Any) -> int | None:
+    """1 + the highest tl.program_id axis the kernel's source reads (None: no source to read)."""
+    source = getattr(fn, "src", None)
+    if not isinstance(source, str):
+        try:
+            source = inspect.getsource(getattr(fn, "fn", fn))
+        except (TypeError, OSError):
+            return None
+    axes = [int(a) for a in _PID_AXIS.findall(source)]
+    return max(axes) + 1 if axes else 1
 
 
 def _tensor_ptrs(args: tuple, kwargs: dict) -> list[int]:

@@ -38,6 +38,8 @@ class OutOfBounds(Exception):
         grid: tuple[int, int, int] | None = None,
         code: str | None = None,
         span: tuple[int, int] | None = None,
+        strides_passed: dict | None = None,
+        promise: dict | None = None,
     ) -> None:
         self.access = access
         self.kernel = kernel
@@ -55,6 +57,8 @@ class OutOfBounds(Exception):
         self.strides = tuple(strides) if strides is not None else None
         self.grid = tuple(grid) if grid is not None else None
         self.code = code
+        self.strides_passed = strides_passed
+        self.promise = promise
         self.span = (
             span if span is not None else ((min(self.offsets), max(self.offsets)) if self.offsets else None)
         )
@@ -118,6 +122,13 @@ class OutOfBounds(Exception):
         return _mask_facts(self.code, self.file, self.line)
 
     def _mask_hint(self, what: str) -> str:
+        if self.strides_passed:
+            return swapped_strides_hint(self.arg or "", self.strides_passed)
+        if self.promise:
+            return promise_hint(self.promise, self.line) + "; otherwise " + self._plain_mask_hint(what)
+        return self._plain_mask_hint(what)
+
+    def _plain_mask_hint(self, what: str) -> str:
         facts = self.mask_facts()
         mask, unbounded = facts.get("mask"), facts.get("unbounded") or []
         if unbounded:
@@ -152,9 +163,32 @@ class OutOfBounds(Exception):
             "file": self.file,
             "line": self.line,
             "code": self.code,
+            "strides_passed": self.strides_passed,
+            "promise": self.promise,
             **{k: v for k, v in self.mask_facts().items() if k != "parsed"},
             "message": self.message,
         }
+
+
+def swapped_strides_hint(arg: str, passed: dict) -> str:
+    given = ", ".join(f"{n}={v}" for n, v in zip(passed["params"], passed["values"], strict=False))
+    where = f" (the launch at line {passed['launch_line']})" if passed.get("launch_line") else ""
+    return (
+        f"the strides passed for {arg} are in the wrong order{where}: {given}, but the tensor passed as "
+        f"{arg} has strides {tuple(passed['strides'])} — in-range indices then walk out of the tensor "
+        "whatever the mask says"
+    )
+
+
+def promise_hint(promise: dict, line: int | None) -> str:
+    name, value = promise["name"], promise["value"]
+    where = ""
+    if promise.get("line"):
+        where = f" (line {promise['line']}: {name}={promise.get('expr') or '...'})"
+    return (
+        f"line {line} runs only because the launch passed {name}={value}{where}: if that promise does not "
+        f"hold for this case, fix how the wrapper computes {name}"
+    )
 
 
 _AXIS_PATTERNS = (
@@ -239,6 +273,8 @@ def _oob_from_dict(d: dict) -> OutOfBounds:
     )
     kwargs: dict[str, Any] = {k: d.get(k) for k in keys}
     kwargs["program_id"] = tuple(d.get("program_id") or (0, 0, 0))
+    kwargs["strides_passed"] = d.get("strides_passed")
+    kwargs["promise"] = d.get("promise")
     for k in ("shape", "strides", "grid", "span"):
         kwargs[k] = tuple(d[k]) if d.get(k) is not None else None
     return OutOfBounds(**kwargs)

@@ -49,9 +49,8 @@ def iter_cases(exercise, backend: str, only: list | None = None, seed: int | Non
         return
     spec = exercise.verify
     params_list = spec.gpu if backend == "gpu" else spec.interpreter
-    for params, dtype, case_seed, kwargs in itertools.product(
-        params_list, spec.dtypes, spec.seeds, spec.variants
-    ):
+    variants = _variants(spec, backend)
+    for params, dtype, case_seed, kwargs in itertools.product(params_list, spec.dtypes, spec.seeds, variants):
         yield params, dtype, case_seed, kwargs
     if seed is None or not params_list:
         return
@@ -379,7 +378,13 @@ def _random_count(cases, exercise, backend, args) -> int:
         return 0
     spec = exercise.verify
     params_list = spec.gpu if backend == "gpu" else spec.interpreter
-    return len(cases) - len(params_list) * len(spec.dtypes) * len(spec.seeds) * len(spec.variants)
+    return len(cases) - len(params_list) * len(spec.dtypes) * len(spec.seeds) * len(_variants(spec, backend))
+
+
+def _variants(spec, backend: str) -> list[dict]:
+    """The exercise's variants on this backend: "@autotune" ones pin the autotuner on the interpreter only (a
+    GPU's autotuner tries every config itself)."""
+    return [v for v in spec.variants if backend != "gpu" or not contracts.directives(v)[1]] or [{}]
 
 
 def _timeout(args: dict) -> float:
@@ -1005,6 +1010,8 @@ def _launch_record(launch: dict) -> dict:
         "file": str(launch.get("file") or "")[:4096],
         "grid": grid or None,
         "meta": {str(k): v for k, v in meta.items() if isinstance(v, int) and not isinstance(v, bool)},
+        "grid_fn": launch.get("grid_fn") is True,
+        "pid_axes": launch["pid_axes"] if launch.get("pid_axes") in (1, 2, 3) else None,
     }
 
 

@@ -449,12 +449,14 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     watch = Provenance(loaded.file, backend)
     checker = StoreRecorder(loaded.file, watch) if backend == "interpreter" else None
     call = exercise_env.LearnerCall(loaded, backend, allocator, checker=checker, watchers=[watch])
-    kwargs, dropped = contracts.split_kwargs(loaded.wrapper, case.get("kwargs") or {})
+    variant, lab = contracts.directives(case.get("kwargs") or {})
+    kwargs, dropped = contracts.split_kwargs(loaded.wrapper, variant)
     if dropped:  # a note, not a failure: the wrapper picks its own tiles
         facts["notes"] = [contracts.tiles_not_varied(dropped, exercise.entry)]
     began = __import__("time").perf_counter()
     try:
-        got = call(*inputs.values(), **kwargs)
+        with contracts.pinned_autotune(exercise, loaded.module, lab.get("autotune")):
+            got = call(*inputs.values(), **kwargs)
     except BaseException as exc:  # even BaseException or sys.exit: the learner's line, not a dead runner
         if contracts.is_real_interrupt(exc):
             raise
@@ -641,7 +643,7 @@ def run_reject(loaded, reject: dict, backend: str) -> dict:
 
 
 def _launch(launch: dict) -> dict:
-    return {k: launch.get(k) for k in ("kernel", "file", "grid", "meta", "knobs")}
+    return {k: launch.get(k) for k in ("kernel", "file", "grid", "meta", "knobs", "grid_fn", "pid_axes")}
 
 
 def _block_size_guess(loaded):
