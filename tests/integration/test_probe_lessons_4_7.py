@@ -12,6 +12,21 @@ import pytest
 
 from tritonlab.engine.client import WorkerClient
 
+
+def _block_pointers_work() -> bool:
+    """Triton 3.9 turned tl.make_block_ptr into a NotImplementedError; 3.6 (the GPU box) still has it."""
+    import inspect
+
+    import triton.language as tl
+
+    try:
+        return "have been removed" not in inspect.getsource(tl.make_block_ptr)
+    except (OSError, TypeError):
+        return True
+
+
+_BLOCK_POINTERS = _block_pointers_work()
+
 PROBES = Path(__file__).parent / "probe_lessons_4_7"
 
 
@@ -91,12 +106,15 @@ def test_early_return_on_empty_input_passes(worker):
             28,
             "must be contiguous",
         ),
-        (
+        pytest.param(
             "7/copy-2d",
             "l07_copy_2d_wrong_block_ptr_removed.py",
             "compile",
             28,
             "Block pointers have been removed",
+            marks=pytest.mark.skipif(
+                _BLOCK_POINTERS, reason="this Triton still has tl.make_block_ptr (the file is right here)"
+            ),
         ),
         ("7/bias-add", "l07_bias_add_wrong_b_column_broadcast.py", "compile", 30, "[64, 1]"),
     ],
@@ -183,7 +201,11 @@ def test_wrong_2d_fails_for_its_cause(worker, exercise, name, kind):
 
 def test_bias_add_without_device_check(worker):
     result = verify(worker, "7/bias-add", "l07_bias_add_wrong_no_device_check.py")
-    assert [(c["name"], kinds(c)) for c in failed(result)] == [("rejects device mismatch", {"validation"})]
+    # the file checks neither devices nor dtypes (the starter's TODO asks for both): both rejects fail
+    assert [(c["name"], kinds(c)) for c in failed(result)] == [
+        ("rejects device mismatch", {"validation"}),
+        ("rejects dtype mismatch", {"validation"}),
+    ]
 
 
 def test_returning_the_input_is_named(worker):

@@ -118,12 +118,6 @@ def test_scale_shift_mask_one_short_fails(worker):
     assert all(kinds(c) == {"unwritten"} for c in public_failed(result))
 
 
-@pytest.mark.xfail(
-    reason="mask = offsets < n_elements - 1: the lab says 'the kernel never stored to this output — check the "
-    "tl.store pointer and that the wrapper returns the tensor' (n = 1) and 'check the offsets: pid * BLOCK_SIZE + "
-    "tl.arange' (n = 97); the offsets are right, the store's mask switches off the last real element",
-    strict=True,
-)
 def test_scale_shift_mask_one_short_blames_the_mask(worker):
     result = verify(worker, "4/scale-shift", "l04_scale_shift_wrong_mask_n_minus_1.py")
     messages = [c["diagnoses"][0]["message"] for c in public_failed(result)]
@@ -149,12 +143,6 @@ def test_fix_oob_mask_against_block_size_names_the_mask(worker):
     assert "offsets < BLOCK_SIZE" in error["message"] and "x_ptr" in error["message"]
 
 
-@pytest.mark.xfail(
-    reason="grid = cdiv(n, 1024) while the kernel gets the caller's BLOCK_SIZE passes: 4/runtime-shape (like "
-    "4/fix-oob) verifies only the default BLOCK_SIZE=1024, although the wrapper exposes BLOCK_SIZE and F5 runs "
-    "BLOCK_SIZE=4 (4/scale-shift has a BLOCK_SIZE=512 variant that would catch it)",
-    strict=True,
-)
 def test_runtime_shape_grid_hard_coded_to_1024_fails(worker):
     result = verify(worker, "4/runtime-shape", "l04_runtime_shape_wrong_grid_hardcoded_1024.py")
     assert not result["passed"]
@@ -174,12 +162,6 @@ def test_add_device_checked_against_cuda_stops_at_the_raise(worker):
     stops_at(verify(worker, "5/add", name), "runtime", name, "raise ValueError(")
 
 
-@pytest.mark.xfail(
-    reason="a wrapper that refuses tensors not on 'cuda' gets only its own exception back ('x and y must be on the "
-    "GPU, got cpu and cpu'); the lab should say the input was valid (both on one device) and that devices are "
-    "compared with each other, not with 'cuda' (the hint's own warning)",
-    strict=True,
-)
 def test_add_device_checked_against_cuda_explains_why(worker):
     message = first_message(verify(worker, "5/add", "l05_add_wrong_device_vs_cuda.py"))
     assert any(w in message for w in ("each other", "valid input", "same device")), message
@@ -197,12 +179,6 @@ def test_add_checked_checks_after_the_launch_fail_every_reject(worker):
     assert bad and all(c["name"].startswith("rejects") and kinds(c) == {"validation"} for c in bad)
 
 
-@pytest.mark.xfail(
-    reason="checks written after the launch: for 'y longer than x' the lab says 'it failed inside the kernel "
-    "(ValueError: shapes differ ...)', but that ValueError is the learner's own check, raised after the kernel "
-    "ran; the message should say the check comes too late (after the launch), not that the kernel failed",
-    strict=True,
-)
 def test_add_checked_checks_after_the_launch_says_too_late(worker):
     result = verify(worker, "5/add-checked", "l05_add_checked_wrong_checks_after_launch.py")
     case = next(c for c in failed(result) if c["name"] == "rejects y longer than x")
@@ -238,14 +214,19 @@ def test_copy_swapped_arguments_modify_the_input(worker):
     assert first_diag(result)["kind"] == "input-modified"
 
 
-@pytest.mark.xfail(
-    reason="tl.static_range(degree) with a runtime degree passes on the interpreter (which treats static_range "
-    "as range); Triton's compiler rejects it on a GPU (static_range bounds must be constexpr)",
-    strict=True,
-)
 def test_fma_chain_static_range_of_a_runtime_value_fails(worker):
-    result = verify(worker, "6/fma-chain", "l06_fma_chain_wrong_static_range.py")
+    # the interpreter runs static_range as range; a GPU's compiler refuses a runtime bound: the lab says so here
+    name = "l06_fma_chain_wrong_static_range.py"
+    result = verify(worker, "6/fma-chain", name)
     assert not result["passed"]
+    error = result["error"]
+    assert (
+        error["kind"] == "compile" and error["cause"] == "static-range-runtime" and error["name"] == "degree"
+    )
+    assert error["line"] == line_of(name, "for _ in tl.static_range(degree)")
+    from tritonlab.present.verify import summary
+
+    assert "range(degree)" in summary(result, "en") and "tl.constexpr" in summary(result, "ja")
 
 
 def test_fma_chain_adding_y_fails_from_degree_2(worker):
@@ -253,12 +234,6 @@ def test_fma_chain_adding_y_fails_from_degree_2(worker):
     assert failed(result) and all(c["params"]["degree"] >= 2 for c in failed(result))
 
 
-@pytest.mark.xfail(
-    reason="y <- 0.5 y + y is wrong for degree >= 2, but the lab says 'every element is wrong at n = 1000, while "
-    "every case up to n = 97 passes — does a loop (or the block) reach the whole of n?' (size-threshold): n and "
-    "degree grow together in the cases, and the cause is the loop body, not the coverage of n",
-    strict=True,
-)
 def test_fma_chain_adding_y_is_not_called_a_size_limit(worker):
     diag = first_diag(verify(worker, "6/fma-chain", "l06_fma_chain_wrong_adds_y.py"))
     assert diag.get("cause") != "size-threshold" and "degree" in diag["message"], diag
@@ -269,12 +244,6 @@ def test_fma_chain_reading_the_output_fails(worker):
     assert len(failed(result)) == len(result["cases"])
 
 
-@pytest.mark.xfail(
-    reason="the kernel stores every element (values computed from the poisoned output it loaded), but the lab says "
-    "'no element was written ... the kernel never stored to this output — check the tl.store pointer'; it should "
-    "say the kernel read its own uninitialised output (the load from output_ptr)",
-    strict=True,
-)
 def test_fma_chain_reading_the_output_names_the_load(worker):
     message = first_message(verify(worker, "6/fma-chain", "l06_fma_chain_wrong_reads_output.py"))
     assert "never stored" not in message and "output_ptr" in message, message
@@ -316,12 +285,6 @@ def test_transpose_output_shaped_like_x_fails(worker):
     assert not result["passed"]
 
 
-@pytest.mark.xfail(
-    reason="output allocated as [M, N] instead of [N, M]: the lab stops at the (correct) store and says 'the mask "
-    "(out_mask = ...) lets these lanes through: it must be False for every offset past the end'; the fix is the "
-    "shape of torch.empty in the wrapper",
-    strict=True,
-)
 def test_transpose_output_shaped_like_x_blames_the_allocation(worker):
     message = first_message(verify(worker, "7/transpose", "l07_transpose_wrong_out_shape_like_x.py"))
     assert "lets these lanes through" not in message and "shape" in message, message
@@ -332,22 +295,11 @@ def test_bias_add_storage_offset_added_fails_on_the_bias_load(worker):
     stops_at(verify(worker, "7/bias-add", name), "oob", name, "b = tl.load(")
 
 
-@pytest.mark.xfail(
-    reason="b_ptr + b.storage_offset(): the lab blames the (correct) mask ('col_mask = cols < n_cols lets these "
-    "lanes through' / 'mask the load (offsets < n_elements)', offset 4097 of a 1-element tensor); the bug is the "
-    "extra offset: b_ptr already points at b[0]",
-    strict=True,
-)
 def test_bias_add_storage_offset_added_names_the_offset(worker):
     message = first_message(verify(worker, "7/bias-add", "l07_bias_add_wrong_storage_offset.py"))
     assert any(w in message for w in ("storage_offset", "b_offset", "data_ptr", "b[0]")), message
 
 
-@pytest.mark.xfail(
-    reason="the starter's TODO asks for a TypeError when x and b differ in dtype, but 7/bias-add has no dtype "
-    "reject case: a wrapper without that check passes",
-    strict=True,
-)
 def test_bias_add_without_dtype_check_fails(worker):
     result = verify(worker, "7/bias-add", "l07_bias_add_wrong_no_dtype_check.py")
     assert not result["passed"]
@@ -356,14 +308,15 @@ def test_bias_add_without_dtype_check_fails(worker):
 # --- lesson 8 ---------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    reason="a masked load without other= feeding the row sum passes: the interpreter fills masked-off lanes with "
-    "0, a GPU leaves them undefined; the lab should poison masked-off lanes of loads without other=",
-    strict=True,
-)
 def test_row_sum_masked_load_without_other_fails(worker):
-    result = verify(worker, "8/row-sum", "l08_row_sum_wrong_no_other.py")
+    # the checker fills the masked-off lanes of a load without other= with NaN (a GPU leaves them undefined)
+    name = "l08_row_sum_wrong_no_other.py"
+    result = verify(worker, "8/row-sum", name)
     assert not result["passed"]
+    diag = first_diag(result)
+    assert diag["kind"] == "nan" and diag["cause"] == "no-other", diag
+    assert diag["line"] == line_of(name, "tl.load(")
+    assert "other= がない" in summary(result, "ja")
 
 
 def test_row_sum_output_indexed_with_x_stride_stops_at_the_store(worker):
@@ -371,27 +324,19 @@ def test_row_sum_output_indexed_with_x_stride_stops_at_the_store(worker):
     stops_at(verify(worker, "8/row-sum", name), "oob", name, "tl.store(output_ptr")
 
 
-@pytest.mark.xfail(
-    reason="output_ptr + row * stride_xm: the lab says 'the store has no mask: pass mask= with a bound for each "
-    "index' — a mask would only hide the bug; the 1-D output's row i is at output_ptr + row (x's stride misused)",
-    strict=True,
-)
 def test_row_sum_output_indexed_with_x_stride_names_the_stride(worker):
     message = first_message(verify(worker, "8/row-sum", "l08_row_sum_wrong_store_scalar_to_every_row0.py"))
     assert "pass mask=" not in message and "stride" in message, message
 
 
 def test_softmax_without_other_fails_on_short_ragged_rows(worker):
+    # padding lanes are NaN without other=: every row shorter than its block fails, never a full block
     result = verify(worker, "8/softmax", "l08_softmax_wrong_max_no_other.py")
     assert not result["passed"]
-    assert all(c["params"]["N"] == 3 for c in public_failed(result))
+    bad = public_failed(result)
+    assert bad and all(c["params"]["N"] & (c["params"]["N"] - 1) for c in bad)
 
 
-@pytest.mark.xfail(
-    reason="a masked load without other=-inf before the max: the lab says only '9 elements differ ... in rows 13, "
-    "18, ...'; the rows that fail are those whose values are all < 0, where a padding 0 wins the max: name other=",
-    strict=True,
-)
 def test_softmax_without_other_names_other(worker):
     message = first_message(verify(worker, "8/softmax", "l08_softmax_wrong_max_no_other.py"))
     assert "other" in message, message
@@ -436,12 +381,6 @@ def test_matmul_a_mask_built_from_offs_n_stops_at_the_a_load(worker):
     stops_at(verify(worker, "9/matmul", name), "compile", name, "a = tl.load(")
 
 
-@pytest.mark.xfail(
-    reason="A's mask built from offs_n: the lab calls the [32, 16] MASK 'a value combined with pointers ... "
-    "(or reshape the value)', and the summary says 'stored through' for a load; it should name the mask and "
-    "offs_n vs offs_m",
-    strict=True,
-)
 def test_matmul_a_mask_built_from_offs_n_names_the_mask(worker):
     result = verify(worker, "9/matmul", "l09_matmul_wrong_a_mask_uses_n.py")
     assert "mask" in first_message(result), first_message(result)
@@ -454,12 +393,6 @@ def test_matmul_swapped_tile_indices_fail_unwritten(worker):
     assert "unwritten" in kinds(public_failed(result)[0])
 
 
-@pytest.mark.xfail(
-    reason="pid_m = pid % num_pid_n, pid_n = pid // num_pid_m: the lab says 'the programs along the columns stop "
-    "early — check the grid's column axis (triton.cdiv(n_cols, BLOCK_N))', but the grid (the given wrapper) has "
-    "one program per tile; the split of pid into (pid_m, pid_n) is wrong",
-    strict=True,
-)
 def test_matmul_swapped_tile_indices_do_not_blame_the_grid(worker):
     message = first_message(verify(worker, "9/matmul", "l09_matmul_wrong_pid_swapped.py"))
     assert "check the grid" not in message and "pid" in message, message
@@ -525,11 +458,6 @@ def test_rms_norm_store_with_x_row_stride_stops_at_the_store(worker):
     stops_at(verify(worker, "10/debug-rms-norm", name), "oob", name, "tl.store(y_ptr")
 
 
-@pytest.mark.xfail(
-    reason="y stored at row * stride_xm: the lab says 'the mask (mask = cols < N) lets these lanes through' — the "
-    "mask is right; y's rows are stride_ym apart, x's stride was used",
-    strict=True,
-)
 def test_rms_norm_store_with_x_row_stride_names_the_stride(worker):
     message = first_message(verify(worker, "10/debug-rms-norm", "l10_rms_wrong_store_x_row_stride.py"))
     assert "lets these lanes through" not in message and "stride" in message, message
@@ -567,12 +495,6 @@ def test_autotune_block_sizes_still_passed_stop_at_the_launch(worker):
     stops_at(verify(worker, "10/autotune-matmul", name), "runtime", name, "matmul_kernel[grid](")
 
 
-@pytest.mark.xfail(
-    reason="BLOCK_M=... still passed at the launch: the lab shows the interpreter's raw 'InterpretedFunction.run() "
-    "got multiple values for keyword argument BLOCK_M'; it should say the autotuner supplies the block sizes "
-    "from the chosen config, so the launch must not",
-    strict=True,
-)
 def test_autotune_block_sizes_still_passed_names_the_autotuner(worker):
     message = first_message(verify(worker, "10/autotune-matmul", "l10_autotune_wrong_passes_block_sizes.py"))
     assert "InterpretedFunction" not in message and "autotun" in message, message

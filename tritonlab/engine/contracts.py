@@ -372,8 +372,30 @@ def explain_unwritten(
             + (f" with the launch's own tile (meta gave {blocks[0]} x {blocks[1]})" if from_meta else ""),
         )
         return
+    if (
+        tiles
+        and blocks
+        and len(blocks) == 2
+        and programs >= tiles
+        and diag.get("cause") in ("columns-short", "rows-short", "tiles")
+    ):
+        # a program for every tile, yet tiles stay unwritten: two programs took the same tile
+        diag.update(
+            cause="tile-map",
+            programs=programs,
+            tiles=tiles,
+            message=f"{diag.get('count')} elements were never written although the grid launched "
+            f"{_count(programs, 'program')} for {tiles} tiles: some programs wrote the same tile — check how "
+            "the program id is split into the tile's row and column (pid_m, pid_n)",
+        )
+        return
     block_1d = block if isinstance(block, int) and len(shape) == 1 else None
-    if block_1d and programs > 1 and diag.get("ranges") == [[block_1d, numel - 1]]:
+    if (
+        block_1d
+        and programs > 1
+        and diag.get("ranges") == [[block_1d, numel - 1]]
+        and diag.get("cause") != "tail-masked"  # no store landed twice: not programs sharing one block
+    ):
         diag.update(
             cause="same-block",
             programs=programs,
@@ -440,11 +462,11 @@ def explain_shape_error(exc: BaseException, info: dict, file: str | None = None)
     (left, left_ptr, left_bool), (right, right_ptr, right_bool) = found
     if left_ptr != right_ptr:
         pointer, value = (left, right) if left_ptr else (right, left)
-        store = _is_store(file, info.get("line"))
-        verb = "stored through" if store else "combined with"
+        access = _access_of(file, info.get("line"))
+        verb = "stored through" if access == "store" else "combined with"
         flipped = value == pointer[::-1] and len(value) == 2
-        if store and (right_bool if left_ptr else left_bool):
-            # a store's mask is broadcast against the pointers too: a boolean block is the mask, not the value
+        if access and (right_bool if left_ptr else left_bool):
+            # a load's or store's mask is broadcast against the pointers too: a boolean block is the mask
             fix = (
                 " — build the mask in the pointers' order (swap [:, None] and [None, :] in it)"
                 if flipped
@@ -453,9 +475,10 @@ def explain_shape_error(exc: BaseException, info: dict, file: str | None = None)
             info.update(
                 cause="shape-mismatch",
                 operand="mask",
+                access=access,
                 value_shape=value,
                 pointer_shape=pointer,
-                message=f"a {value} mask for {pointer} pointers: the shapes must match{fix}",
+                message=f"a {value} mask for {pointer} pointers in a {access}: the shapes must match{fix}",
             )
             return
         fix = (
@@ -506,12 +529,15 @@ def _broadcast_frame(exc: BaseException):
     return None
 
 
-def _is_store(file: str | None, line: int | None) -> bool:
-    """Whether the learner's failing line is a tl.store (the call that pairs a value with pointers)."""
+def _access_of(file: str | None, line: int | None) -> str | None:
+    """The access ("store" or "load") when the learner's failing line is a tl.store / tl.load (the calls that
+    pair a value or a mask with pointers), else None."""
     import linecache
 
     text = linecache.getline(file, line) if file and line else ""
-    return "store" in text
+    if "store" in text:
+        return "store"
+    return "load" if "load" in text else None
 
 
 def numerics_first(cases: list, errored: bool) -> None:

@@ -339,6 +339,7 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
         start = runs[0][0]
         diag["start"] = start
         elements = f"elements {start}–{n - 1}" if start < n - 1 else f"element {start}"
+        were = "were" if start < n - 1 else "was"
         if block and start == block:
             diag["cause"] = "one-program"
             diag["message"] = (
@@ -348,19 +349,19 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
         elif block and n % block and start == (n // block) * block:
             diag["cause"] = "grid-floor"
             diag["message"] = (
-                f"{elements} were never written: the last program was not launched — check the grid: "
+                f"{elements} {were} never written: the last program was not launched — check the grid: "
                 f"triton.cdiv(n_elements, BLOCK_SIZE), not n_elements // BLOCK_SIZE"
             )
         elif len(view_shape) == 2:
             diag["cause"] = "tail-2d"
             diag["message"] = (
-                f"{elements} (the end of the output, counted row by row) were never written: the grid is too "
-                f"small, or the stores land somewhere else — check the grid and the output's strides"
+                f"{elements} (the end of the output, counted row by row) {were} never written: the grid is "
+                f"too small, or the stores land somewhere else — check the grid and the output's strides"
             )
         else:
             diag["cause"] = "grid-short"
             diag["message"] = (
-                f"{elements} were never written: the last programs were not launched — check the grid"
+                f"{elements} {were} never written: the last programs were not launched — check the grid"
             )
         return diag
     if len(runs) == 1 and runs[0][0] == 0:

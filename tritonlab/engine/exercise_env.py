@@ -11,7 +11,7 @@ from typing import Any
 
 from tritonlab.content.loader import load_catalog
 from tritonlab.content.model import Exercise
-from tritonlab.engine.learner import LearnerError, load_module
+from tritonlab.engine.learner import LearnerError, load_module, static_range_misuse
 from tritonlab.engine.protocol import error
 
 _CATALOGS: dict = {}
@@ -61,6 +61,10 @@ def load(args: dict, backend: str) -> Loaded:
                 None,
             )
         )
+    if backend == "interpreter":  # a GPU's compiler says this itself
+        misuse = static_range_misuse(path)
+        if misuse is not None:
+            raise LearnerError(misuse)
     device = torch.device("cuda") if backend == "gpu" else torch.device("cpu")
     return Loaded(exercise, str(Path(path).resolve()), module, wrapper, device)
 

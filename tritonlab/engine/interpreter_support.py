@@ -184,8 +184,9 @@ def install_if_needed() -> bool:
 def host_clock_benchmarker() -> bool:
     """On a GPU machine the interpreter keeps the real driver, whose benchmarker times with CUDA events: an
     `@triton.autotune` kernel with several configs then initialised CUDA inside the forked interpreter runner
-    ("Cannot re-initialize CUDA in forked subprocess", seen on the H200) — and CUDA events cannot time CPU work
-    anyway. An interpreting process benchmarks with the host clock, like the stand-in driver. True when set."""
+    ("Cannot re-initialize CUDA in forked subprocess", seen on the H200) — and CUDA events cannot time CPU
+    work anyway. An interpreting process benchmarks with the host clock, like the stand-in driver. True when
+    set."""
     try:
         from triton.runtime import driver
 

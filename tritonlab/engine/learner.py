@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import os
+import re
 import sys
 import traceback
 from pathlib import Path
@@ -133,7 +135,23 @@ def classify(exc: BaseException, learner_file: str) -> dict:
         return error("compile", text, line, exception=text)
     if isinstance(root, SyntaxError):
         return error("syntax", f"SyntaxError: {root.msg}", root.lineno, exception=f"SyntaxError: {root.msg}")
-    extra = {}
+    extra: dict = {}
+    conflict = _autotune_conflict(chain, frames)
+    if conflict:
+        names = ", ".join(conflict)
+        message = (
+            f"the autotuner supplies {names} from the config it picks, and the launch passes {names} too — "
+            "remove them from the launch (they belong in the triton.Config entries)"
+        )
+        return error(
+            "runtime",
+            message,
+            line,
+            traceback=_short_tb(frames),
+            exception=f"{type(root).__name__}: {root}",
+            cause="autotune-conflict",
+            names=conflict,
+        )
     if isinstance(root, PermissionError) and _sandboxed():
         extra["cause"] = "sandbox"  # the runner's confinement said no (a signal to the judge, a ptrace, …)
     if type(root).__name__ == "NeedsGpu" and type(root).__module__.endswith("interpreter_support"):
@@ -189,3 +207,70 @@ def _short_tb(frames) -> str:
         f for f in frames if "/site-packages/" not in f.filename and "/tritonlab/engine/" not in f.filename
     ]
     return "".join(traceback.format_list(keep[-6:]))
+
+
+def static_range_misuse(path: str | Path) -> dict | None:
+    """`tl.static_range(degree)` unrolls at compile time, so its bounds must be tl.constexpr; the interpreter
+    runs it as a plain range and would pass a runtime `degree` that a GPU refuses to compile. The first such
+    call in a @triton.jit function, as a compile error at its line (cause `static-range-runtime`), or None."""
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return None
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef) or not any("jit" in ast.unparse(d) for d in fn.decorator_list):
+            continue
+        runtime = {
+            a.arg
+            for a in fn.args.args + fn.args.kwonlyargs
+            if a.annotation is None or "constexpr" not in ast.unparse(a.annotation)
+        }
+        for call in ast.walk(fn):
+            if not isinstance(call, ast.Call):
+                continue
+            name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", None)
+            if name != "static_range":
+                continue
+            used = [
+                n.id
+                for arg in [*call.args, *(k.value for k in call.keywords)]
+                for n in ast.walk(arg)
+                if isinstance(n, ast.Name) and n.id in runtime
+            ]
+            if used:
+                message = (
+                    "tl.static_range unrolls the loop at compile time, so its bounds must be tl.constexpr, "
+                    f"but {used[0]} is a runtime argument of {fn.name} — use range({used[0]}) (or tl.range), "
+                    f"or make {used[0]} a tl.constexpr"
+                )
+                return error(
+                    "compile",
+                    message,
+                    call.lineno,
+                    file=str(path),
+                    cause="static-range-runtime",
+                    name=used[0],
+                    kernel=fn.name,
+                    exception=message,
+                )
+    return None
+
+
+_CONFLICT = re.compile(r"Conflicting meta-parameters: ([\w, ]+)")
+_MULTIPLE = re.compile(r"got multiple values for (?:keyword )?argument '(\w+)'")
+
+
+def _autotune_conflict(chain: list, frames: list) -> list[str] | None:
+    """The meta-parameters a launch passes although its @triton.autotune config sets them: Triton says
+    "Conflicting meta-parameters: BLOCK_M, ..." on a GPU, the interpreter "run() got multiple values for
+    keyword argument 'BLOCK_M'" from inside the autotuner."""
+    for exc in chain:
+        found = _CONFLICT.search(str(exc))
+        if found:
+            return [n.strip() for n in found.group(1).split(",") if n.strip()]
+    through_autotuner = any(f.filename.replace("\\", "/").endswith("runtime/autotuner.py") for f in frames)
+    for exc in chain:
+        found = _MULTIPLE.search(str(exc))
+        if found and isinstance(exc, TypeError) and through_autotuner:
+            return [found.group(1)]
+    return None

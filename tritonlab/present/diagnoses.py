@@ -189,9 +189,12 @@ def _compile(f: Facts) -> Said:
                     " — build the mask with the pointers' shape", "。mask をポインタと同じ形で作ってください"
                 )
             )
+            load = f["access"] == "load"  # older results carry no access: a store
             return Said(
-                f"a {value} mask for {pointer} pointers in a store: the shapes must match{fix.en}",
-                f"ストアの mask が {value} で、ポインタは {pointer} です。形が一致している必要があります{fix.ja}",
+                f"a {value} mask for {pointer} pointers in a {'load' if load else 'store'}: the shapes must "
+                f"match{fix.en}",
+                f"{'ロード' if load else 'ストア'}の mask が {value} で、ポインタは {pointer} です。"
+                f"形が一致している必要があります{fix.ja}",
             )
         fix = (
             Said(" — transpose the value with tl.trans(...)", "。値を tl.trans(...) で転置してください")
@@ -212,6 +215,16 @@ def _compile(f: Facts) -> Said:
             f"形 {a} と {b} のブロックは組み合わせられません。各軸が一致するか 1(ブロードキャスト)"
             "である必要があります",
         )
+    if f["cause"] == "static-range-runtime" and f["name"]:
+        name = f["name"]
+        return Said(
+            f"tl.static_range unrolls the loop at compile time, so its bounds must be tl.constexpr, but {name} "
+            f"is a runtime argument — use range({name}) (or tl.range), or make {name} a tl.constexpr. The "
+            "interpreter would run it; a GPU refuses to compile it",
+            f"tl.static_range はコンパイル時にループを展開するので、範囲は tl.constexpr でなければなりませんが、"
+            f"{name} は実行時の引数です。range({name})(または tl.range)を使うか、{name} を tl.constexpr に"
+            "してください。インタプリタでは動いてしまいますが、GPU ではコンパイルできません",
+        )
     q = verbatim(f["exception"] or f["message"])
     return Said(f"Triton could not compile the kernel: {q}", f"Triton がカーネルをコンパイルできません: {q}")
 
@@ -221,6 +234,25 @@ def _runtime(f: Facts) -> Said:
     q = verbatim(f["exception"] or f["message"])
     if f["cause"] == "internal":
         return Said(f"an internal error in the lab: {q}", f"ラボの内部エラーです: {q}")
+    if f["cause"] == "rejected-valid":
+        line = f["line"]
+        cuda = bool(f["cuda"])
+        return Said(
+            f"your own check raised on a valid case: {q}. Every case the lab runs is valid input — check the "
+            f"condition above line {line}"
+            + (", and compare the inputs' devices with each other, not with 'cuda'" if cuda else ""),
+            f"有効なケースで自分のチェックが例外を送出しました: {q}。ラボが実行するケースはすべて有効な入力です。"
+            f"{line} 行目の上の条件を確認してください"
+            + ("。デバイスは 'cuda' とではなく、入力どうしで比べてください" if cuda else ""),
+        )
+    if f["cause"] == "autotune-conflict" and f["names"]:
+        names = ", ".join(str(n) for n in f["names"])
+        return Said(
+            f"the autotuner supplies {names} from the config it picks, and the launch passes {names} too — "
+            "remove them from the launch (they belong in the triton.Config entries)",
+            f"{names} は autotuner が選んだ config から渡されるのに、起動でも {names} を渡しています。"
+            "起動からは外してください(triton.Config の側に書くものです)",
+        )
     if f["cause"] == "needs-gpu":
         return Said(
             f"this code needs a GPU: {q}. It reads the GPU's properties (SM count, registers, shared memory) "
@@ -506,6 +538,16 @@ def _mask_hint(d: Facts) -> Said:
             + rest
         )
     mask, unbounded = d["mask"], d["unbounded"] or []
+    arg = d["arg"] or "?"
+    if d["foreign"]:
+        steps = ", ".join(f"{x['name']} = {x['value']}" for x in d["foreign"])
+        strides = shape(d["strides"] or ())
+        return Said(
+            f"the pointer steps with {steps}, which is not a stride of {arg} (its strides are {strides}): step "
+            f"through {arg} with its own strides",
+            f"ポインタは {steps} で進んでいますが、これは {arg} のストライドではありません({arg} のストライドは "
+            f"{strides})。{arg} 自身のストライドで進めてください",
+        )
     if unbounded:
         names_en = " and ".join(f"{u['name']} (axis {u['axis']})" for u in unbounded)
         names_ja = "、".join(f"{u['name']}(軸 {u['axis']})" for u in unbounded)
@@ -517,6 +559,24 @@ def _mask_hint(d: Facts) -> Said:
         return Said(
             f"the access has no mask: bound {names_en} (and every other index) with a mask",
             f"このアクセスにはマスクがありません。{names_ja}(ほかのインデックスも)をマスクで制限してください",
+        )
+    if mask and d["extra"]:
+        added = " + ".join(str(x) for x in d["extra"])
+        return Said(
+            f"the mask ({mask}) bounds the indices, but the pointer also adds {added}, and {arg} already points "
+            "at its first element: drop the extra offset",
+            f"マスク ({mask}) はインデックスを制限していますが、ポインタには {added} も足されています。"
+            f"{arg} はすでに先頭の要素を指しているので、余分なオフセットを外してください",
+        )
+    if mask and d["bounded"]:
+        allocated = shape(d["shape"] or ())
+        return Said(
+            f"the mask ({mask}) bounds every index, yet these lanes land past the end: unless one of its bounds "
+            "is wrong, the address itself is off — check the strides and any offset added to the pointer, and "
+            f"the shape the tensor was allocated with {allocated}",
+            f"マスク ({mask}) は各インデックスを制限していますが、これらのレーンは末尾を越えています。"
+            "範囲条件が間違っていないなら、アドレスそのものがずれています。ストライド、ポインタに足した"
+            f"オフセット、テンソルを確保したときの形 {allocated} を確認してください",
         )
     if mask:
         return Said(
@@ -599,6 +659,55 @@ def _unwritten(f: Facts) -> Said:
     last = (n - 1) if isinstance(n, int) else "?"
     elems_en = f"elements {start}–{last}" if start != last else f"element {start}"
     elems_ja = f"要素 {start}–{last}" if start != last else f"要素 {start}"
+    were = "were" if start != last else "was"
+    if cause == "tail-masked":
+        programs, numel, first = f["grid_programs"], f["numel"], f["first"]
+        tail = numel - first if isinstance(numel, int) and isinstance(first, int) else count
+        return Said(
+            f"{elems_en} {were} never written: a program covered {'them' if were == 'were' else 'it'} "
+            f"({number(programs)} × BLOCK_SIZE {number(block)} ≥ {number(numel)}), but the store's mask "
+            f"switched off the last {_n(tail, 'en', 'element', 'elements', '')} — it must be True for every "
+            "offset below n_elements (an off-by-one?)",
+            f"{elems_ja} が書き込まれていません。担当するプログラムはありました({number(programs)} × "
+            f"BLOCK_SIZE {number(block)} ≥ {number(numel)})が、ストアのマスクが最後の {number(tail)} 要素を"
+            "外しています。n_elements 未満のすべてのオフセットで True になる必要があります(1 つずれていませんか?)",
+        )
+    if cause == "stored-poison":
+        reads = bool(f["loads_output"])
+        return Said(
+            f"{_n(count, 'en', 'element', 'elements', '')} of the output hold values computed from memory "
+            "nobody wrote, although your kernel stored them"
+            + (
+                f" — it loads from the output it is writing ({f['arg'] or 'the output tensor'}): read the inputs "
+                "instead"
+                if reads
+                else " — check what the stored values are computed from"
+            ),
+            f"出力の {number(count)} 要素は、カーネルがストアしたものの、誰も書いていないメモリから計算した値"
+            "です"
+            + (
+                f"。書き込み中の出力({f['arg'] or '出力テンソル'})からロードしています。入力を読んでください"
+                if reads
+                else "。ストアする値が何から計算されているかを確認してください"
+            ),
+        )
+    if cause == "tile-map":
+        programs, tiles = f["programs"], f["tiles"]
+        return Said(
+            f"{_n(count, 'en', 'element was', 'elements were', '')} never written although the grid launched "
+            f"{_n(programs, 'en', 'program', 'programs', '')} for {number(tiles)} tiles: some programs wrote the "
+            "same tile — check how the program id is split into the tile's row and column (pid_m, pid_n)",
+            f"グリッドは {number(tiles)} タイルに対して {number(programs)} プログラムを起動しているのに、"
+            f"{number(count)} 要素が書き込まれていません。同じタイルを書いたプログラムがあります。"
+            "プログラム ID をタイルの行と列(pid_m, pid_n)に分ける計算を確認してください",
+        )
+    if cause == "masked-off":
+        return Said(
+            "no element was written: your kernel ran tl.store, but its mask switched off every lane — check "
+            "the store's mask (it must be True for every offset below n_elements)",
+            "どの要素も書き込まれていません。カーネルは tl.store を実行しましたが、マスクがすべてのレーンを"
+            "外しています。ストアのマスク(n_elements 未満のすべてのオフセットで True)を確認してください",
+        )
     if cause == "grid-zero":
         return Said(
             f"the grid launched no programs (grid {shape(f['grid'] or ())}): a floor division of a "
@@ -661,7 +770,8 @@ def _unwritten(f: Facts) -> Said:
         )
     if cause == "none-written":
         return Said(
-            f"no element was written ({_n(n, 'en', 'element', 'elements', '')} still hold the poison): the "
+            f"no element was written ({_n(n, 'en', 'element', 'elements', '')} still "
+            f"{'holds' if n == 1 else 'hold'} the poison): the "
             "kernel never "
             "stored to this output — check the tl.store pointer and that the wrapper returns the tensor it "
             "passed "
@@ -734,7 +844,7 @@ def _unwritten(f: Facts) -> Said:
     if cause == "partial-blocks":
         programs, numel = f["grid_programs"], f["numel"]
         return Said(
-            f"{elems_en} were never written: the grid had enough programs ({number(programs)} × BLOCK_SIZE "
+            f"{elems_en} {were} never written: the grid had enough programs ({number(programs)} × BLOCK_SIZE "
             f"{number(block)} ≥ {number(numel)}), but each program wrote only part of its block — check the "
             "offsets: "
             "pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)",
@@ -776,6 +886,16 @@ def _nan(f: Facts) -> Said:
     )
     if f["cause"] == "softmax":
         hint = Said("subtract the row max before exp", "exp の前に行の最大値を引いてください")
+    if f["cause"] == "no-other":
+        line = f["line"]
+        hint = Said(
+            f"the load at line {line} has no other=, so its masked-off lanes are undefined (the lab fills them "
+            "with NaN; a GPU leaves whatever is there) and they reach the result — give other= the value that "
+            "cannot change it (0.0 for a sum, float('-inf') for a max)",
+            f"{line} 行目のロードには other= がないので、マスクで外したレーンの値は未定義です(ラボは NaN で"
+            "埋めます。GPU ではそこにある値のままです)。それが結果に混ざっています。結果を変えない値を "
+            "other= に渡してください(和なら 0.0、最大値なら float('-inf'))",
+        )
     if f["cause"] == "zero-row":
         name = verbatim(f["input"])
         hint = Said(
@@ -838,6 +958,17 @@ def _mismatch(f: Facts) -> Said:
             f"。{name} = {value} ではすべての要素が違いますが、{name} = {upto} までのケースはすべて合格しています。"
             f"カーネルがある大きさまでしか扱えていません。ループ(またはブロック)が {name} 全体に届いていますか?",
         )
+    if cause == "param-threshold":
+        name, value, upto = str(f["param"]), number(f["value"]), number(f["passed_up_to"])
+        other, other_value, other_upto = str(f["other"]), number(f["other_value"]), number(f["other_up_to"])
+        return head + Said(
+            f": every element is wrong at {name} = {value}, {other} = {other_value}, while every case up to "
+            f"{name} = {upto}, {other} = {other_upto} passes — check what grows with them: the loop over "
+            f"{other} (what each step computes) and the reach of the block over {name}",
+            f"。{name} = {value}、{other} = {other_value} ではすべての要素が違いますが、{name} = {upto}、"
+            f"{other} = {other_upto} までのケースはすべて合格しています。これらと一緒に大きくなるものを"
+            f"確認してください: {other} のループ(各ステップの計算)と、ブロックが {name} 全体に届くかどうかです",
+        )
     if cause == "all-wrong":
         return head + Said(
             ": every element is wrong — check the operation, the argument order and the dtype",
@@ -890,7 +1021,8 @@ def _no_kernel(f: Facts) -> Said:
 def _input_modified(f: Facts) -> Said:
     arg, changed = f["arg"], number(f["changed"])
     return Said(
-        f"your kernel modified its input {arg} ({changed} elements changed): inputs are read-only — store "
+        f"your kernel modified its input {arg} ({_n(f['changed'], 'en', 'element', 'elements', '')} changed): "
+        "inputs are read-only — store "
         "into the "
         "output instead",
         f"カーネルが入力 {arg} を書き換えました({changed} 要素が変化)。入力は読み取り専用です。出力に"
@@ -953,6 +1085,16 @@ def _validation(f: Facts) -> Said:
     why = f["why"]
     why_en = why.get("en") if isinstance(why, Mapping) else why
     why_ja = (why.get("ja") or why.get("en")) if isinstance(why, Mapping) else why
+    if f["cause"] == "checked-after-launch":
+        line = f["line"]
+        at_en = f" at line {line}" if line else ""
+        at_ja = f"({line} 行目)" if line else ""
+        return Said(
+            f"your check raised{at_en}, but only after the kernel had already run with this input: move the "
+            "checks above the launch",
+            f"チェックが例外を送出しました{at_ja}が、カーネルがこの入力で実行された後でした。"
+            "チェックを起動より前に移してください",
+        )
     if f["cause"] == "failed-in-kernel":
         return Said(
             "it failed inside the kernel instead of being rejected before the launch",

@@ -218,6 +218,9 @@ class MemcheckStats:
     bytes_stored: int = 0
     programs: int = 0
     launches: list[dict] = dataclasses.field(default_factory=list)
+    # the learner's masked loads without other= whose masked-off lanes the checker filled with NaN: a GPU
+    # leaves them undefined, the interpreter would give 0 (and hide a sum or max that reads the padding)
+    padded: list[dict] = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -359,6 +362,10 @@ class InterpreterMemcheck:
                     raise
                 except Exception as e:  # noqa: BLE001 - a checker bug must not break the learner's run
                     memcheck.reason = f"check skipped: {type(e).__name__}: {e}"
+                if name == "create_masked_load" and len(args) > 2 and args[2] is None:
+                    padding = memcheck._undefined_padding(ptrs, mask)
+                    if padding is not None:
+                        args = (*args[:2], padding, *args[3:])
                 memcheck._nested += 1
                 try:
                     return original(*args, **kwargs)
@@ -397,6 +404,39 @@ class InterpreterMemcheck:
 
         self._patches.set(builder, "set_grid_dim", set_grid_dim)
         self._patches.set(builder, "set_grid_idx", set_grid_idx)
+
+    # -- undefined padding ----------------------------------------------------------------------------------
+
+    def _undefined_padding(self, ptrs: Any, mask: Any) -> Any:
+        """`other` for a float load without one whose mask switches lanes off: NaN, so padding that reaches a
+        sum, a max or a dot shows as NaN (cause `no-other`) instead of the interpreter's silent 0. Lanes only
+        stored back under the same mask never reach the output, so a masked copy still passes."""
+        if not self._launches or not self._launches[-1].checking:
+            return None
+        m = np.asarray(getattr(mask, "data", mask))
+        if m.dtype != bool or bool(m.all()):
+            return None
+        from triton.runtime import interpreter
+
+        element = ptrs.get_element_ty()
+        name = str(element)
+        data = np.asarray(ptrs.data)
+        if name in ("fp32", "fp64", "fp16"):
+            dtype = {"fp32": np.float32, "fp64": np.float64, "fp16": np.float16}[name]
+            fill = np.full(data.shape, np.nan, dtype=dtype)
+        elif name == "bf16":  # the interpreter keeps bf16 as raw 16-bit words: a quiet NaN's bits
+            fill = np.full(data.shape, 0x7FC0, dtype=np.uint16)
+        else:
+            return None
+        if len(self.stats.padded) < 8:
+            _, line = self._source_line(self._launches[-1])
+            off = int(np.broadcast_to(~m.astype(bool), data.shape).sum())
+            known = next((p for p in self.stats.padded if p["line"] == line), None)
+            if known is None:
+                self.stats.padded.append({"line": line, "lanes": off})
+            else:
+                known["lanes"] += off
+        return interpreter.TensorHandle(fill, element)
 
     # -- the check ------------------------------------------------------------------------------------------
 
@@ -495,6 +535,7 @@ class InterpreterMemcheck:
             span=span,
             strides_passed=strides_passed,
             promise=promise,
+            ints=launch.ints,
         )
 
     @staticmethod

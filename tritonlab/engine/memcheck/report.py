@@ -40,6 +40,7 @@ class OutOfBounds(Exception):
         span: tuple[int, int] | None = None,
         strides_passed: dict | None = None,
         promise: dict | None = None,
+        ints: dict | None = None,
     ) -> None:
         self.access = access
         self.kernel = kernel
@@ -59,6 +60,7 @@ class OutOfBounds(Exception):
         self.code = code
         self.strides_passed = strides_passed
         self.promise = promise
+        self.ints = dict(ints or {})  # the launch's integer arguments (strides among them), for mask_facts
         self.span = (
             span if span is not None else ((min(self.offsets), max(self.offsets)) if self.offsets else None)
         )
@@ -119,7 +121,17 @@ class OutOfBounds(Exception):
     def mask_facts(self) -> dict:
         """The learner's own words for the guard: the mask expression of the faulting line (None: no mask) and
         the index names its pointer is built from that the mask never mentions, with their axes."""
-        return _mask_facts(self.code, self.file, self.line)
+        facts = _mask_facts(self.code, self.file, self.line)
+        names = facts.pop("pointer_names", set())
+        if self.ints and self.strides is not None:
+            foreign = [
+                {"name": n, "value": v}
+                for n, v in self.ints.items()
+                if n in names and "stride" in n.lower() and v not in self.strides and v > 1
+            ]
+            if foreign:
+                facts["foreign"] = foreign
+        return facts
 
     def _mask_hint(self, what: str) -> str:
         if self.strides_passed:
@@ -131,11 +143,29 @@ class OutOfBounds(Exception):
     def _plain_mask_hint(self, what: str) -> str:
         facts = self.mask_facts()
         mask, unbounded = facts.get("mask"), facts.get("unbounded") or []
+        if facts.get("foreign"):
+            steps = ", ".join(f"{f['name']} = {f['value']}" for f in facts["foreign"])
+            return (
+                f"the pointer steps with {steps}, which is not a stride of {self.arg} (its strides are "
+                f"{tuple(self.strides or ())}): step through {self.arg} with its own strides"
+            )
         if unbounded:
             names = " and ".join(f"{u['name']} (axis {u['axis']})" for u in unbounded)
             if mask:
                 return f"the mask ({mask}) never bounds {names}: add a bound for it to the mask of {what}"
             return f"{what} has no mask: bound {names} (and every other index) with a mask"
+        if mask and facts.get("extra"):
+            return (
+                f"the mask ({mask}) bounds the indices, but the pointer also adds "
+                f"{' + '.join(facts['extra'])}, and {self.arg} already points at its first element: drop the "
+                "extra offset"
+            )
+        if mask and facts.get("bounded"):
+            return (
+                f"the mask ({mask}) bounds every index, yet these lanes land past the end: unless one of its "
+                "bounds is wrong, the address itself is off — check the strides and any offset added to the "
+                f"pointer, and the shape the tensor was allocated with {tuple(self.shape or ())}"
+            )
         if mask:
             return (
                 f"the mask ({mask}) lets these lanes through: it must be False for every offset past the end"
@@ -205,8 +235,12 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
         return {}
     try:
         tree = ast.parse(code.strip().rstrip(":"), mode="exec")
-    except SyntaxError:
-        return {}
+    except SyntaxError:  # a call spread over several lines: read the whole statement that starts here
+        code = _statement(file, line)
+        try:
+            tree = ast.parse(code or "", mode="exec")
+        except SyntaxError:
+            return {}
     call = next(
         (
             n
@@ -220,7 +254,7 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
     if call is None or not call.args:
         return {}
     assert isinstance(call.func, ast.Attribute)  # the search above matched only attribute calls
-    text = code.strip().rstrip(":")
+    text = (code or "").strip().rstrip(":")
     mask_node = next((k.value for k in call.keywords if k.arg == "mask"), None)
     if mask_node is None and call.func.attr == "store" and len(call.args) >= 3:
         mask_node = call.args[2]
@@ -241,7 +275,62 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
             axes.setdefault(name, axis)
     mentioned = set(re.findall(r"\w+", mask or ""))
     unbounded = [{"name": n, "axis": a} for n, a in axes.items() if n not in mentioned]
-    return {"parsed": True, "mask": mask, "unbounded": unbounded}
+    # the mask names every index of the pointer with a strict bound: then the address itself may be off
+    indices = set(axes) or (set(re.findall(r"[A-Za-z_]\w*", pointer)) - {"tl", "None"})
+    bounded = bool(mask) and not unbounded and bool(indices & mentioned) and "<=" not in (mask or "")
+    facts: dict = {"parsed": True, "mask": mask, "unbounded": unbounded, "bounded": bounded}
+    facts["pointer_names"] = set(re.findall(r"[A-Za-z_]\w*", source))
+    extra = _extra_terms(call.args[0], text, mentioned | set(axes), file, line)
+    if bounded and extra:
+        facts["extra"] = extra
+    return facts
+
+
+def _extra_terms(pointer: ast.expr, text: str, indices: set, file: str | None, line: int | None) -> list[str]:
+    """The terms of `base + off + cols * stride` after the base that are a plain offset: a name, attribute or
+    call, not a product and not derived from the program id (a row start is not extra): an offset added to a
+    pointer that already points at element 0 (`b_ptr + b.storage_offset() + cols`)."""
+    terms: list[ast.expr] = []
+
+    def flatten(node: ast.expr) -> None:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            flatten(node.left)
+            flatten(node.right)
+        else:
+            terms.append(node)
+
+    flatten(pointer)
+    extra = []
+    for term in terms[1:]:
+        if not isinstance(term, (ast.Name, ast.Attribute, ast.Call)):
+            continue
+        names = {n.id for n in ast.walk(term) if isinstance(n, ast.Name)}
+        if not names or names & indices:
+            continue
+        if isinstance(term, ast.Name) and file and line:
+            made = _assignments(term.id, file, line)
+            if any(mark in made for mark in ("program_id", "pid", "*", "arange")):
+                continue
+        segment = ast.get_source_segment(text, term)
+        if segment:
+            extra.append(segment)
+    return extra
+
+
+def _statement(file: str | None, line: int | None) -> str | None:
+    """The source of the statement of `file` that starts at `line`, dedented (None when there is none)."""
+    if not file or not line:
+        return None
+    source = "".join(linecache.getlines(file))
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and node.lineno == line and not isinstance(node, ast.FunctionDef):
+            text = ast.get_source_segment(source, node)
+            return text.strip() if text else None
+    return None
 
 
 def _assignments(name: str, file: str, line: int, lookback: int = 60) -> str:

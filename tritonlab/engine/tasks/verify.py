@@ -285,6 +285,8 @@ def handle(args: dict, ctx) -> dict:
             result["cases"].append(case)
             if case.get("error"):
                 result["error"] = dict(case["error"], case=names[index])
+                if _raised_by_learner(result["error"], str(path)):  # their own check refused a valid case
+                    _rejected_valid(result["error"], str(path))
                 break  # a CUDA fault poisoned the runner's context only: the judge stays
         if not result["error"]:
             for index, reject in enumerate(rejects):
@@ -293,7 +295,7 @@ def handle(args: dict, ctx) -> dict:
                 if isinstance(error_facts, dict) and error_facts.get("kind") == "tampered":
                     result["error"] = _error_dict(error_facts)  # the lab's code was rewritten: no verdict
                     break
-                result["cases"].append(judge_reject(reject, by_reject.get(index)))
+                result["cases"].append(judge_reject(reject, by_reject.get(index), str(path)))
     if not result["error"] and len(result["cases"]) < total:
         result["error"] = error("crash", "the runner stopped before every case was run")
     _size_threshold(result["cases"], size_names(exercise))
@@ -332,19 +334,45 @@ def _size_threshold(cases: list, names: set) -> None:
         diag = next(iter(case.get("diagnoses") or []), None)
         if case.get("passed") or not isinstance(diag, dict) or diag.get("cause") != "all-wrong":
             continue
+
+        def separates(name: str, case: dict = case) -> bool:  # above every passing value; those vary
+            value = case["params"].get(name)
+            seen = [c["params"].get(name) for c in passed]
+            ok = isinstance(value, int) and not isinstance(value, bool)
+            if not ok or not all(isinstance(v, int) and not isinstance(v, bool) for v in seen):
+                return False
+            return value > max(seen) and min(seen) < max(seen)
+
+        # another parameter that grows with the size (lesson 6's degree) separates the cases just as well:
+        # the cause may be what each of its steps does, not how far the kernel reaches
+        others = [n for n in sorted(case["params"]) if n not in names and separates(n)]
         for name in sorted(names):
             value = case["params"].get(name)
-            sizes = [c["params"].get(name) for c in passed]
-            if not isinstance(value, int) or not all(isinstance(v, int) for v in sizes):
-                continue
-            if value > max(sizes) and min(sizes) < max(sizes):
+            if separates(name) and others:
+                other = others[0]
+                diag.update(
+                    cause="param-threshold",
+                    param=name,
+                    passed_up_to=max(c["params"][name] for c in passed),
+                    value=value,
+                    other=other,
+                    other_value=case["params"][other],
+                    other_up_to=max(c["params"][other] for c in passed),
+                    message=f"every element is wrong at {name} = {value}, {other} = {case['params'][other]}, "
+                    f"while every case up to {name} = {max(c['params'][name] for c in passed)}, {other} = "
+                    f"{max(c['params'][other] for c in passed)} passes — check what grows with them: the "
+                    f"loop over {other} (what each step computes) and the reach of the block over {name}",
+                )
+                break
+            if separates(name):
+                upto = max(c["params"][name] for c in passed)
                 diag.update(
                     cause="size-threshold",
                     param=name,
-                    passed_up_to=max(sizes),
+                    passed_up_to=upto,
                     value=value,
                     message=f"every element is wrong at {name} = {value}, while every case up to {name} = "
-                    f"{max(sizes)} passes: the kernel covers sizes only up to a limit — does a loop (or the "
+                    f"{upto} passes: the kernel covers sizes only up to a limit — does a loop (or the "
                     f"block) reach the whole of {name}?",
                 )
                 break
@@ -892,7 +920,8 @@ def judge_case(
         unwritten_mask=unwritten,
         block_size=block,
     )
-    _refine_unwritten(report.get("diagnoses", []), mine, block, got.numel())
+    _refine_unwritten(report.get("diagnoses", []), mine, block, got.numel(), facts.get("provenance"))
+    _refine_stores(report.get("diagnoses", []), facts.get("provenance"))
     # the tile grid covers the output, or the input the lesson names (a transpose tiles x, not its [N, M] out)
     over = (exercise.verify.contracts or {}).get("tiles_over")
     tiled = inputs.get(over) if over else None
@@ -906,6 +935,7 @@ def judge_case(
         if zeroed and diag.get("kind") == "nan" and 0 in (diag.get("rows") or []) and not diag.get("cause"):
             diag.update(cause="zero-row", input=zeroed)
             diag["message"] += f" (row 0 of {zeroed} is all zeros: eps is missing or added too late)"
+    _padding_reached(report.get("diagnoses", []), stats)
     diagnoses.extend(report.get("diagnoses", []))
 
     budget = exercise.verify.bytes_budget
@@ -1064,7 +1094,7 @@ def _check_output(got, expected, diagnoses: list) -> bool:
     return ok
 
 
-def judge_reject(reject, facts: dict | None) -> dict:
+def judge_reject(reject, facts: dict | None, path: str | None = None) -> dict:
     """A reject case passes when the wrapper raised before any launch (the runner's facts, sanity-checked)."""
     case: dict[str, Any] = {
         "name": f"rejects {reject.name}",
@@ -1092,6 +1122,19 @@ def judge_reject(reject, facts: dict | None) -> dict:
     if isinstance(raised, str):
         if facts.get("launched"):
             info = _error_dict(facts.get("error"))
+            if _raised_by_learner(info, path):  # their own check, written after the launch
+                case["diagnoses"].append(
+                    {
+                        "kind": "validation",
+                        "cause": "checked-after-launch",
+                        "error": info,
+                        "line": info.get("line"),
+                        "message": f"your check raised ({info['message']}) at line {info.get('line')}, but "
+                        "only after the kernel had already run with this input: move the checks above the "
+                        "launch",
+                    }
+                )
+                return case
             case["diagnoses"].append(
                 {
                     "kind": "validation",
@@ -1119,6 +1162,57 @@ def judge_reject(reject, facts: dict | None) -> dict:
     return case
 
 
+def _padding_reached(diagnoses: list, stats: dict | None) -> None:
+    """inf/NaN in the output while a load without other= had lanes masked off (the interpreter's checker fills
+    them with NaN, where a GPU leaves them undefined): the padding reached the result — name that load."""
+    padded = stats.get("padded") if isinstance(stats, dict) else None
+    lines = [
+        p["line"]
+        for p in padded or []
+        if isinstance(p, dict) and isinstance(p.get("line"), int) and not isinstance(p.get("line"), bool)
+    ]
+    if not lines:
+        return
+    for diag in diagnoses:
+        if diag.get("kind") == "nan" and diag.get("cause") in (None, "softmax"):
+            diag.update(
+                cause="no-other",
+                line=lines[0],
+                lines=lines[:4],
+                message=f"{diag['message'].split(':')[0]}: the load at line {lines[0]} has no other=, so its "
+                "masked-off lanes are undefined (the lab fills them with NaN; a GPU leaves whatever is "
+                "there) "
+                "and they reach the result — give other= the value that cannot change it (0.0 for a sum, "
+                "float('-inf') for a max)",
+            )
+
+
+def _raised_by_learner(info: dict, path: str | None) -> bool:
+    """A plain runtime error whose line in the learner's file is a `raise` statement: their own check."""
+    import linecache
+
+    line = info.get("line")
+    if info.get("kind") != "runtime" or not path or not isinstance(line, int):
+        return False
+    return linecache.getline(path, line).strip().startswith("raise")
+
+
+def _rejected_valid(info: dict, path: str) -> None:
+    """Every verify case is valid input: a wrapper's own `raise` on one is a check that is too strict. A check
+    against 'cuda' (instead of comparing the inputs' devices) is named: it refuses every interpreter case."""
+    import linecache
+
+    line = int(info["line"])
+    nearby = " ".join(linecache.getline(path, n) for n in range(max(1, line - 2), line + 1))
+    info["cause"] = "rejected-valid"
+    info["cuda"] = "cuda" in nearby.lower()
+    info["message"] = (
+        f"your own check raised on a valid case ({info.get('exception') or info.get('message')}): every case "
+        f"the lab runs is valid input — check the condition above line {line}"
+        + (", and compare the inputs' devices with each other, not with 'cuda'" if info["cuda"] else "")
+    )
+
+
 def _launch_summary(launch: dict) -> dict:
     return {k: launch.get(k) for k in ("kernel", "file", "grid")}
 
@@ -1131,8 +1225,10 @@ def _launch_block(launches) -> int | None:
     return None
 
 
-def _refine_unwritten(diagnoses: list, launches: list, block, numel: int) -> None:
-    """'The last programs were not launched' is only true when the grid really was too small."""
+def _refine_unwritten(diagnoses: list, launches: list, block, numel: int, provenance=None) -> None:
+    """'The last programs were not launched' is only true when the grid really was too small. When it was not:
+    only the last one or two elements unwritten and no element stored twice is a store mask one short
+    (`tail-masked`); otherwise each program wrote only part of its block (`partial-blocks`)."""
     if not block or len(launches) != 1 or not launches[0].get("grid"):
         return
     programs = 1
@@ -1140,14 +1236,67 @@ def _refine_unwritten(diagnoses: list, launches: list, block, numel: int) -> Non
         programs *= max(int(dim), 1)
     if programs * block < numel:
         return
+    seen = provenance if isinstance(provenance, dict) else {}
+    overlap = _int(seen.get("stored_twice"), 1) if "stored_twice" in seen else 1
     for diag in diagnoses:
-        if diag.get("kind") == Kind.UNWRITTEN and diag.get("cause") in ("grid-floor", "grid-short"):
+        cause = diag.get("cause")
+        if diag.get("kind") != Kind.UNWRITTEN or cause not in ("grid-floor", "grid-short", "one-program"):
+            continue
+        ranges = diag.get("ranges") or []
+        head = diag["message"].split(":", 1)[0]
+        if len(ranges) == 1 and ranges[0][1] == numel - 1 and numel - ranges[0][0] <= 2 and not overlap:
+            first = ranges[0][0]
+            diag.update(cause="tail-masked", grid_programs=programs, block=block, first=first, start=first)
+            head = (
+                f"element {first} was never written"
+                if first == numel - 1
+                else f"elements {first}–{numel - 1} were never written"
+            )
+            diag["message"] = (
+                f"{head}: a program covered {'it' if numel - first == 1 else 'them'} ({programs} × "
+                f"BLOCK_SIZE {block} ≥ {numel}), but the store's mask switched off the last {numel - first} — "
+                "it must be True for every offset below n_elements (an off-by-one?)"
+            )
+        elif cause != "one-program":
             diag.update(cause="partial-blocks", grid_programs=programs, block=block)
-            head = diag["message"].split(":", 1)[0]
             diag["message"] = (
                 f"{head}: the grid had enough programs ({programs} × BLOCK_SIZE {block} ≥ {numel}), "
                 "but each program wrote only part of its block — check the offsets: "
                 "pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)"
+            )
+
+
+def _refine_stores(diagnoses: list, provenance) -> None:
+    """What the interpreter saw the learner's stores do, for output that still holds the poison: stored, but
+    with values computed from memory nobody wrote (a kernel that loads its own output); or tl.store ran with
+    every lane masked off (a mask one short at n = 1)."""
+    facts = provenance if isinstance(provenance, dict) else {}
+    stored_poison, calls, lanes = (
+        _int(facts.get(k)) for k in ("stored_poison", "store_calls", "store_lanes")
+    )
+    for diag in diagnoses:
+        if diag.get("kind") != Kind.UNWRITTEN:
+            continue
+        if stored_poison and stored_poison >= _int(diag.get("count")):
+            loads_output = facts.get("loads_output") is True
+            arg = str(facts.get("output_arg") or "")[:60] or None
+            diag.update(cause="stored-poison", loads_output=loads_output, arg=arg)
+            count = _int(diag.get("count"))
+            diag["message"] = (
+                f"{count} element{'' if count == 1 else 's'} of the output hold values computed from memory "
+                "nobody wrote, although your kernel stored them"
+                + (
+                    f" — it loads from the output it is writing ({arg or 'the output tensor'}): read the "
+                    "inputs instead"
+                    if loads_output
+                    else " — check what the stored values are computed from"
+                )
+            )
+        elif diag.get("cause") == "none-written" and calls and not lanes:
+            diag.update(cause="masked-off", store_calls=calls)
+            diag["message"] = (
+                f"{diag['message'].split(':', 1)[0]}: your kernel ran tl.store, but its mask switched off "
+                "every lane — check the store's mask (it must be True for every offset below n_elements)"
             )
 
 

@@ -46,6 +46,8 @@ class Provenance:
         self.launch_seen_load: list[bool] = []
         self.current_ranges: list[tuple[int, int]] = []  # (start, end) of the storages the running launch got
         self.in_learner_launch = 0
+        self.store_calls = 0  # interpreter: tl.store calls of learner kernels, and the lanes they left on
+        self.store_lanes = 0
         self._undo: list = []
 
     # -- hooks -----------------------------------------------------------------------------------------------
@@ -185,7 +187,22 @@ class Provenance:
                 first = _bytes(self.first_before[ptr]).view(-1)[:usable].reshape(-1, itemsize)
                 covered = (per_elem.any(dim=1) | ~first.ne(0).any(dim=1))[offsets]
         not_stored = (~covered) & (~poison) & (~after)
+        extra = {}
+        if self.backend == "interpreter":
+            extra = {
+                # stored by a learner kernel, yet still the poison: values computed from memory nobody wrote
+                "stored_poison": int((covered & poison).sum()),
+                "loads_output": any(ptr in loaded for loaded in self.launch_loaded),
+                "output_arg": next(
+                    (str(n)[:60] for _, _, n, t in self.read if t.untyped_storage().data_ptr() == ptr), None
+                ),
+                "store_calls": self.store_calls,
+                # output elements stored more than once (programs that overlap), none for a mask one short
+                "stored_twice": self._stored_twice(ptr, storage.nbytes(), itemsize),
+                "store_lanes": self.store_lanes,
+            }
         return {
+            **extra,
             "from_launch": True,
             "not_stored": int(not_stored.sum()),
             "not_stored_first": [int(i) for i in torch.nonzero(not_stored).reshape(-1)[:_FIRST].tolist()],
@@ -232,6 +249,14 @@ class Provenance:
         changed = self.changed.get(ptr)
         return bool(changed is not None and bool(changed.any()))
 
+    def _stored_twice(self, base: int, nbytes: int, itemsize: int) -> int:
+        counts = np.zeros(nbytes // itemsize, dtype=np.int64)
+        for addrs in self.stores:
+            inside = addrs[(addrs >= np.uint64(base)) & (addrs < np.uint64(base + nbytes))]
+            if inside.size:
+                np.add.at(counts, ((inside - np.uint64(base)) // np.uint64(itemsize)).astype(np.int64), 1)
+        return int((counts > 1).sum())
+
     def _stored_elements(self, base: int, nbytes: int, itemsize: int) -> np.ndarray:
         stored = np.zeros(nbytes // itemsize, dtype=bool)
         for addrs in self.stores:
@@ -272,6 +297,8 @@ class StoreRecorder(memcheck.InterpreterMemcheck):
             addrs = addrs[np.broadcast_to(m, data.shape).reshape(-1)]
         if access == "store":
             watch.stores.append(addrs.copy())
+            watch.store_calls += 1
+            watch.store_lanes += int(addrs.size)
             return
         if not watch.launch_loaded:
             return
