@@ -1254,8 +1254,8 @@ def _refine_unwritten(diagnoses: list, launches: list, block, numel: int, proven
             )
             diag["message"] = (
                 f"{head}: a program covered {'it' if numel - first == 1 else 'them'} ({programs} × "
-                f"BLOCK_SIZE {block} ≥ {numel}), but the store's mask switched off the last {numel - first} — "
-                "it must be True for every offset below n_elements (an off-by-one?)"
+                f"BLOCK_SIZE {block} ≥ {numel}), but the store's mask switched off the last "
+                f"{numel - first} — it must be True for every offset below n_elements (an off-by-one?)"
             )
         elif cause != "one-program":
             diag.update(cause="partial-blocks", grid_programs=programs, block=block)
