@@ -264,11 +264,6 @@ def test_copy_2d_output_through_x_strides_fails(worker):
     assert first_diag(result)["kind"] == "mismatch"
 
 
-@pytest.mark.xfail(
-    reason="output addressed with x's strides: the lab says only '84 elements differ ... in rows 0-6, columns "
-    "0-12'; the output holds x's values in x's (column-major) order, which points straight at the output strides",
-    strict=True,
-)
 def test_copy_2d_output_through_x_strides_names_the_strides(worker):
     message = first_message(verify(worker, "7/copy-2d", "l07_copy_2d_wrong_out_x_strides.py"))
     assert "stride" in message, message
@@ -342,11 +337,6 @@ def test_softmax_without_other_names_other(worker):
     assert "other" in message, message
 
 
-@pytest.mark.xfail(
-    reason="the output addressed with the input's strides passes: 8/softmax feeds only contiguous x, where "
-    "input_row_stride == output_row_stride; a sliced or transposed x case would catch it",
-    strict=True,
-)
 def test_softmax_output_through_input_strides_fails(worker):
     result = verify(worker, "8/softmax", "l08_softmax_wrong_out_col_stride_input.py")
     assert not result["passed"]
@@ -357,14 +347,11 @@ def test_softmax_rows_sum_along_axis_0_fails(worker):
     assert not result["passed"]
 
 
-@pytest.mark.xfail(
-    reason="max fixed to axis 1, sum left on axis 0: the NaN comes from the -inf rows of the tile summed across "
-    "rows, but the lab says 'subtract the row max before exp', which this kernel already does",
-    strict=True,
-)
 def test_softmax_rows_sum_along_axis_0_is_not_called_a_missing_max(worker):
-    message = first_message(verify(worker, "8/softmax-rows", "l08_softmax_rows_wrong_sum_axis0.py"))
-    assert "row max" not in message and "axis" in message, message
+    result = verify(worker, "8/softmax-rows", "l08_softmax_rows_wrong_sum_axis0.py")
+    message = first_message(result)
+    assert "subtract the row max" not in message and "axis" in message, message
+    assert first_diag(result)["cause"] == "nan-reduction"
 
 
 def test_softmax_rows_floor_grid_names_cdiv(worker):
@@ -415,12 +402,6 @@ def test_matmul_b_advanced_along_n_fails_only_with_several_k_steps(worker):
     assert bad and all(c["params"]["K"] > _block_k(c) for c in bad)
 
 
-@pytest.mark.xfail(
-    reason="b_ptrs advanced by stride_bn: every case with one K step passes, every case with several fails, but "
-    "the lab says only 'N elements differ in rows ..., columns ...'; it should point at the K loop's pointer "
-    "advance",
-    strict=True,
-)
 def test_matmul_b_advanced_along_n_points_at_the_advance(worker):
     message = first_message(verify(worker, "9/matmul", "l09_matmul_wrong_b_advance_bn.py"))
     assert "K" in message and any(w in message for w in ("advance", "step", "b_ptrs")), message
@@ -479,12 +460,6 @@ def test_rms_norm_sum_cast_after_fp16_squares_fails_in_float16_only(worker):
     assert failed(result) and all(c["dtype"] == "float16" for c in public_failed(result))
 
 
-@pytest.mark.xfail(
-    reason="x * x squared in fp16 and only the sum cast to fp32: float32 and bfloat16 pass, float16 fails, yet the "
-    "lab says only 'N elements differ ... in rows 1-3'; the dtype pattern is the numerics layer's clue "
-    "(fp16 overflow of the statistics)",
-    strict=True,
-)
 def test_rms_norm_sum_cast_after_fp16_squares_names_fp16(worker):
     message = first_message(verify(worker, "10/debug-rms-norm", "l10_rms_wrong_fp32_only_sum.py"))
     assert any(w in message for w in ("float16", "fp16", "overflow")), message

@@ -100,6 +100,11 @@ def _input(name: str, spec: dict, where: Where) -> InputSpec:
         raise (where / "layout").fail("unknown-choice", value=layout, allowed=list(LAYOUTS))
     if layout in ("transposed", "sliced") and len(shape) != 2:
         raise (where / "layout").fail("layout-2d", layout=layout)
+    bench_layout = spec.get("bench_layout", layout)
+    if bench_layout not in LAYOUTS:
+        raise (where / "bench_layout").fail("unknown-choice", value=bench_layout, allowed=list(LAYOUTS))
+    if bench_layout in ("transposed", "sliced") and len(shape) != 2:
+        raise (where / "bench_layout").fail("layout-2d", layout=bench_layout)
     return InputSpec(
         name=name,
         shape=shape,
@@ -108,6 +113,7 @@ def _input(name: str, spec: dict, where: Where) -> InputSpec:
         scale=float(spec.get("scale", 1.0)),
         dtype=dtype,
         layout=layout,
+        bench_layout=bench_layout,
     )
 
 

@@ -71,6 +71,7 @@ class InputSpec:
     scale: float = 1.0
     dtype: str = "case"
     layout: str = "contiguous"
+    bench_layout: str = "contiguous"  # the layout bench times (verify may use a harder one)
 
     @property
     def is_scalar(self) -> bool:
@@ -86,6 +87,7 @@ class InputSpec:
             "scale": self.scale,
             "dtype": self.dtype,
             "layout": self.layout,
+            "bench_layout": self.bench_layout,
         }
 
 

@@ -90,6 +90,7 @@ INPUT = Table(
         "scale": NUMBER,
         "dtype": TEXT,
         "layout": TEXT,
+        "bench_layout": TEXT,
     }
 )
 VERIFY = Table(

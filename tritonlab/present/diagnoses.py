@@ -886,6 +886,9 @@ def _nan(f: Facts) -> Said:
     )
     if f["cause"] == "softmax":
         hint = Said("subtract the row max before exp", "exp の前に行の最大値を引いてください")
+    pattern = _pattern(f)
+    if pattern is not None:
+        hint = pattern
     if f["cause"] == "no-other":
         line = f["line"]
         hint = Said(
@@ -933,6 +936,45 @@ def _runs(values: list) -> list:
     return runs
 
 
+def _pattern(f: Facts) -> Said | None:
+    """The cross-case and value-pattern causes a mismatch and an inf/NaN diagnosis share."""
+    cause = f["cause"]
+    if cause == "dtype-only":
+        dtype, passing = str(f["dtype"]), ", ".join(str(d) for d in f["passing"] or [])
+        return Said(
+            f"only {dtype} cases fail ({passing} pass) — {dtype} overflows or loses precision in an "
+            "intermediate: compute in float32 (.to(tl.float32)) before the arithmetic and round once at the store",
+            f"{dtype} のケースだけが失敗しています({passing} は合格)。途中の計算で {dtype} があふれるか精度を"
+            "失っています。演算の前に float32 にして(.to(tl.float32))、ストアで一度だけ丸めてください",
+        )
+    if cause == "k-steps":
+        return Said(
+            "every case with one K step (K ≤ BLOCK_K) passes and every case with several fails — check what "
+            "changes from one K step to the next: how the A and B pointers advance (BLOCK_K * stride_ak, "
+            "BLOCK_K * stride_bk) and the K mask",
+            "K のステップが 1 回のケース(K ≤ BLOCK_K)はすべて合格し、複数回のケースはすべて失敗しています。"
+            "ステップごとに変わるもの、つまり A と B のポインタの進め方(BLOCK_K * stride_ak、"
+            "BLOCK_K * stride_bk)と K のマスクを確認してください",
+        )
+    if cause == "permuted":
+        return Said(
+            "the output holds the right values in the wrong places — check how the output is indexed (its "
+            "strides, and rows vs columns)",
+            "出力には正しい値が入っていますが、場所が違います。出力の添字(ストライド、行と列の取り違え)を"
+            "確認してください",
+        )
+    if cause == "nan-reduction":
+        return Said(
+            "these rows cannot overflow exp (|x| < 80), so the row max is not what is missing — look for "
+            "-inf - -inf or 0/0: a reduction over the wrong axis (axis=1 gives one value per row) or padding "
+            "lanes summed into it",
+            "これらの行は exp があふれる値ではない(|x| < 80)ので、足りないのは行の最大値ではありません。"
+            "-inf - -inf や 0/0 を探してください。間違った軸でのリダクション(行ごとに 1 つの値なら axis=1)や、"
+            "パディングのレーンを足し込んでいないかを確認してください",
+        )
+    return None
+
+
 @says(Kind.MISMATCH)
 def _mismatch(f: Facts) -> Said:
     count = f["count"]
@@ -945,6 +987,9 @@ def _mismatch(f: Facts) -> Said:
         f"{number(count)} 要素が許容誤差を超えて異なります({tol + '、' if tol else ''}最大誤差 {err})",
     )
     cause = f["cause"]
+    pattern = _pattern(f)
+    if pattern is not None:
+        return head + Said(": ", "。") + pattern
     if cause == "all-zero":
         return head + Said(
             ": every element is 0 — is the result stored, and stored to the output that is returned?",

@@ -253,7 +253,7 @@ def bench_inputs(exercise, spec, params: dict, device) -> dict:
     flatters the learner."""
     declared = getattr(spec, "init", None) or {}
     override = {
-        i.name: {"init": declared.get(i.name, ("randn", ())), "scale": 1.0}
+        i.name: {"init": declared.get(i.name, ("randn", ())), "scale": 1.0, "layout": i.bench_layout}
         for i in exercise.inputs
         if not i.is_scalar
     }

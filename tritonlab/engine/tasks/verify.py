@@ -299,6 +299,7 @@ def handle(args: dict, ctx) -> dict:
     if not result["error"] and len(result["cases"]) < total:
         result["error"] = error("crash", "the runner stopped before every case was run")
     _size_threshold(result["cases"], size_names(exercise))
+    _case_patterns(result["cases"], exercise.verify.dtypes)
     contracts.numerics_first(result["cases"], bool(result["error"]))
     result["passed"] = (
         bool(result["cases"]) and not result["error"] and all(c["passed"] for c in result["cases"])
@@ -936,7 +937,11 @@ def judge_case(
             diag.update(cause="zero-row", input=zeroed)
             diag["message"] += f" (row 0 of {zeroed} is all zeros: eps is missing or added too late)"
     _padding_reached(report.get("diagnoses", []), stats)
+    _explain_values(report.get("diagnoses", []), got, expected, inputs, atol, rtol)
     diagnoses.extend(report.get("diagnoses", []))
+    blocks = next((launch.get("meta") for launch in mine if launch.get("meta")), None)
+    if blocks:
+        case["meta"] = dict(blocks)  # the tile sizes of the learner's launch: a K-loop pattern reads BLOCK_K
 
     budget = exercise.verify.bytes_budget
     if budget and facts.get("checked") and stats is not None and not diagnoses:  # numerics first
@@ -1162,6 +1167,85 @@ def judge_reject(reject, facts: dict | None, path: str | None = None) -> dict:
     return case
 
 
+def _head(diag: dict) -> str:
+    """A diagnosis message up to its first colon: what is wrong, before the lab's guess at why."""
+    return str(diag.get("message", "")).split(":")[0]
+
+
+def _explain_values(diagnoses: list, got, expected, inputs: dict, atol: float, rtol: float) -> None:
+    """Wrong values whose pattern names the cause: the right values in the wrong places (output strides or
+    indexing); a softmax-like NaN in rows whose inputs cannot overflow exp (then the max is not missing)."""
+    for diag in diagnoses:
+        if diag.get("kind") == "mismatch" and diag.get("cause") in (None, "all-wrong") and got.numel() > 1:
+            g = got.detach().reshape(-1).float().cpu().sort().values
+            e = expected.detach().reshape(-1).float().cpu().sort().values
+            if (
+                g.shape == e.shape
+                and bool(torch.isfinite(g).all())
+                and torch.allclose(g, e, atol=atol, rtol=rtol)
+            ):
+                diag.update(cause="permuted")
+                diag["message"] = (
+                    f"{_head(diag)}: the output holds the right values in the wrong places — "
+                    "check how the output is indexed (its strides, and rows vs columns)"
+                )
+        if diag.get("kind") == "nan" and diag.get("cause") == "softmax":
+            x = next((v for v in inputs.values() if isinstance(v, torch.Tensor) and v.dim() == 2), None)
+            rows = diag.get("rows") or []
+            if x is None or not rows or max(rows) >= x.shape[0]:
+                continue
+            peak = x[torch.tensor(rows, device=x.device)].float().abs().amax()
+            if float(peak) < 80.0:  # exp(80) is finite in fp32: no overflow to subtract away
+                diag.update(cause="nan-reduction")
+                diag["message"] = (
+                    f"{_head(diag)}: these rows cannot overflow exp (|x| < 80), so the row max "
+                    "is not what is missing — look for -inf - -inf or 0/0: a reduction over the wrong axis "
+                    "(axis=1 gives one value per row) or padding lanes summed into it"
+                )
+
+
+def _case_patterns(cases: list, dtypes: list) -> None:
+    """Patterns across cases that name a cause one case cannot: only one dtype fails (its range or precision);
+    only the cases with several K steps fail (what changes between steps: the pointer advance)."""
+    plain = [c for c in cases if c.get("kind") is None and isinstance(c.get("params"), dict)]
+    bad = [c for c in plain if not c.get("passed") and c.get("diagnoses")]
+    good = [c for c in plain if c.get("passed")]
+    if not bad or not good:
+        return
+    first = bad[0]["diagnoses"][0]
+    if first.get("kind") not in ("mismatch", "nan") or first.get("cause") not in (
+        None,
+        "all-wrong",
+        "softmax",
+    ):
+        return
+    failing = {c.get("dtype") for c in bad}
+    others = {c.get("dtype") for c in plain} - failing
+    if len(failing) == 1 and len(dtypes) > 1 and others and others <= {c.get("dtype") for c in good}:
+        dtype = next(iter(failing))
+        first.update(cause="dtype-only", dtype=dtype, passing=sorted(str(d) for d in others))
+        first["message"] = (
+            f"{_head(first)}: only {dtype} cases fail ({', '.join(first['passing'])} pass) — "
+            f"{dtype} overflows or loses precision in an intermediate: compute in float32 (.to(tl.float32)) "
+            "before the arithmetic and round once at the store"
+        )
+        return
+
+    def steps(case: dict) -> int | None:
+        k, block = case["params"].get("K"), (case.get("meta") or {}).get("BLOCK_K")
+        if isinstance(k, int) and isinstance(block, int) and block > 0:
+            return -(-k // block)
+        return None
+
+    if all((steps(c) or 0) > 1 for c in bad) and all(steps(c) == 1 for c in good):
+        first.update(cause="k-steps")
+        first["message"] = (
+            f"{_head(first)}: every case with one K step (K ≤ BLOCK_K) passes and every case "
+            "with several fails — check what changes from one K step to the next: how the A and B pointers "
+            "advance (BLOCK_K * stride_ak, BLOCK_K * stride_bk) and the K mask"
+        )
+
+
 def _padding_reached(diagnoses: list, stats: dict | None) -> None:
     """inf/NaN in the output while a load without other= had lanes masked off (the interpreter's checker fills
     them with NaN, where a GPU leaves them undefined): the padding reached the result — name that load."""
@@ -1179,7 +1263,7 @@ def _padding_reached(diagnoses: list, stats: dict | None) -> None:
                 cause="no-other",
                 line=lines[0],
                 lines=lines[:4],
-                message=f"{diag['message'].split(':')[0]}: the load at line {lines[0]} has no other=, so its "
+                message=f"{_head(diag)}: the load at line {lines[0]} has no other=, so its "
                 "masked-off lanes are undefined (the lab fills them with NaN; a GPU leaves whatever is "
                 "there) "
                 "and they reach the result — give other= the value that cannot change it (0.0 for a sum, "

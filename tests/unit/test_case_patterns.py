@@ -1,0 +1,56 @@
+"""Cross-case and value patterns that name a cause (engine/tasks/verify.py), each with a false-positive case."""
+
+import torch
+
+from tritonlab.engine.tasks.verify import _case_patterns, _explain_values
+
+
+def _case(dtype, passed, K=None, block_k=None, cause=None):
+    case = {"params": {"M": 4, "N": 4, **({"K": K} if K else {})}, "dtype": dtype, "passed": passed}
+    case["diagnoses"] = (
+        [] if passed else [{"kind": "mismatch", "cause": cause, "message": "3 elements differ: x"}]
+    )
+    if block_k:
+        case["meta"] = {"BLOCK_K": block_k}
+    return case
+
+
+def test_only_one_dtype_failing_is_named_and_not_when_others_fail_too():
+    cases = [_case("float16", False), _case("float16", True), _case("float32", True), _case("bfloat16", True)]
+    _case_patterns(cases, ["float16", "float32", "bfloat16"])
+    first = cases[0]["diagnoses"][0]
+    assert first["cause"] == "dtype-only" and first["passing"] == ["bfloat16", "float32"]
+    mixed = [_case("float16", False), _case("float32", False), _case("float32", True)]
+    _case_patterns(mixed, ["float16", "float32"])
+    assert mixed[0]["diagnoses"][0]["cause"] is None
+
+
+def test_k_steps_pattern_needs_every_multi_step_case_failing_and_every_single_step_passing():
+    cases = [_case("float16", True, K=16, block_k=32), _case("float16", False, K=65, block_k=32)]
+    _case_patterns(cases, ["float16"])
+    assert cases[1]["diagnoses"][0]["cause"] == "k-steps"
+    also_single = [_case("float16", False, K=16, block_k=32), _case("float16", True, K=8, block_k=32)]
+    also_single.append(_case("float16", False, K=65, block_k=32))
+    _case_patterns(also_single, ["float16"])
+    assert all(d["cause"] is None for c in also_single for d in c["diagnoses"])
+
+
+def test_right_values_in_the_wrong_places_and_not_for_wrong_values():
+    expected = torch.arange(12.0).reshape(3, 4)
+    permuted = [{"kind": "mismatch", "cause": None, "message": "12 elements differ: x"}]
+    _explain_values(permuted, expected.t().reshape(3, 4), expected, {}, 1e-5, 1e-5)
+    assert permuted[0]["cause"] == "permuted"
+    wrong = [{"kind": "mismatch", "cause": None, "message": "12 elements differ: x"}]
+    _explain_values(wrong, expected + 1, expected, {}, 1e-5, 1e-5)
+    assert wrong[0]["cause"] is None
+
+
+def test_a_softmax_nan_is_a_missing_max_only_where_exp_can_overflow():
+    small = torch.zeros(2, 8)
+    diag = [{"kind": "nan", "cause": "softmax", "rows": [0, 1], "message": "rows 0-1 have NaN: x"}]
+    _explain_values(diag, torch.zeros(2, 8), torch.zeros(2, 8), {"x": small}, 1e-5, 1e-5)
+    assert diag[0]["cause"] == "nan-reduction"
+    large = torch.full((2, 8), 95.0)
+    kept = [{"kind": "nan", "cause": "softmax", "rows": [0, 1], "message": "rows 0-1 have NaN: x"}]
+    _explain_values(kept, torch.zeros(2, 8), torch.zeros(2, 8), {"x": large}, 1e-5, 1e-5)
+    assert kept[0]["cause"] == "softmax"
