@@ -34,3 +34,11 @@ for kwargs in CASES:
             print(json.dumps(error, indent=1, default=str)[:6000], flush=True)
 client.close()
 sys.exit(0)
+
+# the judge's and zygote's logs (what a runner printed before it died)
+import glob  # noqa: E402
+
+logs = sorted(glob.glob("/tmp/tritonlab-judge-*/zygote.log")) + sorted(glob.glob("/tmp/tritonlab-worker-*/worker.log"))
+for path in logs:
+    print("==", path)
+    print(open(path, errors="replace").read()[-3000:])
