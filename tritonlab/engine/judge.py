@@ -131,8 +131,8 @@ class RunnerPool:
         if "TRITON_CACHE_DIR" not in env:
             env["TRITON_CACHE_DIR"] = str(Path(os.path.expanduser("~")) / ".triton" / "cache")
         if self.backend == "interpreter":
-            # the interpreter is single-threaded Python; a BLAS or OpenMP thread pool the zygote starts does not
-            # survive the fork into a runner (a tl.dot on the H200's 16 cores is where autotune verifies died)
+            # the interpreter is single-threaded Python; a BLAS or OpenMP thread pool the zygote starts does
+            # not survive the fork into a runner (a tl.dot on the H200's 16 cores: autotune verifies died)
             for key in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
                 env[key] = "1"
         # made here: a runner may not create folders in the learner's home (Landlock keeps the folders on the
