@@ -23,6 +23,7 @@ FACT_KINDS = frozenset(
         "autotune-key",
         "autotune-configs",
         "autotune-missing",
+        "launch-option-param",
     }
 )
 NOTE_KINDS = frozenset({"tiles-not-varied"})
@@ -188,10 +189,10 @@ def check_file(exercise, module) -> list[dict]:
     """`autotune = { configs_function = "get_autotune_configs", min_configs = 2, key_any = ["M", "N", "K"] }`:
     an autotuner with no GPU configs or an empty key passes every value check on the interpreter (which gets
     one config by design), so the search space and key are read from the learner's module instead."""
+    facts: list[dict] = _launch_option_params(module)
     spec = exercise.verify.contracts.get("autotune")
     if not isinstance(spec, dict):
-        return []
-    facts: list[dict] = []
+        return facts
     tuners = _autotuners(module)
     if not tuners:
         return [{"kind": "autotune-missing", "message": "no @triton.autotune kernel in your file"}]
@@ -225,6 +226,44 @@ def check_file(exercise, module) -> list[dict]:
                 }
             )
     return facts
+
+
+_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
+
+
+def _launch_option_params(module) -> list[dict]:
+    """A @triton.jit parameter named like a launch option: Triton binds `num_warps=` to the parameter, so the
+    launch runs with the default and a sweep of it times one kernel (the interpreter ignores warps: it
+    passes)."""
+    found = []
+    for value in vars(module).values():
+        fn = value
+        while fn is not None and not hasattr(fn, "arg_names") and hasattr(fn, "fn"):
+            fn = getattr(fn, "fn", None)  # @triton.autotune / @triton.heuristics around @triton.jit
+        names = list(getattr(fn, "arg_names", None) or [])
+        python = getattr(fn, "fn", None)
+        if python is None or getattr(python, "__module__", None) != getattr(module, "__name__", None):
+            continue  # a kernel imported from elsewhere
+        for name in names:
+            if name in _LAUNCH_OPTIONS:
+                try:
+                    line = inspect.getsourcelines(python)[1]
+                except (OSError, TypeError):
+                    line = None
+                kernel = getattr(python, "__name__", "the kernel")
+                found.append(
+                    {
+                        "kind": "launch-option-param",
+                        "name": name,
+                        "kernel": kernel,
+                        "line": line,
+                        "message": f"{kernel} has a parameter named {name}: a launch option, not a kernel "
+                        f"argument — on a GPU the parameter takes the value and the launch runs with the "
+                        "default",
+                    }
+                )
+    unique = {(f["kernel"], f["name"]): f for f in found}
+    return list(unique.values())
 
 
 def _autotuners(module) -> list:
@@ -350,6 +389,28 @@ def explain_unwritten(
             "the block gives 0 — use triton.cdiv(size, BLOCK)",
         )
         return
+    dims = [int(d) for d in grid] + [1, 1]
+    axes = launch.get("pid_axes")
+    if isinstance(axes, int) and (dims[1] > 1 or dims[2] > 1) and axes == 1:
+        diag.update(
+            cause="grid-axes-unread",
+            grid=grid,
+            message=f"the grid is {_grid_text(grid)} but the kernel reads only "
+            "tl.program_id(0): the programs along the other axes repeat axis 0's work — launch a 1D grid, or "
+            "read tl.program_id(1) in the kernel",
+        )
+        return
+    if isinstance(axes, int) and axes >= 2 and dims[axes - 1] == 1 and programs > 0:
+        diag.update(
+            cause="grid-axis-missing",
+            grid=grid,
+            axis=axes - 1,
+            message=f"the kernel reads tl.program_id({axes - 1}), but the grid "
+            f"({', '.join(str(d) for d in grid)}) "
+            f"has no axis {axes - 1}: there it is always 0 — launch that axis, or number the programs with "
+            "tl.program_id(0)",
+        )
+        return
     blocks = _tile_blocks(launch, block, shape)
     tiles = math.prod(-(-size // b) for size, b in zip(sizes, blocks, strict=True)) if blocks else None
     if tiles and blocks and programs < tiles:
@@ -404,6 +465,14 @@ def explain_unwritten(
             "offsets ignore the program id — start each program's block at "
             "tl.program_id(0) * BLOCK_SIZE",
         )
+
+
+def _grid_text(grid) -> str:
+    """(1, 2, 1) -> '1 x 2': the grid's axes up to the last one that has more than one program."""
+    dims = [int(d) for d in grid]
+    while len(dims) > 1 and dims[-1] == 1:
+        dims.pop()
+    return " x ".join(str(d) for d in dims)
 
 
 def _count(n: int, word: str) -> str:

@@ -475,7 +475,7 @@ def _mismatch(wrong, g, e, diff, view_shape, block_size, max_items, atol, rtol) 
             last = (n - 1) // block
             diag["n_programs"] = last + 1
             where = f"programs {_fmt_ranges(_ranges(pids), max_items)} (of {last + 1}), {where}"
-            if pids == [last] and n % block:
+            if pids == [last] and last >= 1 and n % block:  # a lone program is first and last: no tail claim
                 diag["cause"] = "tail-block"
                 diag["message"] = (
                     f"{head}, only in the last, partial block ({where}): the tail lanes are handled "

@@ -152,6 +152,19 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             cause="autotune-conflict",
             names=conflict,
         )
+    if isinstance(root, TypeError) and "has no len()" in str(root) and _launch_line(learner_file, line):
+        message = (
+            "the grid must be a tuple (or a function returning one), not a number: "
+            "kernel[(triton.cdiv(n, BLOCK_SIZE),)](...) — note the comma"
+        )
+        return error(
+            "runtime",
+            message,
+            line,
+            traceback=_short_tb(frames),
+            exception=f"{type(root).__name__}: {root}",
+            cause="grid-not-tuple",
+        )
     if isinstance(root, PermissionError) and _sandboxed():
         extra["cause"] = "sandbox"  # the runner's confinement said no (a signal to the judge, a ptrace, …)
     if type(root).__name__ == "NeedsGpu" and type(root).__module__.endswith("interpreter_support"):
@@ -274,3 +287,11 @@ def _autotune_conflict(chain: list, frames: list) -> list[str] | None:
         if found and isinstance(exc, TypeError) and through_autotuner:
             return [found.group(1)]
     return None
+
+
+def _launch_line(file: str, line: int | None) -> bool:
+    """Whether the learner's line launches a kernel: `name[grid](` on it."""
+    import linecache
+
+    text = linecache.getline(file, line) if line else ""
+    return bool(re.search(r"\w\s*\[[^\]]*\]\s*\(", text))

@@ -63,6 +63,9 @@ class Kind(str, Enum):
     AUTOTUNE_KEY = "autotune-key"  # @triton.autotune with an empty key (or none of the shape arguments)
     AUTOTUNE_CONFIGS = "autotune-configs"  # too few GPU configs to choose from
     AUTOTUNE_MISSING = "autotune-missing"  # the exercise asks for @triton.autotune and the file has none
+    LAUNCH_OPTION_PARAM = (
+        "launch-option-param"  # a kernel parameter named num_warps/num_stages swallows the option
+    )
     # notes (case["notes"]): said, never a failure
     TILES_NOT_VARIED = "tiles-not-varied"  # the wrapper takes no tile keywords: verified with its own tiles
     # output provenance and the judge (engine/tasks/verify.py, engine/judge.py)

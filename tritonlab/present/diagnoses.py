@@ -60,6 +60,7 @@ LABELS: dict[Kind, Said] = {
     Kind.AUTOTUNE_KEY: Said("autotune key", "オートチューンのキー"),
     Kind.AUTOTUNE_CONFIGS: Said("autotune configs", "オートチューンの config"),
     Kind.AUTOTUNE_MISSING: Said("no autotune", "オートチューンなし"),
+    Kind.LAUNCH_OPTION_PARAM: Said("launch option as a parameter", "起動オプションを引数に"),
     Kind.TILES_NOT_VARIED: Said("own tiles", "独自のタイル"),
     Kind.NOT_KERNEL_OUTPUT: Said("not your kernel's output", "カーネルの出力ではありません"),
     Kind.WRITTEN_AFTER_KERNEL: Said("written after the kernel", "カーネル後の書き換え"),
@@ -234,6 +235,13 @@ def _runtime(f: Facts) -> Said:
     q = verbatim(f["exception"] or f["message"])
     if f["cause"] == "internal":
         return Said(f"an internal error in the lab: {q}", f"ラボの内部エラーです: {q}")
+    if f["cause"] == "grid-not-tuple":
+        return Said(
+            "the grid must be a tuple (or a function returning one), not a number: "
+            "kernel[(triton.cdiv(n, BLOCK_SIZE),)](...) — note the comma",
+            "グリッドは数ではなくタプル(またはタプルを返す関数)でなければなりません: "
+            "kernel[(triton.cdiv(n, BLOCK_SIZE),)](...)(カンマに注意)",
+        )
     if f["cause"] == "rejected-valid":
         line = f["line"]
         cuda = bool(f["cuda"])
@@ -560,6 +568,22 @@ def _mask_hint(d: Facts) -> Said:
             f"the access has no mask: bound {names_en} (and every other index) with a mask",
             f"このアクセスにはマスクがありません。{names_ja}(ほかのインデックスも)をマスクで制限してください",
         )
+    if mask and d["precedence"]:
+        part = d["precedence"]
+        return Said(
+            f"the mask ({mask}) does not bound what it seems to: in {part} Python's & binds tighter than < (and a "
+            "chained comparison is not elementwise) — put each comparison in parentheses: (a < n) & (b < m)",
+            f"マスク ({mask}) は見かけどおりに制限していません。{part} では Python の & が < より先に結合します"
+            "(連鎖比較も要素ごとにはなりません)。比較をそれぞれ括弧で囲んでください: (a < n) & (b < m)",
+        )
+    if mask and isinstance(d["advance"], Mapping):
+        adv = d["advance"]
+        return Said(
+            f"{adv['pointer']} advances inside the loop, but the mask compares {adv['index']} with {adv['bound']}, "
+            f"which never shrinks: bound it by what is left ({adv['bound']} - k * BLOCK_K)",
+            f"{adv['pointer']} はループの中で進みますが、マスクは {adv['index']} を {adv['bound']} と比べていて、"
+            f"この上限は小さくなりません。残りの分({adv['bound']} - k * BLOCK_K)で制限してください",
+        )
     if mask and d["extra"]:
         added = " + ".join(str(x) for x in d["extra"])
         return Said(
@@ -690,6 +714,26 @@ def _unwritten(f: Facts) -> Said:
                 if reads
                 else "。ストアする値が何から計算されているかを確認してください"
             ),
+        )
+    if cause == "grid-axes-unread":
+        dims = [int(d) for d in (f["grid"] or [])]
+        while len(dims) > 1 and dims[-1] == 1:
+            dims.pop()
+        grid = " x ".join(str(d) for d in dims)
+        return Said(
+            f"the grid is {grid} but the kernel reads only tl.program_id(0): the programs along the other axes "
+            "repeat axis 0's work — launch a 1D grid, or read tl.program_id(1) in the kernel",
+            f"グリッドは {grid} ですが、カーネルは tl.program_id(0) しか読んでいません。ほかの軸のプログラムは"
+            "軸 0 と同じ仕事を繰り返します。1 次元のグリッドで起動するか、カーネルで tl.program_id(1) を読んで"
+            "ください",
+        )
+    if cause == "grid-axis-missing":
+        axis, grid = f["axis"], ", ".join(str(d) for d in (f["grid"] or []))
+        return Said(
+            f"the kernel reads tl.program_id({axis}), but the grid ({grid}) has no axis {axis}: there it is "
+            f"always 0 — launch that axis, or number the programs with tl.program_id(0)",
+            f"カーネルは tl.program_id({axis}) を読んでいますが、グリッド ({grid}) には軸 {axis} がないので"
+            "常に 0 です。その軸も起動するか、tl.program_id(0) でプログラムを数えてください",
         )
     if cause == "tile-map":
         programs, tiles = f["programs"], f["tiles"]
@@ -939,6 +983,15 @@ def _runs(values: list) -> list:
 def _pattern(f: Facts) -> Said | None:
     """The cross-case and value-pattern causes a mismatch and an inf/NaN diagnosis share."""
     cause = f["cause"]
+    if cause == "dtype-only" and str(f["dtype"]) in ("float32", "float64"):
+        dtype, passing = str(f["dtype"]), ", ".join(str(d) for d in f["passing"] or [])
+        return Said(
+            f"only {dtype} cases fail ({passing} pass) — the result is rounded to a 16-bit type somewhere (a "
+            ".to(tl.float16) / tl.bfloat16 cast or a 16-bit intermediate): cast to output_ptr.dtype.element_ty",
+            f"{dtype} のケースだけが失敗しています({passing} は合格)。どこかで 16 ビットの型に丸められています"
+            "(.to(tl.float16) / tl.bfloat16 へのキャストや 16 ビットの途中結果)。"
+            "output_ptr.dtype.element_ty にキャストしてください",
+        )
     if cause == "dtype-only":
         dtype, passing = str(f["dtype"]), ", ".join(str(d) for d in f["passing"] or [])
         return Said(
@@ -955,6 +1008,33 @@ def _pattern(f: Facts) -> Said | None:
             "K のステップが 1 回のケース(K ≤ BLOCK_K)はすべて合格し、複数回のケースはすべて失敗しています。"
             "ステップごとに変わるもの、つまり A と B のポインタの進め方(BLOCK_K * stride_ak、"
             "BLOCK_K * stride_bk)と K のマスクを確認してください",
+        )
+    if cause == "acc-reset":
+        return Said(
+            "the result is only the last K step's product — the accumulator is re-created inside the K loop: "
+            "create it once, before the loop",
+            "結果は最後の K ステップの積だけです。アキュムレータが K ループの中で作り直されています。"
+            "ループの前で一度だけ作ってください",
+        )
+    if cause == "bias-in-loop":
+        steps = f["steps"]
+        return Said(
+            f"the bias was added {steps} times, once per K step — add it once, after the loop",
+            f"バイアスが K ステップごとに {steps} 回足されています。ループの後で一度だけ足してください",
+        )
+    if cause == "computed-zero":
+        return Said(
+            "every element was stored, and every stored value is 0 — the kernel computes 0: check what the "
+            "computation starts from and what it multiplies by",
+            "すべての要素がストアされていて、その値がすべて 0 です。カーネルが 0 を計算しています。計算の"
+            "初期値と、掛けている値を確認してください",
+        )
+    if cause == "truncated":
+        return Said(
+            "the stored values are the right ones cut to whole numbers — an integer cast (.to(tl.int32)) or "
+            "integer division before the store",
+            "ストアされた値は正しい値の小数部を切り捨てたものです。ストアの前に整数へのキャスト"
+            "(.to(tl.int32))か整数の割り算があります",
         )
     if cause == "permuted":
         return Said(
@@ -1232,6 +1312,21 @@ def _output_layout(f: Facts) -> Said:
         f"出力のストライドが {strides} で、行優先になっていません。torch.empty(x.shape, ...) "
         "で確保してください"
         "(torch.empty_like は x のレイアウトを引き継ぎます)",
+    )
+
+
+@says(Kind.LAUNCH_OPTION_PARAM)
+def _launch_option_param(f: Facts) -> Said:
+    name, kernel, line = f["name"], f["kernel"] or "the kernel", f["line"]
+    at_en = f" (line {line})" if line else ""
+    at_ja = f"({line} 行目)" if line else ""
+    return Said(
+        f"{kernel} has a parameter named {name}{at_en}: {name} is a launch option, not a kernel argument — on a "
+        f"GPU the parameter takes the value and the launch falls back to the default {name}. Remove it from "
+        "the signature and pass it only at the launch",
+        f"{kernel} に {name} という引数があります{at_ja}。{name} はカーネルの引数ではなく起動オプションです。"
+        f"GPU ではこの引数が値を受け取ってしまい、起動は既定の {name} のままになります。シグネチャから外し、"
+        "起動のときだけ渡してください",
     )
 
 

@@ -154,6 +154,20 @@ class OutOfBounds(Exception):
             if mask:
                 return f"the mask ({mask}) never bounds {names}: add a bound for it to the mask of {what}"
             return f"{what} has no mask: bound {names} (and every other index) with a mask"
+        if mask and facts.get("precedence"):
+            return (
+                f"the mask ({mask}) does not bound what it seems to: in {facts['precedence']} Python's & "
+                "binds "
+                "tighter than < (and a chained comparison is not elementwise) — put each comparison in "
+                "parentheses: (a < n) & (b < m)"
+            )
+        if mask and facts.get("advance"):
+            adv = facts["advance"]
+            return (
+                f"{adv['pointer']} advances inside the loop, but the mask compares {adv['index']} with "
+                f"{adv['bound']}, which never shrinks: bound it by what is left ({adv['bound']} - k * "
+                "BLOCK_K)"
+            )
         if mask and facts.get("extra"):
             return (
                 f"the mask ({mask}) bounds the indices, but the pointer also adds "
@@ -279,11 +293,116 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
     indices = set(axes) or (set(re.findall(r"[A-Za-z_]\w*", pointer)) - {"tl", "None"})
     bounded = bool(mask) and not unbounded and bool(indices & mentioned) and "<=" not in (mask or "")
     facts: dict = {"parsed": True, "mask": mask, "unbounded": unbounded, "bounded": bounded}
+    mask_source = (
+        mask.split(" = ", 1)[1] if mask and isinstance(mask_node, ast.Name) and " = " in mask else mask
+    )
+    precedence = _precedence(mask_source)
+    if precedence:
+        facts["precedence"] = precedence
+    elif mask and isinstance(call.args[0], ast.Name) and file and line:
+        advance = _loop_bound(file, line, call.args[0].id, mask_source or "")
+        if advance:
+            facts["advance"] = advance
     facts["pointer_names"] = set(re.findall(r"[A-Za-z_]\w*", source))
     extra = _extra_terms(call.args[0], text, mentioned | set(axes), file, line)
     if bounded and extra:
         facts["extra"] = extra
     return facts
+
+
+def _precedence(mask: str | None) -> str | None:
+    """`a & b < n` is `(a & b) < n`, and `0 <= x < n` on blocks is `(0 <= x) and (x < n)` — Python's `and`,
+    which a block cannot do: a comparison with `&`/`|` inside an operand, or a chained comparison. Returns
+    the offending part."""
+    if not mask:
+        return None
+    try:
+        tree = ast.parse(mask.strip(), mode="eval")
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        operands = [node.left, *node.comparators]
+        mixed = any(
+            isinstance(n, ast.BinOp) and isinstance(n.op, (ast.BitAnd, ast.BitOr))
+            for operand in operands
+            for n in ast.walk(operand)
+        )
+        if mixed or len(node.ops) > 1:
+            return ast.get_source_segment(mask.strip(), node) or mask
+    return None
+
+
+def _loop_bound(file: str, line: int, pointer: str, mask: str) -> dict | None:
+    """The faulting access sits in a loop that advances `pointer` (`a_ptrs += BLOCK_K * stride_ak`) while its
+    mask compares an index with a bound the loop never changes (`offs_k < K`): after the first step the bound
+    must shrink with the pointer (`K - k * BLOCK_K`)."""
+    tree = _parsed_file(file)
+    if tree is None:
+        return None
+    loops = [n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and _spans_line(n, line)]
+    if not loops:
+        return None
+    loop = min(loops, key=lambda n: (getattr(n, "end_lineno", n.lineno) or n.lineno) - n.lineno)
+    steps = [
+        n
+        for n in ast.walk(loop)
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == pointer
+    ]
+    if not steps:
+        return None
+    # the index that walks with the pointer: the one multiplied by a stride the advance also uses
+    step_names = {n.id for s in steps for n in ast.walk(s.value) if isinstance(n, ast.Name)}
+    walking: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == pointer for t in node.targets
+        ):
+            for product in ast.walk(node.value):
+                if isinstance(product, ast.BinOp) and isinstance(product.op, ast.Mult):
+                    sides = [
+                        {n.id for n in ast.walk(s) if isinstance(n, ast.Name)}
+                        for s in (product.left, product.right)
+                    ]
+                    if sides[0] & step_names:
+                        walking |= sides[1] - step_names
+                    elif sides[1] & step_names:
+                        walking |= sides[0] - step_names
+    changed = {
+        t.id
+        for n in ast.walk(loop)
+        if isinstance(n, (ast.Assign, ast.AugAssign))
+        for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+        if isinstance(t, ast.Name)
+    }
+    if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name):
+        changed.add(loop.target.id)
+    try:
+        compares = [n for n in ast.walk(ast.parse(mask.strip(), mode="eval")) if isinstance(n, ast.Compare)]
+    except SyntaxError:
+        return None
+    for compare in compares:
+        names = {n.id for n in ast.walk(compare.left) if isinstance(n, ast.Name)}
+        if walking and not names & walking:
+            continue
+        for bound in compare.comparators:
+            if isinstance(bound, ast.Name) and bound.id not in changed:
+                left = ast.get_source_segment(mask.strip(), compare.left) or "the index"
+                return {"pointer": pointer, "bound": bound.id, "index": left}
+    return None
+
+
+def _parsed_file(file: str) -> ast.Module | None:
+    try:
+        return ast.parse("".join(linecache.getlines(file)))
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _spans_line(node: ast.AST, line: int) -> bool:
+    start = int(getattr(node, "lineno", 0) or 0)
+    return start <= line <= int(getattr(node, "end_lineno", None) or start)
 
 
 def _extra_terms(pointer: ast.expr, text: str, indices: set, file: str | None, line: int | None) -> list[str]:

@@ -938,10 +938,12 @@ def judge_case(
             diag["message"] += f" (row 0 of {zeroed} is all zeros: eps is missing or added too late)"
     _padding_reached(report.get("diagnoses", []), stats)
     _explain_values(report.get("diagnoses", []), got, expected, inputs, atol, rtol)
-    diagnoses.extend(report.get("diagnoses", []))
     blocks = next((launch.get("meta") for launch in mine if launch.get("meta")), None)
     if blocks:
         case["meta"] = dict(blocks)  # the tile sizes of the learner's launch: a K-loop pattern reads BLOCK_K
+        _k_loop(report.get("diagnoses", []), got, inputs, params, blocks, kwargs, atol, rtol)
+    _all_zero_stored(report.get("diagnoses", []), facts.get("provenance"), got.numel())
+    diagnoses.extend(report.get("diagnoses", []))
 
     budget = exercise.verify.bytes_budget
     if budget and facts.get("checked") and stats is not None and not diagnoses:  # numerics first
@@ -1189,6 +1191,24 @@ def _explain_values(diagnoses: list, got, expected, inputs: dict, atol: float, r
                     f"{_head(diag)}: the output holds the right values in the wrong places — "
                     "check how the output is indexed (its strides, and rows vs columns)"
                 )
+        if (
+            diag.get("kind") == "mismatch"
+            and diag.get("cause") in (None, "all-wrong")
+            and got.is_floating_point()
+        ):
+            g, e = got.detach().float().cpu(), expected.detach().float().cpu()
+            wrong = ~torch.isclose(g, e, atol=atol, rtol=rtol)
+            if (
+                bool(wrong.any())
+                and bool((g[wrong] == g[wrong].round()).all())
+                and torch.allclose(g, e.trunc(), atol=atol, rtol=rtol)
+            ):
+                diag.update(cause="truncated")
+                diag["message"] = (
+                    f"{_head(diag)}: the stored values are the right ones cut to whole numbers — an integer "
+                    "cast (.to(tl.int32)) or integer division before the store"
+                )
+                continue
         if diag.get("kind") == "nan" and diag.get("cause") == "softmax":
             x = next((v for v in inputs.values() if isinstance(v, torch.Tensor) and v.dim() == 2), None)
             rows = diag.get("rows") or []
@@ -1202,6 +1222,57 @@ def _explain_values(diagnoses: list, got, expected, inputs: dict, atol: float, r
                     "is not what is missing — look for -inf - -inf or 0/0: a reduction over the wrong axis "
                     "(axis=1 gives one value per row) or padding lanes summed into it"
                 )
+
+
+def _k_loop(diagnoses: list, got, inputs: dict, params: dict, meta: dict, kwargs: dict, atol, rtol) -> None:
+    """A matmul wrong only with several K steps, tested against two mistakes inside the K loop: the
+    accumulator re-created each step (only the last K slice survives), and the bias added each step."""
+    a, b, bias = inputs.get("a"), inputs.get("b"), inputs.get("bias")
+    K, block = params.get("K"), meta.get("BLOCK_K")
+    diag = next((d for d in diagnoses if d.get("kind") == "mismatch"), None)
+    if diag is None or not isinstance(a, torch.Tensor) or not isinstance(b, torch.Tensor):
+        return
+    if not isinstance(K, int) or not isinstance(block, int) or block <= 0 or block >= K or a.dim() != 2:
+        return
+    steps = -(-K // block)
+    plain = not kwargs.get("activation")
+    g = got.detach().float()
+    last = (steps - 1) * block
+    partial = a[:, last:].float() @ b[last:, :].float()
+    if isinstance(bias, torch.Tensor) and plain:
+        partial = partial + bias.float()[None, :]
+    tol = dict(atol=max(atol, 1e-2), rtol=max(rtol, 1e-2))
+    if partial.shape == g.shape and torch.allclose(g, partial.to(got.dtype).float(), **tol):
+        diag.update(cause="acc-reset", steps=steps)
+        diag["message"] = (
+            f"{_head(diag)}: the result is only the last K step's product — the accumulator is re-created "
+            "inside the K loop: create it once, before the loop"
+        )
+        return
+    if isinstance(bias, torch.Tensor) and plain:
+        full = a.float() @ b.float() + steps * bias.float()[None, :]
+        if full.shape == g.shape and torch.allclose(g, full.to(got.dtype).float(), **tol):
+            diag.update(cause="bias-in-loop", steps=steps)
+            diag["message"] = (
+                f"{_head(diag)}: the bias was added {steps} times, once per K step — add it once, after the "
+                "loop"
+            )
+
+
+def _all_zero_stored(diagnoses: list, provenance, numel: int) -> None:
+    """'Is the result stored?' is wrong when the interpreter saw the kernel store every element: it stored "
+    "0."""
+    facts = provenance if isinstance(provenance, dict) else {}
+    if _int(facts.get("store_lanes")) < numel or _int(facts.get("stored_poison")):
+        return
+    for diag in diagnoses:
+        if diag.get("kind") == "mismatch" and diag.get("cause") == "all-zero":
+            diag.update(cause="computed-zero")
+            diag["message"] = (
+                f"{_head(diag)}: every element was stored, and every stored value is 0 — the kernel "
+                "computes 0: "
+                "check what the computation starts from and what it multiplies by"
+            )
 
 
 def _case_patterns(cases: list, dtypes: list) -> None:
@@ -1224,10 +1295,22 @@ def _case_patterns(cases: list, dtypes: list) -> None:
     if len(failing) == 1 and len(dtypes) > 1 and others and others <= {c.get("dtype") for c in good}:
         dtype = next(iter(failing))
         first.update(cause="dtype-only", dtype=dtype, passing=sorted(str(d) for d in others))
+        wide = dtype in ("float32", "float64")
         first["message"] = (
-            f"{_head(first)}: only {dtype} cases fail ({', '.join(first['passing'])} pass) — "
-            f"{dtype} overflows or loses precision in an intermediate: compute in float32 (.to(tl.float32)) "
-            "before the arithmetic and round once at the store"
+            (
+                f"{_head(first)}: only {dtype} cases fail ({', '.join(first['passing'])} pass) — the "
+                "result is "
+                "rounded to a 16-bit type somewhere (a .to(tl.float16) / tl.bfloat16 cast or a 16-bit "
+                "intermediate): "
+                "cast to output_ptr.dtype.element_ty"
+            )
+            if wide
+            else (
+                f"{_head(first)}: only {dtype} cases fail ({', '.join(first['passing'])} pass) — "
+                f"{dtype} overflows or loses precision in an intermediate: compute in float32 "
+                "(.to(tl.float32)) "
+                "before the arithmetic and round once at the store"
+            )
         )
         return
 

@@ -1,0 +1,37 @@
+"""Learner: a persistent copy: a fixed number of programs (at most 8), each walking blocks with a grid stride."""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_kernel(
+    x_ptr,  # pointer to the first element of the input
+    output_ptr,  # pointer to the first element of the output
+    n_elements,  # number of elements to copy
+    BLOCK_SIZE: tl.constexpr,  # elements one program copies: the "work per program" corner
+):
+    pid = tl.program_id(axis=0)
+    step = tl.num_programs(axis=0) * BLOCK_SIZE
+    for start in range(pid * BLOCK_SIZE, n_elements, step):
+        offsets = start + tl.arange(0, BLOCK_SIZE)
+        mask = offsets < n_elements
+        tl.store(output_ptr + offsets, tl.load(x_ptr + offsets, mask=mask), mask=mask)
+
+
+def copy(x: torch.Tensor, BLOCK_SIZE: int = 1024, num_warps: int = 4) -> torch.Tensor:
+    """Copy x. BLOCK_SIZE and num_warps are exposed so that a benchmark can sweep them."""
+    if not x.is_contiguous():
+        raise ValueError("copy expects a contiguous tensor")
+    if triton.next_power_of_2(BLOCK_SIZE) != BLOCK_SIZE:
+        raise ValueError(f"BLOCK_SIZE must be a power of two, got {BLOCK_SIZE}")
+    output = torch.empty_like(x)
+    n_elements = x.numel()
+    if n_elements == 0:
+        return output
+    grid = (min(8, triton.cdiv(n_elements, BLOCK_SIZE)),)
+    # num_warps is a launch option, not a kernel argument: it sets how many warps (32 threads
+    # each) run one program, and so how many elements each thread holds: BLOCK_SIZE / (32 * num_warps).
+    copy_kernel[grid](x, output, n_elements, BLOCK_SIZE=BLOCK_SIZE, num_warps=num_warps)
+    return output

@@ -1,0 +1,63 @@
+"""Learner: at most 2 programs; each normalises rows pid, pid + 2, ... in a loop."""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rms_norm_kernel(
+    x_ptr,  # *x, shape [M, N], any strides
+    w_ptr,  # *weight, shape [N], contiguous
+    y_ptr,  # *y, shape [M, N], contiguous, written by this kernel
+    M,  # rows
+    N,  # columns: the length of each normalised row
+    stride_xm,  # elements between x[i, j] and x[i + 1, j]
+    stride_xn,  # elements between x[i, j] and x[i, j + 1]
+    stride_ym,  # elements between y[i, j] and y[i + 1, j]
+    eps,  # added to the mean square before the square root
+    BLOCK_N: tl.constexpr,  # a power of two >= N: one block holds a whole row
+):
+    tl.static_assert(BLOCK_N >= 16, "BLOCK_N is the row block; keep it a power of two of at least 16")
+    cols = tl.arange(0, BLOCK_N)
+    mask = cols < N
+    w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)  # once per program
+    for row in range(tl.program_id(axis=0), M, tl.num_programs(axis=0)):
+        x = tl.load(x_ptr + row * stride_xm + cols * stride_xn, mask=mask, other=0.0).to(tl.float32)
+        rstd = tl.rsqrt(tl.sum(x * x, axis=0) / N + eps)
+        tl.store(y_ptr + row * stride_ym + cols, (x * rstd * w).to(y_ptr.dtype.element_ty), mask=mask)
+
+
+def rms_norm(x, weight, eps=1e-6):
+    """RMSNorm over the last dimension of a 2D tensor x [M, N] with a weight of N values."""
+    if x.dim() != 2 or weight.dim() != 1:
+        raise ValueError(f"expected x 2D and weight 1D, got {x.dim()}D and {weight.dim()}D")
+    M, N = x.shape
+    if weight.shape[0] != N:
+        raise ValueError(f"weight has {weight.shape[0]} values, rows have {N}")
+    if x.device != weight.device:
+        raise ValueError(f"x is on {x.device}, weight is on {weight.device}")
+    if x.dtype != weight.dtype:
+        raise TypeError(f"x is {x.dtype}, weight is {weight.dtype}")
+    BLOCK_N = max(16, triton.next_power_of_2(N))
+    if BLOCK_N > 65536:
+        raise ValueError(f"rows of {N} values do not fit one block; this kernel keeps a row in registers")
+    weight = weight.contiguous()
+    y = torch.empty((M, N), device=x.device, dtype=x.dtype)
+    if M == 0:
+        return y
+    num_warps = 4 if BLOCK_N <= 2048 else (8 if BLOCK_N <= 8192 else 16)
+    rms_norm_kernel[(min(M, 2),)](
+        x,
+        weight,
+        y,
+        M,
+        N,
+        x.stride(0),
+        x.stride(1),
+        y.stride(0),
+        eps,
+        BLOCK_N=BLOCK_N,
+        num_warps=num_warps,
+    )
+    return y
