@@ -180,11 +180,6 @@ def test_runtime_shape_block_shrunk_to_n_fails_to_compile(worker):
     assert result["error"]["kind"] == "compile" and "power of 2" in result["error"]["message"]
 
 
-@pytest.mark.xfail(
-    reason="lab shows Triton's bare 'arange's range must be a power of 2' on the tl.arange line; it should say "
-    "that BLOCK_SIZE was 97 in this case (from the wrapper's min(BLOCK_SIZE, n_elements))",
-    strict=True,
-)
 def test_runtime_shape_block_shrunk_to_n_names_the_value(worker):
     message = first_message(verify(worker, "4/runtime-shape", "l04_runtime_shape_wrong_block_shrunk_to_n.py"))
     assert "BLOCK_SIZE" in message and "97" in message, message
@@ -308,11 +303,6 @@ def test_row_sum_accumulator_reset_fails_only_with_several_chunks(worker):
     assert bad and all(c["params"]["N"] == 5000 for c in bad)
 
 
-@pytest.mark.xfail(
-    reason="lab asks 'does a loop (or the block) reach the whole of N?' although every element was loaded; the "
-    "accumulator is re-created in each loop step: it should say so",
-    strict=True,
-)
 def test_row_sum_accumulator_reset_names_the_accumulator(worker):
     message = first_message(verify(worker, "8/row-sum", "l08_row_sum_wrong_acc_reset_in_loop.py"))
     assert "reach the whole" not in message and "accumulat" in message, message
@@ -338,11 +328,6 @@ def test_softmax_rows_column_max_fails(worker):
     assert not result["passed"]
 
 
-@pytest.mark.xfail(
-    reason="lab says 'subtract the row max before exp' (cause softmax) although the kernel subtracts a max, over "
-    "axis 0; it should name the reduction axis (like the nan-reduction cause does for sum over axis 0)",
-    strict=True,
-)
 def test_softmax_rows_column_max_names_the_axis(worker):
     result = verify(worker, "8/softmax-rows", "l08_softmax_rows_wrong_max_axis0.py")
     message = first_message(result)

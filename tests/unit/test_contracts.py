@@ -134,10 +134,16 @@ def test_a_flat_grid_of_a_kernel_that_reads_one_axis_is_not_short_along_axis_1()
     contracts.explain_unwritten(flat, [launch], None, (17, 33))
     assert (flat[0]["programs"], flat[0]["tiles"], flat[0]["axis"]) == (2, 4, None)
     assert flat[0]["from_meta"] is True and "meta gave 16 x 32" in flat[0]["message"]
-    two_axes = [{"kind": "unwritten", "ranges": [[0, 1]], "message": "old"}]  # a kernel that reads axis 1
+    unknown = [{"kind": "unwritten", "ranges": [[0, 1]], "message": "old"}]  # no source read: the old rule
+    contracts.explain_unwritten(unknown, [dict(launch, pid_axes=None, grid_fn=False)], None, (17, 33))
+    assert unknown[0]["axis"] == 1 and unknown[0]["from_meta"] is False
+    assert "meta" not in unknown[0]["message"]
+    two_axes = [{"kind": "unwritten", "ranges": [[0, 1]], "message": "old"}]  # reads axis 1 on a 1D grid
     contracts.explain_unwritten(two_axes, [dict(launch, pid_axes=2, grid_fn=False)], None, (17, 33))
-    assert two_axes[0]["axis"] == 1 and two_axes[0]["from_meta"] is False
-    assert "meta" not in two_axes[0]["message"]
+    assert two_axes[0]["cause"] == "grid-axis-missing" and "program_id(1)" in two_axes[0]["message"]
+    unread = [{"kind": "unwritten", "ranges": [[0, 1]], "message": "old"}]  # a 2D grid, axis 1 never read
+    contracts.explain_unwritten(unread, [dict(launch, grid=[2, 2, 1], pid_axes=1)], None, (17, 33))
+    assert unread[0]["cause"] == "grid-axes-unread" and "2 x 2" in unread[0]["message"]
 
 
 def test_lab_directives_never_reach_the_wrapper():

@@ -227,7 +227,16 @@ def _compile(f: Facts) -> Said:
             "してください。インタプリタでは動いてしまいますが、GPU ではコンパイルできません",
         )
     q = verbatim(f["exception"] or f["message"])
-    return Said(f"Triton could not compile the kernel: {q}", f"Triton がカーネルをコンパイルできません: {q}")
+    said = Said(f"Triton could not compile the kernel: {q}", f"Triton がカーネルをコンパイルできません: {q}")
+    if f["block_name"] and f["block_value"]:
+        name, value = f["block_name"], f["block_value"]
+        said = said + Said(
+            f" — {name} was {value} at this launch: the wrapper passed a size that is not a power of 2 (use "
+            "triton.next_power_of_2, or a fixed block and a mask)",
+            f"。この起動では {name} が {value} でした。ラッパーが 2 のべき乗でない大きさを渡しています"
+            "(triton.next_power_of_2 を使うか、固定のブロックとマスクにしてください)",
+        )
+    return said
 
 
 @says(Kind.RUNTIME)
@@ -1044,13 +1053,20 @@ def _pattern(f: Facts) -> Said | None:
             "確認してください",
         )
     if cause == "nan-reduction":
-        return Said(
-            "these rows cannot overflow exp (|x| < 80), so the row max is not what is missing — look for "
-            "-inf - -inf or 0/0: a reduction over the wrong axis (axis=1 gives one value per row) or padding "
-            "lanes summed into it",
-            "これらの行は exp があふれる値ではない(|x| < 80)ので、足りないのは行の最大値ではありません。"
-            "-inf - -inf や 0/0 を探してください。間違った軸でのリダクション(行ごとに 1 つの値なら axis=1)や、"
-            "パディングのレーンを足し込んでいないかを確認してください",
+        why = (
+            Said("your kernel already subtracts a maximum", "カーネルはすでに最大値を引いています")
+            if f["subtracts_max"]
+            else Said(
+                "these rows cannot overflow exp (|x| < 80)",
+                "これらの行は exp があふれる値ではありません(|x| < 80)",
+            )
+        )
+        return why + Said(
+            ", so a missing row max is not the cause — look for -inf - -inf or 0/0: a max or sum over the wrong "
+            "axis (axis=1 gives one value per row, broadcast back with [:, None]) or padding lanes summed into it",
+            "。原因は行の最大値の引き忘れではありません。-inf - -inf や 0/0 を探してください。間違った軸での"
+            "最大値や和(行ごとに 1 つの値なら axis=1、[:, None] で戻す)や、パディングのレーンを足し込んで"
+            "いないかを確認してください",
         )
     return None
 
@@ -1074,6 +1090,16 @@ def _mismatch(f: Facts) -> Said:
         return head + Said(
             ": every element is 0 — is the result stored, and stored to the output that is returned?",
             "。すべての要素が 0 です。結果をストアしていますか? 返す出力テンソルにストアしていますか?",
+        )
+    if cause == "size-threshold" and f["loaded_all"]:
+        name, value, upto = str(f["param"]), number(f["value"]), number(f["passed_up_to"])
+        return head + Said(
+            f": every element is wrong at {name} = {value}, while every case up to {name} = {upto} passes, yet "
+            f"the kernel read all of its input: it reaches the whole of {name} but keeps only part of it — is "
+            "the accumulator reset inside the loop?",
+            f"。{name} = {value} ではすべての要素が違い、{name} = {upto} までのケースは合格していますが、"
+            f"カーネルは入力をすべて読んでいます。{name} 全体に届いているのに、その一部しか残っていません。"
+            "ループの中でアキュムレータを初期化し直していませんか?",
         )
     if cause == "size-threshold":
         name, value, upto = str(f["param"]), number(f["value"]), number(f["passed_up_to"])

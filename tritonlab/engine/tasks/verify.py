@@ -19,6 +19,7 @@ import itertools
 import json
 import os
 import random
+import re
 import secrets
 import time
 from pathlib import Path
@@ -298,7 +299,7 @@ def handle(args: dict, ctx) -> dict:
                 result["cases"].append(judge_reject(reject, by_reject.get(index), str(path)))
     if not result["error"] and len(result["cases"]) < total:
         result["error"] = error("crash", "the runner stopped before every case was run")
-    _size_threshold(result["cases"], size_names(exercise))
+    _size_threshold(result["cases"], size_names(exercise), exercise)
     _case_patterns(result["cases"], exercise.verify.dtypes)
     contracts.numerics_first(result["cases"], bool(result["error"]))
     result["passed"] = (
@@ -323,7 +324,26 @@ def handle(args: dict, ctx) -> dict:
     return result
 
 
-def _size_threshold(cases: list, names: set) -> None:
+def _input_bytes(exercise, params: dict, dtype: str) -> int | None:
+    """Bytes of the case's tensor inputs (what a kernel that reads everything loads at least once)."""
+    from tritonlab.engine.inputs import evaluate
+
+    total = 0
+    try:
+        for spec in exercise.inputs:
+            if spec.is_scalar:
+                continue
+            numel = 1
+            for dim in spec.shape:
+                numel *= int(evaluate(dim, params))
+            size = exercise_env.element_size(dtype if spec.dtype == "case" else spec.dtype)
+            total += numel * size
+    except Exception:  # noqa: BLE001 - lesson data the loader accepted; never fail a verdict over it
+        return None
+    return total
+
+
+def _size_threshold(cases: list, names: set, exercise=None) -> None:
     """Every element wrong at a size above every size that passed (a row sum that covers only its first
     4096 columns): "check the operation" would point away from the bug. The diagnosis then says the kernel
     works up to a size (cause `size-threshold`: `param`, `passed_up_to`, `value`)."""
@@ -367,6 +387,24 @@ def _size_threshold(cases: list, names: set) -> None:
                 break
             if separates(name):
                 upto = max(c["params"][name] for c in passed)
+                needed = _input_bytes(exercise, case["params"], str(case.get("dtype"))) if exercise else None
+                loaded = _int((case.get("stats") or {}).get("bytes_loaded"))
+                if (
+                    needed and loaded >= needed
+                ):  # the kernel read all of it: the reach is fine, the sum is not
+                    diag.update(
+                        cause="size-threshold",
+                        param=name,
+                        passed_up_to=upto,
+                        value=value,
+                        loaded_all=True,
+                        message=f"every element is wrong at {name} = {value}, while every case up to "
+                        f"{name} = "
+                        f"{upto} passes, yet the kernel read all of its input: it reaches the whole of "
+                        f"{name} "
+                        "but keeps only part of it — is the accumulator reset inside the loop?",
+                    )
+                    break
                 diag.update(
                     cause="size-threshold",
                     param=name,
@@ -846,6 +884,7 @@ def judge_case(
     case["launches"] = [{k: launch.get(k) for k in ("kernel", "file", "grid")} for launch in launches]
     if facts.get("error") is not None:
         case["error"] = _error_dict(facts["error"])
+        _block_not_pow2(case["error"], launches)
         diagnoses.append(dict(case["error"]))
         return case
     if isinstance(facts.get("ms_wall"), (int, float)):
@@ -937,7 +976,7 @@ def judge_case(
             diag.update(cause="zero-row", input=zeroed)
             diag["message"] += f" (row 0 of {zeroed} is all zeros: eps is missing or added too late)"
     _padding_reached(report.get("diagnoses", []), stats)
-    _explain_values(report.get("diagnoses", []), got, expected, inputs, atol, rtol)
+    _explain_values(report.get("diagnoses", []), got, expected, inputs, atol, rtol, learner_file)
     blocks = next((launch.get("meta") for launch in mine if launch.get("meta")), None)
     if blocks:
         case["meta"] = dict(blocks)  # the tile sizes of the learner's launch: a K-loop pattern reads BLOCK_K
@@ -1174,7 +1213,26 @@ def _head(diag: dict) -> str:
     return str(diag.get("message", "")).split(":")[0]
 
 
-def _explain_values(diagnoses: list, got, expected, inputs: dict, atol: float, rtol: float) -> None:
+def _block_not_pow2(error: dict, launches: list) -> None:
+    """ "arange's range must be a power of 2" points at tl.arange; the value came from the wrapper: name "
+    "it."""
+    if error.get("kind") != "compile" or "power of 2" not in str(error.get("message", "")):
+        return
+    for launch in launches:
+        for name, value in (launch.get("meta") or {}).items():
+            if isinstance(value, int) and value > 0 and value & (value - 1):
+                error.update(block_name=name, block_value=value)
+                error["message"] = (
+                    f"{error['message']} ({name} was {value} at this launch: the wrapper passed a size "
+                    "that is not "
+                    "a power of 2 — use triton.next_power_of_2 or a fixed block and a mask)"
+                )
+                return
+
+
+def _explain_values(
+    diagnoses: list, got, expected, inputs: dict, atol: float, rtol: float, learner_file: str | None = None
+) -> None:
     """Wrong values whose pattern names the cause: the right values in the wrong places (output strides or
     indexing); a softmax-like NaN in rows whose inputs cannot overflow exp (then the max is not missing)."""
     for diag in diagnoses:
@@ -1215,12 +1273,25 @@ def _explain_values(diagnoses: list, got, expected, inputs: dict, atol: float, r
             if x is None or not rows or max(rows) >= x.shape[0]:
                 continue
             peak = x[torch.tensor(rows, device=x.device)].float().abs().amax()
-            if float(peak) < 80.0:  # exp(80) is finite in fp32: no overflow to subtract away
-                diag.update(cause="nan-reduction")
+            source = ""
+            if learner_file:
+                with contextlib.suppress(OSError, UnicodeDecodeError):
+                    source = Path(learner_file).read_text(encoding="utf-8")
+            subtracts_a_max = bool(re.search(r"\btl\.max\(|\.max\(|tl\.maximum\(", source))
+            # exp(80) is finite in fp32: no overflow to subtract away; or the kernel subtracts a max already
+            if float(peak) < 80.0 or subtracts_a_max:
+                overflow = float(peak) >= 80.0
+                diag.update(cause="nan-reduction", subtracts_max=overflow)
+                why = (
+                    "your kernel already subtracts a maximum"
+                    if overflow
+                    else "these rows cannot overflow exp (|x| < 80)"
+                )
                 diag["message"] = (
-                    f"{_head(diag)}: these rows cannot overflow exp (|x| < 80), so the row max "
-                    "is not what is missing — look for -inf - -inf or 0/0: a reduction over the wrong axis "
-                    "(axis=1 gives one value per row) or padding lanes summed into it"
+                    f"{_head(diag)}: {why}, so a missing row max is not the cause — look for -inf - -inf or "
+                    "0/0: a max or sum over the wrong axis (axis=1 gives one value per row, broadcast back "
+                    "with "
+                    "[:, None]) or padding lanes summed into it"
                 )
 
 
