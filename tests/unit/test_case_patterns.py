@@ -54,3 +54,13 @@ def test_a_softmax_nan_is_a_missing_max_only_where_exp_can_overflow():
     kept = [{"kind": "nan", "cause": "softmax", "rows": [0, 1], "message": "rows 0-1 have NaN: x"}]
     _explain_values(kept, torch.zeros(2, 8), torch.zeros(2, 8), {"x": large}, 1e-5, 1e-5)
     assert kept[0]["cause"] == "softmax"
+
+
+def test_a_constant_factor_is_named_and_a_varying_error_is_not():
+    expected = torch.linspace(1.0, 2.0, 12).reshape(3, 4)
+    scaled = [{"kind": "mismatch", "cause": None, "message": "12 elements differ: x"}]
+    _explain_values(scaled, expected / 4.0, expected, {}, 1e-5, 1e-5)
+    assert scaled[0]["cause"] == "scaled" and scaled[0]["factor"] == 0.25
+    noisy = [{"kind": "mismatch", "cause": None, "message": "12 elements differ: x"}]
+    _explain_values(noisy, expected + torch.linspace(0.1, 0.9, 12).reshape(3, 4), expected, {}, 1e-5, 1e-5)
+    assert noisy[0]["cause"] is None

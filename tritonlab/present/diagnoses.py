@@ -1038,6 +1038,14 @@ def _pattern(f: Facts) -> Said | None:
             "すべての要素がストアされていて、その値がすべて 0 です。カーネルが 0 を計算しています。計算の"
             "初期値と、掛けている値を確認してください",
         )
+    if cause == "scaled":
+        factor = f"{float(f['factor']):.4g}" if isinstance(f["factor"], (int, float)) else "?"
+        return Said(
+            f"every element is off by the same factor ({factor} times the right value) — a missing or extra "
+            "scale: a sum where a mean belongs (divide by N), a square root, or a constant",
+            f"すべての要素が同じ倍率でずれています(正しい値の {factor} 倍)。スケールの付け忘れか余分です:"
+            "平均のところが和になっている(N で割る)、平方根、定数などを確認してください",
+        )
     if cause == "truncated":
         return Said(
             "the stored values are the right ones cut to whole numbers — an integer cast (.to(tl.int32)) or "

@@ -353,7 +353,11 @@ def _size_threshold(cases: list, names: set, exercise=None) -> None:
         return
     for case in plain:
         diag = next(iter(case.get("diagnoses") or []), None)
-        if case.get("passed") or not isinstance(diag, dict) or diag.get("cause") != "all-wrong":
+        if (
+            case.get("passed")
+            or not isinstance(diag, dict)
+            or diag.get("cause") not in ("all-wrong", "scaled")
+        ):
             continue
 
         def separates(name: str, case: dict = case) -> bool:  # above every passing value; those vary
@@ -1267,6 +1271,27 @@ def _explain_values(
                     "cast (.to(tl.int32)) or integer division before the store"
                 )
                 continue
+        if (
+            diag.get("kind") == "mismatch"
+            and diag.get("cause") in (None, "all-wrong")
+            and got.is_floating_point()
+        ):
+            g, e = got.detach().float().cpu().reshape(-1), expected.detach().float().cpu().reshape(-1)
+            big = e.abs() > 1e-3 * float(e.abs().max() or 1.0)
+            if int(big.sum()) >= 2 and bool(torch.isfinite(g).all()):
+                ratio = g[big] / e[big]
+                factor = float(ratio.mean())
+                steady = float(ratio.std()) <= 1e-2 * abs(factor)
+                if abs(factor - 1.0) > 0.01 and abs(factor) > 0.01 and steady:  # ~0: zeros, said elsewhere
+                    diag.update(cause="scaled", factor=round(factor, 6))
+                    diag["message"] = (
+                        f"{_head(diag)}: every element is off by the same factor ({factor:.4g} times the "
+                        "right "
+                        "value) — a missing or extra scale: a sum where a mean belongs (divide by N), a "
+                        "square "
+                        "root, or a constant"
+                    )
+                    continue
         if diag.get("kind") == "nan" and diag.get("cause") == "softmax":
             x = next((v for v in inputs.values() if isinstance(v, torch.Tensor) and v.dim() == 2), None)
             rows = diag.get("rows") or []
