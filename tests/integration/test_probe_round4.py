@@ -313,11 +313,6 @@ def test_row_sum_tile_sum_without_axis_fails(worker):
     assert not result["passed"] and first_diag(result)["kind"] == "mismatch"
 
 
-@pytest.mark.xfail(
-    reason="lab says 'every element is wrong — check the operation, the argument order and the dtype'; each "
-    "output is the sum of 4 rows: it should name tl.sum without axis=",
-    strict=True,
-)
 def test_row_sum_tile_sum_without_axis_names_the_axis(worker):
     message = first_message(verify(worker, "8/row-sum", "l08_row_sum_wrong_rows_tile_sum_no_axis.py"))
     assert "axis" in message, message
@@ -416,11 +411,6 @@ def test_rms_norm_tile_sum_without_axis_fails(worker):
     assert not result["passed"] and first_diag(result)["kind"] == "mismatch"
 
 
-@pytest.mark.xfail(
-    reason="lab reports only where elements differ; four rows share one mean square because tl.sum has no "
-    "axis=: it should name the reduction axis",
-    strict=True,
-)
 def test_rms_norm_tile_sum_without_axis_names_the_axis(worker):
     message = first_message(verify(worker, "10/debug-rms-norm", "l10_rms_wrong_rows_tile_sum_no_axis.py"))
     assert "axis" in message, message

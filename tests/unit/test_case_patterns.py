@@ -64,3 +64,19 @@ def test_a_constant_factor_is_named_and_a_varying_error_is_not():
     noisy = [{"kind": "mismatch", "cause": None, "message": "12 elements differ: x"}]
     _explain_values(noisy, expected + torch.linspace(0.1, 0.9, 12).reshape(3, 4), expected, {}, 1e-5, 1e-5)
     assert noisy[0]["cause"] is None
+
+
+def test_a_reduction_without_axis_is_named_only_in_a_file_with_2d_tiles(tmp_path):
+    from tritonlab.engine.tasks.verify import _reduction_without_axis
+
+    tiled = tmp_path / "tiled.py"
+    tiled.write_text(
+        "x = ptr + rows[:, None] * s + cols[None, :]\ntotal = tl.sum(acc)\nok = tl.sum(acc, axis=1)\n"
+    )
+    assert _reduction_without_axis(str(tiled)) == (2, "tl.sum(acc)")
+    flat = tmp_path / "flat.py"  # a 1D block: tl.sum(x) is the whole block, nothing to name
+    flat.write_text("x = tl.load(ptr + offs, mask=m)\ntotal = tl.sum(x)\n")
+    assert _reduction_without_axis(str(flat)) is None
+    with_axis = tmp_path / "axis.py"
+    with_axis.write_text("x = ptr + rows[:, None]\nm = tl.max(x, 1)\ns = tl.sum(x, axis=1)\n")
+    assert _reduction_without_axis(str(with_axis)) is None

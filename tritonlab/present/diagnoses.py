@@ -1038,6 +1038,14 @@ def _pattern(f: Facts) -> Said | None:
             "すべての要素がストアされていて、その値がすべて 0 です。カーネルが 0 を計算しています。計算の"
             "初期値と、掛けている値を確認してください",
         )
+    if cause == "no-axis":
+        line, call = f["line"], f["call"] or "tl.sum(...)"
+        return Said(
+            f"line {line} reduces with {call} and no axis= — on a 2D tile that folds every row (or column) into "
+            "one value: pass axis=1 for one value per row",
+            f"{line} 行目の {call} には axis= がありません。2 次元のタイルでは全行(または全列)が 1 つの値に"
+            "まとめられてしまいます。行ごとに 1 つの値なら axis=1 を渡してください",
+        )
     if cause == "scaled":
         factor = f"{float(f['factor']):.4g}" if isinstance(f["factor"], (int, float)) else "?"
         return Said(

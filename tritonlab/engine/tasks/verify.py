@@ -1217,6 +1217,32 @@ def _head(diag: dict) -> str:
     return str(diag.get("message", "")).split(":")[0]
 
 
+def _reduction_without_axis(path: str) -> tuple[int, str] | None:
+    """The first `tl.sum(x)` / `tl.max(x)` / `tl.min(x)` without an axis in a file whose kernels build 2D
+    tiles (`[:, None]`): on a tile it reduces everything to one value. (line, call text) or None."""
+    import ast
+
+    try:
+        source = Path(path).read_text(encoding="utf-8")
+        tree = ast.parse(source)
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return None
+    if "[:, None]" not in source and "[None, :]" not in source:
+        return None
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("sum", "max", "min")
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "tl"
+            and len(node.args) == 1
+            and not any(k.arg == "axis" for k in node.keywords)
+        ):
+            return node.lineno, ast.get_source_segment(source, node) or f"tl.{node.func.attr}(...)"
+    return None
+
+
 def _block_not_pow2(error: dict, launches: list) -> None:
     """ "arange's range must be a power of 2" points at tl.arange; the value came from the wrapper: name "
     "it."""
@@ -1317,6 +1343,16 @@ def _explain_values(
                     "0/0: a max or sum over the wrong axis (axis=1 gives one value per row, broadcast back "
                     "with "
                     "[:, None]) or padding lanes summed into it"
+                )
+        # last, when nothing above named a cause: a reduction without axis= in a file that builds 2D tiles
+        if diag.get("kind") == "mismatch" and diag.get("cause") in (None, "all-wrong") and learner_file:
+            found = _reduction_without_axis(learner_file)
+            if found is not None:
+                line, call = found
+                diag.update(cause="no-axis", line=line, call=call)
+                diag["message"] = (
+                    f"{_head(diag)}: line {line} reduces with {call} and no axis= — on a 2D tile that folds "
+                    "every row (or column) into one value: pass axis=1 for one value per row"
                 )
 
 
