@@ -137,34 +137,24 @@ def classify(exc: BaseException, learner_file: str) -> dict:
         return error("syntax", f"SyntaxError: {root.msg}", root.lineno, exception=f"SyntaxError: {root.msg}")
     extra: dict = {}
     conflict = _autotune_conflict(chain, frames)
+    said = None
     if conflict:
         names = ", ".join(conflict)
-        message = (
+        said = (
             f"the autotuner supplies {names} from the config it picks, and the launch passes {names} too — "
-            "remove them from the launch (they belong in the triton.Config entries)"
+            "remove them from the launch (they belong in the triton.Config entries)",
+            {"cause": "autotune-conflict", "names": conflict},
         )
-        return error(
-            "runtime",
-            message,
-            line,
-            traceback=_short_tb(frames),
-            exception=f"{type(root).__name__}: {root}",
-            cause="autotune-conflict",
-            names=conflict,
-        )
-    if isinstance(root, TypeError) and "has no len()" in str(root) and _launch_line(learner_file, line):
-        message = (
+    elif isinstance(root, TypeError) and "has no len()" in str(root) and _launch_line(learner_file, line):
+        said = (
             "the grid must be a tuple (or a function returning one), not a number: "
-            "kernel[(triton.cdiv(n, BLOCK_SIZE),)](...) — note the comma"
+            "kernel[(triton.cdiv(n, BLOCK_SIZE),)](...) — note the comma",
+            {"cause": "grid-not-tuple"},
         )
-        return error(
-            "runtime",
-            message,
-            line,
-            traceback=_short_tb(frames),
-            exception=f"{type(root).__name__}: {root}",
-            cause="grid-not-tuple",
-        )
+    if said is not None:  # a cause the lab recognised: its sentence, Triton's words kept as the exception
+        message, facts = said
+        exception = f"{type(root).__name__}: {root}"
+        return error("runtime", message, line, traceback=_short_tb(frames), exception=exception, **facts)
     if isinstance(root, PermissionError) and _sandboxed():
         extra["cause"] = "sandbox"  # the runner's confinement said no (a signal to the judge, a ptrace, …)
     if type(root).__name__ == "NeedsGpu" and type(root).__module__.endswith("interpreter_support"):

@@ -874,7 +874,7 @@ def _unwritten(f: Facts) -> Said:
         )
     if cause == "grid-floor":
         return Said(
-            f"{elems_en} were never written: the last program was not launched — check the grid: "
+            f"{elems_en} {were} never written: the last program was not launched — check the grid: "
             "triton.cdiv(n_elements, BLOCK_SIZE), not n_elements // BLOCK_SIZE",
             f"{elems_ja} が書き込まれていません。最後のプログラムが起動されていません。グリッドを"
             "確認してください: "
@@ -890,7 +890,7 @@ def _unwritten(f: Facts) -> Said:
         )
     if cause == "grid-short":
         return Said(
-            f"{elems_en} were never written: the last programs were not launched — check the grid",
+            f"{elems_en} {were} never written: the last programs were not launched — check the grid",
             f"{elems_ja} が書き込まれていません。最後のほうのプログラムが起動されていません。グリッドを"
             "確認してください",
         )

@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from .hooks import _interpret_mode, _kernel_file, _kernel_name, _Patches, _same_file
-from .report import _MAX_OFFSETS, OutOfBounds, find_oob
+from .report import _MAX_OFFSETS, OutOfBounds, _parsed_file, _spans_line, find_oob
 
 _UINT64 = 1 << 64
 
@@ -154,7 +154,7 @@ def _promise(file: str, line: int, launch: _Launch) -> dict | None:
     """The constexpr flag the faulting line runs under: `if EVEN_K:` (or `if not EVEN_K:`/else) around it in
     the kernel, with the launch's value for it. A mask the learner left out on purpose under a promise
     (every K step full) faults when the wrapper's promise is false: the fix is the promise, not the mask."""
-    tree = _parsed(file)
+    tree = _parsed_file(file)
     if tree is None:
         return None
     kernel = next(
@@ -171,26 +171,20 @@ def _promise(file: str, line: int, launch: _Launch) -> dict | None:
             test, negated = test.operand, True
         if not isinstance(test, ast.Name) or test.id not in launch.flags:
             continue
-        body = any(_spans(n, line) for n in node.body)
-        orelse = any(_spans(n, line) for n in node.orelse)
+        body = any(_spans_line(n, line) for n in node.body)
+        orelse = any(_spans_line(n, line) for n in node.orelse)
         if body or orelse:
             found = {"name": test.id, "value": launch.flags[test.id], "branch": body != negated}
     return found
 
 
-def _spans(node: ast.AST, line: int) -> bool:
-    start = int(getattr(node, "lineno", 0) or 0)
-    end = int(getattr(node, "end_lineno", None) or start)
-    return start <= line <= end
-
-
 def _promise_source(file: str, name: str, launch_line: int | None) -> dict:
     """Where the wrapper sets the flag: the `NAME=...` keyword of the launch call at launch_line."""
-    tree = _parsed(file)
+    tree = _parsed_file(file)
     if tree is None or launch_line is None:
         return {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _spans(node, launch_line):
+        if isinstance(node, ast.Call) and _spans_line(node, launch_line):
             for keyword in node.keywords:
                 if keyword.arg == name:
                     return {"line": keyword.lineno, "expr": _segment(file, keyword.value)}
@@ -202,13 +196,6 @@ def _segment(file: str, node: ast.AST) -> str | None:
     try:
         return ast.get_source_segment("".join(lines), node)
     except Exception:  # noqa: BLE001
-        return None
-
-
-def _parsed(file: str) -> ast.Module | None:
-    try:
-        return ast.parse("".join(linecache.getlines(file)))
-    except (SyntaxError, ValueError):
         return None
 
 
