@@ -2,7 +2,6 @@
 Replays single cases through the worker and prints each verdict's error in full. Not a test."""
 
 import json
-import sys
 import time
 
 from tritonlab.engine.client import WorkerClient
@@ -19,8 +18,11 @@ for kwargs in CASES:
         try:
             result = client.request(
                 "verify",
-                {"exercise": "10/autotune-matmul", "solution": True,
-                 "cases": [{"params": params, "dtype": "float16", "seed": 0, "kwargs": kwargs}]},
+                {
+                    "exercise": "10/autotune-matmul",
+                    "solution": True,
+                    "cases": [{"params": params, "dtype": "float16", "seed": 0, "kwargs": kwargs}],
+                },
                 timeout=120,
             )
         except Exception as exc:  # noqa: BLE001
@@ -33,12 +35,14 @@ for kwargs in CASES:
         if error:
             print(json.dumps(error, indent=1, default=str)[:6000], flush=True)
 client.close()
-sys.exit(0)
 
 # the judge's and zygote's logs (what a runner printed before it died)
 import glob  # noqa: E402
 
-logs = sorted(glob.glob("/tmp/tritonlab-judge-*/zygote.log")) + sorted(glob.glob("/tmp/tritonlab-worker-*/worker.log"))
+logs = sorted(glob.glob("/tmp/tritonlab-judge-*/zygote.log")) + sorted(
+    glob.glob("/tmp/tritonlab-worker-*/worker.log")
+)
 for path in logs:
     print("==", path)
-    print(open(path, errors="replace").read()[-3000:])
+    with open(path, errors="replace") as handle:
+        print(handle.read()[-3000:])

@@ -174,4 +174,29 @@ SECONDS=0; timeout 240 python3 -m pytest -q -p no:cacheprovider -rs --timeout 20
   tests/integration/test_probe_round3.py tests/integration/test_probe_round4.py \
   > $W/pytest-m.log 2>&1; echo "pytest-m rc=$? ${SECONDS}s: $(tail -1 $W/pytest-m.log)"; grep -E "^(FAILED|ERROR|XPASS)" $W/pytest-m.log | head -20
 fi
+if [ "$PART" = n ]; then
+# tenth session's first call (the ninth had no device time; part m never ran): (1) the autotune SIGINT on this
+# box's interpreter — triton alone, with the lab's repairs, with the CPU stand-in driver, in a plain process (a
+# sigwaitinfo thread names the sender), then through the worker with the real driver and with the stand-in
+# (TRITONLAB_INTERP_DRIVER=standin); (2) every changed lesson on the GPU; (3) the probe tests on this interpreter
+for m in raw lab standin; do SECONDS=0; TRITON_INTERPRET=1 timeout 60 python3 scripts/debug_autotune_direct.py $m \
+  > $W/direct-$m.log 2>&1; echo "direct $m rc=$? ${SECONDS}s"; tail -5 $W/direct-$m.log | cut -c1-300; done
+for d in real standin; do SECONDS=0; if [ $d = standin ]; then export TRITONLAB_INTERP_DRIVER=standin; fi
+  timeout 100 python3 scripts/debug_autotune_interp.py > $W/debug-$d.log 2>&1; echo "debug $d rc=$? ${SECONDS}s"
+  grep -E "passed|FAILED|\"message\"" $W/debug-$d.log | head -8 | cut -c1-300; done; unset TRITONLAB_INTERP_DRIVER
+SECONDS=0; timeout 200 python3 -m tritonlab check 04 07 08 09 10 --backend gpu --json > $W/check-gpu.json 2> $W/check-gpu.err
+echo "check-gpu rc=$? ${SECONDS}s: $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d.get('ok'), len(d.get('runs', [])), d.get('failures'))" $W/check-gpu.json 2>&1 | tail -1 | cut -c1-600)"
+SECONDS=0; timeout 230 python3 -m pytest -q -p no:cacheprovider -rs --timeout 200 \
+  tests/integration/test_probe_round3.py tests/integration/test_probe_round4.py \
+  tests/integration/test_probe_round5_11_12.py tests/integration/test_probe_round5_13_14.py \
+  > $W/pytest-n.log 2>&1; echo "pytest-n rc=$? ${SECONDS}s: $(tail -1 $W/pytest-n.log)"; grep -E "^(FAILED|ERROR|XPASS)" $W/pytest-n.log | head -20
+fi
+if [ "$PART" = o ]; then
+# the GPU tests of lessons 11-14 and bench (not run since the eighth session's changes), the lessons 11-14 check
+SECONDS=0; timeout 300 python3 -m pytest -q -p no:cacheprovider -rs --timeout 250 tests/gpu/ \
+  tests/integration/test_probe_lessons_4_7.py tests/integration/test_probe_lessons_8_10.py \
+  > $W/pytest-o.log 2>&1; echo "pytest-o rc=$? ${SECONDS}s: $(tail -1 $W/pytest-o.log)"; grep -E "^(FAILED|ERROR|XPASS)" $W/pytest-o.log | head -20
+SECONDS=0; timeout 250 python3 -m tritonlab check 11 12 13 14 --backend gpu --json > $W/check-gpu-o.json 2> $W/check-gpu-o.err
+echo "check-gpu-o rc=$? ${SECONDS}s: $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d.get('ok'), len(d.get('runs', [])), d.get('failures'))" $W/check-gpu-o.json 2>&1 | tail -1 | cut -c1-600)"
+fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .

@@ -24,8 +24,9 @@ PR_SET_CHILD_SUBREAPER = 36
 # What the runner may not inherit: anything that leads to the learner's drafts and progress, or to the lab.
 SCRUBBED_PREFIXES = ("TRITONLAB_", "XDG_")
 SCRUBBED_NAMES = ("HOME", "PWD", "OLDPWD", "PYTHONSTARTUP", "PYTHONPATH")
-#: Kept although they match a prefix: where the lessons are (content, not the learner's data).
-KEPT_NAMES = ("TRITONLAB_LESSONS_DIR",)
+#: Kept although they match a prefix: where the lessons are (content, not the learner's data), and the
+#: developer switch that gives an interpreter on a GPU box the CPU stand-in driver (interpreter_support).
+KEPT_NAMES = ("TRITONLAB_LESSONS_DIR", "TRITONLAB_INTERP_DRIVER")
 
 OUTPUT_HEAD = 64 * 1024  # what the client shows (and cuts with a note)
 OUTPUT_TAIL = 16 * 1024  # the end, kept apart: a faulthandler dump lands there even after a flood
