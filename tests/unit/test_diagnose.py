@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from tritonlab.engine.diagnose import LEGEND, diagnose
+from tritonlab.present.diagnoses import describe
 
 N = 98432
 
@@ -77,7 +78,7 @@ def test_skipped_programs_are_named():
     unwritten[512:640] = True
     r = diagnose(exp, exp, atol=0, rtol=0, unwritten_mask=unwritten, block_size=128)
     d = _diag(r, "unwritten")
-    assert d["programs"] == [1, 4] and "programs 1, 4 wrote nothing" in d["message"]
+    assert d["programs"] == [[1, 1], [4, 4]] and "programs 1, 4 wrote nothing" in d["message"]
     assert r["map"].splitlines()[1] == ".u..u..."
 
 
@@ -86,7 +87,7 @@ def test_mismatch_names_programs(expected):
     got[3072:4096] += 1
     r = diagnose(got, expected, atol=1e-5, rtol=1e-5, block_size=1024)
     d = _diag(r, "mismatch")
-    assert d["count"] == 1024 and d["programs"] == [3] and d["ranges"] == [[3072, 4095]]
+    assert d["count"] == 1024 and d["programs"] == [[3, 3]] and d["ranges"] == [[3072, 4095]]
     assert "programs 3 (of 97), elements 3072–4095" in d["message"]
     assert abs(r["max_abs_err"] - 1.0) < 1e-5 and r["mismatches"] == 1024
 
@@ -95,7 +96,7 @@ def test_mismatch_in_last_partial_block(expected):
     got = expected.clone()
     got[-5:] = 0
     d = _diag(diagnose(got, expected, atol=1e-5, rtol=1e-5, block_size=1024), "mismatch")
-    assert "only in the last, partial block" in d["message"] and d["programs"] == [96]
+    assert "only in the last, partial block" in d["message"] and d["programs"] == [[96, 96]]
 
 
 def test_all_zero_output():
@@ -136,8 +137,27 @@ def test_two_dimensional_mismatch_names_tiles():
     got = expected.clone()
     got[64:128, 192:256] = 1
     d = _diag(diagnose(got, expected, atol=0, rtol=0, block_size=(64, 64)), "mismatch")
-    assert d["rows"] == [[64, 127]] and d["cols"] == [[192, 255]] and d["programs"] == [[1, 3]]
+    assert d["rows"] == [[64, 127]] and d["cols"] == [[192, 255]] and d["tile_ids"] == [[1, 3]]
     assert "rows 64–127, columns 192–255 (programs (1, 3))" in d["message"]
+    en, ja = describe(d, "en"), describe(d, "ja")
+    assert "rows 64–127, columns 192–255 (tiles (1, 3))" in en and "(タイル (1, 3))" in ja, (en, ja)
+
+
+def test_cut_lists_end_in_an_ellipsis_and_single_indices_are_singular():
+    # 20 separate wrong elements in 20 programs: the engine sends the first 8 runs and the totals
+    expected = torch.zeros(20 * 64)
+    got = expected.clone()
+    got[::64] = 1
+    d = _diag(diagnose(got, expected, atol=0, rtol=0, block_size=64), "mismatch")
+    assert len(d["ranges"]) == 8 and d["ranges_total"] == 20 and d["programs_total"] == 1
+    assert d["programs"] == [[0, 19]]
+    en = describe(d, "en")
+    assert "programs 0–19 (of 20)" in en and en.endswith("448, …"), en
+    # one wrong element in one program of several: singular words, no ellipsis
+    got = expected.clone()
+    got[70] = 1
+    en = describe(_diag(diagnose(got, expected, atol=0, rtol=0, block_size=64), "mismatch"), "en")
+    assert "program 1 (of 20), element 70" in en and "…" not in en, en
 
 
 def test_genuine_nan_in_both_is_equal():

@@ -35,7 +35,7 @@ CASES = [
     ),
     ({"kind": "output-layout", "strides": [1, 7]}, "(1, 7)", "torch.empty(x.shape"),
     ({"kind": "kernel-bypassed", "input": "x"}, "x.contiguous()", "strided"),
-    ({"kind": "autotune-key", "key": [], "expected_any": ["M", "N", "K"]}, "key is []", "M, N, K"),
+    ({"kind": "autotune-key", "key": [], "expected_any": ["M", "N", "K"]}, "key is empty", "M, N, K"),
     (
         {"kind": "autotune-configs", "count": 0, "expected_min": 2, "function": "get_autotune_configs"},
         "returns 0 configs",

@@ -333,6 +333,7 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
                 )
             diag["rows"] = [list(r) for r in rows[:max_items]]
             diag["cols"] = [list(r) for r in cols[:max_items]]
+            diag["rows_total"], diag["cols_total"] = len(rows), len(cols)  # runs before the cut
             diag["message"] = f"{where} were never written: {hint}"
             return diag
     if len(runs) == 1 and runs[0][1] == n - 1:
@@ -384,7 +385,8 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
             if int(flat[p * block : min(n, (p + 1) * block)].sum()) == min(n, (p + 1) * block) - p * block
         ]
         if whole:
-            diag["programs"] = whole[:max_items]
+            diag["programs"] = [list(r) for r in _ranges(whole)[:max_items]]
+            diag["programs_total"] = len(_ranges(whole))
             message += f": programs {_fmt_ranges(_ranges(whole), max_items)} wrote nothing"
     diag["message"] = message + " — check the offsets each program computes from tl.program_id"
     return diag
@@ -406,6 +408,7 @@ def _nonfinite(nan_bad, expected, view_shape, max_items) -> dict:
         rows_mask = nan_bad.reshape(view_shape).any(dim=1)
         rows = torch.nonzero(rows_mask).reshape(-1).tolist()
         diag["rows"] = rows[:max_items]
+        diag["rows_count"] = len(rows)  # rows is cut: the sentence counts them all
         if len(rows) == 1:
             where = f"row {rows[0]} has"
         else:
@@ -418,6 +421,7 @@ def _nonfinite(nan_bad, expected, view_shape, max_items) -> dict:
         return diag
     runs = _index_runs(nan_bad.reshape(-1))
     diag["ranges"] = [list(r) for r in runs[:max_items]]
+    diag["ranges_total"] = len(runs)
     which = "element" if count == 1 else "elements"
     diag["message"] = (
         f"{which} {_fmt_ranges(runs, max_items)} ({count}) are inf/NaN where torch has finite values: "
@@ -468,10 +472,12 @@ def _mismatch(wrong, g, e, diff, view_shape, block_size, max_items, atol, rtol) 
         block = _block_1d(block_size)
         runs = _index_runs(flat)
         diag["ranges"] = [list(r) for r in runs[:max_items]]
+        diag["ranges_total"] = len(runs)
         where = f"elements {_fmt_ranges(runs, max_items)}"
         if block:
             pids = sorted(set((torch.nonzero(flat).reshape(-1) // block).tolist()))
-            diag["programs"] = pids[:max_items]
+            diag["programs"] = [list(r) for r in _ranges(pids)[:max_items]]  # runs, like the ranges
+            diag["programs_total"] = len(_ranges(pids))
             last = (n - 1) // block
             diag["n_programs"] = last + 1
             where = f"programs {_fmt_ranges(_ranges(pids), max_items)} (of {last + 1}), {where}"
@@ -489,12 +495,14 @@ def _mismatch(wrong, g, e, diff, view_shape, block_size, max_items, atol, rtol) 
     cols = _index_runs(w2.any(dim=0))
     diag["rows"] = [list(r) for r in rows[:max_items]]
     diag["cols"] = [list(r) for r in cols[:max_items]]
+    diag["rows_total"], diag["cols_total"] = len(rows), len(cols)
     where = f"rows {_fmt_ranges(rows, max_items)}, columns {_fmt_ranges(cols, max_items)}"
     pair = _block_pair(block_size)
     if pair:
         idx = torch.nonzero(w2)
         tiles = torch.unique(torch.stack([idx[:, 0] // pair[0], idx[:, 1] // pair[1]], dim=1), dim=0).tolist()
-        diag["programs"] = [list(t) for t in tiles[:max_items]]
+        diag["tile_ids"] = [list(t) for t in tiles[:max_items]]  # (row tile, column tile) of each program
+        diag["tile_ids_total"] = len(tiles)
         shown = ", ".join(f"({a}, {b})" for a, b in tiles[:max_items]) + (
             ", …" if len(tiles) > max_items else ""
         )

@@ -38,7 +38,7 @@ LABELS: dict[Kind, Said] = {
     Kind.USAGE: Said("usage error", "使い方の誤り"),
     Kind.VERIFY: Said("not verified", "検証未合格"),
     Kind.ERROR: Said("comparison failed", "比較できません"),
-    Kind.TYPE: Said("wrong return type", "戻り値の型が違います"),
+    Kind.TYPE: Said("wrong return type", "戻り値の型の誤り"),
     Kind.SHAPE: Said("shape", "形状"),
     Kind.DTYPE: Said("dtype", "dtype"),
     Kind.UNWRITTEN: Said("unwritten", "未書き込み"),
@@ -55,19 +55,19 @@ LABELS: dict[Kind, Said] = {
     Kind.SKIPPED: Said("skipped", "スキップ"),
     Kind.GRID_SIZE: Said("grid size", "グリッドの大きさ"),
     Kind.OUTPUT_LAYOUT: Said("output layout", "出力のレイアウト"),
-    Kind.KNOB_IGNORED: Said("knob not passed on", "パラメータが起動に届いていません"),
+    Kind.KNOB_IGNORED: Said("knob not passed on", "起動に渡されないパラメータ"),
     Kind.KERNEL_BYPASSED: Said("kernel bypassed", "カーネルの迂回"),
     Kind.AUTOTUNE_KEY: Said("autotune key", "オートチューンのキー"),
     Kind.AUTOTUNE_CONFIGS: Said("autotune configs", "オートチューンの config"),
     Kind.AUTOTUNE_MISSING: Said("no autotune", "オートチューンなし"),
-    Kind.LAUNCH_OPTION_PARAM: Said("launch option as a parameter", "起動オプションを引数に"),
+    Kind.LAUNCH_OPTION_PARAM: Said("launch option as a parameter", "引数になった起動オプション"),
     Kind.TILES_NOT_VARIED: Said("own tiles", "独自のタイル"),
-    Kind.NOT_KERNEL_OUTPUT: Said("not your kernel's output", "カーネルの出力ではありません"),
+    Kind.NOT_KERNEL_OUTPUT: Said("not your kernel's output", "カーネル以外の出力"),
     Kind.WRITTEN_AFTER_KERNEL: Said("written after the kernel", "カーネル後の書き換え"),
     Kind.COPIED_ANSWER: Said("the answer was only copied", "答えのコピーのみ"),
     Kind.RETURNED_INPUT: Said("returned an input", "入力をそのまま返却"),
     Kind.PARTLY_WRITTEN_BY_TORCH: Said("filled outside the kernel", "カーネル外での書き込み"),
-    Kind.NOT_A_PLAIN_TENSOR: Said("not a plain tensor", "通常のテンソルではありません"),
+    Kind.NOT_A_PLAIN_TENSOR: Said("not a plain tensor", "通常でないテンソル"),
     Kind.TAMPERED: Said("tampered with the lab", "ラボの改ざん"),
 }
 
@@ -183,19 +183,20 @@ def _compile(f: Facts) -> Said:
             fix = (
                 Said(
                     " — build the mask in the pointers' order (swap [:, None] and [None, :] in it)",
-                    "。mask をポインタと同じ並びで作ってください(mask の中の [:, None] と [None, :] を入れ替えます)",
+                    "。マスクをポインタと同じ並びで作ってください(マスクの中の [:, None] と [None, :] を入れ替えます)",
                 )
                 if flipped
                 else Said(
-                    " — build the mask with the pointers' shape", "。mask をポインタと同じ形で作ってください"
+                    " — build the mask with the pointers' shape",
+                    "。マスクをポインタと同じ形状で作ってください",
                 )
             )
             load = f["access"] == "load"  # older results carry no access: a store
             return Said(
                 f"a {value} mask for {pointer} pointers in a {'load' if load else 'store'}: the shapes must "
                 f"match{fix.en}",
-                f"{'ロード' if load else 'ストア'}の mask が {value} で、ポインタは {pointer} です。"
-                f"形が一致している必要があります{fix.ja}",
+                f"{'ロード' if load else 'ストア'}のマスクの形状は {value} ですが、ポインタは {pointer} です。"
+                f"形状が一致している必要があります{fix.ja}",
             )
         fix = (
             Said(" — transpose the value with tl.trans(...)", "。値を tl.trans(...) で転置してください")
@@ -255,11 +256,11 @@ def _runtime(f: Facts) -> Said:
         line = f["line"]
         cuda = bool(f["cuda"])
         return Said(
-            f"your own check raised on a valid case: {q}. Every case the lab runs is valid input — check the "
-            f"condition above line {line}"
+            f"your own check raised on a valid case: {q}. This case's input is valid (the inputs to refuse are "
+            f"the 'rejects' cases) — check the condition above line {line}"
             + (", and compare the inputs' devices with each other, not with 'cuda'" if cuda else ""),
-            f"有効なケースで自分のチェックが例外を送出しました: {q}。ラボが実行するケースはすべて有効な入力です。"
-            f"{line} 行目の上の条件を確認してください"
+            f"有効な入力のケースで、あなたのチェックが例外を送出しました: {q}。このケースの入力は有効です"
+            f"(拒否すべき入力は「拒否: …」のケースだけです)。{line} 行目の上の条件を確認してください"
             + ("。デバイスは 'cuda' とではなく、入力どうしで比べてください" if cuda else ""),
         )
     if f["cause"] == "autotune-conflict" and f["names"]:
@@ -483,18 +484,18 @@ def _access(d: Facts) -> Said:
     elif sp[0] == sp[1]:
         where_en, where_ja = f"element offset {sp[0]} ({lanes_en})", f"要素オフセット {sp[0]}({lanes} レーン)"
     else:
-        where_en = f"element offsets {sp[0]}..{sp[1]} ({lanes_en})"
-        where_ja = f"要素オフセット {sp[0]}..{sp[1]}({lanes} レーン)"
+        where_en = f"{lanes_en} at element offsets {sp[0]}–{sp[1]}"
+        where_ja = f"要素オフセット {sp[0]}–{sp[1]} を指す {lanes} レーン"
     reason = d["reason"]
     if reason == "gap":
-        view = f"shape {shape(d['shape'] or ())}, strides {shape(d['strides'] or ())}"
+        view_shape, view_strides = shape(d["shape"] or ()), shape(d["strides"] or ())
         return Said(
             f"{verb.en} {arg} outside the view in program {program}: {where_en} fall between the elements "
-            "of a "
-            f"strided view ({view}) — step through it with the tensor's strides",
-            f"プログラム {program} の {arg} への{verb.ja}がビューの外です: {where_ja} が"
-            f"ストライド付きビュー({view})の"
-            "要素の間に落ちています。テンソルのストライドを使って進めてください",
+            f"of a strided view (shape {view_shape}, strides {view_strides}) — step through it with the "
+            "tensor's strides",
+            f"プログラム {program} の {arg} への{verb.ja}がビューの外です: {where_ja}は、ストライド付き"
+            f"ビュー(形状 {view_shape}、ストライド {view_strides})のどの要素にも当たらず、要素と要素の間を"
+            "指しています。テンソルのストライドを使って進めてください",
         )
     if reason == "before_start":
         return Said(
@@ -517,6 +518,15 @@ def _access(d: Facts) -> Said:
         f"{verb.en} {arg} out of bounds in program {program}: {where_en}, {size_en} — {hint.en}",
         f"プログラム {program} の {arg} への{verb.ja}が範囲外です: {where_ja}、{size_ja}。{hint.ja}",
     )
+
+
+def _code(text: Any) -> Any:
+    """A line of the learner's code as quoted in a sentence: without its trailing # comment (their English
+    would land in a Japanese sentence) and without runs of blanks."""
+    if not isinstance(text, str):
+        return text
+    code = text.split("#", 1)[0] if "#" in text and "'" not in text and '"' not in text else text
+    return " ".join(code.split())
 
 
 def _mask_hint(d: Facts) -> Said:
@@ -554,7 +564,7 @@ def _mask_hint(d: Facts) -> Said:
             )
             + rest
         )
-    mask, unbounded = d["mask"], d["unbounded"] or []
+    mask, unbounded = _code(d["mask"]), d["unbounded"] or []
     arg = d["arg"] or "?"
     if d["foreign"]:
         steps = ", ".join(f"{x['name']} = {x['value']}" for x in d["foreign"])
@@ -674,14 +684,42 @@ def _dtype(f: Facts) -> Said:
     )
 
 
+def _listed(f: Facts, key: str) -> str:
+    """A list of runs the engine may have cut (it sends `<key>_total`, the count before the cut)."""
+    return span(f[key], total=f.get(f"{key}_total"))
+
+
+def _one(runs: Any) -> bool:
+    """A single index: [[5, 5]] (a row, a column, an element)."""
+    return bool(runs) and len(runs) == 1 and runs[0][0] == runs[0][1]
+
+
+def _entry(f: Facts) -> Said:
+    """The learner's wrapper by name ('add()'), or 'your wrapper' / 'ラッパー' when the fact is missing."""
+    return Said(f"{f['entry']}()", f"{f['entry']}()") if f["entry"] else Said("your wrapper", "ラッパー")
+
+
+def _kernel_name(f: Facts) -> Said:
+    return Said(str(f["kernel"]), str(f["kernel"])) if f["kernel"] else Said("your kernel", "カーネル")
+
+
+def _grid_dims(grid: Any) -> list[int]:
+    """The grid as the learner launched it: (2,) rather than the padded (2, 1, 1)."""
+    dims = [int(d) for d in (grid or [])] or [0]
+    while len(dims) > 1 and dims[-1] == 1:
+        dims.pop()
+    return dims
+
+
 def _cells(f: Facts) -> tuple[str, str]:
-    """Where in the output: rows × columns, or element ranges."""
+    """Where in the output: rows × columns, or element ranges (singular for a single index)."""
     if f["rows"] is not None and f["cols"] is not None:
-        r, c = span(f["rows"]), span(f["cols"])
-        return f"rows {r}, columns {c}", f"行 {r}、列 {c}"
+        r, c = _listed(f, "rows"), _listed(f, "cols")
+        row, col = ("row" if _one(f["rows"]) else "rows"), ("column" if _one(f["cols"]) else "columns")
+        return f"{row} {r}, {col} {c}", f"行 {r}、列 {c}"
     if f["ranges"]:
-        r = span(f["ranges"])
-        return f"elements {r}", f"要素 {r}"
+        r = _listed(f, "ranges")
+        return f"{'element' if _one(f['ranges']) else 'elements'} {r}", f"要素 {r}"
     return "some elements", "一部の要素"
 
 
@@ -708,10 +746,12 @@ def _unwritten(f: Facts) -> Said:
     if cause == "stored-poison":
         reads = bool(f["loads_output"])
         return Said(
-            f"{_n(count, 'en', 'element', 'elements', '')} of the output hold values computed from memory "
-            "nobody wrote, although your kernel stored them"
+            f"{_n(count, 'en', 'element', 'elements', '')} of the output "
+            + ("holds a value" if count == 1 else "hold values")
+            + " computed from memory nobody wrote, although your kernel stored "
+            + ("it" if count == 1 else "them")
             + (
-                f" — it loads from the output it is writing ({f['arg'] or 'the output tensor'}): read the inputs "
+                f" — it loads, through {f['arg'] or 'a pointer'}, from the output it is writing: read the inputs "
                 "instead"
                 if reads
                 else " — check what the stored values are computed from"
@@ -725,10 +765,7 @@ def _unwritten(f: Facts) -> Said:
             ),
         )
     if cause == "grid-axes-unread":
-        dims = [int(d) for d in (f["grid"] or [])]
-        while len(dims) > 1 and dims[-1] == 1:
-            dims.pop()
-        grid = " x ".join(str(d) for d in dims)
+        grid = " × ".join(str(d) for d in _grid_dims(f["grid"]))
         return Said(
             f"the grid is {grid} but the kernel reads only tl.program_id(0): the programs along the other axes "
             "repeat axis 0's work — launch a 1D grid, or read tl.program_id(1) in the kernel",
@@ -737,12 +774,17 @@ def _unwritten(f: Facts) -> Said:
             "ください",
         )
     if cause == "grid-axis-missing":
-        axis, grid = f["axis"], ", ".join(str(d) for d in (f["grid"] or []))
+        axis, dims = f["axis"], _grid_dims(f["grid"])
+        grid = shape(dims)
+        launched_en = "only axis 0" if len(dims) == 1 else f"only axes 0–{len(dims) - 1}"
+        launched_ja = "軸 0" if len(dims) == 1 else f"軸 0–{len(dims) - 1}"
         return Said(
-            f"the kernel reads tl.program_id({axis}), but the grid ({grid}) has no axis {axis}: there it is "
-            f"always 0 — launch that axis, or number the programs with tl.program_id(0)",
-            f"カーネルは tl.program_id({axis}) を読んでいますが、グリッド ({grid}) には軸 {axis} がないので"
-            "常に 0 です。その軸も起動するか、tl.program_id(0) でプログラムを数えてください",
+            f"the kernel reads tl.program_id({axis}), but the grid {grid} launches {launched_en}, so "
+            f"tl.program_id({axis}) is always 0 — launch a grid with axis {axis}, or number the programs "
+            "with tl.program_id(0)",
+            f"カーネルは tl.program_id({axis}) を読んでいますが、グリッド {grid} は{launched_ja}しか起動して"
+            f"いないので、tl.program_id({axis}) は常に 0 です。軸 {axis} も起動するか、tl.program_id(0) で"
+            "プログラムを数えてください",
         )
     if cause == "tile-map":
         programs, tiles = f["programs"], f["tiles"]
@@ -763,11 +805,11 @@ def _unwritten(f: Facts) -> Said:
         )
     if cause == "grid-zero":
         return Said(
-            f"the grid launched no programs (grid {shape(f['grid'] or ())}): a floor division of a "
+            f"the grid launched no programs (grid {shape(_grid_dims(f['grid']))}): a floor division of a "
             "size smaller "
             "than the block gives 0 — use triton.cdiv(size, BLOCK)",
             "グリッドがプログラムを 1 つも起動していません(グリッド "
-            f"{shape(f['grid'] or ())})。ブロックより小さい"
+            f"{shape(_grid_dims(f['grid']))})。ブロックより小さい"
             "サイズを切り捨てで割ると 0 になります。triton.cdiv(size, BLOCK) を使ってください",
         )
     if cause == "grid-fewer-programs":
@@ -776,32 +818,35 @@ def _unwritten(f: Facts) -> Said:
         floor = f["floor"] if f["floor"] is not None else programs == (tiles or 0) - 1
         blocks = f["blocks"]
         meta_tile = (
-            f"{blocks[0]} x {blocks[1]}"
+            f"{blocks[0]} × {blocks[1]}"
             if f["from_meta"] and isinstance(blocks, list) and len(blocks) == 2
             else None
         )
+        flat = isinstance(blocks, list) and len(blocks) == 1  # 1D blocks, not 2D tiles
+        unit_en, unit_ja = ("block", "ブロック") if flat else ("tile", "タイル")
+        where_en = "" if flat and axis is None else " along each axis"
+        where_ja = "" if flat and axis is None else "各軸で "
         return Said(
-            f"the grid launched {_n(programs, 'en', 'program', 'programs', '')} for {number(tiles)} tiles"
+            f"the grid launched {_n(programs, 'en', 'program', 'programs', '')} for "
+            f"{_n(tiles, 'en', unit_en, unit_en + 's', '')}"
             + (f", too few along axis {axis}" if axis is not None else "")
             + (" (floor division drops the last, partial block)" if floor else "")
-            + ": use triton.cdiv(size, BLOCK) programs along each axis"
-            + (
-                f" with the launch's own tile (meta gave {meta_tile}): read it from meta" if meta_tile else ""
-            ),
-            f"{number(tiles)} タイルに対してグリッドが {number(programs)} プログラムしか起動していません"
+            + f": launch triton.cdiv(size, BLOCK) programs{where_en}"
+            + (f", with BLOCK read from meta (this launch's tile is {meta_tile})" if meta_tile else ""),
+            f"{number(tiles)} {unit_ja}に対してグリッドが {number(programs)} プログラムしか起動していません"
             + (f"(軸 {axis} のプログラムが足りません)" if axis is not None else "")
             + ("(切り捨ての割り算で最後の半端なブロックが落ちています)" if floor else "")
-            + "。各軸で triton.cdiv(size, BLOCK) 個のプログラムを起動してください"
+            + f"。{where_ja}triton.cdiv(size, BLOCK) 個のプログラムを起動"
             + (
-                f"。タイルはこの起動のもの(meta では {meta_tile})を meta から読んでください"
+                f"し、BLOCK は meta から読んでください(この起動のタイルは {meta_tile} です)"
                 if meta_tile
-                else ""
+                else "してください"
             ),
         )
     if cause == "same-block":
         programs = f["programs"]
         return Said(
-            f"all {number(programs)} programs wrote the same block (elements "
+            f"{'both' if programs == 2 else 'all ' + number(programs)} programs wrote the same block (elements "
             f"0–{number(block - 1)}): the offsets "
             "ignore the program id — start each program's block at tl.program_id(0) * BLOCK_SIZE",
             f"{number(programs)} 個のプログラムがすべて同じブロック(要素 "
@@ -916,15 +961,16 @@ def _unwritten(f: Facts) -> Said:
             "tl.program_id から作るオフセットを確認してください",
         )
     runs = f["runs"] if f["runs"] is not None else len(f["ranges"] or [])
-    shown = span(f["ranges"])
+    shown = span(f["ranges"], total=runs)
     en = (
         f"{_n(count, 'en', 'element', 'elements', '')} in {_n(runs, 'en', 'range', 'ranges', '')} "
         f"{'was' if count == 1 else 'were'} never written ({shown})"
     )
     ja = f"{number(count)} 要素({runs} 区間: {shown})が書き込まれていません"
     if f["programs"]:
-        en += f": programs {span(f['programs'])} wrote nothing"
-        ja += f"。プログラム {span(f['programs'])} は何も書いていません"
+        progs = _listed(f, "programs")
+        en += f": {'program' if _one(f['programs']) else 'programs'} {progs} wrote nothing"
+        ja += f"。プログラム {progs} は何も書いていません"
     return Said(
         en + " — check the offsets each program computes from tl.program_id",
         ja + "。各プログラムが tl.program_id から計算するオフセットを確認してください",
@@ -967,12 +1013,13 @@ def _nan(f: Facts) -> Said:
                 f"row {rows[0]} has inf/NaN where torch has finite values: {hint.en}",
                 f"行 {rows[0]} に、torch では有限の値なのに inf/NaN があります。{hint.ja}",
             )
-        r = span(_runs(rows))
+        counted = f["rows_count"] or len(rows)  # rows is cut at a few; rows_count is all of them
+        r = span(_runs(rows)) + (", …" if counted > len(rows) else "")
         return Said(
-            f"rows {r} ({len(rows)} rows) have inf/NaN where torch has finite values: {hint.en}",
-            f"行 {r}({len(rows)} 行)に、torch では有限の値なのに inf/NaN があります。{hint.ja}",
+            f"rows {r} ({number(counted)} rows) have inf/NaN where torch has finite values: {hint.en}",
+            f"行 {r}({number(counted)} 行)に、torch では有限の値なのに inf/NaN があります。{hint.ja}",
         )
-    r = span(f["ranges"])
+    r = _listed(f, "ranges")
     return Said(
         f"elements {r} ({number(f['count'])}) are inf/NaN where torch has finite values: {hint.en}",
         f"要素 {r}({number(f['count'])} 個)が、torch では有限の値なのに inf/NaN です。{hint.ja}",
@@ -1051,8 +1098,9 @@ def _pattern(f: Facts) -> Said | None:
         return Said(
             f"every element is off by the same factor ({factor} times the right value) — a missing or extra "
             "scale: a sum where a mean belongs (divide by N), a square root, or a constant",
-            f"すべての要素が同じ倍率でずれています(正しい値の {factor} 倍)。スケールの付け忘れか余分です:"
-            "平均のところが和になっている(N で割る)、平方根、定数などを確認してください",
+            f"すべての要素が同じ倍率でずれています(正しい値の {factor} 倍)。スケールが欠けているか余分です。"
+            "平均にすべきところが和になっていないか(N で割る)、平方根や定数の掛け忘れ・掛けすぎがないかを"
+            "確認してください",
         )
     if cause == "truncated":
         return Said(
@@ -1143,11 +1191,17 @@ def _mismatch(f: Facts) -> Said:
         )
     where_en, where_ja = _cells(f)
     if f["programs"]:
-        progs = span(f["programs"]) if f["rows"] is None else span([tuple(p) for p in f["programs"]])
+        progs = _listed(f, "programs")
         of = f" (of {number(f['n_programs'])})" if f["n_programs"] else ""
         of_ja = f"(全 {number(f['n_programs'])} 個中)" if f["n_programs"] else ""
-        where_en = f"programs {progs}{of}, {where_en}"
+        where_en = f"{'program' if _one(f['programs']) else 'programs'} {progs}{of}, {where_en}"
         where_ja = f"プログラム {progs}{of_ja}、{where_ja}"
+    elif f["tile_ids"]:  # 2D: the (row tile, column tile) of each program that wrote a wrong value
+        tiles = ", ".join(f"({a}, {b})" for a, b in f["tile_ids"])
+        if (f["tile_ids_total"] or 0) > len(f["tile_ids"]):
+            tiles += ", …"
+        where_en = f"{where_en} (tiles {tiles})"
+        where_ja = f"{where_ja}(タイル {tiles})"
     if cause == "tail-block":
         return head + Said(
             f", only in the last, partial block ({where_en}): the tail lanes are handled wrongly — check "
@@ -1165,20 +1219,20 @@ def _mismatch(f: Facts) -> Said:
 
 @says(Kind.NO_KERNEL_LAUNCHED)
 def _no_kernel(f: Facts) -> Said:
-    entry = f["entry"] or "the wrapper"
+    entry = _entry(f)
     if f["foreign"]:
         return Said(
-            f"the kernels that ran are not defined in your file: {entry}() must launch the @triton.jit "
+            f"the kernels that ran are not defined in your file: {entry.en} must launch the @triton.jit "
             "kernel you "
             "wrote (returning torch's own result does not count)",
-            f"実行されたカーネルはあなたのファイルで定義されたものではありません。{entry}() は自分で書いた "
+            f"実行されたカーネルはあなたのファイルで定義されたものではありません。{entry.ja} は自分で書いた "
             "@triton.jit カーネルを起動する必要があります(torch の結果を返すだけでは合格になりません)",
         )
     return Said(
-        f"no Triton kernel ran: {entry}() must launch the @triton.jit kernel you wrote (returning torch's "
+        f"no Triton kernel ran: {entry.en} must launch the @triton.jit kernel you wrote (returning torch's "
         "own result "
         "does not count)",
-        f"Triton カーネルが 1 つも実行されていません。{entry}() は自分で書いた @triton.jit カーネルを"
+        f"Triton カーネルが 1 つも実行されていません。{entry.ja} は自分で書いた @triton.jit カーネルを"
         "起動する必要が"
         "あります(torch の結果を返すだけでは合格になりません)",
     )
@@ -1210,6 +1264,11 @@ def _perf_bytes(f: Facts) -> Said:
 
 @says(Kind.WRONG_SHAPE)
 def _wrong_shape(f: Facts) -> Said:
+    if f["got_type"] in ("None", "NoneType"):
+        return Said(
+            "the wrapper returned None — return the output tensor",
+            "ラッパーが None を返しました。出力テンソルを return してください",
+        )
     if f["got_type"]:
         return Said(
             f"the wrapper returned {f['got_type']}, not a torch.Tensor — return the output tensor",
@@ -1251,28 +1310,33 @@ def _lesson(f: Facts) -> Said:
 def _validation(f: Facts) -> Said:
     why = f["why"]
     why_en = why.get("en") if isinstance(why, Mapping) else why
-    why_ja = (why.get("ja") or why.get("en")) if isinstance(why, Mapping) else why
     if f["cause"] == "checked-after-launch":
         line = f["line"]
         at_en = f" at line {line}" if line else ""
-        at_ja = f"({line} 行目)" if line else ""
         return Said(
             f"your check raised{at_en}, but only after the kernel had already run with this input: move the "
             "checks above the launch",
-            f"チェックが例外を送出しました{at_ja}が、カーネルがこの入力で実行された後でした。"
+            f"{line} 行目のチェックが例外を送出しましたが、それはカーネルがこの入力ですでに実行された後でした。"
+            "チェックを起動より前に移してください"
+            if line
+            else "チェックが例外を送出しましたが、それはカーネルがこの入力ですでに実行された後でした。"
             "チェックを起動より前に移してください",
         )
     if f["cause"] == "failed-in-kernel":
         return Said(
-            "it failed inside the kernel instead of being rejected before the launch",
-            "起動前に拒否されず、カーネルの中で失敗しました",
+            "this input reached the kernel and failed there: the wrapper must refuse it with an exception "
+            "before the launch",
+            "この入力は起動前に拒否されず、カーネルの中で失敗しました。起動前に確認して例外を送出してください",
         )
-    what_en = why_en or f["case_name"] or "?"
-    what_ja = why_ja or f["case_name"] or "?"
+    if f["case_name"] or why_en:  # the case's own name already says what the input is
+        return Said(
+            "the wrapper accepted this input, which it must reject: check it and raise an exception before "
+            "the launch",
+            "拒否すべきこの入力をラッパーが受け付けました。起動前に確認して例外を送出してください",
+        )
     return Said(
-        f"the wrapper accepted input it must reject ({what_en}): check it and raise an exception before "
-        "launching",
-        f"拒否すべき入力をラッパーが受け付けました({what_ja})。起動前に確認して例外を送出してください",
+        "the wrapper accepted input it must reject: check it and raise an exception before the launch",
+        "拒否すべき入力をラッパーが受け付けました。起動前に確認して例外を送出してください",
     )
 
 
@@ -1359,14 +1423,14 @@ def _output_layout(f: Facts) -> Said:
 
 @says(Kind.LAUNCH_OPTION_PARAM)
 def _launch_option_param(f: Facts) -> Said:
-    name, kernel, line = f["name"], f["kernel"] or "the kernel", f["line"]
+    name, kernel, line = f["name"], _kernel_name(f), f["line"]
     at_en = f" (line {line})" if line else ""
     at_ja = f"({line} 行目)" if line else ""
     return Said(
-        f"{kernel} has a parameter named {name}{at_en}: {name} is a launch option, not a kernel argument — on a "
+        f"{kernel.en} has a parameter named {name}{at_en}: {name} is a launch option, not a kernel argument — on a "
         f"GPU the parameter takes the value and the launch falls back to the default {name}. Remove it from "
         "the signature and pass it only at the launch",
-        f"{kernel} に {name} という引数があります{at_ja}。{name} はカーネルの引数ではなく起動オプションです。"
+        f"{kernel.ja} に {name} という引数があります{at_ja}。{name} はカーネルの引数ではなく起動オプションです。"
         f"GPU ではこの引数が値を受け取ってしまい、起動は既定の {name} のままになります。シグネチャから外し、"
         "起動のときだけ渡してください",
     )
@@ -1374,12 +1438,12 @@ def _launch_option_param(f: Facts) -> Said:
 
 @says(Kind.KNOB_IGNORED)
 def _knob_ignored(f: Facts) -> Said:
-    name, asked, seen, kernel = f["name"], f["asked"], f["launched"], f["kernel"] or "the kernel"
+    name, asked, seen, kernel = f["name"], f["asked"], f["launched"], _kernel_name(f)
     return Said(
-        f"the wrapper was called with {name}={asked} but launched {kernel} with {name}={seen}: pass "
+        f"the wrapper was called with {name}={asked} but launched {kernel.en} with {name}={seen}: pass "
         "it on to the "
         "launch, or the sweep times the same kernel over and over",
-        f"ラッパーは {name}={asked} で呼ばれましたが、{kernel} を {name}={seen} "
+        f"ラッパーは {name}={asked} で呼ばれましたが、{kernel.ja} を {name}={seen} "
         "で起動しました。起動にそのまま"
         "渡してください。渡さないとスイープは同じカーネルを何度も計測するだけになります",
     )
@@ -1402,19 +1466,26 @@ def _kernel_bypassed(f: Facts) -> Said:
 
 @says(Kind.AUTOTUNE_KEY)
 def _autotune_key(f: Facts) -> Said:
-    key, wanted = f["key"] or [], ", ".join(f["expected_any"] or []) or "M, N, K"
+    key = ", ".join(str(k) for k in f["key"] or [])
+    wanted = ", ".join(f["expected_any"] or []) or "M, N, K"
+    if not key:
+        return Said(
+            "the autotune key is empty: the config picked for the first shape is reused for every shape "
+            f"— key on {wanted}",
+            "オートチューンのキーが空です。最初の形状で選ばれた config がすべての形状に使い回されます。"
+            f"{wanted} をキーにしてください",
+        )
     return Said(
-        f"the autotune key is {key}: with no shape argument in it the first winner is reused for every shape "
-        f"— key on {wanted}",
-        f"オートチューンのキーが {key} "
-        "です。形状の引数が入っていないと、最初の勝者がどの形状にも使い回されます。"
-        f"{wanted} をキーにしてください",
+        f"the autotune key is {key}: with no size argument in it, the config picked for the first shape is "
+        f"reused for every shape — key on {wanted}",
+        f"オートチューンのキーが {key} です。サイズの引数が入っていないので、最初の形状で選ばれた config が"
+        f"すべての形状に使い回されます。{wanted} をキーにしてください",
     )
 
 
 @says(Kind.AUTOTUNE_CONFIGS)
 def _autotune_configs(f: Facts) -> Said:
-    fn = f["function"] or "the config function"
+    fn = f["function"] or "get_autotune_configs"
     return Said(
         f"{fn}() returns {_n(f['count'], 'en', 'config', 'configs', '')} for a GPU: the autotuner needs at least "
         f"{number(f['expected_min'])} to choose from",
@@ -1436,12 +1507,12 @@ def _autotune_missing(f: Facts) -> Said:
 
 @says(Kind.TILES_NOT_VARIED)
 def _tiles_not_varied(f: Facts) -> Said:
-    names, entry = ", ".join(f["names"] or []), f["entry"] or "the wrapper"
+    names, entry = ", ".join(f["names"] or []), _entry(f)
     return Said(
-        f"{entry}() takes no {names} argument, so this case ran with the tile sizes your wrapper "
+        f"{entry.en} takes no {names} argument, so this case ran with the tile sizes your wrapper "
         "chooses (the lab "
         "could not vary them)",
-        f"{entry}() は {names} を引数に取らないので、このケースはラッパーが選ぶタイルサイズで実行しました"
+        f"{entry.ja} は {names} を引数に取らないので、このケースはラッパーが選ぶタイルサイズで実行しました"
         "(ラボ側では変えられませんでした)",
     )
 
@@ -1451,34 +1522,35 @@ def _tiles_not_varied(f: Facts) -> Said:
 
 @says(Kind.NOT_KERNEL_OUTPUT)
 def _not_kernel_output(f: Facts) -> Said:
-    entry = f["entry"] or "the wrapper"
+    entry = _entry(f)
     return Said(
-        f"your {entry}() returned a tensor that no kernel of yours wrote: its memory was never passed to your "
+        f"{entry.en} returned a tensor that no kernel of yours wrote: its memory was never passed to your "
         "kernel (torch computed it, or it is a copy) — return the output tensor you passed to the kernel",
-        f"{entry}() が返したテンソルは、あなたのカーネルが書いたものではありません。そのメモリはカーネルに一度も"
+        f"{entry.ja} が返したテンソルは、あなたのカーネルが書いたものではありません。そのメモリはカーネルに一度も"
         "渡されていません(torch が計算したか、コピーです)。カーネルに渡した出力テンソルを返してください",
     )
 
 
 @says(Kind.WRITTEN_AFTER_KERNEL)
 def _written_after_kernel(f: Facts) -> Said:
-    entry, count = f["entry"] or "the wrapper", number(f["count"])
+    entry, count = _entry(f), f["count"]
     return Said(
-        f"{count} element(s) of the output changed after your kernel finished (torch or Python code in "
-        f"{entry}() wrote them): the result must be exactly what the kernel stored",
-        f"カーネルの終了後に出力の {count} 個の要素が変更されました({entry}() 内の torch または Python の"
-        "コードが書き込みました)。結果はカーネルが格納した値そのものでなければなりません",
+        f"{_n(count, 'en', 'element', 'elements', '')} of the output changed after your kernel finished "
+        f"(torch or Python code in {entry.en} wrote {'it' if count == 1 else 'them'}): the result must be "
+        "exactly what the kernel stored",
+        f"カーネルの終了後に出力の {number(count)} 個の要素が変更されました({entry.ja} 内の torch または "
+        "Python のコードが書き込みました)。結果はカーネルがストアした値そのものでなければなりません",
     )
 
 
 @says(Kind.COPIED_ANSWER)
 def _copied_answer(f: Facts) -> Said:
-    entry, kernel, argument = f["entry"] or "the wrapper", verbatim(f["kernel"]), verbatim(f["argument"])
+    entry, kernel, argument = _entry(f), _kernel_name(f), f["argument"] or "an argument"
     return Said(
-        f"your {entry}() returned an exact copy of {argument}, which {kernel} was given but no kernel of yours "
+        f"{entry.en} returned an exact copy of {argument}, which {kernel.en} was given but no kernel of yours "
         "computed (torch or numpy did, in the wrapper): the answer must come from your kernel's own arithmetic "
         "on the inputs",
-        f"{entry}() が返したのは {argument} の完全なコピーです。{kernel} はそれを受け取っただけで、"
+        f"{entry.ja} が返したのは {argument} の完全なコピーです。{kernel.ja} はそれを受け取っただけで、"
         "あなたのカーネルは計算していません(ラッパーの中で torch か numpy が計算しました)。答えはカーネル自身が"
         "入力から計算したものでなければなりません",
     )
@@ -1486,34 +1558,36 @@ def _copied_answer(f: Facts) -> Said:
 
 @says(Kind.RETURNED_INPUT)
 def _returned_input(f: Facts) -> Said:
-    entry, name = f["entry"] or "the wrapper", verbatim(f["input"])
+    entry, name = _entry(f), f["input"] or "x"
     return Said(
-        f"your {entry}() returned its input {name} itself, not an output tensor: allocate the output "
+        f"{entry.en} returned its input {name} itself, not an output tensor: allocate the output "
         "(torch.empty_like), pass it to your kernel, let the kernel store the result there and return it",
-        f"{entry}() が入力 {name} そのものを返しています。出力テンソルではありません。出力を確保し"
-        "(torch.empty_like)、カーネルに渡して結果を格納させ、それを返してください",
+        f"{entry.ja} が入力 {name} そのものを返しています。出力テンソルではありません。出力を確保し"
+        "(torch.empty_like)、カーネルに渡して結果をストアさせ、それを返してください",
     )
 
 
 @says(Kind.PARTLY_WRITTEN_BY_TORCH)
 def _partly_written_by_torch(f: Facts) -> Said:
-    count = number(f["count"])
+    count = f["count"]
+    one = count == 1
     return Said(
-        f"{count} element(s) of the output hold values no kernel of yours stored (torch or Python code "
-        "filled them): every element must be stored by the kernel",
-        f"出力のうち {count} 個の要素には、あなたのカーネルが格納していない値が入っています(torch または "
-        "Python のコードが埋めました)。すべての要素をカーネルで格納してください",
+        f"{_n(count, 'en', 'element', 'elements', '')} of the output {'holds a value' if one else 'hold values'} "
+        f"no kernel of yours stored (torch or Python code filled {'it' if one else 'them'}): every element "
+        "must be stored by the kernel",
+        f"出力のうち {number(count)} 個の要素には、あなたのカーネルがストアしていない値が入っています(torch "
+        "または Python のコードが埋めました)。すべての要素をカーネルでストアしてください",
     )
 
 
 @says(Kind.NOT_A_PLAIN_TENSOR)
 def _not_a_plain_tensor(f: Facts) -> Said:
-    entry, what = f["entry"] or "the wrapper", f["returned"] or "value"
+    entry, what = _entry(f), f["returned"] or "?"
     return Said(
-        f"{entry}() returned a {what}, which the lab does not accept as a plain torch.Tensor (a tensor "
-        "subclass or a forged result): return the output tensor your kernel wrote",
-        f"{entry}() が返した {what} は通常の torch.Tensor として受け付けられません(テンソルのサブクラス、"
-        "または偽装された結果です)。カーネルが書いた出力テンソルを返してください",
+        f"{entry.en} returned an object of type {what}, which the lab does not accept as a plain torch.Tensor "
+        "(a tensor subclass or a forged result): return the output tensor your kernel wrote",
+        f"{entry.ja} が返した {what} 型のオブジェクトは通常の torch.Tensor として受け付けられません(テンソルの"
+        "サブクラス、または偽装された結果です)。カーネルが書いた出力テンソルを返してください",
     )
 
 
@@ -1524,8 +1598,8 @@ def _tampered(f: Facts) -> Said:
         return Said(
             f"your file changed the lab's own code ({names}): the lab's checks are not yours to rewrite, so "
             "this run fails. Remove the lines that assign to the lab's modules",
-            f"あなたのファイルがラボ自身のコード({names})を書き換えました。ラボのチェックは書き換えられない"
-            "ため、この実行は不合格です。ラボのモジュールに代入している行を消してください",
+            f"あなたのファイルがラボ自身のコード({names})を書き換えました。ラボのチェックを書き換えることは"
+            "認められていないため、この実行は不合格です。ラボのモジュールに代入している行を消してください",
         )
     return Said(
         "something other than the lab wrote to the lab's result channel: a verdict never comes from your "

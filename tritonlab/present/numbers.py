@@ -25,8 +25,9 @@ def value_text(value: Any) -> str:
     return str(value)
 
 
-def span(runs: Any, limit: int = 8) -> str:
-    """[[0, 3], [7, 7]] → "0–3, 7" (with "…" past `limit` runs). Accepts ints too."""
+def span(runs: Any, limit: int = 8, total: int | None = None) -> str:
+    """[[0, 3], [7, 7]] → "0–3, 7" (with "…" past `limit` runs, or when `total` — how many runs there were
+    before the engine cut the list — is more than is shown). Accepts ints too."""
     if not runs:
         return ""
     parts = []
@@ -39,7 +40,7 @@ def span(runs: Any, limit: int = 8) -> str:
                 parts.append("(" + ", ".join(str(v) for v in run) + ")")
         else:
             parts.append(str(run))
-    if len(runs) > limit:
+    if len(runs) > limit or (total is not None and total > len(parts)):
         parts.append("…")
     return ", ".join(parts)
 

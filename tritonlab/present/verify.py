@@ -10,7 +10,7 @@ from typing import Any
 
 from tritonlab.present.diagnoses import describe, label
 from tritonlab.present.numbers import number, value_text
-from tritonlab.present.words import Said, pick
+from tritonlab.present.words import Said, join, pick
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:
@@ -39,7 +39,7 @@ def case_name(case: Any, lang: str) -> str:
         why = _get(case, "why")
         text = why.get(lang) or why.get("en") if isinstance(why, dict) else why
         name = str(_get(case, "name", "")).removeprefix("rejects ")
-        return pick(lang, "rejects ", "拒否: ") + str(text or name)
+        return pick(lang, "rejects: ", "拒否: ") + str(text or name)
     if kind == "byte-audit":
         return pick(lang, "byte budget (counted on the interpreter)", "転送量の上限(インタプリタで計数)")
     if kind == "copy-audit":
@@ -60,7 +60,11 @@ def column_headers(lang: str) -> list[str]:
 
 def why(case: Any, lang: str) -> str:
     kinds = dict.fromkeys(_get(d, "kind", "") for d in _get(case, "diagnoses") or [])
-    return ", ".join(label(k, lang) for k in kinds)
+    if "wrong-dtype" in kinds:  # the contract's sentence already says it: one label for one fact
+        kinds.pop("dtype", None)
+    if "wrong-shape" in kinds:
+        kinds.pop("shape", None)
+    return join(lang, [label(k, lang) for k in kinds])
 
 
 def error_head(err: Any, lang: str) -> str:
@@ -93,7 +97,7 @@ def summary(result: Any, lang: str) -> str:
     reason = describe(diags[0], lang) if diags else pick(lang, "values differ", "値が異なります")
     text = Said(
         f"{passed}/{len(cases)} cases pass — first failure, {case_name(first, 'en')}: {reason}",
-        f"{passed}/{len(cases)} ケース合格。最初の失敗 {case_name(first, 'ja')}: {reason}",
+        f"{len(cases)} ケース中 {passed} ケース合格。最初に失敗したケース({case_name(first, 'ja')}): {reason}",
     ).in_(lang)
     replay = _get(result, "replay") or {}
     if replay.get("line") and not err:
@@ -138,10 +142,11 @@ def map_lines(case: Any, lang: str) -> list[str]:
             else Said("", "")
         )
         r, c, rh, cw = grid["n_rows"] - 1, grid["n_cols"] - 1, grid["rows_per_line"], grid["cols_per_char"]
-        head = Said(
-            f"rows 0–{r} ({rh} per line) × columns 0–{c} ({cw} per character){folded.en}",
-            f"行 0–{r}(1 行に {rh} 行)× 列 0–{c}(1 文字に {cw} 列){folded.ja}",
-        )
+        rows_en = f"rows 0–{r} ({rh} per line)" if r else "row 0"
+        cols_en = f"columns 0–{c} ({cw} per character)" if c else "column 0"
+        rows_ja = f"行 0–{r}(表示 1 行に {rh} 行分)" if r else "行 0"
+        cols_ja = f"列 0–{c}(1 文字に {cw} 列分)" if c else "列 0"
+        head = Said(f"{rows_en} × {cols_en}{folded.en}", f"{rows_ja}× {cols_ja}{folded.ja}")
     legend = Said(
         "legend: . ok   x wrong   n inf/NaN   u never written",
         "凡例: . 正しい   x 誤り   n inf/NaN   u 未書き込み",
@@ -153,12 +158,17 @@ def first_lines(case: Any, lang: str, limit: int = 5) -> list[str]:
     out = []
     for item in (_get(case, "first") or [])[:limit]:
         got, exp = value_text(item.get("got")), value_text(item.get("expected"))
-        out.append(
-            Said(
+        if item.get("kind") == "unwritten":  # what is there is the lab's poison, not the kernel's output
+            said = Said(
+                f"index {item.get('index')}: never written (expected {exp})",
+                f"インデックス {item.get('index')}: 未書き込み(期待値 {exp})",
+            )
+        else:
+            said = Said(
                 f"index {item.get('index')}: got {got}, expected {exp}",
                 f"インデックス {item.get('index')}: 出力 {got}、期待値 {exp}",
-            ).in_(lang)
-        )
+            )
+        out.append(said.in_(lang))
     return out
 
 
