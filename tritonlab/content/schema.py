@@ -124,6 +124,7 @@ VERIFY = Table(
                 "tiles_over": TEXT,
                 "input_storage": ListOf(TEXT),
                 "zero_row": TEXT,
+                "low_row": TEXT,
                 "autotune": Table({"configs_function": TEXT, "min_configs": INT, "key_any": ListOf(TEXT)}),
             }
         ),

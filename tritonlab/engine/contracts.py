@@ -72,6 +72,19 @@ def prepare_inputs(exercise, inputs: dict) -> None:
     tensor = inputs.get(name) if name else None
     if tensor is not None and getattr(tensor, "dim", lambda: 0)() >= 1 and tensor.shape[0] > 0:
         tensor[0].zero_()
+    # `low_row = "x"` moves x's first row into [-121, -119) (x / 100 - 120): every exp(x) there underflows to
+    # 0 in float32, so a running max started at 0, or padding loaded as 0, turn the row into 0/0. The band is
+    # narrow and near -120, not far below: exp2(x * log2 e) loses |x| * 2^-24 relative, and a float32
+    # softmax checked at rtol 1e-5 must still pass when written the usual way
+    name = exercise.verify.contracts.get("low_row")
+    tensor = inputs.get(name) if name else None
+    if (
+        tensor is not None
+        and getattr(tensor, "dim", lambda: 0)() >= 1
+        and tensor.shape[0] > 0
+        and tensor.is_floating_point()
+    ):
+        tensor[0].div_(100).sub_(120)
 
 
 def _programs(launch: dict) -> int | None:

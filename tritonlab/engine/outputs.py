@@ -77,8 +77,8 @@ class Plan:
                 args[index] = leaf
                 leaves.append(leaf)
             out = fn(*args, **kwargs)
-            if isinstance(out, (tuple, list)):
-                out = out[0]
+            # one forward output: a tuple or a list (`return y, rstd`) is the wrong return type, not its
+            # first element (taking out[0] passed a wrapper that returned torch.ops' whole (y, rstd) pair)
             if not isinstance(out, torch.Tensor):
                 return (out,) + (None,) * len(leaves)
             if not out.requires_grad:
@@ -129,6 +129,7 @@ class Plan:
                     "kind": "wrong-outputs",
                     "got": len(got),
                     "expected": len(self.names),
+                    "names": list(self.names),
                     "message": f"the wrapper returned {len(got)} values, expected {len(self.names)} "
                     f"({', '.join(self.names)})",
                 }
@@ -304,6 +305,7 @@ def compile_check(
                 {
                     "kind": "graph-break",
                     "error": type(exc).__name__,
+                    "exception": first[:300],
                     "message": f"torch.compile(fullgraph=True) failed: {first[:300]}",
                 }
             ],
@@ -312,7 +314,9 @@ def compile_check(
     facts: dict = {}
     plan.compare(got, eager, tolerances, diagnoses, facts)
     for diag in diagnoses:
-        diag["kind"] = "compiled-differs" if diag["kind"] not in ("wrong-outputs",) else diag["kind"]
+        if diag["kind"] != "wrong-outputs":
+            diag["differs_as"] = diag["kind"]  # what the comparison found, said after "compiled:"
+            diag["kind"] = "compiled-differs"
         diag["message"] = f"compiled: {diag['message']}"
     return {"checked": True, "passed": not diagnoses, "diagnoses": diagnoses}
 
@@ -331,6 +335,7 @@ def _check_tensor(name: str, got, expected) -> list[dict]:
             {
                 "kind": "wrong-shape",
                 "output": name,
+                "got_type": type(got).__name__,
                 "message": f"{name}: got {type(got).__name__}, not a torch.Tensor",
             }
         ]

@@ -76,6 +76,14 @@ class Kind(str, Enum):
     RETURNED_INPUT = "returned-input"  # the wrapper returned one of its inputs, not a kernel's output
     NOT_A_PLAIN_TENSOR = "not-a-plain-tensor"  # a tensor subclass, or an output the judge cannot read
     TAMPERED = "tampered"  # foreign lines on the runner's result channel
+    # gradient mode and registered operators (engine/outputs.py; lesson 12)
+    WRONG_OUTPUTS = "wrong-outputs"  # the wrapper returned a different number of values than the outputs
+    NO_GRADIENT = "no-gradient"  # the backward returned None for an input that needs a gradient
+    NONDETERMINISTIC = "nondeterministic"  # two runs on the same inputs differ (a GPU check)
+    OP_NOT_USED = "op-not-used"  # the exercise's torch.library operator was never called
+    OP_NOT_YOURS = "op-not-yours"  # the operator that ran was registered by another file
+    GRAPH_BREAK = "graph-break"  # torch.compile(fullgraph=True) of the wrapper failed
+    COMPILED_DIFFERS = "compiled-differs"  # the compiled wrapper's result differs from the eager one
 
     @classmethod
     def parse(cls, value: Any) -> Kind | None:

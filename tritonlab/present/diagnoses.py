@@ -69,6 +69,13 @@ LABELS: dict[Kind, Said] = {
     Kind.PARTLY_WRITTEN_BY_TORCH: Said("filled outside the kernel", "カーネル外での書き込み"),
     Kind.NOT_A_PLAIN_TENSOR: Said("not a plain tensor", "通常でないテンソル"),
     Kind.TAMPERED: Said("tampered with the lab", "ラボの改ざん"),
+    Kind.WRONG_OUTPUTS: Said("wrong number of outputs", "出力の個数の誤り"),
+    Kind.NO_GRADIENT: Said("no gradient", "勾配なし"),
+    Kind.NONDETERMINISTIC: Said("not deterministic", "非決定的な結果"),
+    Kind.OP_NOT_USED: Said("operator not called", "呼ばれない演算子"),
+    Kind.OP_NOT_YOURS: Said("someone else's operator", "別ファイルの演算子"),
+    Kind.GRAPH_BREAK: Said("torch.compile failed", "torch.compile の失敗"),
+    Kind.COMPILED_DIFFERS: Said("compiled result differs", "コンパイル後の結果の違い"),
 }
 
 
@@ -101,10 +108,18 @@ def describe(facts: Any, lang: str) -> str:
     func = _SENTENCES.get(kind) if kind is not None else None
     if func is not None:
         try:
-            return func(_Facts(f)).in_(lang)
+            text = func(_Facts(f)).in_(lang)
         except Exception:  # noqa: BLE001 - odd facts must not hide the diagnosis: say it generically
-            pass
+            return generic(f, lang)
+        output = f.get("output")
+        if output and kind not in _NAMES_ITS_OUTPUT:  # gradient mode: which of out, grad_x, grad_w
+            text = f"{output}: {text}"
+        return text
     return generic(f, lang)
+
+
+#: Sentences that name the output themselves (no "grad_w: " prefix).
+_NAMES_ITS_OUTPUT = frozenset({Kind.NO_GRADIENT, Kind.NONDETERMINISTIC})
 
 
 def generic(f: Facts, lang: str) -> str:
@@ -999,7 +1014,7 @@ def _nan(f: Facts) -> Said:
             "other= に渡してください(和なら 0.0、最大値なら float('-inf'))",
         )
     if f["cause"] == "zero-row":
-        name = verbatim(f["input"])
+        name = f["input"] or "x"
         hint = Said(
             f"row 0 of {name} is all zeros (the lab zeroes it on purpose): a mean of squares of 0 needs eps "
             "before the square root or the division, or it becomes 1/0",
@@ -1039,6 +1054,16 @@ def _runs(values: list) -> list:
 def _pattern(f: Facts) -> Said | None:
     """The cross-case and value-pattern causes a mismatch and an inf/NaN diagnosis share."""
     cause = f["cause"]
+    if cause == "low-row":
+        name = f["input"] or "x"
+        return Said(
+            f"only row 0 is wrong, and the lab moved that row of {name} to [-121, -119), where every exp "
+            "underflows to 0 — the running max must start at -inf (not 0) and padding must load as -inf, so "
+            "that the row's own max is what gets subtracted",
+            f"誤っているのは行 0 だけです。ラボはこの行({name})を [-121, -119) に移しており、そこでは exp が"
+            "すべて 0 にアンダーフローします。行自身の最大値が引かれるように、実行中の最大値は 0 ではなく "
+            "-inf から始め、パディングも -inf として読み込んでください",
+        )
     if cause == "dtype-only" and str(f["dtype"]) in ("float32", "float64"):
         dtype, passing = str(f["dtype"]), ", ".join(str(d) for d in f["passing"] or [])
         return Said(
@@ -1183,6 +1208,13 @@ def _mismatch(f: Facts) -> Said:
             f"。{name} = {value}、{other} = {other_value} ではすべての要素が違いますが、{name} = {upto}、"
             f"{other} = {other_upto} までのケースはすべて合格しています。これらと一緒に大きくなるものを"
             f"確認してください: {other} のループ(各ステップの計算)と、ブロックが {name} 全体に届くかどうかです",
+        )
+    if cause == "all-wrong" and str(f["output"] or "").startswith("grad"):
+        return head + Said(
+            ": every element of this gradient is wrong — check its formula in the backward (the forward's "
+            "output is checked on its own)",
+            "。この勾配はすべての要素が違います。backward の中のこの勾配の式を確認してください(順伝播の出力は"
+            "別に確認しています)",
         )
     if cause == "all-wrong":
         return head + Said(
@@ -1588,6 +1620,85 @@ def _not_a_plain_tensor(f: Facts) -> Said:
         "(a tensor subclass or a forged result): return the output tensor your kernel wrote",
         f"{entry.ja} が返した {what} 型のオブジェクトは通常の torch.Tensor として受け付けられません(テンソルの"
         "サブクラス、または偽装された結果です)。カーネルが書いた出力テンソルを返してください",
+    )
+
+
+@says(Kind.WRONG_OUTPUTS)
+def _wrong_outputs(f: Facts) -> Said:
+    names = ", ".join(str(n) for n in f["names"] or [])
+    listed_en = f" ({names})" if names else ""
+    listed_ja = f"({names})" if names else ""
+    return Said(
+        f"the wrapper returned {_n(f['got'], 'en', 'value', 'values', '')}, the exercise expects "
+        f"{number(f['expected'])}{listed_en}",
+        f"ラッパーが返した値は {number(f['got'])} 個ですが、この演習では {number(f['expected'])} 個"
+        f"{listed_ja}です",
+    )
+
+
+@says(Kind.NO_GRADIENT)
+def _no_gradient(f: Facts) -> Said:
+    name = f["output"] or "?"
+    return Said(
+        f"no gradient reached {name}: the backward returned None for this input — return its gradient in the "
+        "input's position",
+        f"{name} に勾配が届いていません。backward がこの入力に None を返しています。入力と同じ位置に勾配を"
+        "返してください",
+    )
+
+
+@says(Kind.NONDETERMINISTIC)
+def _nondeterministic(f: Facts) -> Said:
+    name = f["output"] or "?"
+    return Said(
+        f"two runs on the same inputs give different {name} ({_n(f['changed'], 'en', 'element', 'elements', '')} "
+        "differ): the order of a reduction changes between runs (atomics) — reduce in a fixed order "
+        "(partial sums, then a second pass)",
+        f"同じ入力で 2 回実行すると {name} が変わります({number(f['changed'])} 要素が異なります)。実行ごとに"
+        "リダクションの順序が変わっています(アトミック演算)。部分和を作ってから 2 段目で足すなど、順序を"
+        "固定してください",
+    )
+
+
+@says(Kind.OP_NOT_USED)
+def _op_not_used(f: Facts) -> Said:
+    op = str(f["op"] or "?")
+    call = f"torch.ops.{op.replace('::', '.')}(...)"
+    return Said(
+        f"the operator {op} was never called: register it with torch.library.triton_op and call it as {call}",
+        f"演算子 {op} が一度も呼ばれていません。torch.library.triton_op で登録し、{call} として呼んでください",
+    )
+
+
+@says(Kind.OP_NOT_YOURS)
+def _op_not_yours(f: Facts) -> Said:
+    op, origin = f["op"] or "?", f["origin"] or "?"
+    return Said(
+        f"the operator {op} that ran was registered by {origin}, not by your file: register it in your "
+        "file with @triton_op",
+        f"実行された演算子 {op} はあなたのファイルではなく {origin} で登録されたものです。自分のファイルで "
+        "@triton_op を使って登録してください",
+    )
+
+
+@says(Kind.GRAPH_BREAK)
+def _graph_break(f: Facts) -> Said:
+    q = verbatim(f["exception"] or f["error"])
+    return Said(
+        f"torch.compile(fullgraph=True) of your wrapper failed: {q} — torch cannot trace a raw Triton launch "
+        "or Python-side work there; wrap the kernels in operators (triton_op + wrap_triton)",
+        f"ラッパーの torch.compile(fullgraph=True) が失敗しました: {q}。torch は Triton の直接の起動や Python "
+        "側の処理をそこでトレースできません。カーネルを演算子(triton_op + wrap_triton)で包んでください",
+    )
+
+
+@says(Kind.COMPILED_DIFFERS)
+def _compiled_differs(f: Facts) -> Said:
+    inner = {k: v for k, v in f.items() if k not in ("kind", "differs_as", "output")}
+    inner["kind"] = f["differs_as"] or "mismatch"
+    return Said(
+        "under torch.compile the result differs from eager: " + describe(inner, "en"),
+        "torch.compile 下の結果が eager と異なります: " + describe(inner, "ja"),
     )
 
 

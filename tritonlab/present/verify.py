@@ -75,6 +75,20 @@ def error_head(err: Any, lang: str) -> str:
     return kind
 
 
+#: Per-case checks a backend cannot make (`case[key] = {"checked": False, "why": ...}`), in words.
+UNCHECKED = {
+    "compile": Said("torch.compile of the wrapper (GPU only)", "ラッパーの torch.compile(GPU のみ)"),
+    "deterministic": Said(
+        "the same bits on every run (GPU only: the interpreter runs programs in order)",
+        "実行ごとに同じビットになること(GPU のみ。インタプリタはプログラムを順に実行します)",
+    ),
+}
+
+
+def _unchecked(cases: list, key: str) -> bool:
+    return any(isinstance(_get(c, key), dict) and _get(c, key).get("checked") is False for c in cases)
+
+
 def summary(result: Any, lang: str) -> str:
     """The verdict's one line, made from facts (never the engine's English `summary`)."""
     cases = list(_get(result, "cases") or [])
@@ -87,9 +101,14 @@ def summary(result: Any, lang: str) -> str:
         return describe(skipped, lang)
     if _get(result, "passed"):
         be = backend_name(_get(result, "backend"), lang)
-        return Said(f"all {len(cases)} cases pass on the {be}", f"{be}で全 {len(cases)} ケースに合格").in_(
-            lang
-        )
+        verdict = Said(f"all {len(cases)} cases pass on the {be}", f"{be}で全 {len(cases)} ケースに合格")
+        unchecked = [UNCHECKED[k] for k in UNCHECKED if _unchecked(cases, k)]
+        if unchecked:
+            verdict += Said(
+                " — not checked here: " + ", ".join(u.en for u in unchecked),
+                "。ここでは確認していません: " + "、".join(u.ja for u in unchecked),
+            )
+        return verdict.in_(lang)
     first = next((c for c in cases if not _get(c, "passed")), None)
     if first is None:
         return pick(lang, "no case ran", "実行されたケースがありません")
