@@ -1054,6 +1054,47 @@ def _runs(values: list) -> list:
 def _pattern(f: Facts) -> Said | None:
     """The cross-case and value-pattern causes a mismatch and an inf/NaN diagnosis share."""
     cause = f["cause"]
+    if cause == "loop-steps":
+        param, block = f["param"] or "N", f["block"] or "BLOCK"
+        return Said(
+            f"every case whose loop takes one step ({param} ≤ {block}) passes and every failing case takes "
+            f"several — check what carries from one {block} step to the next: the pointers' advance and the "
+            "running state (max, sum, accumulator rescaled when the max grows)",
+            f"ループが 1 ステップで終わるケース({param} ≤ {block})はすべて合格し、失敗したケースはすべて複数"
+            f"ステップです。{block} のステップから次のステップへ引き継ぐもの(ポインタの進め方と、最大値・和・"
+            "最大値が増えたときに再スケールするアキュムレータなどの途中の状態)を確認してください",
+        )
+    if cause == "variant-only":
+        said = ", ".join(f"{k}={v}" for k, v in (f["variant"] or {}).items())
+        return Said(
+            f"every failing case was called with {said}, and every case without them passes — check what "
+            "those keywords change in your wrapper and kernel",
+            f"失敗したケースはすべて {said} で呼んだもので、それ以外のケースはすべて合格しています。これらの"
+            "キーワードがラッパーとカーネルの何を変えるかを確認してください",
+        )
+    if cause == "row-scaled":
+        pairs = [p for p in f["factors"] or [] if isinstance(p, (list, tuple)) and len(p) == 2]
+        listed = ", ".join(f"row {r} × {float(x):.4g}" for r, x in pairs)
+        listed_ja = "、".join(f"行 {r} は {float(x):.4g} 倍" for r, x in pairs)
+        more = ", …" if (f["scaled_rows"] or 0) > len(pairs) else ""
+        if len(pairs) == 1 and not more:
+            row, factor = pairs[0]
+            return Said(
+                f"row {row} is off by one factor ({float(factor):.4g} times the right values) while the other "
+                "rows are right — check what the row is divided by (its sum or norm: the exp/exp2 base, the "
+                "rescale when the max grows, padding summed in)",
+                f"行 {row} だけが一定の倍率でずれています(正しい値の {float(factor):.4g} 倍)。ほかの行は正しい"
+                "ので、行を割っている量(和やノルム: exp と exp2 の底、最大値が増えたときの再スケール、和に"
+                "混ざったパディング)を確認してください",
+            )
+        return Said(
+            f"each wrong row is off by one factor of its own ({listed}{more}) — the values are right up to "
+            "each row's scale: check what the row is divided by (its sum or norm: the exp/exp2 base, the "
+            "rescale when the max grows, padding summed in)",
+            f"誤っている各行が、行ごとに一定の倍率でずれています({listed_ja}{'、…' if more else ''})。"
+            "値は行のスケールを除けば正しいので、行を割っている量(和やノルム: exp と exp2 の底、最大値が"
+            "増えたときの再スケール、和に混ざったパディング)を確認してください",
+        )
     if cause == "low-row":
         name = f["input"] or "x"
         return Said(

@@ -300,7 +300,7 @@ def handle(args: dict, ctx) -> dict:
     if not result["error"] and len(result["cases"]) < total:
         result["error"] = error("crash", "the runner stopped before every case was run")
     _size_threshold(result["cases"], size_names(exercise), exercise)
-    _case_patterns(result["cases"], exercise.verify.dtypes, (exercise.verify.contracts or {}).get("low_row"))
+    _case_patterns(result["cases"], exercise.verify.dtypes, exercise.verify.contracts or {})
     contracts.numerics_first(result["cases"], bool(result["error"]))
     result["passed"] = (
         bool(result["cases"]) and not result["error"] and all(c["passed"] for c in result["cases"])
@@ -1314,6 +1314,16 @@ def _explain_values(
                         "root, or a constant"
                     )
                     continue
+            factors = _row_factors(got, expected)
+            if factors:
+                diag.update(cause="row-scaled", factors=factors[:4], scaled_rows=len(factors))
+                diag["message"] = (
+                    f"{_head(diag)}: each wrong row is off by one factor of its own ("
+                    + ", ".join(f"row {r} × {f:.4g}" for r, f in factors[:4])
+                    + ") — the values are right up to each row's scale: check what the row is divided by "
+                    "(its sum or norm: the exp/exp2 base, the rescale when the max grows, padding summed in)"
+                )
+                continue
         if diag.get("kind") == "nan" and diag.get("cause") == "softmax":
             x = next((v for v in inputs.values() if isinstance(v, torch.Tensor) and v.dim() == 2), None)
             rows = diag.get("rows") or []
@@ -1403,6 +1413,31 @@ def _all_zero_stored(diagnoses: list, provenance, numel: int) -> None:
             )
 
 
+def _row_factors(got: torch.Tensor, expected: torch.Tensor) -> list[tuple[int, float]]:
+    """[(row, factor)] when every wrong row of a 2D output is its reference times one factor of its own (a
+    softmax's denominator off per row), and the factors differ or some rows are right; [] otherwise."""
+    if got.dim() != 2 or got.shape[1] < 2 or not bool(torch.isfinite(got).all()):
+        return []
+    g, e = got.detach().float().cpu(), expected.detach().float().cpu()
+    found: list[tuple[int, float]] = []
+    right = 0
+    for row in range(g.shape[0]):
+        big = e[row].abs() > 1e-3 * float(e[row].abs().max() or 1.0)
+        if int(big.sum()) < 2:
+            continue
+        ratio = g[row][big] / e[row][big]
+        factor = float(ratio.mean())
+        if abs(factor - 1.0) <= 1e-3:
+            right += 1
+            continue
+        if float(ratio.std()) > 1e-2 * abs(factor) or abs(factor) < 0.01:
+            return []  # not a pure scale: some other bug
+        found.append((row, round(factor, 6)))
+    distinct = {round(f, 3) for _, f in found}
+    # one factor for the whole output is `scaled` (said before this); here the rows differ, or some are right
+    return found if found and (len(distinct) >= 2 or right) else []
+
+
 def _only_row_0(case: dict) -> bool:
     """The case's first diagnosis is inf/NaN or wrong values in row 0 and nowhere else."""
     diag = (case.get("diagnoses") or [{}])[0]
@@ -1413,10 +1448,13 @@ def _only_row_0(case: dict) -> bool:
     return diag.get("kind") == "mismatch" and diag.get("rows") == [[0, 0]]
 
 
-def _case_patterns(cases: list, dtypes: list, low_row: str | None = None) -> None:
+def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> None:
     """Patterns across cases that name a cause one case cannot: only one dtype fails (its range or precision);
     only the cases with several K steps fail (what changes between steps: the pointer advance); only the row
-    the lab moved far below 0 fails (`low_row`: the running max's start or the padding)."""
+    the lab moved far below 0 fails (`low_row`: the running max's start or the padding); only the cases whose
+    loop (`loop = [param, block]`, e.g. keys in blocks of BLOCK_N) takes several steps fail."""
+    low_row = (contracts or {}).get("low_row")
+    loop = (contracts or {}).get("loop") or []
     plain = [c for c in cases if c.get("kind") is None and isinstance(c.get("params"), dict)]
     bad = [c for c in plain if not c.get("passed") and c.get("diagnoses")]
     good = [c for c in plain if c.get("passed")]
@@ -1485,6 +1523,44 @@ def _case_patterns(cases: list, dtypes: list, low_row: str | None = None) -> Non
             f"{_head(first)}: every case with one K step (K ≤ BLOCK_K) passes and every case "
             "with several fails — check what changes from one K step to the next: how the A and B pointers "
             "advance (BLOCK_K * stride_ak, BLOCK_K * stride_bk) and the K mask"
+        )
+        return
+
+    def loop_steps(case: dict) -> int | None:
+        if len(loop) != 2:
+            return None
+        size, block = case["params"].get(loop[0]), (case.get("meta") or {}).get(loop[1])
+        if isinstance(size, int) and isinstance(block, int) and block > 0:
+            return -(-size // block)
+        return None
+
+    if (
+        len(loop) == 2
+        and all((loop_steps(c) or 0) > 1 for c in bad)
+        and any(loop_steps(c) == 1 for c in good)
+        and all(c.get("passed") for c in plain if loop_steps(c) == 1)
+    ):
+        first.update(cause="loop-steps", param=loop[0], block=loop[1])
+        first["message"] = (
+            f"{_head(first)}: every case whose loop takes one step ({loop[0]} ≤ {loop[1]}) passes and every "
+            f"failing case takes several — check what carries from one {loop[1]} step to the next: the "
+            "pointers' advance and the running state (max, sum, accumulator rescaled when the max grows)"
+        )
+        return
+
+    def variant(case: dict) -> dict:
+        return {k: v for k, v in (case.get("kwargs") or {}).items() if not str(k).startswith("@")}
+
+    failing_variants = [variant(c) for c in bad]
+    shared = failing_variants[0]
+    if shared and all(v == shared for v in failing_variants) and any(variant(c) != shared for c in good):
+        # every failing case ran with the same keywords and every case without them passed (some with them
+        # may pass too: a one-key softmax is 1 at any scale): those keywords lead to the bug
+        first.update(cause="variant-only", variant=shared)
+        said = ", ".join(f"{k}={v}" for k, v in shared.items())
+        first["message"] = (
+            f"{_head(first)}: every failing case was called with {said}, and every case without them "
+            "passes — check what those keywords change in your wrapper and kernel"
         )
 
 
