@@ -85,6 +85,11 @@ def same_file(a: str | None, b: str | None) -> bool:
         return os.path.abspath(a) == os.path.abspath(b)
 
 
+_GENERATED_GRADS = re.compile(
+    r"GeneratedBackwardFor_\w+ returned an incorrect number of gradients \(expected (\d+), got (\d+)\)"
+)
+
+
 def classify(exc: BaseException, learner_file: str) -> dict:
     """kind: syntax | compile | oob | cuda-fault | runtime, with the learner's line when it can be found."""
     chain, frames = _frames(exc)
@@ -137,13 +142,22 @@ def classify(exc: BaseException, learner_file: str) -> dict:
         return error("syntax", f"SyntaxError: {root.msg}", root.lineno, exception=f"SyntaxError: {root.msg}")
     extra: dict = {}
     conflict = _autotune_conflict(chain, frames)
-    said = None
+    said: tuple[str, dict] | None = None
     if conflict:
         names = ", ".join(conflict)
         said = (
             f"the autotuner supplies {names} from the config it picks, and the launch passes {names} too — "
             "remove them from the launch (they belong in the triton.Config entries)",
             {"cause": "autotune-conflict", "names": conflict},
+        )
+    elif counts := _GENERATED_GRADS.search(str(root)):
+        # torch's generated wrapper of a register_autograd backward counts one more on both sides (the
+        # output's own slot): "expected 4, got 3" is 3 inputs and 2 gradients returned
+        inputs, returned = int(counts.group(1)) - 1, int(counts.group(2)) - 1
+        said = (
+            f"your backward returned {returned} gradient{'s' if returned != 1 else ''} for an operator with "
+            f"{inputs} inputs — return one per input, in order (None for a non-tensor input such as eps)",
+            {"cause": "grad-count", "inputs": inputs, "returned": returned},
         )
     elif isinstance(root, TypeError) and "has no len()" in str(root) and _launch_line(learner_file, line):
         said = (

@@ -286,6 +286,15 @@ def _runtime(f: Facts) -> Said:
             f"{names} は autotuner が選んだ config から渡されるのに、起動でも {names} を渡しています。"
             "起動からは外してください(triton.Config の側に書くものです)",
         )
+    if f["cause"] == "grad-count":
+        inputs, returned = f["inputs"], f["returned"]
+        return Said(
+            f"your backward returned {_n(returned, 'en', 'gradient', 'gradients', '')} for an operator with "
+            f"{number(inputs)} inputs — return one per input, in order (None for a non-tensor input such as "
+            "eps)",
+            f"backward が返した勾配は {number(returned)} 個ですが、演算子の入力は {number(inputs)} 個です。"
+            "入力ごとに 1 つずつ、順番どおりに返してください(eps のようなテンソルでない入力には None)",
+        )
     if f["cause"] == "needs-gpu":
         return Said(
             f"this code needs a GPU: {q}. It reads the GPU's properties (SM count, registers, shared memory) "
@@ -1191,6 +1200,15 @@ def _pattern(f: Facts) -> Said | None:
                 "これらの行は exp があふれる値ではありません(|x| < 80)",
             )
         )
+        if f["tiles"] is False:  # scalar row state (an online softmax): no axis to get wrong
+            return why + Said(
+                ", so a missing row max is not the cause — look for -inf - -inf or 0 * inf in the running state: "
+                "a running max still -inf when it is subtracted (is it updated: m = m_new?), a rescale factor "
+                "exp(m_new - m) instead of exp(m - m_new), or padding summed in",
+                "。原因は行の最大値の引き忘れではありません。途中の状態の -inf - -inf や 0 * inf を探してください。"
+                "引くときに実行中の最大値がまだ -inf のまま(m = m_new で更新していますか?)、再スケールの係数が "
+                "exp(m - m_new) ではなく exp(m_new - m)、あるいはパディングを足し込んでいないかを確認してください",
+            )
         return why + Said(
             ", so a missing row max is not the cause — look for -inf - -inf or 0/0: a max or sum over the wrong "
             "axis (axis=1 gives one value per row, broadcast back with [:, None]) or padding lanes summed into it",

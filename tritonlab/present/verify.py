@@ -79,8 +79,8 @@ def error_head(err: Any, lang: str) -> str:
 UNCHECKED = {
     "compile": Said("torch.compile of the wrapper (GPU only)", "ラッパーの torch.compile(GPU のみ)"),
     "deterministic": Said(
-        "the same bits on every run (GPU only: the interpreter runs programs in order)",
-        "実行ごとに同じビットになること(GPU のみ。インタプリタはプログラムを順に実行します)",
+        "determinism, the same bits on every run (GPU only: the interpreter runs programs in order)",
+        "決定性、つまり実行ごとに同じビットになること(GPU のみ。インタプリタはプログラムを順に実行します)",
     ),
 }
 

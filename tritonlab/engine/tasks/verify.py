@@ -1338,7 +1338,10 @@ def _explain_values(
             # exp(80) is finite in fp32: no overflow to subtract away; or the kernel subtracts a max already
             if float(peak) < 80.0 or subtracts_a_max:
                 overflow = float(peak) >= 80.0
-                diag.update(cause="nan-reduction", subtracts_max=overflow)
+                # a kernel with no 2D tiles keeps its row state in scalars (an online softmax): no axis to get
+                # wrong there, but a running max or a rescale factor
+                tiles = "[:, None]" in source or "[None, :]" in source
+                diag.update(cause="nan-reduction", subtracts_max=overflow, tiles=tiles)
                 why = (
                     "your kernel already subtracts a maximum"
                     if overflow
@@ -1349,6 +1352,11 @@ def _explain_values(
                     "0/0: a max or sum over the wrong axis (axis=1 gives one value per row, broadcast back "
                     "with "
                     "[:, None]) or padding lanes summed into it"
+                    if tiles
+                    else f"{_head(diag)}: {why}, so a missing row max is not the cause — look for -inf - "
+                    "-inf or 0 * inf in the running state: a running max still -inf when it is "
+                    "subtracted (is it updated: m = m_new?), a rescale factor exp(m_new - m) instead of "
+                    "exp(m - m_new), or padding summed in"
                 )
         # last, when nothing above named a cause: a reduction without axis= in a file that builds 2D tiles
         if diag.get("kind") == "mismatch" and diag.get("cause") in (None, "all-wrong") and learner_file:
