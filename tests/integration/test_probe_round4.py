@@ -9,7 +9,7 @@ int/fp16 casts in the store, an accumulator or a bias inside the K loop, reducti
 a num_warps kernel parameter, M and N swapped in torch.empty, ...) must fail, and the first diagnosis must name
 the real cause (and the learner's line where the lab gives one). Tests marked xfail state the RIGHT verdict where
 the lab is wrong or misleading today; strict, so they fail loudly once fixed.
-The report with the lab's verdict for every file: /work/notes/probe4_report.md.
+The report with the lab's verdict for every file was kept outside the repo and is lost; the tests state each verdict.
 """
 
 import re

@@ -1091,18 +1091,18 @@ def _pattern(f: Facts) -> Said | None:
             return Said(
                 f"row {row} is off by one factor ({float(factor):.4g} times the right values) while the other "
                 "rows are right — check what the row is divided by (its sum or norm: the exp/exp2 base, the "
-                "rescale when the max grows, padding summed in)",
+                "rescale when the max grows, a reduction over the wrong axis, padding summed in)",
                 f"行 {row} だけが一定の倍率でずれています(正しい値の {float(factor):.4g} 倍)。ほかの行は正しい"
-                "ので、行を割っている量(和やノルム: exp と exp2 の底、最大値が増えたときの再スケール、和に"
-                "混ざったパディング)を確認してください",
+                "ので、行を割っている量(和やノルム: exp と exp2 の底、最大値が増えたときの再スケール、間違った軸での"
+                "リダクション、和に混ざったパディング)を確認してください",
             )
         return Said(
             f"each wrong row is off by one factor of its own ({listed}{more}) — the values are right up to "
             "each row's scale: check what the row is divided by (its sum or norm: the exp/exp2 base, the "
-            "rescale when the max grows, padding summed in)",
+            "rescale when the max grows, a reduction over the wrong axis, padding summed in)",
             f"誤っている各行が、行ごとに一定の倍率でずれています({listed_ja}{'、…' if more else ''})。"
             "値は行のスケールを除けば正しいので、行を割っている量(和やノルム: exp と exp2 の底、最大値が"
-            "増えたときの再スケール、和に混ざったパディング)を確認してください",
+            "増えたときの再スケール、間違った軸でのリダクション、和に混ざったパディング)を確認してください",
         )
     if cause == "low-row":
         name = f["input"] or "x"

@@ -1314,14 +1314,19 @@ def _explain_values(
                         "root, or a constant"
                     )
                     continue
-            factors = _row_factors(got, expected)
+            # a reduction without axis= over a 2D tile also scales each row by its own factor: that names
+            # the line (no-axis, below) and wins
+            factors = (
+                [] if learner_file and _reduction_without_axis(learner_file) else _row_factors(got, expected)
+            )
             if factors:
                 diag.update(cause="row-scaled", factors=factors[:4], scaled_rows=len(factors))
                 diag["message"] = (
                     f"{_head(diag)}: each wrong row is off by one factor of its own ("
                     + ", ".join(f"row {r} × {f:.4g}" for r, f in factors[:4])
                     + ") — the values are right up to each row's scale: check what the row is divided by "
-                    "(its sum or norm: the exp/exp2 base, the rescale when the max grows, padding summed in)"
+                    "(its sum or norm: the exp/exp2 base, the rescale when the max grows, a reduction over "
+                    "the wrong axis, padding summed in)"
                 )
                 continue
         if diag.get("kind") == "nan" and diag.get("cause") == "softmax":
