@@ -125,6 +125,7 @@ VERIFY = Table(
                 "input_storage": ListOf(TEXT),
                 "zero_row": TEXT,
                 "low_row": TEXT,
+                "high_row": TEXT,
                 "loop": ListOf(TEXT),
                 "autotune": Table({"configs_function": TEXT, "min_configs": INT, "key_any": ListOf(TEXT)}),
             }

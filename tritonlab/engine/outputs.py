@@ -83,7 +83,10 @@ class Plan:
                 return (out,) + (None,) * len(leaves)
             if not out.requires_grad:
                 raise NotDifferentiable()
-            out.backward(self.upstream(out))
+            from tritonlab.engine import memcheck
+
+            with memcheck.phase("backward"):  # the launches in here are the backward's own
+                out.backward(self.upstream(out))
             return (out.detach(),) + tuple(leaf.grad for leaf in leaves)
 
         return call_with_backward

@@ -1022,6 +1022,14 @@ def _nan(f: Facts) -> Said:
             "埋めます。GPU ではそこにある値のままです)。それが結果に混ざっています。結果を変えない値を "
             "other= に渡してください(和なら 0.0、最大値なら float('-inf'))",
         )
+    if f["cause"] == "high-row":
+        name = f["input"] or "x"
+        hint = Said(
+            f"the lab lifted row 0 of {name} by 100 on purpose: exp(x) overflows float32 there (e^88.7 is the "
+            "limit) unless the row's max is subtracted first — log-sum-exp = m + log(sum(exp(x - m)))",
+            f"ラボは {name} の行 0 を意図的に 100 だけ持ち上げています。行の最大値を先に引かないと、そこでは "
+            "exp(x) が float32 であふれます(上限は e^88.7)。log-sum-exp = m + log(sum(exp(x - m))) です",
+        )
     if f["cause"] == "zero-row":
         name = f["input"] or "x"
         hint = Said(
@@ -1044,6 +1052,11 @@ def _nan(f: Facts) -> Said:
             f"行 {r}({number(counted)} 行)に、torch では有限の値なのに inf/NaN があります。{hint.ja}",
         )
     r = _listed(f, "ranges")
+    if f["count"] == 1:
+        return Said(
+            f"element {r} is inf/NaN where torch has a finite value: {hint.en}",
+            f"要素 {r} が、torch では有限の値なのに inf/NaN です。{hint.ja}",
+        )
     return Said(
         f"elements {r} ({number(f['count'])}) are inf/NaN where torch has finite values: {hint.en}",
         f"要素 {r}({number(f['count'])} 個)が、torch では有限の値なのに inf/NaN です。{hint.ja}",
@@ -1311,6 +1324,13 @@ def _mismatch(f: Facts) -> Said:
 @says(Kind.NO_KERNEL_LAUNCHED)
 def _no_kernel(f: Facts) -> Said:
     entry = _entry(f)
+    if f["phase"] == "backward":
+        return Said(
+            "no kernel of yours ran in the backward: the gradients were computed by torch — the backward must "
+            "launch your Triton kernels",
+            "逆伝播ではあなたのカーネルが 1 つも実行されていません。勾配は torch が計算しました。backward の中で"
+            "自分の Triton カーネルを起動してください",
+        )
     if f["foreign"]:
         return Said(
             f"the kernels that ran are not defined in your file: {entry.en} must launch the @triton.jit "

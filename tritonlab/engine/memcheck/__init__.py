@@ -26,7 +26,15 @@ from .guards import (
     poisoned_allocations,
 )
 from .hooks import _kernel_file, _kernel_name
-from .launches import _arg_names, _compiled_fn, _compiled_launch, _record_launch, track_launches
+from .launches import (
+    _arg_names,
+    _compiled_fn,
+    _compiled_launch,
+    _record_launch,
+    phase,
+    tensor_of,
+    track_launches,
+)
 from .report import OutOfBounds, find_oob
 
 __all__ = [
@@ -40,7 +48,9 @@ __all__ = [
     "poison_",
     "poison_bits",
     "poison_value",
+    "phase",
     "poisoned_allocations",
+    "tensor_of",
     "track_launches",
 ]
 # private helpers other engine modules and tests reach through the package (the runner's provenance watch uses

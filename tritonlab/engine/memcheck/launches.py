@@ -17,6 +17,17 @@ from .hooks import _evaluate_grid, _kernel_file, _kernel_name, _Patches
 
 _launch_sinks: list[list] = []
 _launch_patches: _Patches | None = None
+_phase: list[str] = ["forward"]  # gradient mode marks the launches made inside .backward()
+
+
+@contextlib.contextmanager
+def phase(name: str) -> Iterator[None]:
+    """Launches recorded inside carry `phase = name` (outputs.Plan.wrap: "backward")."""
+    _phase.append(name)
+    try:
+        yield
+    finally:
+        _phase.pop()
 
 
 def _arg_names(fn: Any) -> list[str]:
@@ -40,6 +51,7 @@ def _record_launch(fn: Any, grid: Any, args: tuple, kwargs: dict) -> None:
         "kernel": _kernel_name(fn),
         "file": _kernel_file(fn),
         "grid": _evaluate_grid(fn, grid, args, kwargs),
+        "phase": _phase[-1],
         # block-size meta-parameters, so a report can tell "too few programs" from "each wrote too little"
         "meta": {k: v for k, v in named.items() if k.startswith("BLOCK") and isinstance(v, int)},
         # launch knobs, so a contract check can tell a sweep that reached the launch from one that did not
@@ -74,9 +86,19 @@ def _pid_axes(fn: Any) -> int | None:
     return max(axes) + 1 if axes else 1
 
 
+def tensor_of(value: Any) -> Any:
+    """The tensor a kernel argument carries: itself, or the `.base` of a host-side tensor descriptor
+    (`triton.tools.tensor_descriptor.TensorDescriptor.from_tensor(c, ...)`): the output then reaches the
+    kernel inside the descriptor, and a check that looked at tensors alone never saw it."""
+    base = getattr(value, "base", None)
+    if hasattr(value, "block_shape") and hasattr(base, "data_ptr") and hasattr(base, "untyped_storage"):
+        return base
+    return value
+
+
 def _tensor_ptrs(args: tuple, kwargs: dict) -> list[int]:
     ptrs = []
-    for value in list(args) + list(kwargs.values()):
+    for value in map(tensor_of, list(args) + list(kwargs.values())):
         data_ptr = getattr(value, "data_ptr", None)
         if callable(data_ptr) and hasattr(value, "shape"):
             with contextlib.suppress(Exception):  # a meta tensor or a foreign object

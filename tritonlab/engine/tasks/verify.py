@@ -720,6 +720,17 @@ def judge_plan_case(
                 "(returning torch's own result does not count)",
             }
         )
+    if plan is not None and plan.grad_inputs and mine and not any(x["phase"] == "backward" for x in mine):
+        # the gradients came from torch: the forward's kernel ran, none of the learner's ran in .backward()
+        diagnoses.append(
+            {
+                "kind": "no-kernel-launched",
+                "entry": exercise.entry,
+                "phase": "backward",
+                "message": "no kernel of yours ran in the backward: the gradients were computed by torch — "
+                "the backward must launch your Triton kernels",
+            }
+        )
     _guard_diagnoses(facts, diagnoses)
     _input_diagnoses(exercise, inputs, payload, diagnoses)
     assert plan is not None  # only plan cases come here
@@ -1088,6 +1099,7 @@ def _launch_record(launch: dict) -> dict:
         "meta": {str(k): v for k, v in meta.items() if isinstance(v, int) and not isinstance(v, bool)},
         "grid_fn": launch.get("grid_fn") is True,
         "pid_axes": launch["pid_axes"] if launch.get("pid_axes") in (1, 2, 3) else None,
+        "phase": "backward" if launch.get("phase") == "backward" else "forward",
     }
 
 
@@ -1581,10 +1593,18 @@ def _zero_row(exercise, diagnoses: list) -> None:
     """The lab zeroed row 0 of an input to make eps matter (`zero_row` contract): inf/NaN in row 0 is eps
     missing (or added too late), not overflow — in a forward's output and in a gradient alike."""
     zeroed = (exercise.verify.contracts or {}).get("zero_row")
+    lifted = (exercise.verify.contracts or {}).get("high_row")
     for diag in diagnoses:
         if zeroed and diag.get("kind") == "nan" and 0 in (diag.get("rows") or []) and not diag.get("cause"):
             diag.update(cause="zero-row", input=zeroed)
             diag["message"] += f" (row 0 of {zeroed} is all zeros: eps is missing or added too late)"
+        in_row_0 = 0 in (diag.get("rows") or []) or [0, 0] in (diag.get("ranges") or [])
+        if lifted and diag.get("kind") == "nan" and in_row_0 and not diag.get("cause"):
+            diag.update(cause="high-row", input=lifted)
+            diag["message"] += (
+                f" (the lab lifted row 0 of {lifted} by 100: exp overflows there unless the row's max is "
+                "subtracted first)"
+            )
 
 
 def _padding_reached(diagnoses: list, stats: dict | None) -> None:

@@ -54,7 +54,7 @@ class Provenance:
 
     def _storages(self, args, kwargs) -> dict[int, torch.UntypedStorage]:
         found = {}
-        for value in list(args) + list(kwargs.values()):
+        for value in map(memcheck.tensor_of, list(args) + list(kwargs.values())):
             if isinstance(value, torch.Tensor):
                 storage = value.untyped_storage()
                 found[storage.data_ptr()] = storage
@@ -78,7 +78,8 @@ class Provenance:
             watch.launch_loaded.append(set())
             watch.launch_seen_load.append(False)
             watch.current_ranges = [(ptr, ptr + s.nbytes()) for ptr, s in storages.items()]
-            for name, value in given:
+            for name, given_value in given:
+                value = memcheck.tensor_of(given_value)
                 if isinstance(value, torch.Tensor) and len(watch.read) < 256:
                     watch.read.append((launch_no, memcheck._kernel_name(kernel), str(name), value))
             before = {}
@@ -670,7 +671,8 @@ def run_reject(loaded, reject: dict, backend: str) -> dict:
 
 
 def _launch(launch: dict) -> dict:
-    return {k: launch.get(k) for k in ("kernel", "file", "grid", "meta", "knobs", "grid_fn", "pid_axes")}
+    keys = ("kernel", "file", "grid", "meta", "knobs", "grid_fn", "pid_axes", "phase")
+    return {k: launch.get(k) for k in keys}
 
 
 def _block_size_guess(loaded):
