@@ -84,6 +84,7 @@ class Kind(str, Enum):
     OP_NOT_YOURS = "op-not-yours"  # the operator that ran was registered by another file
     GRAPH_BREAK = "graph-break"  # torch.compile(fullgraph=True) of the wrapper failed
     COMPILED_DIFFERS = "compiled-differs"  # the compiled wrapper's result differs from the eager one
+    STORED_TWICE = "stored-twice"  # output elements stored by several programs (`store_once` contract)
 
     @classmethod
     def parse(cls, value: Any) -> Kind | None:

@@ -76,6 +76,7 @@ LABELS: dict[Kind, Said] = {
     Kind.OP_NOT_YOURS: Said("someone else's operator", "別ファイルの演算子"),
     Kind.GRAPH_BREAK: Said("torch.compile failed", "torch.compile の失敗"),
     Kind.COMPILED_DIFFERS: Said("compiled result differs", "コンパイル後の結果の違い"),
+    Kind.STORED_TWICE: Said("tiles computed twice", "タイルの重複計算"),
 }
 
 
@@ -1778,6 +1779,19 @@ def _compiled_differs(f: Facts) -> Said:
     return Said(
         "under torch.compile the result differs from eager: " + describe(inner, "en"),
         "torch.compile 下の結果が eager と異なります: " + describe(inner, "ja"),
+    )
+
+
+@says(Kind.STORED_TWICE)
+def _stored_twice(f: Facts) -> Said:
+    count = f["count"]
+    return Said(
+        f"{_n(count, 'en', 'element', 'elements', '')} of the output {'was' if count == 1 else 'were'} stored by "
+        "more than one program: tiles are computed several times — step the tile loop by the number of "
+        "programs (for tile_id in range(pid, num_tiles, NUM_PROGRAMS))",
+        f"出力の {number(count)} 要素が複数のプログラムからストアされています。同じタイルを何度も計算して"
+        "います。タイルのループはプログラム数ずつ進めてください(for tile_id in range(pid, num_tiles, "
+        "NUM_PROGRAMS))",
     )
 
 

@@ -978,6 +978,20 @@ def judge_case(
     )
     _refine_unwritten(report.get("diagnoses", []), mine, block, got.numel(), facts.get("provenance"))
     _refine_stores(report.get("diagnoses", []), facts.get("provenance"))
+    provenance = facts.get("provenance")
+    twice = _int(provenance.get("stored_twice")) if isinstance(provenance, dict) else 0
+    if (exercise.verify.contracts or {}).get("store_once") and twice:
+        # a persistent loop that does not step by the program count: every tile is computed by several
+        # programs — right values, the exercise's point missed (the interpreter records every store)
+        report.setdefault("diagnoses", []).append(
+            {
+                "kind": "stored-twice",
+                "count": twice,
+                "message": f"{twice} elements of the output were stored by more than one program: tiles are "
+                "computed several times — step the tile loop by the number of programs "
+                "(for tile_id in range(pid, num_tiles, NUM_PROGRAMS))",
+            }
+        )
     # the tile grid covers the output, or the input the lesson names (a transpose tiles x, not its [N, M] out)
     over = (exercise.verify.contracts or {}).get("tiles_over")
     tiled = inputs.get(over) if over else None
