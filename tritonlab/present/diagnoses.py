@@ -821,6 +821,17 @@ def _unwritten(f: Facts) -> Said:
             f"{number(count)} 要素が書き込まれていません。同じタイルを書いたプログラムがあります。"
             "プログラム ID をタイルの行と列(pid_m, pid_n)に分ける計算を確認してください",
         )
+    if cause == "tile-loop":
+        return Said(
+            f"{_n(count, 'en', 'element was', 'elements were', '')} never written: the persistent tile loop never "
+            "reached some tiles — with P programs, program pid must take tiles pid, pid + P, pid + 2P, … while "
+            "below num_tiles (start at tl.program_id(0), step by P, and map each tile id to its (pid_m, pid_n) "
+            "inside the range)",
+            f"{number(count)} 要素が書き込まれていません。パーシステントなタイルループが一部のタイルに届いて"
+            "いません。P 個のプログラムなら、プログラム pid は num_tiles 未満のタイル pid、pid + P、pid + 2P、"
+            "… を受け持ちます(tl.program_id(0) から始めて P ずつ進め、各タイル ID をその範囲内の "
+            "(pid_m, pid_n) に対応させてください)",
+        )
     if cause == "masked-off":
         return Said(
             "no element was written: your kernel ran tl.store, but its mask switched off every lane — check "
