@@ -12,7 +12,7 @@ descriptor with A's strides, a forgotten allocator, fp16 math, swapped or missin
 eager torch, no max subtraction, a -inf sentinel, a 16-bit loss, ...) must fail, and the first diagnosis must
 name the real cause (and the learner's line where the lab gives one). Tests marked xfail state the RIGHT
 verdict where the lab is wrong or misleading today; strict, so they fail loudly once fixed.
-The report with the lab's verdict for every file: /work/notes/probe5_13_14_report.md.
+The report with the lab's verdict for every file (as it was before the fixes): docs/probes/round5-lessons-13-14.md.
 """
 
 from pathlib import Path
@@ -134,14 +134,6 @@ def test_descriptor_exercise_runs_on_this_interpreter(worker):
     assert any("warp_specialize=True" in c["name"] for c in result["cases"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="host-side TensorDescriptor arguments are invisible to the output provenance: "
-    "verify_runner.Provenance._storages (and memcheck.launches._tensor_ptrs) take only torch.Tensor "
-    "arguments, so C, handed to the kernel as TensorDescriptor.from_tensor(c, ...), is called "
-    "'a tensor no kernel of yours wrote' (not-kernel-output) on every case although every value is right "
-    "(the lesson text offers host-side descriptors as the other form)",
-)
 def test_descriptors_host_side_descriptors_pass(worker):
     result = verify(worker, MD, "l13_matmul_descriptors_ok_host_descriptors.py")
     assert result["passed"], [(c["name"], kinds(c)) for c in failed(result)]
@@ -184,13 +176,6 @@ def test_persistent_chunked_floor_fails_only_with_a_remainder(worker):
     assert first_diag(result)["kind"] == "unwritten"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a persistent kernel launches fewer programs than tiles by design, yet the lab says 'the grid "
-    "launched 3 programs for 10 tiles: use triton.cdiv(size, BLOCK) programs along each axis' "
-    "(contracts.py grid-fewer-programs), advice that undoes the exercise; the right cause is the tile "
-    "loop, which never reaches the last num_tiles % NUM_PROGRAMS tiles",
-)
 def test_persistent_chunked_floor_blames_the_tile_loop_not_the_grid(worker):
     message = first_message(verify(worker, PM, "l13_persistent_matmul_wrong_chunked_floor.py"))
     assert "triton.cdiv(size, BLOCK) programs" not in message and "loop" in message, message
@@ -201,7 +186,8 @@ def test_persistent_group_without_min_fails_only_with_grouping(worker):
     bad = public_failed(result)
     assert bad and all("GROUP_M=1" not in c["name"] for c in bad)
     diag = first_diag(result)
-    assert diag["kind"] == "unwritten" and diag["cause"] == "tile-map" and "pid_m" in diag["message"], diag
+    # a persistent kernel: the tile loop's mapping, not the grid (tile-loop names the (pid_m, pid_n) mapping)
+    assert diag["kind"] == "unwritten" and diag["cause"] == "tile-loop" and "pid_m" in diag["message"], diag
 
 
 def test_persistent_loop_started_at_pid_times_programs_fails_unwritten(worker):
@@ -209,12 +195,6 @@ def test_persistent_loop_started_at_pid_times_programs_fails_unwritten(worker):
     assert not result["passed"] and first_diag(result)["kind"] == "unwritten"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the tile-map sentence says 'some programs wrote the same tile' although no element was stored "
-    "twice (the missing tiles were never visited, or mapped past the last tile row): contracts.py's "
-    "tile-map branch should read the provenance's stored_twice before claiming an overlap",
-)
 @pytest.mark.parametrize(
     "name",
     [
@@ -227,22 +207,11 @@ def test_persistent_unvisited_tiles_are_not_called_overlapping(worker, name):
     assert "wrote the same tile" not in message, message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a tile loop started at program_id * NUM_PROGRAMS is sent to the (pid_m, pid_n) split; the "
-    "program ids and tile_coords are right, the loop's start is not (tiles 1, 2, 4, 5, ... never visited)",
-)
 def test_persistent_loop_started_at_pid_times_programs_names_the_loop(worker):
     message = first_message(verify(worker, PM, "l13_persistent_matmul_wrong_start_times_programs.py"))
     assert "loop" in message, message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a tile loop without its step (program p computes every tile from p to the end) gives the right "
-    "C and passes; each tile is computed and stored by up to NUM_PROGRAMS programs, which the interpreter "
-    "records (provenance stored_twice > 0, bytes stored > the output): the point of the exercise is missed",
-)
 def test_persistent_loop_without_step_fails(worker):
     result = verify(worker, PM, "l13_persistent_matmul_wrong_loop_step_one.py")
     assert not result["passed"]
@@ -293,21 +262,10 @@ def test_descriptors_dropped_tma_check_fails_only_the_reject(worker):
     assert diag["kind"] == "validation" and diag["cause"] == "failed-in-kernel", diag
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the listed cases never make a program loop: 1, 2 and 3 tiles (and the random case's 1-2) for "
-    "3 programs, so an accumulator above the tile loop passes (lesson.toml's interpreter cases; exercise 1 "
-    "has 63 x 129 for this)",
-)
 def test_descriptors_acc_above_tile_loop_fails(worker):
     assert not verify(worker, MD, "l13_matmul_descriptors_wrong_acc_before_tile_loop.py")["passed"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="B's block_shape=[BLOCK_N, BLOCK_K] passes because every case runs 32 x 32 x 32 tiles; a GPU's "
-    "64 x 256 fails to compile (tl.dot of [128, 64] x [256, 64]); no variant makes BLOCK_K != BLOCK_N",
-)
 def test_descriptors_swapped_block_shape_fails(worker):
     assert not verify(worker, MD, "l13_matmul_descriptors_wrong_b_block_shape_swapped.py")["passed"]
 
@@ -406,12 +364,6 @@ def test_swiglu_backward_flat_grads_raise_the_shape_error(worker):
     assert result["error"]["kind"] == "runtime" and "invalid gradient" in result["error"]["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a backward computed in eager torch passes: the output provenance (not-kernel-output, "
-    "copied-answer) is checked on c only, not on a.grad and b.grad, though the text asks for Triton "
-    "kernels for the forward and the backward",
-)
 def test_swiglu_backward_in_torch_fails(worker):
     assert not verify(worker, SB, "l14_swiglu_backward_wrong_backward_in_torch.py")["passed"]
 
@@ -419,12 +371,6 @@ def test_swiglu_backward_in_torch_fails(worker):
 # --- lesson 14: cross-entropy ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="sum(exp(x)) without a max passes: every case draws logits at scale 4 (|x| < ~20), where exp "
-    "cannot overflow; the text names 'large logits that overflow a naive exp' as one of the three traps, "
-    "so a case with large logits (x * 100, as the docstring suggests) is missing from lesson.toml",
-)
 def test_cross_entropy_without_max_fails(worker):
     assert not verify(worker, CE, "l14_cross_entropy_wrong_no_max_subtraction.py")["passed"]
 

@@ -1034,6 +1034,16 @@ def _nan(f: Facts) -> Said:
             "埋めます。GPU ではそこにある値のままです)。それが結果に混ざっています。結果を変えない値を "
             "other= に渡してください(和なら 0.0、最大値なら float('-inf'))",
         )
+    if f["cause"] == "inf-minus-inf":
+        line = f["line"]
+        hint = Said(
+            f"line {line} starts a running state at -inf — a lane that never sees a real value computes "
+            "-inf - (-inf) = NaN (exp of it is NaN too): start at a large finite value (-1e30) or guard the "
+            "update with tl.where",
+            f"{line} 行目で途中の状態を -inf から始めています。実際の値を一度も見ないレーンでは -inf - (-inf) = "
+            "NaN になります(その exp も NaN です)。大きな有限の値(-1e30)から始めるか、tl.where で更新を"
+            "守ってください",
+        )
     if f["cause"] == "high-row":
         name = f["input"] or "x"
         hint = Said(
@@ -1405,6 +1415,13 @@ def _wrong_shape(f: Facts) -> Said:
 @says(Kind.WRONG_DTYPE)
 def _wrong_dtype(f: Facts) -> Said:
     got, exp = dtype(f["got"]), dtype(f["expected"])
+    if f["fixed"]:
+        return Said(
+            f"output dtype {got}, expected {exp} — this output is {exp} whatever the inputs' dtype: allocate it "
+            f"with dtype=torch.{exp}",
+            f"出力の dtype が {got} です(正しくは {exp})。この出力は入力の dtype によらず {exp} です。"
+            f"dtype=torch.{exp} で確保してください",
+        )
     return Said(
         f"output dtype {got}, expected {exp} — allocate it like the input (torch.empty_like) or pass dtype=",
         f"出力の dtype が {got} です(正しくは {exp})。入力と同じように確保する(torch.empty_like)か、dtype= を"

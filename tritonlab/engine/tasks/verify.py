@@ -951,7 +951,7 @@ def judge_case(
                 }
             )
         return case
-    if not _check_output(got, expected, diagnoses):
+    if not _check_output(got, expected, diagnoses, case.get("dtype")):
         return case
     if exercise.expect_kernel and mine:
         _provenance(facts.get("provenance"), got, exercise.entry, diagnoses)
@@ -1137,7 +1137,7 @@ def _launch_record(launch: dict) -> dict:
     }
 
 
-def _check_output(got, expected, diagnoses: list) -> bool:
+def _check_output(got, expected, diagnoses: list, case_dtype=None) -> bool:
     if not isinstance(got, torch.Tensor):
         diagnoses.append(
             {
@@ -1160,14 +1160,22 @@ def _check_output(got, expected, diagnoses: list) -> bool:
         )
         ok = False
     if got.dtype != expected.dtype:
+        wanted = str(expected.dtype).replace("torch.", "")
+        # an output whose dtype is fixed (a float32 loss from 16-bit logits): "like the input" is the bug
+        fixed = case_dtype is not None and str(case_dtype) != wanted
         diagnoses.append(
             {
                 "kind": "wrong-dtype",
                 "got": str(got.dtype),
                 "expected": str(expected.dtype),
-                "message": f"output dtype {str(got.dtype).replace('torch.', '')}, expected "
-                f"{str(expected.dtype).replace('torch.', '')} — allocate it like the input "
-                "(torch.empty_like) or pass dtype=",
+                "fixed": fixed,
+                "message": f"output dtype {str(got.dtype).replace('torch.', '')}, expected {wanted} — "
+                + (
+                    f"this output is {wanted} whatever the inputs' dtype: allocate it with "
+                    f"dtype=torch.{wanted}"
+                    if fixed
+                    else "allocate it like the input (torch.empty_like) or pass dtype="
+                ),
             }
         )
         # same shape and both floating point: still compare the values, so the report says more than the dtype
@@ -1308,6 +1316,16 @@ def _explain_values(
     """Wrong values whose pattern names the cause: the right values in the wrong places (output strides or
     indexing); a softmax-like NaN in rows whose inputs cannot overflow exp (then the max is not missing)."""
     for diag in diagnoses:
+        if diag.get("kind") == "nan" and diag.get("cause") is None and learner_file:
+            line = _neg_inf_state(learner_file)
+            if line:  # a running state started at -inf: lanes that never see a value compute -inf - -inf
+                diag.update(cause="inf-minus-inf", line=line)
+                diag["message"] = (
+                    f"{_head(diag)}: line {line} starts a running state at -inf — a lane that never sees a "
+                    "real value computes -inf - (-inf) = NaN (exp of it is NaN too): start at a large finite "
+                    "value (-1e30) or guard the update with tl.where"
+                )
+                continue
         if diag.get("kind") == "mismatch" and diag.get("cause") in (None, "all-wrong") and got.numel() > 1:
             g = got.detach().reshape(-1).float().cpu().sort().values
             e = expected.detach().reshape(-1).float().cpu().sort().values
@@ -1472,6 +1490,18 @@ def _all_zero_stored(diagnoses: list, provenance, numel: int) -> None:
             )
 
 
+_NEG_INF_FULL = re.compile(r"tl\.full\([^)]*(?:float\(\s*['\"]-inf['\"]\s*\)|-float\(\s*['\"]inf['\"]\s*\))")
+
+
+def _neg_inf_state(path: str) -> int | None:
+    """The line of a `tl.full(..., float("-inf"), ...)` running state in the learner's file, or None."""
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        for number, text in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+            if _NEG_INF_FULL.search(text.split("#", 1)[0]):
+                return number
+    return None
+
+
 def _row_factors(got: torch.Tensor, expected: torch.Tensor) -> list[tuple[int, float]]:
     """[(row, factor)] when every wrong row of a 2D output is its reference times one factor of its own (a
     softmax's denominator off per row), and the factors differ or some rows are right; [] otherwise."""
@@ -1531,6 +1561,30 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
         return
     if not good:
         return
+
+    def loop_steps(case: dict) -> int | None:
+        if len(loop) != 2:
+            return None
+        size, block = case["params"].get(loop[0]), (case.get("meta") or {}).get(loop[1])
+        if isinstance(size, int) and isinstance(block, int) and block > 0:
+            return -(-size // block)
+        return None
+
+    if (
+        len(loop) == 2
+        and first.get("cause") in (None, "all-wrong", "softmax", "size-threshold")
+        and all((loop_steps(c) or 0) > 1 for c in bad)
+        and any(loop_steps(c) == 1 for c in good)
+        and all(c.get("passed") for c in plain if loop_steps(c) == 1)
+    ):
+        first.update(cause="loop-steps", param=loop[0], block=loop[1])
+        first["message"] = (
+            f"{_head(first)}: every case whose loop takes one step ({loop[0]} ≤ {loop[1]}) passes and every "
+            f"failing case takes several — check what carries from one {loop[1]} step to the next: the "
+            "pointers' advance and the running state (max, sum, accumulator rescaled when the max grows)"
+        )
+        return
+
     if first.get("kind") not in ("mismatch", "nan") or first.get("cause") not in (
         None,
         "all-wrong",
@@ -1582,28 +1636,6 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
             f"{_head(first)}: every case with one K step (K ≤ BLOCK_K) passes and every case "
             "with several fails — check what changes from one K step to the next: how the A and B pointers "
             "advance (BLOCK_K * stride_ak, BLOCK_K * stride_bk) and the K mask"
-        )
-        return
-
-    def loop_steps(case: dict) -> int | None:
-        if len(loop) != 2:
-            return None
-        size, block = case["params"].get(loop[0]), (case.get("meta") or {}).get(loop[1])
-        if isinstance(size, int) and isinstance(block, int) and block > 0:
-            return -(-size // block)
-        return None
-
-    if (
-        len(loop) == 2
-        and all((loop_steps(c) or 0) > 1 for c in bad)
-        and any(loop_steps(c) == 1 for c in good)
-        and all(c.get("passed") for c in plain if loop_steps(c) == 1)
-    ):
-        first.update(cause="loop-steps", param=loop[0], block=loop[1])
-        first["message"] = (
-            f"{_head(first)}: every case whose loop takes one step ({loop[0]} ≤ {loop[1]}) passes and every "
-            f"failing case takes several — check what carries from one {loop[1]} step to the next: the "
-            "pointers' advance and the running state (max, sum, accumulator rescaled when the max grows)"
         )
         return
 
