@@ -270,12 +270,6 @@ def test_descriptors_swapped_block_shape_fails(worker):
     assert not verify(worker, MD, "l13_matmul_descriptors_wrong_b_block_shape_swapped.py")["passed"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a wrapper that never calls triton.set_allocator passes on the interpreter (it needs none) and "
-    "stops with an error on any GPU; the exercise lists it as a TODO and the lab could check the module "
-    "for it (or the allocator at launch) whenever the kernel builds descriptors on the device",
-)
 def test_descriptors_missing_allocator_is_named(worker):
     result = verify(worker, MD, "l13_matmul_descriptors_wrong_no_allocator.py")
     assert not result["passed"] and "set_allocator" in summary(result, "en")

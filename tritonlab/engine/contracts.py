@@ -24,6 +24,7 @@ FACT_KINDS = frozenset(
         "autotune-configs",
         "autotune-missing",
         "launch-option-param",
+        "allocator-missing",
     }
 )
 NOTE_KINDS = frozenset({"tiles-not-varied"})
@@ -213,7 +214,7 @@ def check_file(exercise, module) -> list[dict]:
     """`autotune = { configs_function = "get_autotune_configs", min_configs = 2, key_any = ["M", "N", "K"] }`:
     an autotuner with no GPU configs or an empty key passes every value check on the interpreter (which gets
     one config by design), so the search space and key are read from the learner's module instead."""
-    facts: list[dict] = _launch_option_params(module)
+    facts: list[dict] = _launch_option_params(module) + _allocator_missing(module)
     spec = exercise.verify.contracts.get("autotune")
     if not isinstance(spec, dict):
         return facts
@@ -288,6 +289,46 @@ def _launch_option_params(module) -> list[dict]:
                 )
     unique = {(f["kernel"], f["name"]): f for f in found}
     return list(unique.values())
+
+
+def _allocator_missing(module) -> list[dict]:
+    """A kernel that builds tensor descriptors on the device (tl.make_tensor_descriptor) needs scratch memory
+    from `triton.set_allocator(...)` on a GPU; the interpreter needs none, so a file without the call passes
+    there and stops at its first GPU launch."""
+    try:
+        source = inspect.getsource(module)
+    except (OSError, TypeError):
+        return []
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    called = {
+        node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+    }
+    if "make_tensor_descriptor" not in called or "set_allocator" in called:
+        return []
+    line = next(
+        (
+            n
+            for n, text in enumerate(source.splitlines(), 1)
+            if "make_tensor_descriptor(" in text.split("#")[0]
+        ),
+        None,
+    )
+    return [
+        {
+            "kind": "allocator-missing",
+            "line": line,
+            "message": f"line {line} builds a tensor descriptor on the device, and the file never calls "
+            "triton.set_allocator: a GPU launch stops there (descriptors need scratch memory) — register "
+            "an allocator before the launch",
+        }
+    ]
 
 
 def _autotuners(module) -> list:

@@ -85,6 +85,7 @@ class Kind(str, Enum):
     GRAPH_BREAK = "graph-break"  # torch.compile(fullgraph=True) of the wrapper failed
     COMPILED_DIFFERS = "compiled-differs"  # the compiled wrapper's result differs from the eager one
     STORED_TWICE = "stored-twice"  # output elements stored by several programs (`store_once` contract)
+    ALLOCATOR_MISSING = "allocator-missing"  # device-side tensor descriptors without triton.set_allocator
 
     @classmethod
     def parse(cls, value: Any) -> Kind | None:

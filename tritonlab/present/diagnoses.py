@@ -77,6 +77,7 @@ LABELS: dict[Kind, Said] = {
     Kind.GRAPH_BREAK: Said("torch.compile failed", "torch.compile の失敗"),
     Kind.COMPILED_DIFFERS: Said("compiled result differs", "コンパイル後の結果の違い"),
     Kind.STORED_TWICE: Said("tiles computed twice", "タイルの重複計算"),
+    Kind.ALLOCATOR_MISSING: Said("no allocator", "アロケータ未登録"),
 }
 
 
@@ -1820,6 +1821,19 @@ def _stored_twice(f: Facts) -> Said:
         f"出力の {number(count)} 要素が複数のプログラムからストアされています。同じタイルを何度も計算して"
         "います。タイルのループはプログラム数ずつ進めてください(for tile_id in range(pid, num_tiles, "
         "NUM_PROGRAMS))",
+    )
+
+
+@says(Kind.ALLOCATOR_MISSING)
+def _allocator_missing(f: Facts) -> Said:
+    line = f["line"]
+    return Said(
+        f"line {line} builds a tensor descriptor on the device, and the file never calls triton.set_allocator: "
+        "a GPU launch stops there (descriptors need scratch memory; the interpreter does not) — register an "
+        "allocator before the launch",
+        f"{line} 行目でデバイス側のテンソルディスクリプタを作っていますが、ファイルのどこでも "
+        "triton.set_allocator を呼んでいません。GPU ではここで起動が止まります(ディスクリプタには作業用の"
+        "メモリが必要です。インタプリタでは不要です)。起動の前にアロケータを登録してください",
     )
 
 
