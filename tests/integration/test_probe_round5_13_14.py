@@ -243,12 +243,6 @@ def test_descriptors_b_with_a_strides_stops_at_the_b_load(worker):
     assert "b_ptr" in error["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a descriptor built with the wrong strides is told 'the load has no mask: pass mask= ...': a "
-    "descriptor load takes no mask; the cause is b_desc's strides=[K, 1] for a [K, N] row-major B "
-    "(memcheck/report.py's mask advice should not apply to descriptor loads)",
-)
 def test_descriptors_b_with_a_strides_names_the_strides_not_a_mask(worker):
     message = first_message(verify(worker, MD, "l13_matmul_descriptors_wrong_b_strides_from_a.py"))
     assert "mask=" not in message and "stride" in message, message

@@ -557,6 +557,17 @@ def _code(text: Any) -> Any:
 
 def _mask_hint(d: Facts) -> Said:
     """The fix in the learner's own words: their mask expression, and the index (and axis) it never bounds."""
+    desc = d["descriptor"]  # the access goes through a tensor descriptor (engine/memcheck/report.py)
+    if desc:
+        arg = d["arg"] or "?"
+        return Said(
+            f"{desc} is a tensor descriptor: its accesses take no mask — the shape and strides it was built with "
+            f"bound them, and here they reach past {arg}'s tensor: check the shape and strides given where {desc} "
+            "is made (tl.make_tensor_descriptor)",
+            f"{desc} はテンソルディスクリプタなので、そのアクセスにマスクは使いません。作るときに渡した形状と"
+            f"ストライドが範囲を決めますが、ここでは {arg} のテンソルの外に届いています。{desc} を作る箇所"
+            "(tl.make_tensor_descriptor)に渡した形状とストライドを確認してください",
+        )
     passed = d["strides_passed"]
     if isinstance(passed, Mapping) and passed.get("params"):
         arg = d["arg"] or "?"

@@ -134,6 +134,13 @@ class OutOfBounds(Exception):
         return facts
 
     def _mask_hint(self, what: str) -> str:
+        desc = descriptor_access(self.code)
+        if desc:
+            return (
+                f"{desc} is a tensor descriptor: its accesses take no mask — the shape and strides it was "
+                f"built with bound them, and here they reach past {self.arg}'s tensor: check the shape and "
+                f"strides given where {desc} is made (tl.make_tensor_descriptor)"
+            )
         if self.strides_passed:
             return swapped_strides_hint(self.arg or "", self.strides_passed)
         if self.promise:
@@ -207,6 +214,7 @@ class OutOfBounds(Exception):
             "file": self.file,
             "line": self.line,
             "code": self.code,
+            "descriptor": descriptor_access(self.code),
             "strides_passed": self.strides_passed,
             "promise": self.promise,
             **{k: v for k, v in self.mask_facts().items() if k != "parsed"},
@@ -239,6 +247,17 @@ _AXIS_PATTERNS = (
     (0, re.compile(r"(\w+)\s*\[\s*:\s*,\s*None\s*\]")),
     (1, re.compile(r"(\w+)\s*\[\s*None\s*,\s*:\s*\]")),
 )
+
+
+_DESCRIPTOR_ACCESS = re.compile(r"\b(\w+)\.(?:load|store|atomic_\w+)\s*\(")
+
+
+def descriptor_access(code: str | None) -> str | None:
+    """The descriptor's name when the line accesses memory through one (`b_desc.load([...])`), else None."""
+    for match in _DESCRIPTOR_ACCESS.finditer(code or ""):
+        if match.group(1) != "tl":
+            return match.group(1)
+    return None
 
 
 def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
