@@ -278,11 +278,6 @@ def test_swiglu_fp16_math_is_a_compile_error_about_fp32(worker):
     assert "fp32" in result["error"]["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the compile error of tl.sigmoid on fp16 is put on the wrapper's launch line; the interpreter "
-    "raised it inside the kernel at the tl.sigmoid line, which the traceback has",
-)
 def test_swiglu_fp16_math_names_the_sigmoid_line(worker):
     name = "l14_swiglu_wrong_fp16_math.py"
     stops_at(verify(worker, SW, name), "compile", name, "tl.sigmoid(a)")

@@ -134,6 +134,18 @@ def classify(exc: BaseException, learner_file: str) -> dict:
     root_lines = [f.lineno for f in root_frames if same_file(f.filename, learner_file)]
     if root_lines:
         line = root_lines[-1]
+    elif any(type(item).__name__ == "InterpreterError" for item in chain):
+        # the interpreter wraps a kernel's error once at the kernel's line and again at the launch: the
+        # deepest wrapper that passes through the learner's file holds the kernel's own line
+        for item in reversed(chain):
+            inner = [
+                f.lineno
+                for f in traceback.extract_tb(item.__traceback__)
+                if same_file(f.filename, learner_file)
+            ]
+            if inner:
+                line = inner[-1]
+                break
     in_language = "/triton/language/" in innermost.replace("\\", "/")
     if in_language and learner_lines:
         text = f"{type(root).__name__}: {root}"
