@@ -720,7 +720,16 @@ def judge_plan_case(
                 "(returning torch's own result does not count)",
             }
         )
-    if plan is not None and plan.grad_inputs and mine and not any(x["phase"] == "backward" for x in mine):
+    _guard_diagnoses(facts, diagnoses)
+    _input_diagnoses(exercise, inputs, payload, diagnoses)
+    assert plan is not None  # only plan cases come here
+    expected = plan.reference(exercise, dict(inputs), params, kwargs)
+    got = _plan_tensors(facts.get("returned"), payload.get("outputs"), diagnoses, exercise.entry)
+    tols = outputs.tolerances(exercise, plan, dtype, (atol, rtol))
+    plan.compare(got, expected, tols, diagnoses, case, unwritten=memcheck.is_poison)
+    _zero_row(exercise, diagnoses)
+    backward_ran = bool(got) and isinstance(got[0], torch.Tensor)  # a tuple or None returned: it never did
+    if plan.grad_inputs and mine and backward_ran and not any(x["phase"] == "backward" for x in mine):
         # the gradients came from torch: the forward's kernel ran, none of the learner's ran in .backward()
         diagnoses.append(
             {
@@ -731,14 +740,6 @@ def judge_plan_case(
                 "the backward must launch your Triton kernels",
             }
         )
-    _guard_diagnoses(facts, diagnoses)
-    _input_diagnoses(exercise, inputs, payload, diagnoses)
-    assert plan is not None  # only plan cases come here
-    expected = plan.reference(exercise, dict(inputs), params, kwargs)
-    got = _plan_tensors(facts.get("returned"), payload.get("outputs"), diagnoses, exercise.entry)
-    tols = outputs.tolerances(exercise, plan, dtype, (atol, rtol))
-    plan.compare(got, expected, tols, diagnoses, case, unwritten=memcheck.is_poison)
-    _zero_row(exercise, diagnoses)
     diagnoses.extend(_op_diagnoses(exercise, facts, learner_file))
     spec = exercise.verify
     if spec.compile and first:
