@@ -189,3 +189,23 @@ def test_pinned_autotune_picks_the_files_gpu_tile_and_restores_the_tuner():
     broken, tuner2 = _module_with_autotuner(lambda: 1 / 0)  # the learner's function raises: nothing pinned
     with contracts.pinned_autotune(exercise, broken, "smallest") as pinned:
         assert pinned is None and len(tuner2.configs) == 1
+
+
+def test_row_contracts_edit_row_0_of_the_named_input_only():
+    import torch
+
+    x = torch.arange(12, dtype=torch.float32).reshape(3, 4)
+    ids = torch.arange(6).reshape(3, 2)
+    inputs = {"x": x.clone(), "ids": ids.clone()}
+    contracts.prepare_inputs(_exercise(low_row="x", high_row="ids"), inputs)
+    assert torch.equal(inputs["x"][0], x[0] / 100 - 120) and torch.equal(inputs["x"][1:], x[1:])
+    assert torch.equal(inputs["ids"], ids)  # integer ids are never shifted
+    inputs = {"x": x.clone()}
+    contracts.prepare_inputs(_exercise(high_row="x"), inputs)
+    assert torch.equal(inputs["x"][0], x[0] + 100) and torch.equal(inputs["x"][1:], x[1:])
+    inputs = {"x": x.clone()}
+    contracts.prepare_inputs(_exercise(zero_row="x"), inputs)
+    assert not inputs["x"][0].any() and torch.equal(inputs["x"][1:], x[1:])
+    inputs = {"x": x.clone()}
+    contracts.prepare_inputs(_exercise(), inputs)
+    assert torch.equal(inputs["x"], x)

@@ -66,37 +66,36 @@ def tiles_not_varied(dropped: list[str], entry: str) -> dict:
 # Per-case checks, from the exercise's [exercise.verify.contracts] and the recorded launches
 
 
+def _first_row(exercise, inputs: dict, key: str, floating: bool = False):
+    """Row 0 of the input a `key = "name"` contract names (a view to edit in place), or None."""
+    name = exercise.verify.contracts.get(key)
+    tensor = inputs.get(name) if name else None
+    if tensor is None or getattr(tensor, "dim", lambda: 0)() < 1 or tensor.shape[0] == 0:
+        return None
+    if floating and not tensor.is_floating_point():
+        return None
+    return tensor[0]
+
+
 def prepare_inputs(exercise, inputs: dict) -> None:
-    """Data that makes a parameter matter: `zero_row = "x"` zeroes x's first row, where dropping eps from
-    rsqrt(mean(x²) + eps) turns 0 into 0 · inf = NaN (random data can never show eps missing)."""
-    name = exercise.verify.contracts.get("zero_row")
-    tensor = inputs.get(name) if name else None
-    if tensor is not None and getattr(tensor, "dim", lambda: 0)() >= 1 and tensor.shape[0] > 0:
-        tensor[0].zero_()
-    # `low_row = "x"` moves x's first row into [-121, -119) (x / 100 - 120): every exp(x) there underflows to
-    # 0 in float32, so a running max started at 0, or padding loaded as 0, turn the row into 0/0. The band is
-    # narrow and near -120, not far below: exp2(x * log2 e) loses |x| * 2^-24 relative, and a float32
-    # softmax checked at rtol 1e-5 must still pass when written the usual way
-    name = exercise.verify.contracts.get("low_row")
-    tensor = inputs.get(name) if name else None
-    if (
-        tensor is not None
-        and getattr(tensor, "dim", lambda: 0)() >= 1
-        and tensor.shape[0] > 0
-        and tensor.is_floating_point()
-    ):
-        tensor[0].div_(100).sub_(120)
-    # `high_row = "logits"` lifts the first row by 100: exp(x) overflows float32 there (e^88.7 is the limit)
-    # unless the row's max is subtracted first; a log-sum-exp minus a picked logit does not change under it
-    name = exercise.verify.contracts.get("high_row")
-    tensor = inputs.get(name) if name else None
-    if (
-        tensor is not None
-        and getattr(tensor, "dim", lambda: 0)() >= 1
-        and tensor.shape[0] > 0
-        and tensor.is_floating_point()
-    ):
-        tensor[0].add_(100)
+    """Data that makes a parameter matter, on row 0 of the input a contract names:
+    - `zero_row = "x"` zeroes it, where dropping eps from rsqrt(mean(x²) + eps) turns 0 into 0 · inf = NaN
+      (random data can never show eps missing);
+    - `low_row = "x"` moves it into [-121, -119) (x / 100 - 120): every exp(x) there underflows to 0 in
+      float32, so a running max started at 0, or padding loaded as 0, turn the row into 0/0. The band is
+      narrow and near -120, not far below: exp2(x * log2 e) loses |x| * 2^-24 relative, and a float32 softmax
+      checked at rtol 1e-5 must still pass when written the usual way;
+    - `high_row = "logits"` lifts it by 100: exp(x) overflows float32 there (e^88.7 is the limit) unless the
+      row's max is subtracted first; a log-sum-exp minus a picked logit does not change under it."""
+    row = _first_row(exercise, inputs, "zero_row")
+    if row is not None:
+        row.zero_()
+    row = _first_row(exercise, inputs, "low_row", floating=True)
+    if row is not None:
+        row.div_(100).sub_(120)
+    row = _first_row(exercise, inputs, "high_row", floating=True)
+    if row is not None:
+        row.add_(100)
 
 
 def _programs(launch: dict) -> int | None:
