@@ -178,7 +178,8 @@ if [ "$PART" = n ]; then
 # tenth session's first call (the ninth had no device time; part m never ran): (1) the autotune SIGINT on this
 # box's interpreter — triton alone, with the lab's repairs, with the CPU stand-in driver, in a plain process (a
 # sigwaitinfo thread names the sender), then through the worker with the real driver and with the stand-in
-# (TRITONLAB_INTERP_DRIVER=standin); (2) every changed lesson on the GPU; (3) the probe tests on this interpreter
+# (TRITONLAB_INTERP_DRIVER=standin); (2) every changed lesson on the GPU; (3) probe rounds 3-4 on this interpreter
+# (round 5: part p)
 for m in raw lab standin; do SECONDS=0; TRITON_INTERPRET=1 timeout 60 python3 scripts/debug_autotune_direct.py $m \
   > $W/direct-$m.log 2>&1; echo "direct $m rc=$? ${SECONDS}s"; tail -5 $W/direct-$m.log | cut -c1-300; done
 for d in real standin; do SECONDS=0; if [ $d = standin ]; then export TRITONLAB_INTERP_DRIVER=standin; fi
@@ -188,7 +189,6 @@ SECONDS=0; timeout 200 python3 -m tritonlab check 04 07 08 09 10 --backend gpu -
 echo "check-gpu rc=$? ${SECONDS}s: $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d.get('ok'), len(d.get('runs', [])), d.get('failures'))" $W/check-gpu.json 2>&1 | tail -1 | cut -c1-600)"
 SECONDS=0; timeout 230 python3 -m pytest -q -p no:cacheprovider -rs --timeout 200 \
   tests/integration/test_probe_round3.py tests/integration/test_probe_round4.py \
-  tests/integration/test_probe_round5_11_12.py tests/integration/test_probe_round5_13_14.py \
   > $W/pytest-n.log 2>&1; echo "pytest-n rc=$? ${SECONDS}s: $(tail -1 $W/pytest-n.log)"; grep -E "^(FAILED|ERROR|XPASS)" $W/pytest-n.log | head -20
 fi
 if [ "$PART" = o ]; then
@@ -198,5 +198,14 @@ SECONDS=0; timeout 300 python3 -m pytest -q -p no:cacheprovider -rs --timeout 25
   > $W/pytest-o.log 2>&1; echo "pytest-o rc=$? ${SECONDS}s: $(tail -1 $W/pytest-o.log)"; grep -E "^(FAILED|ERROR|XPASS)" $W/pytest-o.log | head -20
 SECONDS=0; timeout 250 python3 -m tritonlab check 11 12 13 14 --backend gpu --json > $W/check-gpu-o.json 2> $W/check-gpu-o.err
 echo "check-gpu-o rc=$? ${SECONDS}s: $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d.get('ok'), len(d.get('runs', [])), d.get('failures'))" $W/check-gpu-o.json 2>&1 | tail -1 | cut -c1-600)"
+fi
+if [ "$PART" = p ]; then
+# probe round 5 (lessons 11-14, ninth session) on this box's interpreter (triton 3.6: the descriptor exercise
+# may be skipped there, its tests then skip), and the verify latency of the exercises whose cases grew
+SECONDS=0; timeout 400 python3 -m pytest -q -p no:cacheprovider -rs --timeout 300 \
+  tests/integration/test_probe_round5_11_12.py tests/integration/test_probe_round5_13_14.py \
+  > $W/pytest-p.log 2>&1; echo "pytest-p rc=$? ${SECONDS}s: $(tail -1 $W/pytest-p.log)"; grep -E "^(FAILED|ERROR|XPASS)" $W/pytest-p.log | head -20
+SECONDS=0; timeout 150 python3 scripts/verify_latency.py 11/attention 11/online-softmax 13/matmul-descriptors 14/cross-entropy \
+  --repeat 2 > $W/latency-p.log 2>&1; echo "latency-p rc=$? ${SECONDS}s"; tail -6 $W/latency-p.log | cut -c1-200
 fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .
