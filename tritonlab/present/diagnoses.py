@@ -771,10 +771,11 @@ def _unwritten(f: Facts) -> Said:
     if cause == "tail-masked":
         programs, numel, first = f["grid_programs"], f["numel"], f["first"]
         tail = numel - first if isinstance(numel, int) and isinstance(first, int) else count
+        last = "the last element" if tail == 1 else f"the last {_n(tail, 'en', 'element', 'elements', '')}"
         return Said(
             f"{elems_en} {were} never written: a program covered {'them' if were == 'were' else 'it'} "
             f"({number(programs)} × BLOCK_SIZE {number(block)} ≥ {number(numel)}), but the store's mask "
-            f"switched off the last {_n(tail, 'en', 'element', 'elements', '')} — it must be True for every "
+            f"switched off {last} — it must be True for every "
             "offset below n_elements (an off-by-one?)",
             f"{elems_ja} が書き込まれていません。担当するプログラムはありました({number(programs)} × "
             f"BLOCK_SIZE {number(block)} ≥ {number(numel)})が、ストアのマスクが最後の {number(tail)} 要素を"
