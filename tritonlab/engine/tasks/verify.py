@@ -1268,6 +1268,11 @@ def _head(diag: dict) -> str:
     return str(diag.get("message", "")).split(":")[0]
 
 
+def _builds_2d_tiles(source: str) -> bool:
+    """The file broadcasts index vectors into 2D tiles (`[:, None]` / `[None, :]`)."""
+    return "[:, None]" in source or "[None, :]" in source
+
+
 def _reduction_without_axis(path: str) -> tuple[int, str] | None:
     """The first `tl.sum(x)` / `tl.max(x)` / `tl.min(x)` without an axis in a file whose kernels build 2D
     tiles (`[:, None]`): on a tile it reduces everything to one value. (line, call text) or None."""
@@ -1278,7 +1283,7 @@ def _reduction_without_axis(path: str) -> tuple[int, str] | None:
         tree = ast.parse(source)
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return None
-    if "[:, None]" not in source and "[None, :]" not in source:
+    if not _builds_2d_tiles(source):
         return None
     for node in ast.walk(tree):
         if (
@@ -1316,6 +1321,8 @@ def _explain_values(
 ) -> None:
     """Wrong values whose pattern names the cause: the right values in the wrong places (output strides or
     indexing); a softmax-like NaN in rows whose inputs cannot overflow exp (then the max is not missing)."""
+    # read once, asked twice (row-scaled yields to it, no-axis names it); a passing case reads nothing
+    no_axis = _reduction_without_axis(learner_file) if learner_file and diagnoses else None
     for diag in diagnoses:
         if diag.get("kind") == "nan" and diag.get("cause") is None and learner_file:
             line = _neg_inf_state(learner_file)
@@ -1381,9 +1388,7 @@ def _explain_values(
                     continue
             # a reduction without axis= over a 2D tile also scales each row by its own factor: that names
             # the line (no-axis, below) and wins
-            factors = (
-                [] if learner_file and _reduction_without_axis(learner_file) else _row_factors(got, expected)
-            )
+            factors = [] if no_axis else _row_factors(got, expected)
             if factors:
                 diag.update(cause="row-scaled", factors=factors[:4], scaled_rows=len(factors))
                 diag["message"] = (
@@ -1410,7 +1415,7 @@ def _explain_values(
                 overflow = float(peak) >= 80.0
                 # a kernel with no 2D tiles keeps its row state in scalars (an online softmax): no axis to get
                 # wrong there, but a running max or a rescale factor
-                tiles = "[:, None]" in source or "[None, :]" in source
+                tiles = _builds_2d_tiles(source)
                 diag.update(cause="nan-reduction", subtracts_max=overflow, tiles=tiles)
                 why = (
                     "your kernel already subtracts a maximum"
@@ -1429,15 +1434,14 @@ def _explain_values(
                     "exp(m - m_new), or padding summed in"
                 )
         # last, when nothing above named a cause: a reduction without axis= in a file that builds 2D tiles
-        if diag.get("kind") == "mismatch" and diag.get("cause") in (None, "all-wrong") and learner_file:
-            found = _reduction_without_axis(learner_file)
-            if found is not None:
-                line, call = found
-                diag.update(cause="no-axis", line=line, call=call)
-                diag["message"] = (
-                    f"{_head(diag)}: line {line} reduces with {call} and no axis= — on a 2D tile that folds "
-                    "every row (or column) into one value: pass axis=1 for one value per row"
-                )
+        unnamed = diag.get("kind") == "mismatch" and diag.get("cause") in (None, "all-wrong")
+        if unnamed and no_axis is not None:
+            line, call = no_axis
+            diag.update(cause="no-axis", line=line, call=call)
+            diag["message"] = (
+                f"{_head(diag)}: line {line} reduces with {call} and no axis= — on a 2D tile that folds "
+                "every row (or column) into one value: pass axis=1 for one value per row"
+            )
 
 
 def _k_loop(diagnoses: list, got, inputs: dict, params: dict, meta: dict, kwargs: dict, atol, rtol) -> None:
