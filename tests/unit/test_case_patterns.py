@@ -45,6 +45,25 @@ def test_right_values_in_the_wrong_places_and_not_for_wrong_values():
     assert wrong[0]["cause"] is None
 
 
+def test_a_near_miss_is_precision_not_misplaced_values_and_a_far_miss_is_not_a_near_one():
+    """Errors just over the tolerance sort into the expected values too: that used to say "wrong places"
+    (FlashAttention with q pre-scaled in fp16, H200). Near: every wrong element within 4x its allowance."""
+    torch.manual_seed(0)
+    expected = torch.randn(64, 32)
+    noise = torch.where(torch.rand(64, 32) < 0.05, 0.02, 0.0) * torch.sign(torch.randn(64, 32))
+    near = [{"kind": "mismatch", "cause": None, "message": "99 elements differ: x"}]
+    _explain_values(near, expected + noise, expected, {}, 0.01, 0.0)
+    assert near[0]["cause"] is None and near[0]["near_miss"] == 2.0, near
+    assert "nearly right" in near[0]["message"] and "wrong places" not in near[0]["message"]
+    far = [{"kind": "mismatch", "cause": None, "message": "99 elements differ: x"}]
+    _explain_values(far, expected + 5 * noise, expected, {}, 0.01, 0.0)  # 10x the tolerance
+    assert "near_miss" not in far[0] and "nearly right" not in far[0]["message"], far
+    swapped = [{"kind": "mismatch", "cause": None, "message": "12 elements differ: x"}]
+    values = torch.arange(12.0).reshape(3, 4)
+    _explain_values(swapped, values.t().reshape(3, 4), values, {}, 1e-5, 1e-5)
+    assert swapped[0]["cause"] == "permuted" and "near_miss" not in swapped[0]
+
+
 def test_a_softmax_nan_is_a_missing_max_only_where_exp_can_overflow():
     small = torch.zeros(2, 8)
     diag = [{"kind": "nan", "cause": "softmax", "rows": [0, 1], "message": "rows 0-1 have NaN: x"}]
@@ -80,3 +99,13 @@ def test_a_reduction_without_axis_is_named_only_in_a_file_with_2d_tiles(tmp_path
     with_axis = tmp_path / "axis.py"
     with_axis.write_text("x = ptr + rows[:, None]\nm = tl.max(x, 1)\ns = tl.sum(x, axis=1)\n")
     assert _reduction_without_axis(str(with_axis)) is None
+
+
+def test_near_misses_are_not_blamed_on_the_k_steps_and_a_far_miss_still_is():
+    near = [_case("float16", True, K=16, block_k=32), _case("float16", False, K=65, block_k=32)]
+    near[1]["diagnoses"][0]["near_miss"] = 1.4
+    _case_patterns(near, ["float16"])
+    assert near[1]["diagnoses"][0]["cause"] is None  # precision grows with the steps: not a pointer bug
+    far = [_case("float16", True, K=16, block_k=32), _case("float16", False, K=65, block_k=32)]
+    _case_patterns(far, ["float16"])
+    assert far[1]["diagnoses"][0]["cause"] == "k-steps"

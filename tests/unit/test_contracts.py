@@ -209,3 +209,36 @@ def test_row_contracts_edit_row_0_of_the_named_input_only():
     inputs = {"x": x.clone()}
     contracts.prepare_inputs(_exercise(), inputs)
     assert torch.equal(inputs["x"], x)
+
+
+LAUNCH_OPTION_KERNELS = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def swallowed(x_ptr, n, BLOCK: tl.constexpr, num_warps: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+@triton.jit
+def pipelined(x_ptr, n_rows, BLOCK: tl.constexpr, num_stages: tl.constexpr):
+    for row in tl.range(tl.program_id(0), n_rows, 1, num_stages=num_stages):
+        offs = row * BLOCK + tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs))
+"""
+
+
+def test_a_launch_option_parameter_is_flagged_only_when_the_kernel_never_reads_it(tmp_path):
+    """num_warps swallowed by an unused parameter fails (a sweep of it times one kernel); the official persistent
+    softmax's num_stages parameter, read by its tl.range, is deliberate (a false fail on the H200, tenth session)."""
+    from tritonlab.engine.learner import load_module
+
+    path = tmp_path / "kernels_with_options.py"
+    path.write_text(LAUNCH_OPTION_KERNELS)
+    facts = contracts.check_file(_exercise(), load_module(path))
+    assert [(f["kind"], f["kernel"], f["name"]) for f in facts] == [
+        ("launch-option-param", "swallowed", "num_warps")
+    ]
+    assert facts[0]["line"] == 6

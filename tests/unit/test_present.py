@@ -84,3 +84,19 @@ def test_verify_json_round_trip_keeps_every_key():
     assert result.cases[0].diagnoses[0].known is Kind.UNWRITTEN
     assert result.first_failure() is result.cases[0]
     assert VerifyResult.from_json({"passed": True}).to_json() == {"passed": True}
+
+
+def test_a_near_miss_mismatch_says_precision_in_both_languages_and_a_named_cause_wins():
+    facts = {
+        "kind": "mismatch",
+        "count": 9,
+        "atol": 0.003,
+        "rtol": 0.01,
+        "max_abs_err": 0.0064,
+        "near_miss": 1.9,
+    }
+    en, ja = describe(facts, "en"), describe(facts, "ja")
+    assert "within 1.9× the tolerance" in en and "nearly right" in en and "wrong places" not in en
+    assert "1.9 倍以内" in ja and "精度" in ja and not re.search(r"\bnearly\b", ja)
+    named = dict(facts, cause="dtype-only", dtype="bfloat16", passing=["float16"])
+    assert "nearly right" not in describe(named, "en")  # a cross-case cause is more specific

@@ -256,9 +256,11 @@ _LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
 
 
 def _launch_option_params(module) -> list[dict]:
-    """A @triton.jit parameter named like a launch option: Triton binds `num_warps=` to the parameter, so the
-    launch runs with the default and a sweep of it times one kernel (the interpreter ignores warps: it
-    passes)."""
+    """A @triton.jit parameter named like a launch option that the kernel never reads: Triton binds
+    `num_warps=` to the parameter, so the launch runs with the default and a sweep of it times one kernel (the
+    interpreter ignores warps: it passes). A parameter the body reads is deliberate — the official persistent
+    softmax takes `num_stages: tl.constexpr` for its `tl.range(..., num_stages=num_stages)` — and is left
+    alone."""
     found = []
     for value in vars(module).values():
         fn = value
@@ -269,7 +271,7 @@ def _launch_option_params(module) -> list[dict]:
         if python is None or getattr(python, "__module__", None) != getattr(module, "__name__", None):
             continue  # a kernel imported from elsewhere
         for name in names:
-            if name in _LAUNCH_OPTIONS:
+            if name in _LAUNCH_OPTIONS and not _reads(python, name):
                 try:
                     line = inspect.getsourcelines(python)[1]
                 except (OSError, TypeError):
@@ -288,6 +290,25 @@ def _launch_option_params(module) -> list[dict]:
                 )
     unique = {(f["kernel"], f["name"]): f for f in found}
     return list(unique.values())
+
+
+def _reads(function, name: str) -> bool:
+    """Whether the function's body loads the name (its own parameter list aside); True when unknowable."""
+    import ast
+    import textwrap
+
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError):
+        return True
+    node = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if node is None:
+        return True
+    return any(
+        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+        for statement in node.body
+        for n in ast.walk(statement)
+    )
 
 
 def _allocator_missing(module) -> list[dict]:

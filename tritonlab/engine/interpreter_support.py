@@ -312,7 +312,9 @@ def repair_bf16_arithmetic() -> bool:
         src_bf16, dst_bf16 = src.dtype.scalar == bf16, dst_type.scalar == bf16
         if src_bf16 and dst_bf16:
             return handle_cls(src.data, bf16)
-        if dst_bf16 and src.dtype.scalar != tl.float32:  # ints, fp16, fp64 -> bf16: through float32
+        if (
+            dst_bf16
+        ):  # float32 as well: the interpreter truncates it, a GPU's .to(tl.bfloat16) rounds to nearest
             return handle_cls(f32_to_bf16_bits(np.asarray(src.data).astype(np.float32)), bf16)
         if src_bf16 and dst_type.scalar != tl.float32:  # bf16 -> ints, fp16, fp64: from its float32 value
             target = interpreter._get_np_dtype(dst_type)
@@ -327,6 +329,14 @@ def repair_bf16_arithmetic() -> bool:
     ):
         value._tritonlab_bf16 = True  # type: ignore[union-attr]  # a mark on the function
         setattr(builder_cls, name, value)
+    if not hasattr(builder_cls, "get_bf16"):
+        # Triton 3.6's interpreter has no bf16 constant: a bf16 `q * qk_scale` (a Python float scalar)
+        # stopped with "'InterpreterBuilder' object has no attribute 'get_bf16'" (probe round 5 on the H200
+        # box); a GPU rounds the constant to nearest (3.9's interpreter casts it: the cast above rounds too)
+        def get_bf16(self, value):
+            return handle_cls(f32_to_bf16_bits(np.array([value], dtype=np.float32)), bf16)
+
+        builder_cls.get_bf16 = get_bf16
     # the create_* lambdas captured cast_impl by name through `self.`, so they pick up the wrapper
 
     if reduce_cls is not None and hasattr(reduce_cls, "sum") and hasattr(reduce_cls, "min_max"):
@@ -372,3 +382,41 @@ def prepare_interpreter() -> None:
     host_clock_benchmarker()
     repair_scalar_index()
     repair_bf16_dot()
+    repair_wrap_triton()
+
+
+def repair_wrap_triton() -> bool:
+    """torch 2.11's `torch.library.wrap_triton` refuses what `triton.jit` returns under TRITON_INTERPRET=1 (an
+    InterpretedFunction): "wrap_triton only works on functions annotated with triton.jit or triton.autotune",
+    so lesson 12's torch.library op failed on the H200 box's interpreter (tenth session). torch 2.13 hands an
+    interpreted kernel back unchanged, to be launched eagerly; this does the same where torch still refuses.
+    Idempotent; returns whether wrap_triton is usable on interpreted kernels."""
+    try:
+        import torch.library as torch_library
+        from torch._library import triton as torch_triton
+        from triton.runtime.interpreter import InterpretedFunction
+    except Exception:  # noqa: BLE001 - an older torch or triton: nothing to align
+        return False
+    original = getattr(torch_triton, "wrap_triton", None)
+    if original is None:
+        return False
+    if getattr(original, "_tritonlab", False):
+        return True
+
+    def wrap_triton(triton_kernel, /):
+        try:
+            return original(triton_kernel)
+        except RuntimeError:
+            inner = triton_kernel
+            for _ in range(4):  # @triton.autotune / @triton.heuristics around the interpreted kernel
+                if isinstance(inner, InterpretedFunction):
+                    return triton_kernel
+                inner = getattr(inner, "fn", None)
+            raise
+
+    wrap_triton._tritonlab = True  # type: ignore[attr-defined]
+    wrap_triton.__doc__ = original.__doc__
+    torch_triton.wrap_triton = wrap_triton
+    if getattr(torch_library, "wrap_triton", None) is original:
+        torch_library.wrap_triton = wrap_triton
+    return True

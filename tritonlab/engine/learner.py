@@ -53,6 +53,9 @@ def load_module(path: str | Path):
     assert spec is not None and spec.loader is not None, f"{path} is a .py file, which always has a loader"
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # triton.jit and inspect need to find the module
+    from tritonlab.engine.triton_compat import check_autotune_names
+
+    check_autotune_names()  # a misnamed autotune key fails on Triton 3.6 as it does on 3.9
     try:
         spec.loader.exec_module(module)
     except Exception as exc:

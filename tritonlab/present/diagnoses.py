@@ -1316,6 +1316,16 @@ def _mismatch(f: Facts) -> Said:
             f"{other} = {other_upto} までのケースはすべて合格しています。これらと一緒に大きくなるものを"
             f"確認してください: {other} のループ(各ステップの計算)と、ブロックが {name} 全体に届くかどうかです",
         )
+    if cause in (None, "all-wrong") and f["near_miss"]:
+        ratio = number(f["near_miss"])
+        return head + Said(
+            f": every wrong element is within {ratio}× the tolerance — the values are nearly right and precision "
+            "is lost on the way: a product or scale rounded to fp16/bf16 before the end, a 16-bit accumulator, a "
+            "dot in TF32 — keep intermediates in float32 until the store",
+            f"。ずれた要素はどれも許容誤差の {ratio} 倍以内で、値はほぼ正しく、途中で精度が失われています。"
+            "積やスケールを最後より前に fp16/bf16 へ丸めていないか、16 ビットのアキュムレータ、TF32 の dot が"
+            "ないかを確認してください。途中の値はストアまで float32 のまま計算します",
+        )
     if cause == "all-wrong" and str(f["output"] or "").startswith("grad"):
         return head + Said(
             ": every element of this gradient is wrong — check its formula in the backward (the forward's "

@@ -1,4 +1,9 @@
-"""Learner: folds qk_scale into q once after loading it (as older Triton tutorials did) and drops it from s."""
+"""Learner: folds qk_scale into q once after loading it (as older Triton tutorials did) and drops it from s.
+
+Written as correct-but-different; the H200 disagreed (tenth session): q * qk_scale rounded back to fp16/bf16 adds
+one more rounding to every logit, and at S = 4096 causal the output misses the tolerance (fp16 0.0064 against
+atol 0.003, bf16 0.051 against 0.02) in both dtypes. The current tutorial scales the float32 scores instead.
+"""
 
 import math
 
