@@ -272,4 +272,18 @@ for S, D, causal in ((33, 128, True), (64, 64, False), (128, 128, True)):
 PY
 wait; cat $W/t1.rc $W/t2.rc; grep -E "^(FAILED|ERROR|XPASS)" $W/pytest-t1.log $W/pytest-t2.log | head -12 | cut -c1-250
 fi
+if [ "$PART" = u ]; then
+# issue 13's held-out set on the H200: every correct-but-different probe file (101) through a GPU verify, six
+# workers side by side (the wrong files: the next session's part v)
+for i in 0 1 2 3 4 5; do ( timeout ${U_LIMIT:-150} python3 scripts/probe_files_on_gpu.py --backend gpu --only ok --shard $i/6 \
+  --json $W/probe-ok-$i.json > $W/probe-ok-$i.log 2>&1; echo "shard $i rc=$?" >> $W/probe-ok-$i.log ) & done; wait
+cat $W/probe-ok-*.log | grep -E "SURPRISE|files,|rc=" | cut -c1-260
+fi
+if [ "$PART" = v ]; then
+# the wrong probe files (184) on the H200: a wrong file that passes on the GPU is a false pass there (or a check
+# only the interpreter can make: an out-of-bounds read inside the allocation)
+for i in 0 1 2 3 4 5 6 7; do ( timeout ${U_LIMIT:-500} python3 scripts/probe_files_on_gpu.py --backend gpu --only wrong --shard $i/8 \
+  --json $W/probe-wrong-$i.json > $W/probe-wrong-$i.log 2>&1; echo "shard $i rc=$?" >> $W/probe-wrong-$i.log ) & done; wait
+cat $W/probe-wrong-*.log | grep -E "SURPRISE|files,|rc=" | cut -c1-260
+fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .

@@ -1,0 +1,107 @@
+"""Every held-out probe file (tests/integration/probe_*/) through `verify` on a backend, against the verdict its
+name promises (`_ok_` passes, `_wrong_` fails). Issue 13 asks for the held-out set on the interpreter (the probe
+tests, in CI) and on the H200: this is the H200 half. The exercise of each file is read from its test module (the
+nearest "N/exercise" string before the file's name). Not a test: a table, and --json for the details.
+Run: python3 scripts/probe_files_on_gpu.py --backend gpu [--only ok|wrong] [--shard i/n] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tritonlab.engine.client import WorkerClient  # noqa: E402
+
+FOLDERS = {
+    "test_probe_lessons_4_7.py": "probe_lessons_4_7",
+    "test_probe_lessons_8_10.py": "probe_lessons_8_10",
+    "test_probe_round3.py": "probe_round3",
+    "test_probe_round4.py": "probe_round4",
+    "test_probe_round5_11_12.py": "probe_round5_11_12",
+    "test_probe_round5_13_14.py": "probe_round5_13_14",
+}
+
+
+def probe_files() -> list[tuple[str, Path]]:
+    """(exercise, path) for every probe file whose test module names its exercise."""
+    found: dict[Path, str] = {}
+    for module, folder in FOLDERS.items():
+        source = (ROOT / "tests" / "integration" / module).read_text(encoding="utf-8")
+        names = dict(re.findall(r'^([A-Z][A-Z0-9_]*) = "(\d+/[\w-]+)"$', source, flags=re.M))  # PM = "13/…"
+        token = r'"(\d+/[\w-]+)"' + (r"|\b(" + "|".join(names) + r")\b" if names else "")
+        for match in re.finditer(r"l\d\d_\w+\.py", source):
+            window = source[max(0, match.start() - 400) : match.start()]
+            before = [m.group(1) or names[m.group(2)] for m in re.finditer(token, window)]
+            path = ROOT / "tests" / "integration" / folder / match.group(0)
+            if before and path.exists() and path not in found:
+                found[path] = before[-1]
+    return sorted(((exercise, path) for path, exercise in found.items()), key=lambda p: str(p[1]))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--backend", default="gpu", choices=["gpu", "interpreter"])
+    parser.add_argument("--only", choices=["ok", "wrong"])
+    parser.add_argument("--shard", default="0/1")
+    parser.add_argument("--json")
+    opts = parser.parse_args()
+    index, count = (int(x) for x in opts.shard.split("/"))
+    files = [(ex, p) for ex, p in probe_files() if not opts.only or f"_{opts.only}_" in p.name][index::count]
+    client = WorkerClient(backend=opts.backend)
+    rows, surprises = [], 0
+    try:
+        for exercise, path in files:
+            promised = "_ok_" in path.name
+            start = time.perf_counter()
+            try:
+                result = client.request("verify", {"exercise": exercise, "file": str(path)}, timeout=300)
+            except Exception as exc:  # noqa: BLE001 - a worker that died: record it, go on
+                result = {"passed": None, "error": {"kind": "worker", "message": repr(exc)[:300]}}
+            seconds = time.perf_counter() - start
+            passed = result.get("passed")
+            first = next(
+                (
+                    d
+                    for c in result.get("cases") or []
+                    if not c.get("passed")
+                    for d in c.get("diagnoses") or []
+                ),
+                None,
+            )
+            reason = (result.get("error") or first or {}).get("message", "")
+            surprise = passed is not promised
+            surprises += surprise
+            rows.append(
+                {
+                    "file": f"{path.parent.name}/{path.name}",
+                    "exercise": exercise,
+                    "promised": "pass" if promised else "fail",
+                    "passed": passed,
+                    "surprise": surprise,
+                    "seconds": round(seconds, 2),
+                    "reason": str(reason)[:400],
+                }
+            )
+            mark = "SURPRISE" if surprise else "ok"
+            print(
+                f"{mark:8} {rows[-1]['file'][:62]:62} {exercise:26} {passed!s:5} {seconds:5.1f}s "
+                f"{str(reason)[:90] if surprise else ''}",
+                flush=True,
+            )
+    finally:
+        client.close()
+    print(f"{len(rows)} files, {surprises} surprises ({opts.backend}, shard {opts.shard})")
+    if opts.json:
+        Path(opts.json).write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
