@@ -1,7 +1,7 @@
-"""Every held-out probe file (tests/integration/probe_*/) through `verify` on a backend, against the verdict its
-name promises (`_ok_` passes, `_wrong_` fails). Issue 13 asks for the held-out set on the interpreter (the probe
-tests, in CI) and on the H200: this is the H200 half. The exercise of each file is read from its test module (the
-nearest "N/exercise" string before the file's name). Not a test: a table, and --json for the details.
+"""Every held-out probe file (tests/integration/probe_*/) through `verify` on a backend, against the verdict
+its name promises (`_ok_` passes, `_wrong_` fails). Issue 13 asks for the held-out set on the interpreter (the
+probe tests, in CI) and on the H200: this is the H200 half. The exercise of each file is read from its test
+module (the nearest "N/exercise" string before the file's name). Not a test: a table, and --json for details.
 Run: python3 scripts/probe_files_on_gpu.py --backend gpu [--only ok|wrong] [--shard i/n] [--json out.json]
 """
 
