@@ -180,6 +180,20 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             "kernel[(triton.cdiv(n, BLOCK_SIZE),)](...) — note the comma",
             {"cause": "grid-not-tuple"},
         )
+    elif isinstance(root, TypeError) and "failed to specialize argument of type: str" in str(root):
+        # a GPU launch refuses a str for a parameter that is not tl.constexpr (the runner refuses it on the
+        # interpreter too, naming the parameter): declare it tl.constexpr
+        param, value = getattr(root, "param", None), getattr(root, "value", None)
+        said = (
+            (
+                f"the kernel parameter {param} is given the str {value!r} and is not a tl.constexpr — a GPU "
+                f"launch refuses a str argument: declare {param}: tl.constexpr"
+            )
+            if param
+            else "a kernel argument is a str and its parameter is not a tl.constexpr — a GPU launch refuses "
+            "a str argument: declare that parameter tl.constexpr",
+            {"cause": "str-argument", "param": param, "value": value},
+        )
     if said is not None:  # a cause the lab recognised: its sentence, Triton's words kept as the exception
         message, facts = said
         exception = f"{type(root).__name__}: {root}"

@@ -297,6 +297,23 @@ def _runtime(f: Facts) -> Said:
             f"backward が返した勾配は {number(returned)} 個ですが、演算子の入力は {number(inputs)} 個です。"
             "入力ごとに 1 つずつ、順番どおりに返してください(eps のようなテンソルでない入力には None)",
         )
+    if f["cause"] == "str-argument":
+        param = f["param"]
+        if param:
+            value = repr(f["value"]) if f["value"] is not None else "a str"
+            return Said(
+                f"the kernel parameter {param} is given the str {value} and is not a tl.constexpr — a GPU launch "
+                f"refuses a str argument (the interpreter takes it): declare {param}: tl.constexpr",
+                f"カーネルの引数 {param} に文字列 {value} が渡されていますが、{param} は tl.constexpr では"
+                f"ありません。GPU での起動は文字列の引数を受け付けません(インタプリタは受け付けます)。"
+                f"{param}: tl.constexpr と宣言してください",
+            )
+        return Said(
+            "a kernel argument is a str and its parameter is not a tl.constexpr — a GPU launch refuses a str "
+            "argument: declare that parameter tl.constexpr",
+            "カーネルの引数に文字列が渡されていますが、その引数は tl.constexpr ではありません。GPU での起動は"
+            "文字列の引数を受け付けません。その引数を tl.constexpr と宣言してください",
+        )
     if f["cause"] == "needs-gpu":
         return Said(
             f"this code needs a GPU: {q}. It reads the GPU's properties (SM count, registers, shared memory) "

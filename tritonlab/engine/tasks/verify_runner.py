@@ -27,6 +27,38 @@ _INT_OF_SIZE = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
 _FIRST = 8
 
 
+class StrArgument(TypeError):
+    """Triton's own words on a GPU, with the parameter named (the lab words it: cause "str-argument")."""
+
+    def __init__(self, param: str, value: str):
+        super().__init__(f"failed to specialize argument of type: str (parameter {param} = {value!r})")
+        self.param, self.value = param, value
+
+
+def _constexpr_names(launcher) -> set[str] | None:
+    """The tl.constexpr parameters of what is being launched: the interpreter's GridExecutor lists their
+    names, a JITFunction marks its params; None when neither says."""
+    names = getattr(launcher, "constexprs", None)
+    if isinstance(names, (list, tuple)) and all(isinstance(n, str) for n in names):
+        return set(names)
+    params = getattr(launcher, "params", None)
+    if params and all(hasattr(p, "is_constexpr") for p in params):
+        return {p.name for p in params if p.is_constexpr}
+    return None
+
+
+def _refuse_str_arguments(launcher, given: list) -> None:
+    """A str handed to a parameter that is not tl.constexpr: every GPU launch refuses it ("failed to
+    specialize argument of type: str", Triton 3.6 and 3.9 alike) while the interpreter takes it, so a file
+    passed there and failed on the H200 (tenth session). Refused on both backends, naming the parameter."""
+    constexprs = _constexpr_names(launcher)
+    if constexprs is None:
+        return
+    for name, value in given:
+        if isinstance(value, str) and name not in constexprs and not str(name).startswith("#"):
+            raise StrArgument(str(name), value)
+
+
 class Provenance:
     """Which storages a learner kernel was handed, their bytes right after the last learner launch, and (on
     the interpreter) every address a learner kernel stored to. A context manager entered around the call."""
@@ -73,6 +105,7 @@ class Provenance:
             given = [(names[i] if i < len(names) else f"#{i}", v) for i, v in enumerate(args)] + list(
                 kwargs.items()
             )
+            _refuse_str_arguments(this, given)
             launch_no = len(watch.launch_storages)
             watch.launch_storages.append(set(storages))
             watch.launch_loaded.append(set())

@@ -1,4 +1,9 @@
-"""Learner: ACTIVATION is a plain (not tl.constexpr) kernel parameter; Triton specialises a str argument as a compile-time constant anyway."""
+"""Learner: ACTIVATION is a plain (not tl.constexpr) kernel parameter, given a str.
+
+Written as correct-but-different ("Triton specialises a str argument as a compile-time constant anyway"); the
+interpreter takes it, but every GPU launch refuses it: "TypeError: failed to specialize argument of type: str"
+on the H200 (tenth session; Triton 3.9's specializer says the same). The fix: ACTIVATION: tl.constexpr.
+"""
 
 import torch
 import triton

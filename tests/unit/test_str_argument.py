@@ -1,0 +1,59 @@
+"""A str handed to a kernel parameter that is not tl.constexpr: refused on the GPU by Triton, by the lab on the
+interpreter, and worded with the parameter and the fix either way."""
+
+from types import SimpleNamespace
+
+import pytest
+
+from tritonlab.engine.learner import classify
+from tritonlab.engine.tasks.verify_runner import StrArgument, _constexpr_names, _refuse_str_arguments
+from tritonlab.present.diagnoses import describe
+
+
+def test_the_interpreters_grid_executor_and_a_jit_function_both_name_their_constexprs():
+    executor = SimpleNamespace(constexprs=["BLOCK", "ACTIVATION"])
+    assert _constexpr_names(executor) == {"BLOCK", "ACTIVATION"}
+    jit = SimpleNamespace(
+        constexprs=[2],  # a JITFunction lists indices: read its params instead
+        params=[
+            SimpleNamespace(name="x_ptr", is_constexpr=False),
+            SimpleNamespace(name="B", is_constexpr=True),
+        ],
+    )
+    assert _constexpr_names(jit) == {"B"}
+    assert _constexpr_names(SimpleNamespace()) is None
+
+
+def test_a_str_for_a_runtime_parameter_is_refused_and_one_for_a_constexpr_is_not():
+    executor = SimpleNamespace(constexprs=["ACTIVATION"])
+    _refuse_str_arguments(executor, [("x_ptr", object()), ("ACTIVATION", "relu"), ("n", 3)])  # no raise
+    with pytest.raises(StrArgument) as caught:
+        _refuse_str_arguments(SimpleNamespace(constexprs=[]), [("ACTIVATION", "relu")])
+    assert caught.value.param == "ACTIVATION" and "failed to specialize argument of type: str" in str(
+        caught.value
+    )
+    _refuse_str_arguments(SimpleNamespace(), [("ACTIVATION", "relu")])  # nothing known: leave it to Triton
+
+
+def _raised(exc: BaseException, path: str) -> BaseException:
+    code = compile("def launch():\n    raise EXC\n", path, "exec")
+    scope = {"EXC": exc}
+    exec(code, scope)
+    try:
+        scope["launch"]()
+    except BaseException as raised:  # noqa: BLE001 - the test raises it on purpose
+        return raised
+    raise AssertionError("launch() did not raise")
+
+
+def test_the_gpus_own_error_and_the_labs_are_both_said_with_the_fix(tmp_path):
+    path = str(tmp_path / "learner.py")
+    gpu = classify(_raised(TypeError("failed to specialize argument of type: str"), path), path)
+    assert gpu["kind"] == "runtime" and gpu["cause"] == "str-argument" and gpu["line"] == 2, gpu
+    assert "tl.constexpr" in describe(gpu, "en") and "tl.constexpr" in describe(gpu, "ja")
+    lab = classify(_raised(StrArgument("ACTIVATION", "relu"), path), path)
+    assert lab["param"] == "ACTIVATION" and lab["value"] == "relu", lab
+    assert "declare ACTIVATION: tl.constexpr" in describe(lab, "en")
+    assert "ACTIVATION: tl.constexpr と宣言" in describe(lab, "ja")
+    other = classify(_raised(TypeError("unsupported operand type(s)"), path), path)
+    assert other.get("cause") != "str-argument"
