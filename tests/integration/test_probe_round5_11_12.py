@@ -289,15 +289,19 @@ def test_rms_backward_atomic_pass_says_determinism_was_not_checked(worker):
     assert result["passed"] and "determinis" in summary(result, "en").lower()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="every dx program loads partial[0, :], adds its share and stores it back with no atomic: lost updates on "
-    "a GPU; the interpreter runs the programs one after another, so the values match and it passes",
-)
-def test_rms_backward_read_modify_write_race_fails(worker):
-    assert not verify(worker, "12/rms-norm-backward", "l12_rms_backward_wrong_dw_read_modify_write_race.py")[
-        "passed"
-    ]
+def test_rms_backward_read_modify_write_race_fails_and_names_the_race(worker):
+    """Every dx program loads partial[0, :], adds its share and stores it back with no atomic: lost updates on a
+    GPU; the interpreter runs the programs one after another, so the values match — it used to pass (a strict
+    xfail until the tenth session). The race record names the store's line, the buffer and two programs."""
+    name = "l12_rms_backward_wrong_dw_read_modify_write_race.py"
+    result = verify(worker, "12/rms-norm-backward", name)
+    assert not result["passed"]
+    diag = failed(result)[0]["diagnoses"][0]
+    assert diag["kind"] == "race" and diag["argument"] == "partial_dw_ptr" and len(diag["programs"]) == 2, (
+        diag
+    )
+    assert diag["line"] == line_of(name, "tl.store(partial_dw_ptr"), diag
+    assert "tl.atomic_add" in summary(result, "en") and "上書き" in summary(result, "ja")
 
 
 def test_rms_backward_no_mean_term_fails_on_grad_x_only(worker):

@@ -100,3 +100,24 @@ def test_a_near_miss_mismatch_says_precision_in_both_languages_and_a_named_cause
     assert "1.9 倍以内" in ja and "精度" in ja and not re.search(r"\bnearly\b", ja)
     named = dict(facts, cause="dtype-only", dtype="bfloat16", passing=["float16"])
     assert "nearly right" not in describe(named, "en")  # a cross-case cause is more specific
+
+
+def test_a_race_names_the_line_the_buffer_and_two_programs_in_both_languages():
+    facts = {
+        "kind": "race",
+        "kernel": "dx_kernel",
+        "argument": "partial_dw_ptr",
+        "count": 7,
+        "programs": [[0, 0, 0], [1, 0, 0]],
+        "line": 58,
+    }
+    en, ja = describe(facts, "en"), describe(facts, "ja")
+    assert (
+        en.startswith("line 58: 7 elements of partial_dw_ptr are loaded") and "program 0 and program 1" in en
+    )
+    assert (
+        ja.startswith("58 行目: dx_kernel の 1 回の起動の中で、partial_dw_ptr の 7 要素")
+        and "プログラム 1" in ja
+    )
+    one = describe(dict(facts, count=1, programs=[[0, 2, 0], [1, 2, 0]], argument=None), "en")
+    assert "1 element is loaded" in one and "program (0, 2) and program (1, 2)" in one

@@ -86,6 +86,7 @@ class Kind(str, Enum):
     COMPILED_DIFFERS = "compiled-differs"  # the compiled wrapper's result differs from the eager one
     STORED_TWICE = "stored-twice"  # output elements stored by several programs (`store_once` contract)
     ALLOCATOR_MISSING = "allocator-missing"  # device-side tensor descriptors without triton.set_allocator
+    RACE = "race"  # programs of one launch load and store one element without atomics (lost updates on a GPU)
 
     @classmethod
     def parse(cls, value: Any) -> Kind | None:

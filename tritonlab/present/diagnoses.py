@@ -78,6 +78,7 @@ LABELS: dict[Kind, Said] = {
     Kind.COMPILED_DIFFERS: Said("compiled result differs", "コンパイル後の結果の違い"),
     Kind.STORED_TWICE: Said("tiles computed twice", "タイルの重複計算"),
     Kind.ALLOCATOR_MISSING: Said("no allocator", "アロケータ未登録"),
+    Kind.RACE: Said("race between programs", "プログラム間の競合"),
 }
 
 
@@ -1860,6 +1861,30 @@ def _stored_twice(f: Facts) -> Said:
         f"出力の {number(count)} 要素が複数のプログラムからストアされています。同じタイルを何度も計算して"
         "います。タイルのループはプログラム数ずつ進めてください(for tile_id in range(pid, num_tiles, "
         "NUM_PROGRAMS))",
+    )
+
+
+@says(Kind.RACE)
+def _race(f: Facts) -> Said:
+    count, kernel = f["count"], f["kernel"] or "the kernel"
+    of = f" of {f['argument']}" if f["argument"] else ""
+    of_ja = f"{f['argument']} の " if f["argument"] else ""
+    programs = [tuple(p) for p in f["programs"] or []][:2]
+    shown = " and ".join(f"program {_program({'program_id': p})}" for p in programs)
+    shown_ja = " と ".join(f"プログラム {_program({'program_id': p})}" for p in programs)
+    at = f"line {f['line']}: " if f["line"] else ""
+    at_ja = f"{f['line']} 行目: " if f["line"] else ""
+    return Said(
+        f"{at}{_n(count, 'en', 'element', 'elements', '')}{of} {'is' if count == 1 else 'are'} loaded, changed and "
+        f"stored back by more than one program of one {kernel} launch ({shown}), without atomics — the "
+        "interpreter runs programs one after another, so the values come out right here; on a GPU they run at "
+        "the same time and one program's store overwrites another's update: give each program its own slice "
+        "(partial results per program, summed in a second pass) or use tl.atomic_add",
+        f"{at_ja}{kernel} の 1 回の起動の中で、{of_ja}{number(count)} 要素を複数のプログラム({shown_ja})が"
+        "アトミック操作なしに読み込み・更新・ストアしています。インタプリタはプログラムを 1 つずつ順に実行する"
+        "ので、ここでは値が正しくなります。GPU ではプログラムが同時に動くため、あるプログラムのストアが別の"
+        "プログラムの更新を上書きして失われます。プログラムごとに自分の領域を持たせる(プログラムごとの部分"
+        "結果を 2 段目で足す)か、tl.atomic_add を使ってください",
     )
 
 

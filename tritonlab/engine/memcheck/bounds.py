@@ -208,6 +208,9 @@ class MemcheckStats:
     # the learner's masked loads without other= whose masked-off lanes the checker filled with NaN: a GPU
     # leaves them undefined, the interpreter would give 0 (and hide a sum or max that reads the padding)
     padded: list[dict] = dataclasses.field(default_factory=list)
+    # read-modify-write races: in one launch, an element stored by several programs (plain stores) that one
+    # of them had loaded first — sequential here, lost updates on a GPU where the programs run together
+    races: list[dict] = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -223,6 +226,14 @@ class _Launch:
     record: dict | None = None
     ints: dict[str, int] = dataclasses.field(default_factory=dict)  # the integer arguments, by parameter name
     flags: dict[str, bool] = dataclasses.field(default_factory=dict)  # the bool (constexpr) arguments
+    # the race record: the running program's loads, every plain store as (program, addresses), the stored
+    # addresses that program had loaded (with the store's line), and whether a lock (atomic_cas) was taken
+    program: tuple = ()
+    program_loads: list = dataclasses.field(default_factory=list)
+    program_loaded: int = 0
+    stores: list = dataclasses.field(default_factory=list)
+    rmw: list = dataclasses.field(default_factory=list)
+    locked: bool = False
 
 
 def _element_bytes(handle: Any) -> int:
@@ -307,7 +318,7 @@ class InterpreterMemcheck:
                 launch.checking = False  # device tensors are copied somewhere we cannot see
             memcheck._launches.append(launch)
             try:
-                return original_call(executor, *args, **kwargs)
+                result = original_call(executor, *args, **kwargs)
             except BaseException as e:
                 oob = find_oob(e)
                 if oob is not None and oob is not e:
@@ -315,6 +326,8 @@ class InterpreterMemcheck:
                 raise
             finally:
                 memcheck._launches.pop()
+            memcheck._find_race(launch)
+            return result
 
         self._patches.set(executor_cls, "__call__", call)
 
@@ -445,6 +458,7 @@ class InterpreterMemcheck:
             self.stats.bytes_loaded += moved
         else:
             self.stats.bytes_stored += moved
+        self._note_access(launch, op, access, addrs)
         if not launch.checking or addrs.size == 0:
             return
         ok = np.zeros(addrs.shape, dtype=bool)
@@ -453,6 +467,71 @@ class InterpreterMemcheck:
         if ok.all():
             return
         raise self._report(launch, op, access, addrs, ok, nbytes)
+
+    # -- races between programs -----------------------------------------------------------------------------
+
+    #: loads kept per program for the read-modify-write test (beyond it, that program's stores are not tested)
+    RACE_LOADS = 1 << 22
+
+    def _note_access(self, launch: _Launch, op: str, access: str, addrs: np.ndarray) -> None:
+        """Record what the race test needs: this program's loads, each plain store, and the stored addresses
+        this program loaded before (a read-modify-write). A lock (atomic_cas) excuses the launch: the official
+        layer-norm backward guards its shared partial sums with one."""
+        if op == "create_atomic_cas":
+            launch.locked = True
+        if op in ("create_atomic_rmw", "create_atomic_cas") or addrs.size == 0 or launch.locked:
+            return
+        program = tuple(getattr(self._builder, "grid_idx", None) or (0, 0, 0))
+        if program != launch.program:
+            launch.program, launch.program_loads, launch.program_loaded = program, [], 0
+        if access == "load":
+            if launch.program_loaded + addrs.size <= self.RACE_LOADS:
+                launch.program_loads.append(addrs.copy())
+                launch.program_loaded += int(addrs.size)
+            return
+        launch.stores.append((program, addrs.copy()))
+        if launch.program_loads:
+            loaded = np.concatenate(launch.program_loads)
+            again = addrs[np.isin(addrs, loaded)]
+            if again.size and len(launch.rmw) < 64:
+                _, line = self._source_line(launch)
+                launch.rmw.append((line, again))
+
+    def _find_race(self, launch: _Launch) -> None:
+        """After a launch: elements stored by two or more programs, one of which loaded it before its store.
+        One record per launch (kernel, argument, count, two programs, the store's line)."""
+        if launch.locked or not launch.rmw or len(self.stats.races) >= 8:
+            return
+        programs = {program for program, _ in launch.stores}
+        if len(programs) < 2:
+            return
+        index = {program: i for i, program in enumerate(sorted(programs))}
+        addrs = np.concatenate([a for _, a in launch.stores])
+        owners = np.concatenate([np.full(a.size, index[p], dtype=np.int64) for p, a in launch.stores])
+        pairs = np.unique(np.stack([addrs.astype(np.int64, copy=False), owners]), axis=1)
+        shared, counts = np.unique(pairs[0], return_counts=True)
+        shared = shared[counts > 1].astype(np.uint64)
+        if shared.size == 0:
+            return
+        for line, again in launch.rmw:
+            racy = np.intersect1d(shared, again)
+            if racy.size == 0:
+                continue
+            first = racy[0]
+            storers = sorted({p for p, a in launch.stores if bool((a == first).any())})[:2]
+            region = next((r for r in launch.regions if bool(r.contains(np.array([first]), 1)[0])), None)
+            total = int(np.intersect1d(shared, np.concatenate([a for _, a in launch.rmw])).size)
+            self.stats.races.append(
+                {
+                    "kernel": launch.kernel,
+                    "file": launch.file,
+                    "line": line,
+                    "argument": region.name if region is not None else None,
+                    "count": total,
+                    "programs": [list(p) for p in storers],
+                }
+            )
+            return
 
     def _report(
         self, launch: _Launch, op: str, access: str, addrs: np.ndarray, ok: np.ndarray, nbytes: int

@@ -710,6 +710,7 @@ def judge_plan_case(
     stats = facts.get("stats") if isinstance(facts.get("stats"), dict) else None
     if stats is not None:
         case["stats"] = {k: _int(stats.get(k)) for k in ("bytes_loaded", "bytes_stored", "programs")}
+        diagnoses.extend(_races(stats, learner_file))
     mine = [launch for launch in launches if same_file(launch.get("file"), learner_file)]
     if exercise.expect_kernel and not mine:
         what = "no Triton kernel ran" if not launches else "the kernels that ran are not defined in your file"
@@ -911,6 +912,7 @@ def judge_case(
     stats = facts.get("stats") if isinstance(facts.get("stats"), dict) else None
     if stats is not None:
         case["stats"] = {k: _int(stats.get(k)) for k in ("bytes_loaded", "bytes_stored", "programs")}
+        diagnoses.extend(_races(stats, learner_file))
     mine = [launch for launch in launches if same_file(launch.get("file"), learner_file)]
     returned = payload.get("out")
     # an empty output has nothing to compute: returned without a launch is right (its shape is still checked)
@@ -1725,6 +1727,33 @@ def _zero_row(exercise, diagnoses: list) -> None:
                 f" (the lab lifted row 0 of {lifted} by 100: exp overflows there unless the row's max is "
                 "subtracted first)"
             )
+
+
+def _races(stats: dict, learner_file: str | None) -> list[dict]:
+    """The interpreter's race record (memcheck: elements that several programs of one launch loaded and
+    stored without atomics) as diagnoses, for the learner's kernels: a GPU loses updates there, while the
+    interpreter, running programs one by one, computes the right values."""
+    found = []
+    for race in stats.get("races") or []:
+        if not isinstance(race, dict) or (learner_file and not same_file(race.get("file"), learner_file)):
+            continue
+        count, arg = _int(race.get("count")), race.get("argument")
+        programs = [p for p in race.get("programs") or [] if isinstance(p, list)][:2]
+        found.append(
+            {
+                "kind": "race",
+                "kernel": race.get("kernel"),
+                "argument": arg,
+                "count": count,
+                "programs": programs,
+                "line": race.get("line"),
+                "message": f"{count} elements{' of ' + str(arg) if arg else ''} are loaded, changed and "
+                f"stored back by more than one program of one {race.get('kernel')} launch (programs "
+                f"{' and '.join(str(p) for p in programs)}), without atomics: on a GPU one program's store "
+                "overwrites another's update — give each program its own slice or use tl.atomic_add",
+            }
+        )
+    return found
 
 
 def _padding_reached(diagnoses: list, stats: dict | None) -> None:
