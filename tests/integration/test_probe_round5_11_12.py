@@ -364,13 +364,10 @@ def test_rms_backward_dx_without_row_offset_leaves_grad_x_unwritten(worker):
     assert diag["kind"] == "unwritten" and diag["output"] == "grad_x", diag
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cause 'rows-short' says 'the last rows were never reached — check the grid's row axis'; the grid and "
-    "the persistent loop are right, every program stored each of its rows into row 0 (the store lacks row * N), "
-    "which the interpreter's store record shows",
-)
 def test_rms_backward_dx_without_row_offset_does_not_blame_the_grid(worker):
+    """It said 'rows-short' (check the grid's row axis; a strict xfail until the tenth session): the grid and the
+    persistent loop are right, every program stored its rows into row 0 (the store lacks row * N), which the
+    interpreter's store record shows (memcheck `overlaps`, cause `overlap`)."""
     message = first_message(
         verify(worker, "12/rms-norm-backward", "l12_rms_backward_wrong_dx_no_row_offset.py")
     )

@@ -2,7 +2,7 @@
 
 import torch
 
-from tritonlab.engine.tasks.verify import _case_patterns, _explain_values
+from tritonlab.engine.tasks.verify import _case_patterns, _explain_values, _overlapped
 
 
 def _case(dtype, passed, K=None, block_k=None, cause=None):
@@ -109,3 +109,22 @@ def test_near_misses_are_not_blamed_on_the_k_steps_and_a_far_miss_still_is():
     far = [_case("float16", True, K=16, block_k=32), _case("float16", False, K=65, block_k=32)]
     _case_patterns(far, ["float16"])
     assert far[1]["diagnoses"][0]["cause"] == "k-steps"
+
+
+def test_unwritten_rows_beside_elements_stored_twice_blame_the_store_offset_not_the_grid():
+    def rows_short():
+        return [{"kind": "unwritten", "cause": "rows-short", "message": "rows 1-2 were never written: grid"}]
+
+    overlaps = {"overlaps": [{"kernel": "k", "file": "/w/learner.py", "argument": "dx_ptr", "count": 7}]}
+    named = rows_short()
+    _overlapped(named, overlaps, "/w/learner.py")
+    assert named[0]["cause"] == "overlap" and named[0]["overlap_argument"] == "dx_ptr", named
+    assert "grid" not in named[0]["message"].split(":", 1)[1] and "row * N" in named[0]["message"]
+    kept = rows_short()
+    _overlapped(kept, {"overlaps": []}, "/w/learner.py")
+    assert kept[0]["cause"] == "rows-short"  # nothing stored twice: the grid guess stands
+    foreign = rows_short()
+    _overlapped(
+        foreign, {"overlaps": [dict(overlaps["overlaps"][0], file="/lab/kernels.py")]}, "/w/learner.py"
+    )
+    assert foreign[0]["cause"] == "rows-short"  # the lab's own kernels do not count

@@ -121,3 +121,21 @@ def test_a_race_names_the_line_the_buffer_and_two_programs_in_both_languages():
     )
     one = describe(dict(facts, count=1, programs=[[0, 2, 0], [1, 2, 0]], argument=None), "en")
     assert "1 element is loaded" in one and "program (0, 2) and program (1, 2)" in one
+
+
+def test_unwritten_rows_with_an_overlap_name_the_store_offset_in_both_languages():
+    facts = {
+        "kind": "unwritten",
+        "cause": "overlap",
+        "count": 14,
+        "numel": 21,
+        "view_shape": [3, 7],
+        "rows": [[1, 2]],
+        "cols": [[0, 6]],
+        "overlap_argument": "dx_ptr",
+        "overlap_count": 7,
+    }
+    en, ja = describe(facts, "en"), describe(facts, "ja")
+    assert "7 elements of dx_ptr were stored by more than one program" in en and "row * N" in en
+    assert "grid" not in en
+    assert "dx_ptr の 7 要素は複数のプログラムから" in ja and "row * N" in ja

@@ -955,6 +955,17 @@ def _unwritten(f: Facts) -> Said:
             f"{where_ja} が書き込まれていません。列方向のプログラムが途中で止まっています。グリッドの列の軸"
             "(triton.cdiv(n_cols, BLOCK_N))か列ループの上限を確認してください",
         )
+    if cause == "overlap":
+        where_en, where_ja = _cells(f)
+        arg, stored = f["overlap_argument"] or "the output", f["overlap_count"]
+        return Said(
+            f"{where_en} were never written, while {_n(stored, 'en', 'element', 'elements', '')} of {arg} were "
+            "stored by more than one program: the programs write into the same place — the store's offset "
+            "misses each program's own rows (pid * stride, or row * N)",
+            f"{where_ja} が書き込まれていません。一方で {arg} の {number(stored)} 要素は複数のプログラムから"
+            "ストアされています。プログラムどうしが同じ場所に書き込んでいます。ストアのオフセットに各プログラム"
+            "自身の行(pid * stride や row * N)が入っていません",
+        )
     if cause == "rows-short":
         where_en, where_ja = _cells(f)
         return Said(

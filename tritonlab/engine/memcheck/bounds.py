@@ -211,6 +211,9 @@ class MemcheckStats:
     # read-modify-write races: in one launch, an element stored by several programs (plain stores) that one
     # of them had loaded first — sequential here, lost updates on a GPU where the programs run together
     races: list[dict] = dataclasses.field(default_factory=list)
+    # elements that several programs of one launch stored (a race or not): an unwritten row next to one names
+    # the cause — the programs store into the same place (a store offset without the program's row)
+    overlaps: list[dict] = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -500,10 +503,8 @@ class InterpreterMemcheck:
     def _find_race(self, launch: _Launch) -> None:
         """After a launch: elements stored by two or more programs, one of which loaded it before its store.
         One record per launch (kernel, argument, count, two programs, the store's line)."""
-        if launch.locked or not launch.rmw or len(self.stats.races) >= 8:
-            return
         programs = {program for program, _ in launch.stores}
-        if len(programs) < 2:
+        if launch.locked or len(programs) < 2 or len(self.stats.races) + len(self.stats.overlaps) >= 16:
             return
         index = {program: i for i, program in enumerate(sorted(programs))}
         addrs = np.concatenate([a for _, a in launch.stores])
@@ -513,6 +514,12 @@ class InterpreterMemcheck:
         shared = shared[counts > 1].astype(np.uint64)
         if shared.size == 0:
             return
+        for area in launch.regions:
+            inside = int(area.contains(shared, 1).sum())
+            if inside:
+                self.stats.overlaps.append(
+                    {"kernel": launch.kernel, "file": launch.file, "argument": area.name, "count": inside}
+                )
         for line, again in launch.rmw:
             racy = np.intersect1d(shared, again)
             if racy.size == 0:

@@ -744,6 +744,7 @@ def judge_plan_case(
             }
         )
     diagnoses.extend(_op_diagnoses(exercise, facts, learner_file))
+    _overlapped(diagnoses, stats, learner_file)
     spec = exercise.verify
     if spec.compile and first:
         case["compile"] = (
@@ -1032,6 +1033,7 @@ def judge_case(
         case["meta"] = dict(blocks)  # the tile sizes of the learner's launch: a K-loop pattern reads BLOCK_K
         _k_loop(report.get("diagnoses", []), got, inputs, params, blocks, kwargs, atol, rtol)
     _all_zero_stored(report.get("diagnoses", []), facts.get("provenance"), got.numel())
+    _overlapped(report.get("diagnoses", []), stats, learner_file)
     diagnoses.extend(report.get("diagnoses", []))
 
     budget = exercise.verify.bytes_budget
@@ -1726,6 +1728,35 @@ def _zero_row(exercise, diagnoses: list) -> None:
             diag["message"] += (
                 f" (the lab lifted row 0 of {lifted} by 100: exp overflows there unless the row's max is "
                 "subtracted first)"
+            )
+
+
+#: the unwritten-region causes that guess at the grid or the tile map; elements stored twice beside them say
+#: the programs wrote into the same place instead
+_REACH_CAUSES = ("rows-short", "columns-short", "tiles", "grid-short", "one-program", "head", "scattered")
+
+
+def _overlapped(diagnoses: list, stats: dict | None, learner_file: str | None) -> None:
+    """Unwritten elements while the interpreter saw several programs of one launch store the same elements
+    (memcheck `overlaps`): the grid reached every row; the programs' store offsets coincide (a store without
+    the program's row offset) — the grid guess ("check the grid's row axis") would point away from it."""
+    overlaps = [
+        o
+        for o in (stats or {}).get("overlaps") or []
+        if isinstance(o, dict) and (not learner_file or same_file(o.get("file"), learner_file))
+    ]
+    if not overlaps:
+        return
+    worst = max(overlaps, key=lambda o: _int(o.get("count")))
+    for diag in diagnoses:
+        if diag.get("kind") == "unwritten" and diag.get("cause") in _REACH_CAUSES:
+            diag.update(
+                cause="overlap", overlap_argument=worst.get("argument"), overlap_count=worst.get("count")
+            )
+            diag["message"] = (
+                f"{_head(diag)}: {worst.get('count')} elements of {worst.get('argument')} were stored by "
+                "more than one program, so the programs write into the same place — the store's offset "
+                "misses each program's own rows (pid * stride, or row * N)"
             )
 
 
