@@ -323,14 +323,12 @@ def test_swiglu_backward_swapped_grads_fail_both(worker):
     assert {d.get("output") for d in first["diagnoses"]} == {"grad_a", "grad_b"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gradients returned as (db, da) are two generic 'every element is wrong' mismatches; grad_a "
-    "equals torch's grad_b and grad_b torch's grad_a, which one comparison would show",
-)
 def test_swiglu_backward_swapped_grads_names_the_swap(worker):
-    message = first_message(verify(worker, SB, "l14_swiglu_backward_wrong_grads_swapped.py"))
-    assert "swap" in message or "grad_b" in message, message
+    """Gradients returned as (db, da) were two generic 'every element is wrong' mismatches (a strict xfail until
+    the tenth session): grad_a holds torch's grad_b and grad_b torch's grad_a — cause `swapped`."""
+    diag = first_diag(verify(worker, SB, "l14_swiglu_backward_wrong_grads_swapped.py"))
+    assert diag.get("cause") == "swapped" and diag["swapped_with"] in ("grad_a", "grad_b"), diag
+    assert "wrong order" in diag["message"], diag["message"]
 
 
 def test_swiglu_backward_none_for_b_is_no_gradient(worker):

@@ -214,3 +214,17 @@ def test_op_recorder_without_operators_records_nothing():
     with outputs.OpRecorder([]) as recorder:
         torch.ones(2) + torch.ones(2)
     assert recorder.seen == set() and recorder.missing() == []
+
+
+def test_two_gradients_returned_in_the_wrong_order_are_named_a_swap_and_two_wrong_ones_are_not():
+    plan = outputs.Plan(names=["out", "grad_a", "grad_b"], grad_inputs=["a", "b"], input_names=["a", "b"])
+    out, ga, gb = torch.ones(4), torch.arange(4.0), torch.arange(4.0) * -3
+    tols = {"*": (1e-5, 1e-5)}
+    swapped, case = [], {}
+    plan.compare((out, gb, ga), (out, ga, gb), tols, swapped, case)
+    assert {d["output"]: d.get("cause") for d in swapped} == {"grad_a": "swapped", "grad_b": "swapped"}
+    assert swapped[0]["swapped_with"] == "grad_b" and "wrong order" in swapped[0]["message"]
+    assert swapped[0]["message"].startswith("grad_a: ")
+    wrong, case = [], {}
+    plan.compare((out, gb + 1, ga), (out, ga, gb), tols, wrong, case)  # grad_a is not grad_b's values either
+    assert all(d.get("cause") != "swapped" for d in wrong), wrong

@@ -139,3 +139,19 @@ def test_unwritten_rows_with_an_overlap_name_the_store_offset_in_both_languages(
     assert "7 elements of dx_ptr were stored by more than one program" in en and "row * N" in en
     assert "grid" not in en
     assert "dx_ptr の 7 要素は複数のプログラムから" in ja and "row * N" in ja
+
+
+def test_swapped_outputs_are_said_in_both_languages():
+    facts = {
+        "kind": "mismatch",
+        "count": 4,
+        "atol": 1e-5,
+        "rtol": 1e-5,
+        "max_abs_err": 3.0,
+        "cause": "swapped",
+        "output": "grad_a",
+        "swapped_with": "grad_b",
+    }
+    en, ja = describe(facts, "en"), describe(facts, "ja")
+    assert en.startswith("grad_a: ") and "holds the expected grad_b" in en and "wrong order" in en
+    assert "grad_a には期待される grad_b の値" in ja and "順序が逆" in ja

@@ -21,6 +21,7 @@ is untouched.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import zlib
 
 import torch
@@ -167,6 +168,35 @@ class Plan:
             worst_abs = _max(worst_abs, report.get("max_abs_err"))
             worst_rel = _max(worst_rel, report.get("max_rel_err"))
         case.update(max_abs_err=worst_abs, max_rel_err=worst_rel, mismatches=mismatches)
+        self._swapped(got, expected, tolerances, rows, diagnoses)
+
+    def _swapped(self, got: tuple, expected: tuple, tolerances: dict, rows: list, diagnoses: list) -> None:
+        """Two failing outputs that each hold the other's expected values: returned in the wrong order
+        (`return db, da` for (grad_a, grad_b)). Their mismatches become cause `swapped`, naming the other."""
+        failing = [i for i, row in enumerate(rows) if not row["passed"] and i < len(got)]
+        for i, j in itertools.combinations(failing, 2):
+            a, b, ea, eb = got[i], got[j], expected[i], expected[j]
+            tensors = all(isinstance(t, torch.Tensor) for t in (a, b, ea, eb))
+            if not tensors or a.shape != eb.shape or b.shape != ea.shape or a.shape == (0,):
+                continue
+            atol_i, rtol_i = tolerances.get(self.names[j], tolerances.get("*", (1e-5, 1.3e-6)))
+            atol_j, rtol_j = tolerances.get(self.names[i], tolerances.get("*", (1e-5, 1.3e-6)))
+            near = torch.allclose(a.detach().float(), eb.to(a.device).float(), atol=atol_i, rtol=rtol_i)
+            if not near or not torch.allclose(
+                b.detach().float(), ea.to(b.device).float(), atol=atol_j, rtol=rtol_j
+            ):
+                continue
+            for diag in diagnoses:
+                name = diag.get("output")
+                if diag.get("kind") == "mismatch" and name in (self.names[i], self.names[j]):
+                    other = self.names[j] if name == self.names[i] else self.names[i]
+                    diag.update(cause="swapped", swapped_with=other)
+                    body = str(diag.get("message", "")).removeprefix(f"{name}: ")
+                    diag["message"] = (
+                        f"{name}: {body.split(':')[0]}: it holds the expected {other}, and {other} holds "
+                        f"the expected {name} — the two are returned in the wrong order"
+                    )
+            return
 
     def compare_bits(self, first, second, diagnoses: list) -> None:
         """Two runs on identical inputs: the same bits, output by output (deterministic = true)."""

@@ -1345,6 +1345,14 @@ def _mismatch(f: Facts) -> Said:
             f"{other} = {other_upto} までのケースはすべて合格しています。これらと一緒に大きくなるものを"
             f"確認してください: {other} のループ(各ステップの計算)と、ブロックが {name} 全体に届くかどうかです",
         )
+    if cause == "swapped":
+        name, other = f["output"] or "this output", f["swapped_with"] or "the other output"
+        return head + Said(
+            f": it holds the expected {other}, and {other} holds the expected {name} — the two are returned in "
+            "the wrong order (return them in the order of the inputs)",
+            f"。{name} には期待される {other} の値が、{other} には期待される {name} の値が入っています。"
+            "2 つを返す順序が逆です(入力の順に返してください)",
+        )
     if cause in (None, "all-wrong") and f["near_miss"]:
         ratio = number(f["near_miss"])
         return head + Said(
