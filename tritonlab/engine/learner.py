@@ -180,6 +180,18 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             "kernel[(triton.cdiv(n, BLOCK_SIZE),)](...) — note the comma",
             {"cause": "grid-not-tuple"},
         )
+    elif "block offset start must be 16-byte aligned" in str(root) and line is not None:
+        # the interpreter's check on a tensor descriptor's load/store coordinates: tile numbers given where
+        # the element offsets of the block's corner belong (a GPU loads the wrong block, silently)
+        import linecache
+
+        call = linecache.getline(learner_file, line).strip()[:120]
+        said = (
+            f"line {line}: the descriptor's coordinates ({call}) are not 16-byte aligned — a descriptor's "
+            "load and store take the element offsets of the block's corner (e.g. [pid_m * BLOCK_M, k]), not "
+            "tile numbers",
+            {"cause": "descriptor-offset", "call": call},
+        )
     elif isinstance(root, TypeError) and "failed to specialize argument of type: str" in str(root):
         # a GPU launch refuses a str for a parameter that is not tl.constexpr (the runner refuses it on the
         # interpreter too, naming the parameter): declare it tl.constexpr

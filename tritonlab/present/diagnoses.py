@@ -298,6 +298,14 @@ def _runtime(f: Facts) -> Said:
             f"backward が返した勾配は {number(returned)} 個ですが、演算子の入力は {number(inputs)} 個です。"
             "入力ごとに 1 つずつ、順番どおりに返してください(eps のようなテンソルでない入力には None)",
         )
+    if f["cause"] == "descriptor-offset":
+        call = verbatim(f["call"]) if f["call"] else "the descriptor call"
+        return Said(
+            f"the descriptor's coordinates in {call} are not 16-byte aligned — a descriptor's load and store "
+            "take the element offsets of the block's corner (e.g. [pid_m * BLOCK_M, k]), not tile numbers",
+            f"{call} のディスクリプタの座標が 16 バイト境界に揃っていません。ディスクリプタの load と store には、"
+            "タイルの番号ではなく、ブロックの角の要素オフセット(例: [pid_m * BLOCK_M, k])を渡します",
+        )
     if f["cause"] == "str-argument":
         param = f["param"]
         if param:

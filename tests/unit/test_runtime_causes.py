@@ -1,5 +1,6 @@
-"""A str handed to a kernel parameter that is not tl.constexpr: refused on the GPU by Triton, by the lab on the
-interpreter, and worded with the parameter and the fix either way."""
+"""Runtime errors the lab words with their cause: a str handed to a kernel parameter that is not tl.constexpr
+(refused on the GPU by Triton, by the lab on the interpreter), and tile numbers given as a tensor descriptor's
+coordinates (the interpreter's 16-byte alignment assertion)."""
 
 from types import SimpleNamespace
 
@@ -57,3 +58,19 @@ def test_the_gpus_own_error_and_the_labs_are_both_said_with_the_fix(tmp_path):
     assert "ACTIVATION: tl.constexpr と宣言" in describe(lab, "ja")
     other = classify(_raised(TypeError("unsupported operand type(s)"), path), path)
     assert other.get("cause") != "str-argument"
+
+
+def test_a_misaligned_descriptor_coordinate_names_the_call_and_element_offsets(tmp_path):
+    path = tmp_path / "learner.py"
+    path.write_text("def launch():\n    b = b_desc.load([ki, pid_n])\n")
+    code = compile("def launch():\n    raise EXC\n", str(path), "exec")
+    scope = {"EXC": AssertionError("block offset start must be 16-byte aligned")}
+    exec(code, scope)
+    try:
+        scope["launch"]()
+    except AssertionError as raised:
+        info = classify(raised, str(path))
+    assert info["cause"] == "descriptor-offset" and info["call"] == "b = b_desc.load([ki, pid_n])", info
+    assert "not tile numbers" in describe(info, "en") and "タイルの番号ではなく" in describe(info, "ja")
+    other = classify(_raised(AssertionError("something else"), str(path)), str(path))
+    assert other.get("cause") != "descriptor-offset"
