@@ -160,14 +160,9 @@ def test_persistent_acc_above_tile_loop_fails_only_where_a_program_loops(worker)
     assert first_diag(result)["kind"] == "mismatch"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an accumulator created once above the tile loop is reported as a bare mismatch (no cause): "
-    "tasks/verify.py _k_loop only tests the accumulator re-created inside the K loop; the carry-over "
-    "between tiles (each program's first tile right, later tiles = their product + the previous tiles') "
-    "is knowable from the output and the tile order",
-)
 def test_persistent_acc_above_tile_loop_names_the_accumulator(worker):
+    """It was a bare mismatch (a strict xfail until the tenth session): each program's first tile is right and
+    later tiles are their product plus the previous tile's — cause `carried-acc`."""
     message = first_message(verify(worker, PM, "l13_persistent_matmul_wrong_acc_before_tile_loop.py"))
     assert "accumulat" in message and "tile" in message, message
 

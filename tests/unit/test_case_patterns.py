@@ -2,7 +2,7 @@
 
 import torch
 
-from tritonlab.engine.tasks.verify import _case_patterns, _explain_values, _overlapped
+from tritonlab.engine.tasks.verify import _carried_tiles, _case_patterns, _explain_values, _overlapped
 
 
 def _case(dtype, passed, K=None, block_k=None, cause=None):
@@ -128,3 +128,25 @@ def test_unwritten_rows_beside_elements_stored_twice_blame_the_store_offset_not_
         foreign, {"overlaps": [dict(overlaps["overlaps"][0], file="/lab/kernels.py")]}, "/w/learner.py"
     )
     assert foreign[0]["cause"] == "rows-short"  # the lab's own kernels do not count
+
+
+def test_tiles_that_carry_the_previous_tiles_sum_are_named_and_unrelated_errors_are_not():
+    """Two programs, two tiles each (row-major order): the second tile of each is right + the first's output."""
+    torch.manual_seed(0)
+    expected = torch.randn(8, 8) * 3
+    got = expected.clone()
+    got[0:4, 4:8] += got[0:4, 0:4]  # program 0: tile (0, 0), then (0, 1) carrying it
+    got[4:8, 4:8] += got[4:8, 0:4]  # program 1: tile (1, 0), then (1, 1)
+    carried = [{"kind": "mismatch", "cause": None, "message": "32 elements differ: x"}]
+    _carried_tiles(carried, got, expected, {"BLOCK_M": 4, "BLOCK_N": 4}, 1e-3, 1e-3)
+    assert carried[0]["cause"] == "carried-acc" and carried[0]["tiles"] == 2, carried
+    noise = expected + torch.randn(8, 8)  # wrong everywhere, by nothing another tile holds
+    plain = [{"kind": "mismatch", "cause": None, "message": "64 elements differ: x"}]
+    _carried_tiles(plain, noise, expected, {"BLOCK_M": 4, "BLOCK_N": 4}, 1e-3, 1e-3)
+    assert plain[0]["cause"] is None
+    zeros = expected.clone()
+    zeros[0:4, 0:4] = 0  # a tile never written (zeros) next to a tile off by a little: no carry
+    zeros[4:8, 4:8] += 2e-3
+    quiet = [{"kind": "mismatch", "cause": None, "message": "32 elements differ: x"}]
+    _carried_tiles(quiet, zeros, expected, {"BLOCK_M": 4, "BLOCK_N": 4}, 1e-3, 1e-3)
+    assert quiet[0]["cause"] is None, quiet

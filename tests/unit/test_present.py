@@ -155,3 +155,21 @@ def test_swapped_outputs_are_said_in_both_languages():
     en, ja = describe(facts, "en"), describe(facts, "ja")
     assert en.startswith("grad_a: ") and "holds the expected grad_b" in en and "wrong order" in en
     assert "grad_a には期待される grad_b の値" in ja and "順序が逆" in ja
+
+
+def test_a_carried_accumulator_is_said_in_both_languages():
+    facts = {
+        "kind": "mismatch",
+        "count": 90,
+        "atol": 0.01,
+        "rtol": 0.01,
+        "max_abs_err": 30.0,
+        "cause": "carried-acc",
+        "tiles": 5,
+        "tiles_total": 7,
+    }
+    en, ja = describe(facts, "en"), describe(facts, "ja")
+    assert "5 of the 7 wrong tiles are their right value plus another tile's result" in en
+    assert "7 個のタイルのうち 5 個" in ja and "tl.zeros" in ja
+    assert "the wrong tile is its right value" in describe(dict(facts, tiles=1, tiles_total=1), "en")
+    assert "each of the 3 wrong tiles is its" in describe(dict(facts, tiles=3, tiles_total=3), "en")

@@ -1353,6 +1353,23 @@ def _mismatch(f: Facts) -> Said:
             f"{other} = {other_upto} までのケースはすべて合格しています。これらと一緒に大きくなるものを"
             f"確認してください: {other} のループ(各ステップの計算)と、ブロックが {name} 全体に届くかどうかです",
         )
+    if cause == "carried-acc":
+        tiles, total = f["tiles"], f["tiles_total"] or f["tiles"]
+        if tiles == total:
+            which = (
+                "the wrong tile is its" if total == 1 else f"each of the {number(total)} wrong tiles is its"
+            )
+        else:
+            which = f"{number(tiles)} of the {number(total)} wrong tiles {'is its' if tiles == 1 else 'are their'}"
+        return head + Said(
+            f": {which} right value plus another tile's result — the accumulator "
+            "carries over from the program's previous tile: create it (tl.zeros) at the start of each tile, "
+            "inside the tile loop",
+            f"。間違っている {number(total)} 個のタイルのうち {number(tiles)} 個は、正しい値に別のタイルの結果を"
+            "足したものです。"
+            "アキュムレータがプログラムの前のタイルから持ち越されています。タイルのループの中で、各タイルの"
+            "最初に(tl.zeros で)作ってください",
+        )
     if cause == "swapped":
         name, other = f["output"] or "this output", f["swapped_with"] or "the other output"
         return head + Said(

@@ -1032,6 +1032,7 @@ def judge_case(
     if blocks:
         case["meta"] = dict(blocks)  # the tile sizes of the learner's launch: a K-loop pattern reads BLOCK_K
         _k_loop(report.get("diagnoses", []), got, inputs, params, blocks, kwargs, atol, rtol)
+        _carried_tiles(report.get("diagnoses", []), got, expected, blocks, atol, rtol)
     _all_zero_stored(report.get("diagnoses", []), facts.get("provenance"), got.numel())
     _overlapped(report.get("diagnoses", []), stats, learner_file)
     diagnoses.extend(report.get("diagnoses", []))
@@ -1486,6 +1487,60 @@ def _near_miss(got, expected, atol: float, rtol: float) -> float | None:
         return None
     worst = float(ratio[wrong].max())
     return math.ceil(worst * 10 - 1e-3) / 10 if worst <= NEAR_MISS else None  # 2.0000001 says 2
+
+
+def _carried_tiles(diagnoses: list, got, expected, meta: dict, atol: float, rtol: float) -> None:
+    """A persistent kernel whose accumulator is created once, above its tile loop: each program's first tile
+    is right and every later one is its right value plus the tile before it. So each wrong BLOCK_M x BLOCK_N
+    tile differs from its expected value by exactly another tile's output (zero outside the output's edge, as
+    masked loads leave the accumulator there): cause `carried-acc`."""
+    diag = next((d for d in diagnoses if d.get("kind") == "mismatch"), None)
+    bm, bn = meta.get("BLOCK_M"), meta.get("BLOCK_N")
+    if (
+        diag is None
+        or diag.get("cause") not in (None, "all-wrong")
+        or got.dim() != 2
+        or diag.get("near_miss")
+    ):
+        return
+    if not (isinstance(bm, int) and isinstance(bn, int) and bm > 0 and bn > 0) or not got.is_floating_point():
+        return
+    g, e = got.detach().float().cpu(), expected.detach().float().cpu()
+    if g.shape != e.shape or not bool(torch.isfinite(g).all()):
+        return
+    rows, cols = -(-g.shape[0] // bm), -(-g.shape[1] // bn)
+    if rows * cols < 2 or rows * cols > 4096:
+        return
+    padded = torch.zeros(rows * bm, cols * bn)
+    padded[: g.shape[0], : g.shape[1]] = g
+    tiles = [(r, c) for r in range(rows) for c in range(cols)]
+    carried = wrong = 0
+    for r, c in tiles:
+        rs, cs = slice(r * bm, min((r + 1) * bm, g.shape[0])), slice(c * bn, min((c + 1) * bn, g.shape[1]))
+        mine, want = g[rs, cs], e[rs, cs]
+        allowed = atol + rtol * want.abs()
+        if bool(((mine - want).abs() <= allowed).all()):
+            continue  # a right tile: a program's first, or one whose predecessor was zero
+        wrong += 1
+        h, w = mine.shape
+        diff = mine - want
+        candidates = [
+            padded[r2 * bm : r2 * bm + h, c2 * bn : c2 * bn + w] for r2, c2 in tiles if (r2, c2) != (r, c)
+        ]
+        match = any(
+            bool((other.abs() > 4 * allowed).any()) and bool(((diff - other).abs() <= 4 * allowed).all())
+            for other in candidates  # a tile of zeros explains nothing
+        )
+        carried += match
+    # past an edge tile the carried accumulator holds values outside the output (never stored, not seen here):
+    # most wrong tiles, not all, show their predecessor
+    if carried and 2 * carried >= wrong:
+        diag.update(cause="carried-acc", tiles=carried, tiles_total=wrong)
+        diag["message"] = (
+            f"{_head(diag)}: {carried} of the {wrong} wrong tiles are their right value plus another tile's "
+            "result — the accumulator carries over from the program's previous tile: create it (tl.zeros) at "
+            "the start of each tile, inside the tile loop"
+        )
 
 
 def _k_loop(diagnoses: list, got, inputs: dict, params: dict, meta: dict, kwargs: dict, atol, rtol) -> None:
