@@ -286,4 +286,19 @@ for i in 0 1 2 3 4 5 6 7; do ( timeout ${U_LIMIT:-500} python3 scripts/probe_fil
   --json $W/probe-wrong-$i.json > $W/probe-wrong-$i.log 2>&1; echo "shard $i rc=$?" >> $W/probe-wrong-$i.log ) & done; wait
 cat $W/probe-wrong-*.log | grep -E "SURPRISE|files,|rc=" | cut -c1-260
 fi
+if [ "$PART" = w ]; then
+# eleventh session's first call: the tenth session's changes that touch the GPU runner (the str-argument refusal
+# wraps every GPU launch; near-miss and swapped wording; launch-option-param) — every lesson on the GPU, the
+# official tutorials, and the probe tests on this box's interpreter (race and overlap records on Triton 3.6)
+SUM='import json,sys; d=json.load(open(sys.argv[1])); print(d.get("ok"), len(d.get("runs", [])), d.get("failures"))'
+for set in "01 02 03 04 05 06" "07 08 09 10" "11 12 13 14"; do tag=${set// /-}
+  ( SECONDS=0; timeout 470 python3 -m tritonlab check $set --backend gpu --json > $W/check-$tag.json 2> $W/check-$tag.err
+    echo "check $set rc=$? ${SECONDS}s $(python3 -c "$SUM" $W/check-$tag.json 2>&1 | tail -1 | cut -c1-600)" > $W/check-$tag.rc ) & done
+for f in test_probe_round4 test_probe_round5_11_12 test_probe_round5_13_14; do
+  ( SECONDS=0; timeout 480 python3 -m pytest -q -p no:cacheprovider -rs --timeout 300 tests/integration/$f.py \
+    > $W/pytest-w-$f.log 2>&1; echo "$f rc=$? ${SECONDS}s: $(tail -1 $W/pytest-w-$f.log)" > $W/pytest-w-$f.rc ) & done
+wait; cat $W/*.rc; grep -hE "^(FAILED|ERROR|XPASS)" $W/pytest-w-*.log | head -12 | cut -c1-250
+SECONDS=0; timeout 100 python3 -m pytest -q -p no:cacheprovider -rs tests/integration/test_official_tutorials.py -k gpu \
+  > $W/pytest-w-tutorials.log 2>&1; echo "tutorials rc=$? ${SECONDS}s: $(tail -1 $W/pytest-w-tutorials.log)"
+fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .
