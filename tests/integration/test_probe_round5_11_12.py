@@ -229,13 +229,10 @@ def test_attention_causal_unmasked_range_past_diagonal_stops_at_the_k_load(worke
     assert "k_ptr" in error["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the oob stop names the starter's deliberately unmasked load in _attend_to_block_range and says 'the "
-    "load has no mask: pass mask=' — the fault is the learner's range: full_end = (start_m + 1) * BLOCK_M hands "
-    "keys past seq_len (and the diagonal) to the unmasked call; adding a mask there hides the causal bug",
-)
 def test_attention_causal_unmasked_range_past_diagonal_names_the_range(worker):
+    """The oob stop named the starter's deliberately unmasked load in _attend_to_block_range and said 'pass
+    mask=' (a strict xfail until the tenth session) — the fault is the learner's range: full_end = (start_m + 1)
+    * BLOCK_M hands keys past seq_len to the unmasked call. Now the report names the call and its range."""
     name = "l11_attention_wrong_causal_full_end_past_diagonal.py"
     error = verify(worker, "11/attention", name)["error"]
     assert "pass mask=" not in error["message"]

@@ -173,3 +173,30 @@ def test_a_carried_accumulator_is_said_in_both_languages():
     assert "7 個のタイルのうち 5 個" in ja and "tl.zeros" in ja
     assert "the wrong tile is its right value" in describe(dict(facts, tiles=1, tiles_total=1), "en")
     assert "each of the 3 wrong tiles is its" in describe(dict(facts, tiles=3, tiles_total=3), "en")
+
+
+def test_an_unmasked_helper_access_names_the_callers_range_in_both_languages():
+    caller = {
+        "function": "_blocks",
+        "line": 115,
+        "bounds": [{"param": "lo", "arg": "0"}, {"param": "hi", "arg": "end"}],
+    }
+    facts = {
+        "kind": "oob",
+        "access": "load",
+        "arg": "k_ptr",
+        "line": 38,
+        "mask": None,
+        "caller": caller,
+        "reason": "past_end",
+        "offsets": [16],
+        "extent": 16,
+        "numel": 16,
+        "lanes": 8,
+        "program_id": [0, 0, 0],
+    }
+    en, ja = describe(facts, "en"), describe(facts, "ja")
+    assert "the call at line 115 passes lo = 0, hi = end" in en and "pass mask=" not in en
+    assert "115 行目の呼び出しは lo = 0, hi = end を渡しています" in ja
+    plain = describe(dict(facts, caller=None), "en")
+    assert "pass mask=" in plain

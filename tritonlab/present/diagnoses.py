@@ -690,6 +690,18 @@ def _mask_hint(d: Facts) -> Said:
             f"マスク ({mask}) がこれらのレーンを通しています。末尾より先のオフセットでは False になる"
             "必要があります",
         )
+    caller = d["caller"]
+    if "mask" in d and isinstance(caller, Mapping) and caller.get("bounds"):
+        # no mask in a helper that walks the range its caller chose: that range is where to look
+        helper, at = caller["function"], caller["line"]
+        given = ", ".join(f"{b['param']} = {b['arg']}" for b in caller["bounds"])
+        return Said(
+            f"this access in {helper} has no mask, and {helper} walks the range its caller gives it — the call "
+            f"at line {at} passes {given}: keep that range inside the tensor there (or mask the access here)",
+            f"{helper} の中のこのアクセスにはマスクがなく、{helper} は呼び出し側が渡した範囲をそのまま走査します。"
+            f"{at} 行目の呼び出しは {given} を渡しています。その範囲をテンソルの中に収めてください"
+            "(またはここでアクセスをマスクしてください)",
+        )
     if "mask" in d:  # the line was read: it has no mask at all
         return Said(
             "the access has no mask: pass mask= with a bound for each index (e.g. offsets < n_elements)",

@@ -239,6 +239,48 @@ class _Launch:
     locked: bool = False
 
 
+def _caller_facts(file: str, helper: FrameType, line: int) -> dict | None:
+    """{"function", "line", "bounds": [{"param", "arg"}]}: the helper's parameters that bound a range(...)
+    loop in it, each with the caller's argument text at `line` (positional or keyword). None: nothing maps."""
+    import ast
+
+    name = helper.f_code.co_name
+    params = list(helper.f_code.co_varnames[: helper.f_code.co_argcount])
+    try:
+        source = "".join(linecache.getlines(file))
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    definition = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    call = next(
+        (
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call)
+            and getattr(n.func, "id", getattr(n.func, "attr", None)) == name
+            and n.lineno <= line <= (n.end_lineno or n.lineno)
+        ),
+        None,
+    )
+    if definition is None or call is None:
+        return None
+    ranged: list[str] = []
+    for node in ast.walk(definition):
+        if not isinstance(node, ast.Call):
+            continue
+        if getattr(node.func, "id", getattr(node.func, "attr", "")) in ("range", "static_range"):
+            for arg in node.args[:2]:
+                ranged += [n.id for n in ast.walk(arg) if isinstance(n, ast.Name) and n.id in params]
+    given = {p: a for p, a in zip(params, call.args, strict=False)}
+    given.update({k.arg: k.value for k in call.keywords if k.arg})
+    bounds = [
+        {"param": p, "arg": (ast.get_source_segment(source, given[p]) or "?")[:60]}
+        for p in dict.fromkeys(ranged)
+        if p in given
+    ]
+    return {"function": name, "line": call.lineno, "bounds": bounds} if bounds else None
+
+
 def _element_bytes(handle: Any) -> int:
     dtype: Any = getattr(handle, "dtype", None)
     while hasattr(dtype, "element_ty"):
@@ -550,6 +592,7 @@ class InterpreterMemcheck:
         grid = tuple(getattr(builder, "grid_dim", None) or (1, 1, 1))
         file, line = self._source_line(launch)
         code = linecache.getline(file, line).strip() or None if file and line else None
+        caller = self._caller(launch, file)
         strides_passed = _strides_passed(launch.ints, region) if region is not None else None
         if strides_passed is not None:
             strides_passed["launch_line"] = self._launch_line(launch, file)
@@ -609,7 +652,24 @@ class InterpreterMemcheck:
             strides_passed=strides_passed,
             promise=promise,
             ints=launch.ints,
+            caller=caller,
         )
+
+    def _caller(self, launch: _Launch, file: str | None) -> dict | None:
+        """When the faulting line is inside a helper the kernel called: the helper, the calling line, and
+        which of the helper's loop-range parameters (range(lo, hi, ...)) the call passed as what."""
+        if not file:
+            return None
+        frame: FrameType | None = sys._getframe(1)
+        inner = None
+        while frame is not None:
+            if _same_file(frame.f_code.co_filename, file, self._paths):
+                if inner is None:
+                    inner = frame
+                elif frame.f_code.co_name != inner.f_code.co_name:
+                    return _caller_facts(file, inner, frame.f_lineno)
+            frame = frame.f_back
+        return None
 
     @staticmethod
     def _blame(regions: list[_Region], good: np.ndarray, bad: np.ndarray, nbytes: int) -> _Region | None:

@@ -41,6 +41,7 @@ class OutOfBounds(Exception):
         strides_passed: dict | None = None,
         promise: dict | None = None,
         ints: dict | None = None,
+        caller: dict | None = None,
     ) -> None:
         self.access = access
         self.kernel = kernel
@@ -61,6 +62,9 @@ class OutOfBounds(Exception):
         self.strides_passed = strides_passed
         self.promise = promise
         self.ints = dict(ints or {})  # the launch's integer arguments (strides among them), for mask_facts
+        # the faulting line is in a @triton.jit helper: its name, the caller's line, and which of the helper's
+        # loop-range parameters the caller passed as what ({"function", "line", "bounds": [{param, arg}]})
+        self.caller = caller
         self.span = (
             span if span is not None else ((min(self.offsets), max(self.offsets)) if self.offsets else None)
         )
@@ -150,6 +154,9 @@ class OutOfBounds(Exception):
     def _plain_mask_hint(self, what: str) -> str:
         facts = self.mask_facts()
         mask, unbounded = facts.get("mask"), facts.get("unbounded") or []
+        range_hint = caller_range_hint(self.caller) if not mask and facts.get("parsed") else None
+        if range_hint:
+            return range_hint
         if facts.get("foreign"):
             steps = ", ".join(f"{f['name']} = {f['value']}" for f in facts["foreign"])
             return (
@@ -217,9 +224,24 @@ class OutOfBounds(Exception):
             "descriptor": descriptor_access(self.code),
             "strides_passed": self.strides_passed,
             "promise": self.promise,
+            "caller": self.caller,
             **{k: v for k, v in self.mask_facts().items() if k != "parsed"},
             "message": self.message,
         }
+
+
+def caller_range_hint(caller: dict | None) -> str | None:
+    """An unmasked access in a helper that loops over a range its caller chose: the caller's range is where a
+    guard belongs as much as the access (the attention starter's unmasked block helper, by design)."""
+    if not isinstance(caller, dict) or not caller.get("bounds"):
+        return None
+    given = ", ".join(f"{b['param']} = {b['arg']}" for b in caller["bounds"])
+    helper = caller["function"]
+    return (
+        f"this access in {helper} has no mask, and {helper} walks the range its caller gives it — the call "
+        f"at line {caller['line']} passes {given}: keep that range inside the tensor there (or mask the "
+        "access here)"
+    )
 
 
 def swapped_strides_hint(arg: str, passed: dict) -> str:
@@ -502,6 +524,7 @@ def _oob_from_dict(d: dict) -> OutOfBounds:
     kwargs["program_id"] = tuple(d.get("program_id") or (0, 0, 0))
     kwargs["strides_passed"] = d.get("strides_passed")
     kwargs["promise"] = d.get("promise")
+    kwargs["caller"] = d.get("caller")
     for k in ("shape", "strides", "grid", "span"):
         kwargs[k] = tuple(d[k]) if d.get(k) is not None else None
     return OutOfBounds(**kwargs)
