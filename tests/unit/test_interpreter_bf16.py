@@ -3,13 +3,7 @@
 Runs in a child process: TRITON_INTERPRET=1 must be set before triton is imported.
 """
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.interpreted import last_json, run_interpreted
 
 SCRIPT = r"""
 import json, sys
@@ -62,20 +56,10 @@ print(json.dumps({
 
 
 def _run(mode: str) -> dict:
-    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, mode],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-        cwd=ROOT,
-        timeout=300,
-    )
+    done = run_interpreted(SCRIPT, mode)
     if mode == "stock" and "no attribute 'get_bf16'" in done.stderr:
         return {"crashed": "get_bf16"}  # Triton 3.6's interpreter has no bf16 constants at all
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return last_json(done)
 
 
 def test_bf16_square_is_right_on_the_repaired_interpreter_and_wrong_without_it():

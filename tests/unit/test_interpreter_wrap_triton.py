@@ -5,13 +5,7 @@ wrap_triton that refuses everything, as torch 2.11's did for an InterpretedFunct
 TRITON_INTERPRET=1 must be set before triton is imported.
 """
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.interpreted import last_json, run_interpreted
 
 SCRIPT = r"""
 import json
@@ -53,18 +47,7 @@ print(json.dumps({
 
 
 def test_wrap_triton_hands_interpreted_kernels_back_and_still_refuses_other_callables():
-    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-        cwd=ROOT,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result = last_json(run_interpreted(SCRIPT))
     assert result["before"].startswith("wrap_triton only works"), result  # the refusal the repair answers
     assert result["repaired"] and result["again"] and result["module_too"], result
     assert result["same_kernel"] and result["launched"] == [0.0, 2.0, 4.0, 6.0], result

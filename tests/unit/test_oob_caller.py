@@ -4,13 +4,7 @@ the call and the range arguments (the attention starter's unmasked block helper)
 Runs in a child process: TRITON_INTERPRET=1 must be set before triton is imported.
 """
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.interpreted import last_json, run_interpreted
 
 KERNELS = r"""
 import triton
@@ -44,7 +38,7 @@ import torch
 from tritonlab.engine import interpreter_support
 from tritonlab.engine.memcheck import InterpreterMemcheck, find_oob
 
-interpreter_support.install_if_needed()
+interpreter_support.prepare_interpreter()
 spec = importlib.util.spec_from_file_location("oob_kernels", sys.argv[1])
 K = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(K)
@@ -67,18 +61,7 @@ print(json.dumps(found))
 def test_an_unmasked_helper_walking_its_callers_range_names_the_call_and_other_reports_stay(tmp_path):
     path = tmp_path / "oob_kernels.py"
     path.write_text(KERNELS)
-    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(path)],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-        cwd=ROOT,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    found = json.loads(done.stdout.strip().splitlines()[-1])
+    found = last_json(run_interpreted(SCRIPT, str(path)))
     helper = found["range_too_far"]
     lines = KERNELS.splitlines()
     assert "tl.load(x_ptr + start" in lines[helper["line"] - 1], helper

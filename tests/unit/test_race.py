@@ -4,13 +4,7 @@
 Runs in a child process: TRITON_INTERPRET=1 must be set before triton is imported.
 """
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.interpreted import last_json, run_interpreted
 
 KERNELS = r"""
 import triton
@@ -61,7 +55,7 @@ import torch
 from tritonlab.engine import interpreter_support
 from tritonlab.engine.memcheck import InterpreterMemcheck
 
-interpreter_support.install_if_needed()
+interpreter_support.prepare_interpreter()
 spec = importlib.util.spec_from_file_location("race_kernels", sys.argv[1])
 K = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(K)
@@ -85,18 +79,7 @@ print(json.dumps(found))
 def test_a_read_modify_write_shared_by_programs_is_a_race_and_its_look_alikes_are_not(tmp_path):
     path = tmp_path / "race_kernels.py"
     path.write_text(KERNELS)
-    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(path)],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-        cwd=ROOT,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    found = json.loads(done.stdout.strip().splitlines()[-1])
+    found = last_json(run_interpreted(SCRIPT, str(path)))
     (race,) = found["shared_sum"]
     assert race["kernel"] == "shared_sum" and race["argument"] == "acc_ptr" and race["count"] == 4, race
     assert race["programs"] == [[0, 0, 0], [1, 0, 0]], race
