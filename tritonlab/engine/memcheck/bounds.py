@@ -535,9 +535,10 @@ class InterpreterMemcheck:
                 launch.program_loaded += int(addrs.size)
             return
         launch.stores.append((program, addrs.copy()))
-        if launch.program_loads:
-            loaded = np.concatenate(launch.program_loads)
-            again = addrs[np.isin(addrs, loaded)]
+        low, high = addrs.min(), addrs.max()
+        near = [a for a in launch.program_loads if a.size and a.min() <= high and a.max() >= low]
+        if near:  # only loads whose span meets the store's (an output buffer is seldom loaded)
+            again = addrs[np.isin(addrs, np.concatenate(near))]
             if again.size and len(launch.rmw) < 64:
                 _, line = self._source_line(launch)
                 launch.rmw.append((line, again))
@@ -548,12 +549,18 @@ class InterpreterMemcheck:
         programs = {program for program, _ in launch.stores}
         if launch.locked or len(programs) < 2 or len(self.stats.races) + len(self.stats.overlaps) >= 16:
             return
+        ordered = np.sort(np.concatenate([a for _, a in launch.stores]))
+        twice = ordered[1:][ordered[1:] == ordered[:-1]]
+        if twice.size == 0:
+            return  # the usual case: every element stored once (one sort, no pairing)
+        twice = np.unique(twice)
         index = {program: i for i, program in enumerate(sorted(programs))}
-        addrs = np.concatenate([a for _, a in launch.stores])
-        owners = np.concatenate([np.full(a.size, index[p], dtype=np.int64) for p, a in launch.stores])
+        picked = [(p, a[np.isin(a, twice)]) for p, a in launch.stores]
+        addrs = np.concatenate([a for _, a in picked])
+        owners = np.concatenate([np.full(a.size, index[p], dtype=np.int64) for p, a in picked])
         pairs = np.unique(np.stack([addrs.astype(np.int64, copy=False), owners]), axis=1)
         shared, counts = np.unique(pairs[0], return_counts=True)
-        shared = shared[counts > 1].astype(np.uint64)
+        shared = shared[counts > 1].astype(np.uint64)  # stored by two programs, not twice by one
         if shared.size == 0:
             return
         for area in launch.regions:
