@@ -72,12 +72,16 @@ def print_verify(console, result: Any, lang: str = "en") -> None:
         _detail(console, r["error"])
     failing = next((c for c in cases if not c.get("passed")), None)
     if failing is not None:
-        console.print(f"[bold]{escape(verify_words.case_name(failing, lang))}[/]:")
-        for diag in (failing.get("diagnoses") or [])[:4]:
+        # the error above is also the failing case's first diagnosis: said once (it was printed three times)
+        diags = [d for d in (failing.get("diagnoses") or []) if not _same_error(d, r.get("error"))][:4]
+        details = verify_words.map_lines(failing, lang), verify_words.first_lines(failing, lang)
+        if diags or any(details):
+            console.print(f"[bold]{escape(verify_words.case_name(failing, lang))}[/]:")
+        for diag in diags:
             console.print(f"  • {escape(describe(diag, lang))}")
-        for line in verify_words.map_lines(failing, lang):
+        for line in details[0]:
             console.print(escape(line))
-        for line in verify_words.first_lines(failing, lang):
+        for line in details[1]:
             console.print("  " + escape(line))
     replay = verify_words.replay_line(r, lang)
     if replay:
@@ -91,7 +95,16 @@ def print_verify(console, result: Any, lang: str = "en") -> None:
         else t("failed", lang)
     )
     color = "green" if r.get("passed") else "yellow" if r.get("skipped") else "red"
-    console.print(f"[bold {color}]{status}[/] {escape(verify_words.summary(r, lang))}")
+    # an error's sentence is printed in full above: the last line names it and its line only
+    last = verify_words.error_head(r["error"], lang) if r.get("error") else verify_words.summary(r, lang)
+    console.print(f"[bold {color}]{status}[/] {escape(last)}")
+
+
+def _same_error(diag: dict, err: dict | None) -> bool:
+    """A case's diagnosis that repeats the verify's error (same kind, line and words)."""
+    if not isinstance(err, dict) or not isinstance(diag, dict):
+        return False
+    return all(diag.get(k) == err.get(k) for k in ("kind", "line", "message"))
 
 
 def print_run(console, result: Any, lang: str = "en") -> None:
