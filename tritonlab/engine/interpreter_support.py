@@ -312,9 +312,8 @@ def repair_bf16_arithmetic() -> bool:
         src_bf16, dst_bf16 = src.dtype.scalar == bf16, dst_type.scalar == bf16
         if src_bf16 and dst_bf16:
             return handle_cls(src.data, bf16)
-        if (
-            dst_bf16
-        ):  # float32 as well: the interpreter truncates it, a GPU's .to(tl.bfloat16) rounds to nearest
+        # anything -> bf16 through float32, float32 too: the interpreter truncates it, a GPU rounds to nearest
+        if dst_bf16:
             return handle_cls(f32_to_bf16_bits(np.asarray(src.data).astype(np.float32)), bf16)
         if src_bf16 and dst_type.scalar != tl.float32:  # bf16 -> ints, fp16, fp64: from its float32 value
             target = interpreter._get_np_dtype(dst_type)

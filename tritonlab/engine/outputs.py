@@ -142,7 +142,7 @@ class Plan:
         worst_abs = worst_rel = None
         mismatches = 0
         for name, mine, ref in zip(self.names, got, expected, strict=False):
-            atol, rtol = tolerances.get(name, tolerances.get("*", (1e-5, 1.3e-6)))
+            atol, rtol = _tolerance(tolerances, name)
             row = {"name": name, "passed": False, "atol": atol, "rtol": rtol}
             rows.append(row)
             found = _check_tensor(name, mine, ref)
@@ -179,12 +179,8 @@ class Plan:
             tensors = all(isinstance(t, torch.Tensor) for t in (a, b, ea, eb))
             if not tensors or a.shape != eb.shape or b.shape != ea.shape or a.shape == (0,):
                 continue
-            atol_i, rtol_i = tolerances.get(self.names[j], tolerances.get("*", (1e-5, 1.3e-6)))
-            atol_j, rtol_j = tolerances.get(self.names[i], tolerances.get("*", (1e-5, 1.3e-6)))
-            near = torch.allclose(a.detach().float(), eb.to(a.device).float(), atol=atol_i, rtol=rtol_i)
-            if not near or not torch.allclose(
-                b.detach().float(), ea.to(b.device).float(), atol=atol_j, rtol=rtol_j
-            ):
+            other_for_i = _holds(a, eb, _tolerance(tolerances, self.names[j]))
+            if not other_for_i or not _holds(b, ea, _tolerance(tolerances, self.names[i])):
                 continue
             for diag in diagnoses:
                 name = diag.get("output")
@@ -214,6 +210,17 @@ class Plan:
                             "a reduction whose order changes between runs (atomics)",
                         }
                     )
+
+
+def _tolerance(tolerances: dict, name: str) -> tuple[float, float]:
+    """(atol, rtol) of one output: its own, else the exercise's ("*"), else float32's."""
+    return tolerances.get(name, tolerances.get("*", (1e-5, 1.3e-6)))
+
+
+def _holds(mine: torch.Tensor, expected: torch.Tensor, tol: tuple[float, float]) -> bool:
+    """Every element of `mine` within (atol, rtol) of `expected`."""
+    atol, rtol = tol
+    return torch.allclose(mine.detach().float(), expected.to(mine.device).float(), atol=atol, rtol=rtol)
 
 
 class NotDifferentiable(RuntimeError):

@@ -1330,6 +1330,9 @@ def _explain_values(
     indexing); a softmax-like NaN in rows whose inputs cannot overflow exp (then the max is not missing)."""
     # read once, asked twice (row-scaled yields to it, no-axis names it); a passing case reads nothing
     no_axis = _reduction_without_axis(learner_file) if learner_file and diagnoses else None
+    # one ratio per case (it depends on the tensors only), asked only when a mismatch is there to refine
+    mismatched = any(d.get("kind") == "mismatch" for d in diagnoses)
+    near = _near_miss(got, expected, atol, rtol) if mismatched else None
     for diag in diagnoses:
         if diag.get("kind") == "nan" and diag.get("cause") is None and learner_file:
             line = _neg_inf_state(learner_file)
@@ -1341,8 +1344,7 @@ def _explain_values(
                     "value (-1e30) or guard the update with tl.where"
                 )
                 continue
-        near = _near_miss(got, expected, atol, rtol) if diag.get("kind") == "mismatch" else None
-        if near is not None:
+        if near is not None and diag.get("kind") == "mismatch":
             diag["near_miss"] = near  # every wrong element within a few tolerances: precision, not places
         if (
             diag.get("kind") == "mismatch"
@@ -1517,13 +1519,13 @@ def _carried_tiles(diagnoses: list, got, expected, meta: dict, atol: float, rtol
     carried = wrong = 0
     for r, c in tiles:
         rs, cs = slice(r * bm, min((r + 1) * bm, g.shape[0])), slice(c * bn, min((c + 1) * bn, g.shape[1]))
-        mine, want = g[rs, cs], e[rs, cs]
+        want = e[rs, cs]
+        diff = g[rs, cs] - want
         allowed = atol + rtol * want.abs()
-        if bool(((mine - want).abs() <= allowed).all()):
+        if bool((diff.abs() <= allowed).all()):
             continue  # a right tile: a program's first, or one whose predecessor was zero
         wrong += 1
-        h, w = mine.shape
-        diff = mine - want
+        h, w = diff.shape
         candidates = [
             padded[r2 * bm : r2 * bm + h, c2 * bn : c2 * bn + w] for r2, c2 in tiles if (r2, c2) != (r, c)
         ]
@@ -1795,11 +1797,7 @@ def _overlapped(diagnoses: list, stats: dict | None, learner_file: str | None) -
     """Unwritten elements while the interpreter saw several programs of one launch store the same elements
     (memcheck `overlaps`): the grid reached every row; the programs' store offsets coincide (a store without
     the program's row offset) — the grid guess ("check the grid's row axis") would point away from it."""
-    overlaps = [
-        o
-        for o in (stats or {}).get("overlaps") or []
-        if isinstance(o, dict) and (not learner_file or same_file(o.get("file"), learner_file))
-    ]
+    overlaps = _learner_records(stats, "overlaps", learner_file)
     if not overlaps:
         return
     worst = max(overlaps, key=lambda o: _int(o.get("count")))
@@ -1815,14 +1813,21 @@ def _overlapped(diagnoses: list, stats: dict | None, learner_file: str | None) -
             )
 
 
+def _learner_records(stats: dict | None, key: str, learner_file: str | None) -> list[dict]:
+    """The memcheck records under `key` (races, overlaps) made by kernels of the learner's file."""
+    return [
+        record
+        for record in (stats or {}).get(key) or []
+        if isinstance(record, dict) and (not learner_file or same_file(record.get("file"), learner_file))
+    ]
+
+
 def _races(stats: dict, learner_file: str | None) -> list[dict]:
     """The interpreter's race record (memcheck: elements that several programs of one launch loaded and
     stored without atomics) as diagnoses, for the learner's kernels: a GPU loses updates there, while the
     interpreter, running programs one by one, computes the right values."""
     found = []
-    for race in stats.get("races") or []:
-        if not isinstance(race, dict) or (learner_file and not same_file(race.get("file"), learner_file)):
-            continue
+    for race in _learner_records(stats, "races", learner_file):
         count, arg = _int(race.get("count")), race.get("argument")
         programs = [p for p in race.get("programs") or [] if isinstance(p, list)][:2]
         found.append(

@@ -319,16 +319,13 @@ class StoreRecorder(memcheck.InterpreterMemcheck):
         super().__init__(learner_file)
         self.provenance = provenance
 
-    def _check(self, op, access, ptrs, mask) -> None:
-        super()._check(op, access, ptrs, mask)
+    def _note_access(self, launch, op, access, addrs) -> None:
+        """The checker's own record (races), then the provenance's, from the addresses the checker already
+        took from the pointers and the mask."""
+        super()._note_access(launch, op, access, addrs)
         watch = self.provenance
         if not watch.in_learner_launch or access not in ("store", "load"):
             return
-        data = np.asarray(getattr(ptrs, "data", ptrs))
-        addrs = data.astype(np.uint64, copy=False).reshape(-1)
-        if mask is not None:
-            m = np.asarray(getattr(mask, "data", mask)).astype(bool, copy=False)
-            addrs = addrs[np.broadcast_to(m, data.shape).reshape(-1)]
         if access == "store":
             watch.stores.append(addrs.copy())
             watch.store_calls += 1
