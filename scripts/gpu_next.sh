@@ -301,4 +301,12 @@ wait; cat $W/*.rc; grep -hE "^(FAILED|ERROR|XPASS)" $W/pytest-w-*.log | head -12
 SECONDS=0; timeout 100 python3 -m pytest -q -p no:cacheprovider -rs tests/integration/test_official_tutorials.py -k gpu \
   > $W/pytest-w-tutorials.log 2>&1; echo "tutorials rc=$? ${SECONDS}s: $(tail -1 $W/pytest-w-tutorials.log)"
 fi
+if [ "$PART" = x ]; then
+# eleventh session, second call: part v ran 115 of the 184 wrong files (six matmul files took 300 s each: the
+# carried-tile check, now sampled) and asked the worker alone; the rest and the redone ones through Lab.verify
+# (the product's verdict: a GPU pass is audited on the interpreter, which now withdraws it for a failed case)
+for i in 0 1 2 3 4 5 6 7; do ( timeout ${U_LIMIT:-430} python3 scripts/probe_files_on_gpu.py --backend gpu --only wrong --shard $i/8 \
+  --files-from docs/gpu-runs/2026-12-03-v-11/rest.txt --json $W/probe-x-$i.json > $W/probe-x-$i.log 2>&1; echo "shard $i rc=$?" >> $W/probe-x-$i.log ) & done; wait
+cat $W/probe-x-*.log | grep -E "SURPRISE|files,|rc=" | cut -c1-260
+fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .

@@ -2,7 +2,10 @@
 its name promises (`_ok_` passes, `_wrong_` fails). Issue 13 asks for the held-out set on the interpreter (the
 probe tests, in CI) and on the H200: this is the H200 half. The exercise of each file is read from its test
 module (the nearest "N/exercise" string before the file's name). Not a test: a table, and --json for details.
+The verdict is the product's (`Lab.verify`, as `tritonlab verify` gives it): on a GPU a pass is audited on the
+interpreter before it counts; `--no-audit` asks the GPU worker alone (the tenth session's runs did).
 Run: python3 scripts/probe_files_on_gpu.py --backend gpu [--only ok|wrong] [--shard i/n] [--json out.json]
+     [--files NAME ...] [--no-audit]
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tritonlab.engine.client import WorkerClient  # noqa: E402
+from tritonlab.engine.lab import Lab  # noqa: E402
 
 FOLDERS = {
     "test_probe_lessons_4_7.py": "probe_lessons_4_7",
@@ -51,17 +55,32 @@ def main() -> int:
     parser.add_argument("--only", choices=["ok", "wrong"])
     parser.add_argument("--shard", default="0/1")
     parser.add_argument("--json")
+    parser.add_argument(
+        "--files", nargs="*", help="only these probe files (names, e.g. l09_matmul_ok_2d_grid.py)"
+    )
+    parser.add_argument("--no-audit", action="store_true", help="the worker's verdict, without the audit")
+    parser.add_argument("--files-from", help="a text file of probe file names, one per line")
     opts = parser.parse_args()
     index, count = (int(x) for x in opts.shard.split("/"))
-    files = [(ex, p) for ex, p in probe_files() if not opts.only or f"_{opts.only}_" in p.name][index::count]
-    client = WorkerClient(backend=opts.backend)
+    if opts.files_from:
+        opts.files = (opts.files or []) + Path(opts.files_from).read_text(encoding="utf-8").split()
+    files = [
+        (ex, p)
+        for ex, p in probe_files()
+        if (not opts.only or f"_{opts.only}_" in p.name) and (not opts.files or p.name in opts.files)
+    ][index::count]
+    client = WorkerClient(backend=opts.backend) if opts.no_audit else Lab(opts.backend)
     rows, surprises = [], 0
     try:
         for exercise, path in files:
             promised = "_ok_" in path.name
             start = time.perf_counter()
             try:
-                result = client.request("verify", {"exercise": exercise, "file": str(path)}, timeout=300)
+                args = {"exercise": exercise, "file": str(path)}
+                if isinstance(client, Lab):
+                    result = client.verify(args, timeout=300).to_json()
+                else:
+                    result = client.request("verify", args, timeout=300)
             except Exception as exc:  # noqa: BLE001 - a worker that died: record it, go on
                 result = {"passed": None, "error": {"kind": "worker", "message": repr(exc)[:300]}}
             seconds = time.perf_counter() - start
@@ -76,6 +95,10 @@ def main() -> int:
                 None,
             )
             reason = (result.get("error") or first or {}).get("message", "")
+            if result.get("passed") is False and (result.get("cases") or [{}])[-1].get("kind", "").endswith(
+                "audit"
+            ):
+                reason = f"[audit] {result.get('summary')}"
             surprise = passed is not promised
             surprises += surprise
             rows.append(

@@ -173,6 +173,9 @@ def test_a_carried_accumulator_is_said_in_both_languages():
     assert "7 個のタイルのうち 5 個" in ja and "tl.zeros" in ja
     assert "the wrong tile is its right value" in describe(dict(facts, tiles=1, tiles_total=1), "en")
     assert "each of the 3 wrong tiles is its" in describe(dict(facts, tiles=3, tiles_total=3), "en")
+    sampled = dict(facts, tiles=30, tiles_total=4096, tiles_checked=32)
+    assert "30 of the 32 wrong tiles checked (of 4096) are their" in describe(sampled, "en")
+    assert "4096 個のタイルから調べた 32 個のうち 30 個は" in describe(sampled, "ja")
 
 
 def test_an_unmasked_helper_access_names_the_callers_range_in_both_languages():

@@ -186,3 +186,60 @@ def test_a_clean_audit_leaves_the_gpu_pass_alone():
     result = replay.with_replay(gpu_pass(), {"exercise": "5"}, client=client)
     assert result["passed"] is True and replay.audit_state(result) == "clean"
     assert all(c.get("kind") != "copy-audit" for c in result["cases"])
+
+
+UNWRITTEN = {"kind": "unwritten", "message": "3 elements never written", "count": 3}
+
+
+def interpreter_failure(*diagnoses: dict, error=None) -> dict:
+    return {
+        "passed": False,
+        "error": error,
+        "cases": [
+            {"name": "M=1 · float16", "passed": True, "diagnoses": []},
+            {
+                "name": "M=63, N=129 · float16 · @autotune=smallest",
+                "params": {"M": 63, "N": 129},
+                "dtype": "float16",
+                "seed": 4,
+                "kwargs": {"@autotune": "smallest"},
+                "passed": False,
+                "diagnoses": list(diagnoses),
+            },
+        ],
+    }
+
+
+def test_the_audit_withdraws_a_gpu_pass_that_the_interpreters_own_cases_fail():
+    """An autotuned matmul whose grid swaps BLOCK_M and BLOCK_N passes every GPU case (the autotuner happened
+    to pick configs where that is harmless: eleventh session, H200); the interpreter pins the smallest config
+    and finds rows never written. The audit withdraws the pass and says which case, in both languages."""
+    client = RecordingClient(interpreter_failure(dict(UNWRITTEN)))
+    result = replay.with_replay(gpu_pass(), {"exercise": "10/autotune-matmul"}, client=client)
+    assert result["passed"] is False and replay.audit_state(result) == "found"
+    audit = result["cases"][-1]
+    assert audit["kind"] == "interp-audit" and audit["diagnoses"][0]["kind"] == "unwritten"
+    assert audit["kwargs"] == {"@autotune": "smallest"} and audit["seed"] == 4
+    assert "M=63, N=129" in result["summary"] and "never written" in result["summary"]
+    from tritonlab.present.verify import audit_line, case_name
+
+    assert case_name(audit, "en") == "M=63, N=129 · float16 · @autotune=smallest (on the interpreter)"
+    assert case_name(audit, "ja").endswith("(インタプリタ)")
+    assert "withdrew the pass" in audit_line(dict(result, audit={"state": "found"}), "en")
+
+
+def test_the_audit_keeps_a_gpu_pass_when_the_interpreter_only_misses_by_its_own_arithmetic_or_errs():
+    """A near miss on the interpreter is its arithmetic, not the learner's; an interpreter error or timeout
+    leaves the audit incomplete, never a withdrawal."""
+    near = dict(UNWRITTEN, kind="mismatch", near_miss=1.6)
+    result = replay.with_replay(
+        gpu_pass(), {"exercise": "9"}, client=RecordingClient(interpreter_failure(near))
+    )
+    assert result["passed"] is True and replay.audit_state(result) == "clean"
+    assert all(c.get("kind") != "interp-audit" for c in result["cases"])
+    timed = interpreter_failure(error={"kind": "timeout", "message": "no answer within 120 s"})
+    result = replay.with_replay(gpu_pass(), {"exercise": "9"}, client=RecordingClient(timed))
+    assert result["passed"] is True and replay.audit_state(result) == "incomplete"
+    skipped = dict(interpreter_failure(dict(UNWRITTEN)), skipped={"kind": "skipped", "missing": ["tma"]})
+    result = replay.with_replay(gpu_pass(), {"exercise": "13"}, client=RecordingClient(skipped))
+    assert result["passed"] is True

@@ -125,7 +125,28 @@ def replay_on_interpreter(
     ]
     if copied:
         found["copied"] = copied[0]
+    failed = _interpreter_failure(replay)
+    if failed is not None:
+        found["failed"] = failed
     return found
+
+
+def _interpreter_failure(replay: dict) -> dict | None:
+    """The interpreter's own verify ran every case and one failed on its values or its writes: a GPU pass
+    is then right only for what the GPU happened to run (the autotuner's pick of configs, one tile size):
+    the interpreter pins the smallest and largest config, and records what the GPU cannot (a tile computed
+    twice, a race). A near miss is left alone (the interpreter's own arithmetic), as are errors
+    (the audit is then incomplete)."""
+    if replay.get("passed") is not False or replay.get("error") or replay.get("skipped"):
+        return None
+    for case in replay.get("cases", []):
+        if case.get("passed") or case.get("kind") in ("reject",):
+            continue
+        diagnoses = [d for d in case.get("diagnoses") or [] if isinstance(d, dict)]
+        if not diagnoses or any(d.get("near_miss") for d in diagnoses):
+            return None
+        return {k: case.get(k) for k in ("name", *CASE_FIELDS)} | {"diagnoses": diagnoses}
+    return None
 
 
 def with_replay(
@@ -177,6 +198,27 @@ def with_replay(
             )
             result["summary"] = f"every GPU case matched torch, but: {replay[key].get('message')}"
             return result
+    if audit and replay.get("failed") and not replay.get("line"):
+        failed = replay["failed"]
+        result["passed"] = False
+        result["cases"].append(
+            {
+                "name": failed.get("name"),
+                "kind": "interp-audit",
+                "passed": False,
+                "max_abs_err": None,
+                "max_rel_err": None,
+                "mismatches": None,
+                "diagnoses": failed["diagnoses"],
+                **{k: failed.get(k) for k in CASE_FIELDS},
+            }
+        )
+        first = failed["diagnoses"][0]
+        result["summary"] = (
+            f"every GPU case matched torch, but the interpreter's case {failed.get('name')} did not: "
+            f"{first.get('message')}"
+        )
+        return result
     if audit and replay.get("line"):
         result["passed"] = False
         result["error"] = {
