@@ -178,3 +178,28 @@ def test_a_large_output_is_checked_for_carried_tiles_in_a_sample_and_quickly():
     )
     assert time.perf_counter() - began < 5.0
     assert noise[0]["cause"] is None, noise
+
+
+def test_rows_off_by_their_own_factors_are_found_all_at_once_and_other_bugs_are_not():
+    """_row_factors (all rows at once): rows scaled by different factors, rows right beside scaled ones; a
+    row that is not a pure scale, or one factor for every row (that is `scaled`), gives nothing."""
+    from tritonlab.engine.tasks.verify import _row_factors
+
+    torch.manual_seed(0)
+    expected = torch.randn(6, 50)
+    got = expected.clone()
+    got[1] *= 2.0
+    got[4] *= 0.25
+    assert _row_factors(got, expected) == [(1, 2.0), (4, 0.25)]
+    one = expected.clone()
+    one[2] *= 3.0  # one scaled row, the others right: still named
+    assert _row_factors(one, expected) == [(2, 3.0)]
+    assert _row_factors(expected * 1.5, expected) == []  # the whole output: `scaled`, said elsewhere
+    noisy = got.clone()
+    noisy[3] += torch.randn(50) * 0.1  # not a scale: some other bug
+    assert _row_factors(noisy, expected) == []
+    zero_row = got.clone()
+    expected_zero = expected.clone()
+    expected_zero[5] = 0.0
+    zero_row[5] = 0.0  # a row with nothing to compare is skipped, not counted
+    assert _row_factors(zero_row, expected_zero) == [(1, 2.0), (4, 0.25)]

@@ -475,7 +475,7 @@ def _mismatch(wrong, g, e, diff, view_shape, block_size, max_items, atol, rtol) 
         diag["ranges_total"] = len(runs)
         where = f"elements {_fmt_ranges(runs, max_items)}"
         if block:
-            pids = sorted(set((torch.nonzero(flat).reshape(-1) // block).tolist()))
+            pids = torch.unique(torch.nonzero(flat).reshape(-1) // block).tolist()  # sorted, on the device
             diag["programs"] = [list(r) for r in _ranges(pids)[:max_items]]  # runs, like the ranges
             diag["programs_total"] = len(_ranges(pids))
             last = (n - 1) // block
