@@ -309,4 +309,28 @@ for i in 0 1 2 3 4 5 6 7; do ( timeout ${U_LIMIT:-430} python3 scripts/probe_fil
   --files-from docs/gpu-runs/2026-12-03-v-11/rest.txt --json $W/probe-x-$i.json > $W/probe-x-$i.log 2>&1; echo "shard $i rc=$?" >> $W/probe-x-$i.log ) & done; wait
 cat $W/probe-x-*.log | grep -E "SURPRISE|files,|rc=" | cut -c1-260
 fi
+if [ "$PART" = y ]; then
+# twelfth session's first call: (1) the judge's explanations on the output's device (4721497, never on a GPU):
+# the two slowest wrong files of part x, alone (were 119 s and 176 s with eight verifies beside them);
+# (2) the nine wrong files never run on the H200; (3) every correct file through Lab.verify, whose audit now
+# withdraws a GPU pass the interpreter's own cases fail — a correct file withdrawn there is a false fail
+SECONDS=0; timeout 200 python3 scripts/probe_files_on_gpu.py --backend gpu --files l09_matmul_bias_wrong_axis.py \
+  l08_softmax_rows_wrong_sum_axis0.py --json $W/probe-y-slow.json > $W/probe-y-slow.log 2>&1; echo "slow rc=$? ${SECONDS}s"
+cat $W/probe-y-slow.log | cut -c1-200
+printf '%s\n' l08_softmax_rows_wrong_max_axis0.py l11_attention_wrong_causal_masked_end_block_n.py \
+  l11_online_softmax_wrong_max_init_zero.py l12_rms_backward_wrong_dx_store_no_mask.py \
+  l12_rms_op_wrong_setup_context_unpacks_two.py l13_persistent_matmul_wrong_acc_before_tile_loop.py \
+  l14_cross_entropy_wrong_neg_inf_sentinel.py l14_swiglu_backward_wrong_flat_grads.py \
+  l14_swiglu_wrong_sigmoid_not_silu.py > $W/nine.txt
+( timeout 300 python3 scripts/probe_files_on_gpu.py --backend gpu --only wrong --files-from $W/nine.txt \
+  --json $W/probe-y-nine.json > $W/probe-y-nine.log 2>&1; echo "nine rc=$?" >> $W/probe-y-nine.log ) &
+for i in 0 1 2 3 4 5; do ( timeout ${U_LIMIT:-330} python3 scripts/probe_files_on_gpu.py --backend gpu --only ok --shard $i/6 \
+  --json $W/probe-y-ok-$i.json > $W/probe-y-ok-$i.log 2>&1; echo "shard $i rc=$?" >> $W/probe-y-ok-$i.log ) & done; wait
+cat $W/probe-y-nine.log $W/probe-y-ok-*.log | grep -E "SURPRISE|files,|rc=" | cut -c1-260
+fi
+if [ "$PART" = z ]; then
+# lessons 07-10 on the GPU alone (part w ran them beside two other checks and ran out of its 470 s)
+SECONDS=0; timeout 560 python3 -m tritonlab check 07 08 09 10 --backend gpu --json > $W/check-07-10.json 2> $W/check-07-10.err
+echo "check 07-10 rc=$? ${SECONDS}s $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d.get("ok"), len(d.get("runs", [])), d.get("failures"))' $W/check-07-10.json 2>&1 | tail -1 | cut -c1-600)"
+fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .

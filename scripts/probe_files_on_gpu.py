@@ -114,7 +114,7 @@ def main() -> int:
             )
             mark = "SURPRISE" if surprise else "ok"
             print(
-                f"{mark:8} {rows[-1]['file'][:62]:62} {exercise:26} {passed!s:5} {seconds:5.1f}s "
+                f"{mark:8} {rows[-1]['file']:62} {exercise:26} {passed!s:5} {seconds:5.1f}s "
                 f"{str(reason)[:90] if surprise else ''}",
                 flush=True,
             )
