@@ -314,6 +314,7 @@ if [ "$PART" = y ]; then
 # the two slowest wrong files of part x, alone (were 119 s and 176 s with eight verifies beside them);
 # (2) the nine wrong files never run on the H200; (3) every correct file through Lab.verify, whose audit now
 # withdraws a GPU pass the interpreter's own cases fail — a correct file withdrawn there is a false fail
+timeout 60 python3 scripts/explain_cost.py --device cuda 2>&1 | tee $W/explain-cost.log
 SECONDS=0; timeout 200 python3 scripts/probe_files_on_gpu.py --backend gpu --files l09_matmul_bias_wrong_axis.py \
   l08_softmax_rows_wrong_sum_axis0.py --json $W/probe-y-slow.json > $W/probe-y-slow.log 2>&1; echo "slow rc=$? ${SECONDS}s"
 cat $W/probe-y-slow.log | cut -c1-200
