@@ -198,3 +198,40 @@ def test_odd_input_details():
     assert "dtype" in _kinds(diagnose(torch.ones(3, dtype=torch.float16), torch.zeros(3), atol=0, rtol=0))
     folded = diagnose(torch.zeros(2, 3, 4), torch.zeros(2, 3, 4), atol=0, rtol=0)["map"]
     assert "leading dimensions folded into rows" in folded
+
+
+def test_every_program_that_wrote_nothing_is_named_not_only_those_where_a_gap_starts():
+    """Elements 1024–3071 and 4000–4001 of 5000 never written, BLOCK_SIZE 1024: programs 1 and 2 wrote nothing
+    (the first gap spans both; before, only the program where a gap starts was looked at: "program 1")."""
+    expected = torch.arange(5000, dtype=torch.float32)
+    got = expected.clone()
+    unwritten = torch.zeros(5000, dtype=torch.bool)
+    unwritten[1024:3072] = True
+    unwritten[4000:4002] = True
+    got[unwritten] = float("nan")
+    diag = diagnose(got, expected, atol=1e-5, rtol=1e-5, unwritten_mask=unwritten, block_size=1024)[
+        "diagnoses"
+    ][0]
+    assert diag["kind"] == "unwritten" and diag["cause"] == "scattered", diag
+    assert diag["programs"] == [[1, 2]] and diag["programs_total"] == 1, diag
+    assert "programs 1–2 wrote nothing" in diag["message"]
+
+
+def test_many_runs_are_counted_without_listing_them_all():
+    """A stride-2 store leaves every other element wrong: 500,000 runs; the report keeps the first few and the
+    count, and reads the same as a list of runs would."""
+    from tritonlab.engine.diagnose import _index_runs
+
+    mask = torch.zeros(1_000_000, dtype=torch.bool)
+    mask[::2] = True
+    runs = _index_runs(mask)
+    assert len(runs) == 500_000 and runs[0] == (0, 0) and runs[-1] == (999_998, 999_998)
+    assert runs[:3] == [(0, 0), (2, 2), (4, 4)]
+    single = _index_runs(torch.tensor([False, True, True, False]))
+    assert single == [(1, 2)] and list(single) == [(1, 2)] and single != [(1, 1)]
+    assert _index_runs(torch.zeros(3, dtype=torch.bool)) == []
+    expected = torch.randn(1_000_000)
+    got = expected.clone()
+    got[::2] += 1.0
+    diag = diagnose(got, expected, atol=1e-5, rtol=1e-5)["diagnoses"][0]
+    assert diag["ranges_total"] == 500_000 and diag["ranges"][:2] == [[0, 0], [2, 2]], diag

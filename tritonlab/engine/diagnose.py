@@ -6,7 +6,8 @@ Pure torch (CPU or CUDA tensors). `diagnose` never raises: odd input comes back 
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
 
 import torch
 
@@ -240,22 +241,55 @@ def _ranges(values: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def _fmt_ranges(runs: list[tuple[int, int]], max_items: int) -> str:
+def _fmt_ranges(runs: Sequence[tuple[int, int]], max_items: int) -> str:
     parts = [f"{a}" if a == b else f"{a}–{b}" for a, b in runs[:max_items]]
     if len(runs) > max_items:
         parts.append("…")
     return ", ".join(parts)
 
 
-def _index_runs(mask: torch.Tensor) -> list[tuple[int, int]]:
+class Runs(Sequence):
+    """Runs of True in a 1-D mask as (start, end) pairs, kept as two tensors: a report reads the first few,
+    the count and an end, so only those become Python ints (a stride-2 store over 16 M elements makes 8 M
+    runs: building every pair cost seconds per case, eleventh session)."""
+
+    def __init__(self, starts: torch.Tensor, ends: torch.Tensor) -> None:
+        self._starts, self._ends = starts, ends
+
+    def __len__(self) -> int:
+        return int(self._starts.numel())
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, int]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[int, int]]: ...
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return list(zip(self._starts[index].tolist(), self._ends[index].tolist(), strict=True))
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        return (int(self._starts[index]), int(self._ends[index]))
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self[:])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple)):
+            return len(other) == len(self) and self[:] == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # compared like a list, never hashed
+
+
+def _index_runs(mask: torch.Tensor) -> Runs:
     """Runs of True in a 1-D bool tensor, computed on the tensor (no per-element Python loop)."""
     idx = torch.nonzero(mask).reshape(-1)
     if idx.numel() == 0:
-        return []
+        return Runs(idx, idx)
     breaks = torch.nonzero(idx[1:] != idx[:-1] + 1).reshape(-1)
-    starts = torch.cat([idx[:1], idx[breaks + 1]]).tolist()
-    ends = torch.cat([idx[breaks], idx[-1:]]).tolist()
-    return list(zip(starts, ends, strict=True))
+    return Runs(torch.cat([idx[:1], idx[breaks + 1]]), torch.cat([idx[breaks], idx[-1:]]))
 
 
 def _block_pair(block_size) -> tuple[int, int] | None:
@@ -379,11 +413,11 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
         f"{'was' if count == 1 else 'were'} never written ({shown})"
     )
     if block:
-        whole = [
-            p
-            for p in sorted({a // block for a, _ in runs})
-            if int(flat[p * block : min(n, (p + 1) * block)].sum()) == min(n, (p + 1) * block) - p * block
-        ]
+        # the programs whose every element is unwritten, all programs at once (the tail program's padding
+        # counts as unwritten: it holds no element)
+        padded = torch.ones(-(-n // block) * block, dtype=torch.bool, device=flat.device)
+        padded[:n] = flat.bool()
+        whole = padded.reshape(-1, block).all(dim=1).nonzero().reshape(-1).tolist()
         if whole:
             diag["programs"] = [list(r) for r in _ranges(whole)[:max_items]]
             diag["programs_total"] = len(_ranges(whole))
@@ -392,7 +426,7 @@ def _unwritten(unwritten, view_shape, block_size, max_items) -> dict:
     return diag
 
 
-def _rectangle(mask2d: torch.Tensor) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
+def _rectangle(mask2d: torch.Tensor) -> tuple[Runs, Runs] | None:
     """(row runs, column runs) when the True cells are exactly rows × columns, else None."""
     rows = mask2d.any(dim=1)
     cols = mask2d.any(dim=0)
