@@ -315,7 +315,7 @@ if [ "$PART" = y ]; then
 # (2) the nine wrong files never run on the H200; (3) every correct file through Lab.verify, whose audit now
 # withdraws a GPU pass the interpreter's own cases fail — a correct file withdrawn there is a false fail
 timeout 60 python3 scripts/explain_cost.py --device cuda 2>&1 | tee $W/explain-cost.log
-SECONDS=0; timeout 200 python3 scripts/probe_files_on_gpu.py --backend gpu --files l09_matmul_bias_wrong_axis.py \
+SECONDS=0; timeout 150 python3 scripts/probe_files_on_gpu.py --backend gpu --files l09_matmul_bias_wrong_axis.py \
   l08_softmax_rows_wrong_sum_axis0.py --json $W/probe-y-slow.json > $W/probe-y-slow.log 2>&1; echo "slow rc=$? ${SECONDS}s"
 cat $W/probe-y-slow.log | cut -c1-200
 printf '%s\n' l08_softmax_rows_wrong_max_axis0.py l11_attention_wrong_causal_masked_end_block_n.py \
@@ -323,9 +323,9 @@ printf '%s\n' l08_softmax_rows_wrong_max_axis0.py l11_attention_wrong_causal_mas
   l12_rms_op_wrong_setup_context_unpacks_two.py l13_persistent_matmul_wrong_acc_before_tile_loop.py \
   l14_cross_entropy_wrong_neg_inf_sentinel.py l14_swiglu_backward_wrong_flat_grads.py \
   l14_swiglu_wrong_sigmoid_not_silu.py > $W/nine.txt
-( timeout 300 python3 scripts/probe_files_on_gpu.py --backend gpu --only wrong --files-from $W/nine.txt \
+( timeout 290 python3 scripts/probe_files_on_gpu.py --backend gpu --only wrong --files-from $W/nine.txt \
   --json $W/probe-y-nine.json > $W/probe-y-nine.log 2>&1; echo "nine rc=$?" >> $W/probe-y-nine.log ) &
-for i in 0 1 2 3 4 5; do ( timeout ${U_LIMIT:-330} python3 scripts/probe_files_on_gpu.py --backend gpu --only ok --shard $i/6 \
+for i in 0 1 2 3 4 5; do ( timeout ${U_LIMIT:-300} python3 scripts/probe_files_on_gpu.py --backend gpu --only ok --shard $i/6 \
   --json $W/probe-y-ok-$i.json > $W/probe-y-ok-$i.log 2>&1; echo "shard $i rc=$?" >> $W/probe-y-ok-$i.log ) & done; wait
 cat $W/probe-y-nine.log $W/probe-y-ok-*.log | grep -E "SURPRISE|files,|rc=" | cut -c1-260
 fi
