@@ -141,9 +141,9 @@ class Lab:
     def audit(self, result: VerifyResult, args: dict, *, timeout: float | None = None) -> VerifyResult:
         """Run the pending interpreter audit of a GPU pass (`verify(..., audit="later")`) and return the
         result as it would have been with the audit inline, `audit["state"]` saying what it found:
-        "clean" (the pass stands), "found" (an out-of-bounds access or a byte-budget overrun: `passed` is now
-        False) or "incomplete" (the audit could not finish; the GPU pass stands). A result with nothing
-        pending comes back unchanged."""
+        "clean" (the pass stands), "found" (an out-of-bounds access, a byte-budget overrun, a copied answer
+        or a failed interpreter case: `passed` is now False) or "incomplete" (the audit could not finish; the
+        GPU pass stands). A result with nothing pending comes back unchanged."""
         raw = result.to_json()
         if (raw.get("audit") or {}).get("state") != "pending":
             return result

@@ -208,8 +208,8 @@ def replay_line(result: Any, lang: str) -> str | None:
 
 
 AUDIT_PENDING = Said(
-    "auditing on the interpreter (out-of-bounds reads a GPU cannot see)…",
-    "インタプリタで監査中(GPU では見えない範囲外読み出しを確認しています)…",
+    "auditing on the interpreter (what a GPU run cannot show)…",
+    "インタプリタで監査中(GPU の実行では見えないものを確認しています)…",
 )
 
 
@@ -222,8 +222,8 @@ def audit_line(result: Any, lang: str) -> str | None:
     if state == "clean":
         return pick(
             lang,
-            "interpreter audit: no out-of-bounds access found — the GPU pass stands",
-            "インタプリタ監査: 範囲外アクセスは見つかりませんでした。GPU での合格はそのままです",
+            "interpreter audit: nothing found — the GPU pass stands",
+            "インタプリタ監査: 問題は見つかりませんでした。GPU での合格はそのままです",
         )
     if state == "incomplete":
         return pick(

@@ -414,7 +414,8 @@ class LessonScreen(LabAppAccess, Screen):
                 self.app.call_from_thread(self._show_progress, op, event)
 
         # Lab.verify replays a GPU fault or guard hit on the interpreter's bounds checker (which names the
-        # line); the audit of a GPU pass (out-of-bounds reads a GPU cannot see) follows in _audit_job.
+        # line); the audit of a GPU pass (what a GPU run cannot show: out-of-bounds reads, other configs)
+        # follows in _audit_job.
         extra = {"audit": "later"} if op == "verify" else {}
         timeout = TIMEOUTS.get(op, 120.0)
         result = self.lab_app.lab.request(op, args, timeout=timeout, on_progress=progress, **extra)
