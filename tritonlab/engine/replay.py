@@ -149,6 +149,16 @@ def _interpreter_failure(replay: dict) -> dict | None:
     return None
 
 
+def _withdrawn(result: dict, case: dict, summary: str) -> dict:
+    """The GPU pass withdrawn by what the audit found, shown as one more failing case."""
+    result["passed"] = False
+    result["cases"].append(
+        {"passed": False, "max_abs_err": None, "max_rel_err": None, "mismatches": None} | case
+    )
+    result["summary"] = summary
+    return result
+
+
 def with_replay(
     result: dict, args: dict, timeout: float = 120.0, client: WorkerClient | None = None, audit: bool = True
 ) -> dict:
@@ -178,47 +188,23 @@ def with_replay(
         return result
     result["replay"] = replay
     # what only the interpreter counts withdraws the GPU pass as a case of its own (the copy first: it is
-    # about where the answer came from, the byte budget about how fast it got there)
+    # about where the answer came from, the byte budget about how fast it got there; then a case of the
+    # interpreter's own that failed)
     for key, name, kind in (
         ("copied", "copied answer (checked on the interpreter)", "copy-audit"),
         ("perf", "byte budget (counted on the interpreter)", "byte-audit"),
     ):
         if audit and replay.get(key) and not replay.get("line"):
-            result["passed"] = False
-            result["cases"].append(
-                {
-                    "name": name,
-                    "kind": kind,
-                    "passed": False,
-                    "max_abs_err": None,
-                    "max_rel_err": None,
-                    "mismatches": None,
-                    "diagnoses": [replay[key]],
-                }
-            )
-            result["summary"] = f"every GPU case matched torch, but: {replay[key].get('message')}"
-            return result
+            why = f"every GPU case matched torch, but: {replay[key].get('message')}"
+            return _withdrawn(result, {"name": name, "kind": kind, "diagnoses": [replay[key]]}, why)
     if audit and replay.get("failed") and not replay.get("line"):
         failed = replay["failed"]
-        result["passed"] = False
-        result["cases"].append(
-            {
-                "name": failed.get("name"),
-                "kind": "interp-audit",
-                "passed": False,
-                "max_abs_err": None,
-                "max_rel_err": None,
-                "mismatches": None,
-                "diagnoses": failed["diagnoses"],
-                **{k: failed.get(k) for k in CASE_FIELDS},
-            }
-        )
-        first = failed["diagnoses"][0]
-        result["summary"] = (
+        case = {"name": failed.get("name"), "kind": "interp-audit", "diagnoses": failed["diagnoses"]}
+        why = (
             f"every GPU case matched torch, but the interpreter's case {failed.get('name')} did not: "
-            f"{first.get('message')}"
+            f"{failed['diagnoses'][0].get('message')}"
         )
-        return result
+        return _withdrawn(result, case | {k: failed.get(k) for k in CASE_FIELDS}, why)
     if audit and replay.get("line"):
         result["passed"] = False
         result["error"] = {

@@ -1368,6 +1368,7 @@ def _mismatch(f: Facts) -> Said:
     if cause == "carried-acc":
         tiles, total = f["tiles"], f["tiles_total"] or f["tiles"]
         checked = f["tiles_checked"] or total  # results from before the sample: every wrong tile was checked
+        ja_which = f"間違っている {number(total)} 個のタイルのうち {number(tiles)} 個は"
         if checked < total:  # a sample of the wrong tiles (a large GPU case)
             which = (
                 f"{number(tiles)} of the {number(checked)} wrong tiles checked (of {number(total)}) "
@@ -1381,10 +1382,8 @@ def _mismatch(f: Facts) -> Said:
             which = (
                 "the wrong tile is its" if total == 1 else f"each of the {number(total)} wrong tiles is its"
             )
-            ja_which = f"間違っている {number(total)} 個のタイルのうち {number(tiles)} 個は"
         else:
             which = f"{number(tiles)} of the {number(total)} wrong tiles {'is its' if tiles == 1 else 'are their'}"
-            ja_which = f"間違っている {number(total)} 個のタイルのうち {number(tiles)} 個は"
         return head + Said(
             f": {which} right value plus another tile's result — the accumulator "
             "carries over from the program's previous tile: create it (tl.zeros) at the start of each tile, "

@@ -1333,6 +1333,10 @@ def _explain_values(
     # one ratio per case (it depends on the tensors only), asked only when a mismatch is there to refine
     mismatched = any(d.get("kind") == "mismatch" for d in diagnoses)
     near = _near_miss(got, expected, atol, rtol) if mismatched else None
+    # one float copy of each, on the output's device (a GPU sorts and compares there), for the checks below
+    gf, ef = (
+        (got.detach().float(), expected.detach().float().to(got.device)) if mismatched else (got, expected)
+    )
     for diag in diagnoses:
         if diag.get("kind") == "nan" and diag.get("cause") is None and learner_file:
             line = _neg_inf_state(learner_file)
@@ -1352,8 +1356,7 @@ def _explain_values(
             and got.numel() > 1
             and near is None
         ):
-            g = got.detach().reshape(-1).float().sort().values  # on the output's device: a GPU sorts fast
-            e = expected.detach().reshape(-1).float().to(got.device).sort().values
+            g, e = gf.reshape(-1).sort().values, ef.reshape(-1).sort().values
             if (
                 g.shape == e.shape
                 and bool(torch.isfinite(g).all())
@@ -1369,7 +1372,7 @@ def _explain_values(
             and diag.get("cause") in (None, "all-wrong")
             and got.is_floating_point()
         ):
-            g, e = got.detach().float(), expected.detach().float().to(got.device)
+            g, e = gf, ef
             wrong = ~torch.isclose(g, e, atol=atol, rtol=rtol)
             if (
                 bool(wrong.any())
@@ -1387,7 +1390,7 @@ def _explain_values(
             and diag.get("cause") in (None, "all-wrong")
             and got.is_floating_point()
         ):
-            g, e = got.detach().float().reshape(-1), expected.detach().float().to(got.device).reshape(-1)
+            g, e = gf.reshape(-1), ef.reshape(-1)
             big = e.abs() > 1e-3 * float(e.abs().max() or 1.0)
             if int(big.sum()) >= 2 and bool(torch.isfinite(g).all()):
                 ratio = g[big] / e[big]
@@ -1405,7 +1408,7 @@ def _explain_values(
                     continue
             # a reduction without axis= over a 2D tile also scales each row by its own factor: that names
             # the line (no-axis, below) and wins
-            factors = [] if no_axis else _row_factors(got, expected)
+            factors = [] if no_axis else _row_factors(gf, ef)
             if factors:
                 diag.update(cause="row-scaled", factors=factors[:4], scaled_rows=len(factors))
                 diag["message"] = (
