@@ -1,0 +1,30 @@
+"""Lesson 3: every program writes its own program id into the block of elements it owns.
+
+F5 Run shows the result as a map: which program wrote which element, and '?' where no program wrote.
+"""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def program_map_kernel(
+    out_ptr,  # pointer to the first element of the int32 output map
+    n_elements,  # length of the map
+    BLOCK_SIZE: tl.constexpr,  # elements per program
+):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    values = tl.arange(0, BLOCK_SIZE)  # this program's ids
+    tl.store(out_ptr + offsets, values, mask=mask)
+
+
+def program_map(x: torch.Tensor, BLOCK_SIZE: int) -> torch.Tensor:
+    n_elements = x.numel()
+    # Uninitialised, like torch.empty_like in the tutorials: the lab shows an element no program wrote as '?'.
+    out = torch.empty((n_elements,), dtype=torch.int32, device=x.device)
+    grid = lambda meta: (triton.cdiv(n_elements, meta["BLOCK_SIZE"]),)
+    program_map_kernel[grid](out, n_elements, BLOCK_SIZE=BLOCK_SIZE)
+    return out

@@ -1,0 +1,32 @@
+"""Learner (wrong): "contiguous" checked as "the last stride is 1". That refuses the lab's every-other-column y,
+but accepts a row slice such as y = wide[:, :16] (rows 20 apart, stride (20, 1)), which the flat kernel misreads."""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(output_ptr + offsets, x + y, mask=mask)
+
+
+def add(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    if x.device != y.device:
+        raise ValueError(f"x is on {x.device} but y is on {y.device}")
+    if x.shape != y.shape:
+        raise ValueError(f"shapes differ: {tuple(x.shape)} vs {tuple(y.shape)}")
+    if x.dtype != y.dtype:
+        raise TypeError(f"dtypes differ: {x.dtype} vs {y.dtype}")
+    if x.stride(-1) != 1 or y.stride(-1) != 1:
+        raise ValueError(f"x and y must be contiguous: strides {x.stride()} and {y.stride()}")
+    output = torch.empty_like(x)
+    n_elements = output.numel()
+    grid = lambda meta: (triton.cdiv(n_elements, meta["BLOCK_SIZE"]),)  # noqa: E731
+    add_kernel[grid](x, y, output, n_elements, BLOCK_SIZE=1024)
+    return output

@@ -1,0 +1,32 @@
+"""Learner (wrong): the exception names are misspelled (ValueErorr, TypeEror): every bad input raises NameError at
+the raise line, never the ValueError/TypeError with both values that the TODO asks for."""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(output_ptr + offsets, x + y, mask=mask)
+
+
+def add(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    if x.device != y.device:
+        raise ValueErorr(f"x is on {x.device} but y is on {y.device}")  # noqa: F821
+    if x.shape != y.shape:
+        raise ValueErorr(f"shapes differ: {tuple(x.shape)} vs {tuple(y.shape)}")  # noqa: F821
+    if x.dtype != y.dtype:
+        raise TypeEror(f"dtypes differ: {x.dtype} vs {y.dtype}")  # noqa: F821
+    if not (x.is_contiguous() and y.is_contiguous()):
+        raise ValueErorr("x and y must be contiguous: the kernel reads them as flat arrays")  # noqa: F821
+    output = torch.empty_like(x)
+    n_elements = output.numel()
+    grid = lambda meta: (triton.cdiv(n_elements, meta["BLOCK_SIZE"]),)  # noqa: E731
+    add_kernel[grid](x, y, output, n_elements, BLOCK_SIZE=1024)
+    return output

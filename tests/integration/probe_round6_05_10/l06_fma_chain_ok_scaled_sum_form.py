@@ -1,0 +1,30 @@
+"""Learner: writes each step as (y + 2x) * 0.5, the same value as 0.5 * y + x (scaling by 2 is exact), with 2x hoisted."""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def fma_chain_kernel(x_ptr, output_ptr, n_elements, degree, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask, other=0.0).to(tl.float32)
+    two_x = 2.0 * x
+    y = x
+    for _ in range(0, degree):
+        y = (y + two_x) * 0.5
+    tl.store(output_ptr + offsets, y.to(output_ptr.dtype.element_ty), mask=mask)
+
+
+def fma_chain(x: torch.Tensor, degree: int, BLOCK_SIZE: int = 1024, num_warps: int = 4) -> torch.Tensor:
+    if not x.is_contiguous():
+        raise ValueError("fma_chain expects a contiguous tensor")
+    output = torch.empty_like(x)
+    n_elements = x.numel()
+    if n_elements == 0:
+        return output
+    grid = lambda meta: (triton.cdiv(n_elements, meta["BLOCK_SIZE"]),)  # noqa: E731
+    fma_chain_kernel[grid](x, output, n_elements, degree, BLOCK_SIZE=BLOCK_SIZE, num_warps=num_warps)
+    return output

@@ -1,0 +1,72 @@
+"""Learner: one backward kernel for da and a second one for db (two launches, each re-reading what it needs)."""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def swiglu_fwd_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    a = tl.load(a_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    tl.store(c_ptr + offs, (a * tl.sigmoid(a) * b).to(c_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def swiglu_db_kernel(dc_ptr, a_ptr, db_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    dc = tl.load(dc_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    a = tl.load(a_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    tl.store(db_ptr + offs, (dc * a * tl.sigmoid(a)).to(db_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def swiglu_da_kernel(dc_ptr, a_ptr, b_ptr, da_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    dc = tl.load(dc_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    a = tl.load(a_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    s = tl.sigmoid(a)
+    da = dc * b * s * (1.0 + a * (1.0 - s))
+    tl.store(da_ptr + offs, da.to(da_ptr.dtype.element_ty), mask=mask)
+
+
+BLOCK = 1024
+
+
+class SwiGLU(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        a, b = a.contiguous(), b.contiguous()
+        c = torch.empty_like(a)
+        n = a.numel()
+        if n:
+            swiglu_fwd_kernel[(triton.cdiv(n, BLOCK),)](a, b, c, n, BLOCK=BLOCK)
+        ctx.save_for_backward(a, b)
+        return c
+
+    @staticmethod
+    def backward(ctx, dc):
+        a, b = ctx.saved_tensors
+        dc = dc.contiguous()
+        da = torch.empty_like(a)
+        db = torch.empty_like(b)
+        n = a.numel()
+        if n:
+            swiglu_da_kernel[(triton.cdiv(n, BLOCK),)](dc, a, b, da, n, BLOCK=BLOCK)
+            swiglu_db_kernel[(triton.cdiv(n, 256),)](dc, a, db, n, BLOCK=256)
+        return da, db
+
+
+def swiglu(a, b):
+    if a.shape != b.shape:
+        raise ValueError(f"shapes differ: {tuple(a.shape)} vs {tuple(b.shape)}")
+    if a.dtype != b.dtype:
+        raise TypeError(f"dtypes differ: {a.dtype} vs {b.dtype}")
+    if a.device != b.device:
+        raise ValueError("devices differ")
+    return SwiGLU.apply(a, b)

@@ -1,0 +1,445 @@
+"""Probe round 6, lessons 5-10: held-out learner files for the exercises whose correct-but-different solutions were
+least tested (add-checked, fma-chain, transpose, bias-add, matmul-fast, autotune-matmul, debug-rms-norm), written
+from the lesson text, lesson.toml and the starters, not from kernels/.
+
+Correct-but-different files (one tuple comparison or a ValueError subclass for the checks, a hand-written stride
+check, flat views; a hand-unrolled chain, (y + 2x) * 0.5, a constexpr degree, a grid-stride loop; storing the
+untransposed tile through swapped strides, tl.swizzle2d with tile.T, two tiles per program, the output index from
+its shape; a column-block grid that loads b truly once, whole-shape checks, tl.where in fp32, a contiguous b; K
+offsets with tl.range and out_dtype, zero-padding K in the wrapper, a run-time K check, tl.swizzle2d; configs by list
+comprehension with early_config_prune, a bucketed-M key, a 2D grid with restore_value, a tuple key; rsqrt times
+1/N, Hugging Face's double rounding, a weight stride argument, tl.where after an unpadded load) must pass.
+
+Realistic wrong files must fail, and the first diagnosis must name the real cause (and the learner's line where the
+lab gives one). Tests marked xfail state the RIGHT verdict where the lab is wrong or misleading today; strict, so
+they fail loudly once fixed. The report with the lab's verdict for every file was handed to the lead with this round.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from tritonlab.engine.client import WorkerClient
+
+PROBES = Path(__file__).parent / "probe_round6_05_10"
+
+
+@pytest.fixture(scope="module")
+def worker():
+    # the interpreter's verdicts (recorded stores, out-of-bounds lines): what a learner without a GPU sees
+    client = WorkerClient(backend="interpreter")
+    yield client
+    client.close()
+
+
+_CACHE: dict = {}
+
+
+def verify(worker, exercise, name):
+    key = (exercise, name)
+    if key not in _CACHE:  # several tests read one verdict: verify each file once per module
+        _CACHE[key] = worker.request(
+            "verify", {"exercise": exercise, "file": str(PROBES / name)}, timeout=600
+        )
+    return _CACHE[key]
+
+
+def kinds(case) -> set:
+    return {d["kind"] for d in case["diagnoses"]}
+
+
+def failed(result) -> list:
+    return [c for c in result["cases"] if not c["passed"]]
+
+
+def public_failed(result) -> list:
+    """Failing listed cases (the random case of each verify has a secret size: left out of the exact checks)."""
+    return [c for c in failed(result) if "random" not in c["name"] and c.get("kind") != "reject"]
+
+
+def first_diag(result) -> dict:
+    cases = failed(result)
+    assert cases, "expected a failing case"
+    return cases[0]["diagnoses"][0]
+
+
+def first_message(result) -> str:
+    if result.get("error"):
+        return result["error"]["message"]
+    return first_diag(result)["message"]
+
+
+def line_of(name, snippet) -> int:
+    lines = (PROBES / name).read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if snippet in line)
+
+
+def stops_at(result, kind, name, snippet) -> dict:
+    """The verify stopped at an error of this kind on the learner's line that contains snippet."""
+    assert not result["passed"]
+    error = result.get("error")
+    assert error is not None and error["kind"] == kind, error
+    assert error["line"] == line_of(name, snippet), (error["line"], error["message"])
+    return error
+
+
+def failed_rejects(result) -> list:
+    return [c for c in failed(result) if c.get("kind") == "reject"]
+
+
+AC = "5/add-checked"
+FMA = "6/fma-chain"
+TR = "7/transpose"
+BA = "7/bias-add"
+MF = "9/matmul-fast"
+AT = "10/autotune-matmul"
+RMS = "10/debug-rms-norm"
+
+# --- correct but different: PASS ------------------------------------------------------------------------------------
+
+CORRECT = [
+    (AC, "l05_add_checked_ok_one_tuple_compare.py"),
+    (AC, "l05_add_checked_ok_custom_error_class.py"),
+    (AC, "l05_add_checked_ok_hand_stride_check.py"),
+    (AC, "l05_add_checked_ok_typeerror_flat_views.py"),
+    (FMA, "l06_fma_chain_ok_two_per_iteration.py"),
+    (FMA, "l06_fma_chain_ok_scaled_sum_form.py"),
+    (FMA, "l06_fma_chain_ok_constexpr_degree.py"),
+    (FMA, "l06_fma_chain_ok_grid_stride_programs.py"),
+    (TR, "l07_transpose_ok_store_swapped_strides.py"),
+    (TR, "l07_transpose_ok_swizzle2d_1d_grid.py"),
+    (TR, "l07_transpose_ok_two_tiles_per_program.py"),
+    (TR, "l07_transpose_ok_out_index_from_shape.py"),
+    (BA, "l07_bias_add_ok_column_programs_row_loop.py"),
+    (BA, "l07_bias_add_ok_shape_tuple_checks.py"),
+    (BA, "l07_bias_add_ok_where_fp32_int64.py"),
+    (BA, "l07_bias_add_ok_b_contiguous_unit_stride.py"),
+    (MF, "l09_matmul_fast_ok_k_offsets_trange.py"),
+    (MF, "l09_matmul_fast_ok_pad_k_in_wrapper.py"),
+    (MF, "l09_matmul_fast_ok_swizzle2d_helper.py"),
+    (MF, "l09_matmul_fast_ok_runtime_k_check_int64.py"),
+    (AT, "l10_autotune_ok_comprehension_prune.py"),
+    (AT, "l10_autotune_ok_bucketed_m_key.py"),
+    (AT, "l10_autotune_ok_2d_grid_restore_value.py"),
+    (AT, "l10_autotune_ok_trange_dot_acc_kw.py"),
+    (RMS, "l10_rms_ok_rsqrt_reciprocal_n.py"),
+    (RMS, "l10_rms_ok_hf_style_double_rounding.py"),
+    (RMS, "l10_rms_ok_weight_stride_arg.py"),
+    (RMS, "l10_rms_ok_where_unpadded_load_sqrt_div.py"),
+]
+
+
+@pytest.mark.parametrize("exercise, name", CORRECT)
+def test_correct_but_different_passes(worker, exercise, name):
+    result = verify(worker, exercise, name)
+    assert result.get("error") is None, result.get("error")
+    assert result["passed"], [(c["name"], kinds(c)) for c in failed(result)]
+
+
+def test_autotune_pins_ran_for_the_ok_files(worker):
+    """The pinned cases ran (the file's smallest and largest GPU tile), so the pass is not the interpreter's one
+    config only."""
+    result = verify(worker, AT, "l10_autotune_ok_comprehension_prune.py")
+    names = [c["name"] for c in result["cases"]]
+    assert any("@autotune=largest" in n for n in names) and any("@autotune=smallest" in n for n in names)
+
+
+# --- lesson 5: add-checked -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", ["l05_add_checked_wrong_is_contiguous_no_call.py", "l05_add_checked_wrong_last_stride_only.py"]
+)
+def test_add_checked_contiguity_hole_fails_only_the_strided_reject(worker, name):
+    result = verify(worker, AC, name)
+    assert not result["passed"]
+    assert [c["name"] for c in failed(result)] == ["rejects non-contiguous input"]
+    diag = first_diag(result)
+    assert diag["kind"] == "validation" and diag["cause"] == "failed-in-kernel", diag
+    assert "y_ptr" in diag["message"] and "strides" in diag["message"], diag["message"]
+
+
+def test_add_checked_returning_none_fails_every_reject_as_accepted(worker):
+    result = verify(worker, AC, "l05_add_checked_wrong_returns_none.py")
+    bad = failed(result)
+    assert len(bad) == 6 and all(c.get("kind") == "reject" for c in bad)
+    assert all(c["diagnoses"][0]["cause"] == "accepted" for c in bad)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="false pass: the lab only ever makes y non-contiguous, so a wrapper that checks y alone passes; "
+    "a strided x reaches the flat kernel",
+)
+def test_add_checked_checking_only_y_fails(worker):
+    assert not verify(worker, AC, "l05_add_checked_wrong_y_contiguous_only.py")["passed"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="false pass: every reject has a 1D x, so len(x) != len(y) catches them all; (10, 10) x with a "
+    "(10, 9) y is accepted and read past its end",
+)
+def test_add_checked_len_compare_fails(worker):
+    assert not verify(worker, AC, "l05_add_checked_wrong_len_compare.py")["passed"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="false pass: judge_reject counts any exception raised before the launch; the lesson says raise "
+    "ValueError/TypeError and avoid assert (python -O strips it)",
+)
+def test_add_checked_assert_checks_fail(worker):
+    result = verify(worker, AC, "l05_add_checked_wrong_assert_checks.py")
+    assert not result["passed"] and all(c.get("kind") == "reject" for c in failed(result))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="false pass: misspelled exception names raise NameError before the launch, which judge_reject "
+    "counts as a rejection",
+)
+def test_add_checked_misspelled_exceptions_fail(worker):
+    result = verify(worker, AC, "l05_add_checked_wrong_misspelled_exceptions.py")
+    assert not result["passed"]
+    assert "NameError" in first_message(result), first_message(result)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the non-contiguous reject's why says 'every other column' but its y is a row slice, strides (20, 1)",
+)
+def test_add_checked_strided_reject_says_what_y_is(worker):
+    result = verify(worker, AC, "l05_add_checked_ok_one_tuple_compare.py")
+    case = next(c for c in result["cases"] if c["name"] == "rejects non-contiguous input")
+    why, y = case["why"]["en"], case["inputs"]["y"]
+    assert not ("every other column" in why and "strides (20, 1)" in y), (why, y)
+
+
+# --- lesson 6: fma-chain ---------------------------------------------------------------------------------------------
+
+
+def test_fma_chain_reading_x_in_the_loop_fails_from_degree_2(worker):
+    result = verify(worker, FMA, "l06_fma_chain_wrong_chain_uses_x.py")
+    bad = public_failed(result)
+    assert bad and all(c["params"]["degree"] >= 2 for c in bad)
+    diag = first_diag(result)
+    assert diag["kind"] == "mismatch" and "loop" in diag["message"], diag
+
+
+def test_fma_chain_early_return_fails_only_degree_0(worker):
+    result = verify(worker, FMA, "l06_fma_chain_wrong_early_return_degree0.py")
+    bad = public_failed(result)
+    assert bad and all(c["params"]["degree"] == 0 for c in bad)
+    assert first_diag(result)["kind"] == "unwritten"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="misleading: tl.store never ran (the kernel returned early for degree = 0) but the message says "
+    "'check the tl.store pointer and that the wrapper returns the tensor'",
+)
+def test_fma_chain_early_return_is_not_blamed_on_the_store_pointer(worker):
+    message = first_message(verify(worker, FMA, "l06_fma_chain_wrong_early_return_degree0.py"))
+    assert "tl.store pointer" not in message, message
+
+
+def test_fma_chain_swapped_n_and_degree_fails(worker):
+    result = verify(worker, FMA, "l06_fma_chain_wrong_args_n_degree_swapped.py")
+    assert not result["passed"] and first_diag(result)["kind"] == "unwritten"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="misleading: n_elements received degree (written elements = degree in every case) but the lab says "
+    "'check the store's mask' / 'check the offsets'",
+)
+def test_fma_chain_swapped_n_and_degree_names_the_arguments(worker):
+    message = first_message(verify(worker, FMA, "l06_fma_chain_wrong_args_n_degree_swapped.py"))
+    assert "degree" in message or "argument" in message, message
+
+
+# --- lesson 7: transpose ---------------------------------------------------------------------------------------------
+
+
+def test_transpose_x_address_from_shape_stops_at_the_load(worker):
+    name = "l07_transpose_wrong_x_address_from_shape.py"
+    error = stops_at(verify(worker, TR, name), "oob", name, "tile = tl.load(")
+    assert "x_ptr" in error["message"] and "strides" in error["message"], error["message"]
+
+
+def test_transpose_store_mask_typo_stops_at_the_store(worker):
+    name = "l07_transpose_wrong_out_mask_ncols_twice.py"
+    error = stops_at(verify(worker, TR, name), "oob", name, "tl.store(out_ptrs")
+    assert "output_ptr" in error["message"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="misleading: rows is bounded by n_cols (a typo); the message says the mask 'bounds every index' and "
+    "points at the strides, never that rows needs n_rows",
+)
+def test_transpose_store_mask_typo_names_n_rows(worker):
+    message = first_message(verify(worker, TR, "l07_transpose_wrong_out_mask_ncols_twice.py"))
+    assert "n_rows" in message, message
+
+
+def test_transpose_trans_plus_swapped_strides_is_a_shape_error_at_the_store(worker):
+    name = "l07_transpose_wrong_trans_and_swapped_strides.py"
+    error = stops_at(verify(worker, TR, name), "compile", name, "tl.store(out_ptrs, tl.trans(tile)")
+    assert error.get("cause") == "shape-mismatch", error
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="misleading: the stored value already is tl.trans(tile); the fix offered is 'transpose the value "
+    "with tl.trans(...)' (it is the tl.trans, or the swapped strides, that must go)",
+)
+def test_transpose_trans_plus_swapped_strides_does_not_ask_for_another_trans(worker):
+    message = first_message(verify(worker, TR, "l07_transpose_wrong_trans_and_swapped_strides.py"))
+    assert "transpose the value with tl.trans" not in message, message
+
+
+# --- lesson 7: bias-add ----------------------------------------------------------------------------------------------
+
+
+def test_bias_add_unmasked_b_stops_at_the_b_load(worker):
+    name = "l07_bias_add_wrong_b_load_unmasked.py"
+    error = stops_at(verify(worker, BA, name), "oob", name, "b = tl.load(")
+    assert "b_ptr" in error["message"] and "mask" in error["message"], error["message"]
+
+
+def test_bias_add_is_cuda_device_check_fails_only_the_device_reject(worker):
+    result = verify(worker, BA, "l07_bias_add_wrong_device_check_is_cuda.py")
+    assert [c["name"] for c in failed(result)] == ["rejects device mismatch"]
+    assert first_diag(result)["kind"] == "validation"
+
+
+def test_bias_add_empty_like_output_is_permuted(worker):
+    result = verify(worker, BA, "l07_bias_add_wrong_empty_like_rowmajor_store.py")
+    diag = first_diag(result)
+    assert diag["kind"] == "mismatch" and diag["cause"] == "permuted", diag
+    assert "strides" in diag["message"]
+
+
+# --- lesson 9: matmul-fast -------------------------------------------------------------------------------------------
+
+
+def test_matmul_fast_even_k_when_k_fills_a_block_stops_at_the_a_load(worker):
+    name = "l09_matmul_fast_wrong_even_k_at_least_one_block.py"
+    error = stops_at(verify(worker, MF, name), "oob", name, "a = tl.load(a_ptrs, mask=m_ok, other=0.0)")
+    assert "EVEN_K" in error["message"] and "a_ptr" in error["message"], error["message"]
+
+
+def test_matmul_fast_k_tail_on_a_only_stops_at_the_b_load(worker):
+    name = "l09_matmul_fast_wrong_k_tail_mask_a_only.py"
+    result = verify(worker, MF, name)
+    lines = (PROBES / name).read_text().splitlines()
+    b_loads = [i for i, line in enumerate(lines, 1) if "b = tl.load(b_ptrs, mask=n_ok" in line]
+    assert result["error"]["kind"] == "oob" and result["error"]["line"] == b_loads[-1], result["error"]
+    assert "b_ptr" in result["error"]["message"] and "offs_k" in result["error"]["message"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="misleading: EVEN_K=False promises nothing, yet the message leads with 'if that promise does not "
+    "hold, fix how the wrapper computes EVEN_K' before the missing K bound on B",
+)
+def test_matmul_fast_k_tail_on_a_only_does_not_blame_even_k_false(worker):
+    message = first_message(verify(worker, MF, "l09_matmul_fast_wrong_k_tail_mask_a_only.py"))
+    assert "fix how the wrapper computes EVEN_K" not in message, message
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="false pass: matmul-fast's verify never passes a bias (nor an activation), so a bias added by row "
+    "instead of by column is never run",
+)
+def test_matmul_fast_bias_by_row_fails(worker):
+    assert not verify(worker, MF, "l09_matmul_fast_wrong_bias_by_row.py")["passed"]
+
+
+# --- lesson 10: autotune-matmul --------------------------------------------------------------------------------------
+
+
+def test_autotune_grid_from_areas_is_too_few_programs(worker):
+    diag = first_diag(verify(worker, AT, "l10_autotune_wrong_grid_cdiv_of_areas.py"))
+    assert diag["kind"] == "unwritten" and diag["cause"] == "grid-fewer-programs", diag
+
+
+def test_autotune_config_without_group_m_stops_at_the_largest_pin(worker):
+    result = verify(worker, AT, "l10_autotune_wrong_big_config_no_group_m.py")
+    error = result["error"]
+    assert error["kind"] == "runtime" and "@autotune=largest" in error["case"], error
+    assert "GROUP_M" in error["message"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="misleading: a raw TypeError at the launch line ('missing ... GROUP_M'); it never says that a "
+    "config in get_autotune_configs() lacks GROUP_M (adding GROUP_M= to the launch would conflict)",
+)
+def test_autotune_config_without_group_m_names_the_config(worker):
+    message = first_message(verify(worker, AT, "l10_autotune_wrong_big_config_no_group_m.py"))
+    assert "config" in message.lower(), message
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="false pass (a judgment): early_config_prune that empties the list for M < 16 crashes on a GPU "
+    "('No valid autotuner configs after pruning'); the interpreter's one config never calls the prune",
+)
+def test_autotune_prune_that_leaves_nothing_fails(worker):
+    assert not verify(worker, AT, "l10_autotune_wrong_prune_empties_small_m.py")["passed"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="false pass (a judgment): key=['N', 'K'] passes the key_any contract, but leaves out M, the size "
+    "the lesson's over-fitting trap is about (the 4096-row winner reused for 16 rows)",
+)
+def test_autotune_key_without_m_fails(worker):
+    result = verify(worker, AT, "l10_autotune_wrong_key_without_m.py")
+    assert not result["passed"] and "M" in first_message(result)
+
+
+# --- lesson 10: debug-rms-norm ---------------------------------------------------------------------------------------
+
+
+def test_rms_eps_after_rsqrt_is_nan_on_the_zero_row(worker):
+    diag = first_diag(verify(worker, RMS, "l10_rms_wrong_eps_outside_rsqrt.py"))
+    assert diag["kind"] == "nan" and diag["cause"] == "zero-row" and "eps" in diag["message"], diag
+
+
+def test_rms_weight_before_stats_is_row_scaled(worker):
+    result = verify(worker, RMS, "l10_rms_wrong_weight_before_stats.py")
+    diag = first_diag(result)
+    assert diag["kind"] == "mismatch" and diag["cause"] == "row-scaled", diag
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="misleading (mild): the row-scaled hint lists softmax causes (exp/exp2 base, max rescale) for an "
+    "RMSNorm whose norm was computed from x * w",
+)
+def test_rms_weight_before_stats_hint_fits_rms_norm(worker):
+    message = first_message(verify(worker, RMS, "l10_rms_wrong_weight_before_stats.py"))
+    assert "exp" not in message, message
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="false pass: x * x in fp16 overflows for |x| > 256 (the lesson's 'outliers in the hundreds'), but "
+    "the inputs are randn * 20, so squaring before the fp32 cast never overflows here",
+)
+def test_rms_square_in_fp16_fails(worker):
+    assert not verify(worker, RMS, "l10_rms_wrong_square_in_fp16_then_cast.py")["passed"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="false pass: the weight input is always contiguous, so dropping weight.contiguous() while the "
+    "kernel reads w_ptr + cols is never caught",
+)
+def test_rms_weight_contiguous_dropped_fails(worker):
+    assert not verify(worker, RMS, "l10_rms_wrong_weight_contiguous_dropped.py")["passed"]
