@@ -2,6 +2,8 @@
 
 from types import SimpleNamespace
 
+import pytest
+
 from tritonlab.engine import contracts
 
 
@@ -32,6 +34,24 @@ def test_programs_contract_counts_the_launched_grid():
     facts = contracts.check_case(exercise, {"n": 16, "BLOCK": 16}, {}, {}, None, [launch])
     assert [(f["kind"], f["launched"], f["expected"]) for f in facts] == [("grid-size", 2, 1)]
     assert contracts.check_case(exercise, {"n": 17, "BLOCK": 16}, {}, {}, None, [launch]) == []
+
+
+@pytest.mark.parametrize(
+    "params, programs, pattern",
+    [
+        ({"n": 16, "BLOCK": 16}, 2, "plus-one"),  # n // BLOCK + 1 on an exact multiple
+        ({"n": 15, "BLOCK": 16}, 15, "per-element"),  # grid=(n,)
+        ({"n": 1, "BLOCK": 16}, 16, "swapped"),  # triton.cdiv(BLOCK, n)
+        ({"n": 15, "BLOCK": 16}, 2, "swapped"),  # cdiv(16, 15) == 2: the swap, not a stray + 1
+        ({"n": 17, "BLOCK": 16}, 9, None),  # no rule fits: the counts alone
+    ],
+)
+def test_programs_contract_names_the_over_launch(params, programs, pattern):
+    exercise = _exercise(programs="cdiv(n, BLOCK)")
+    launch = {"kernel": "k", "grid": [programs, 1, 1]}
+    (fact,) = contracts.check_case(exercise, params, {}, {}, None, [launch])
+    assert fact["pattern"] == pattern, fact
+    assert ("n // BLOCK_SIZE + 1" in fact["message"]) == (pattern == "plus-one"), fact["message"]
 
 
 def test_knob_must_reach_the_launch_by_keyword_or_position():

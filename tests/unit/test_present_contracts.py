@@ -5,7 +5,22 @@ import pytest
 from tritonlab.present.diagnoses import describe
 
 CASES = [
-    ({"kind": "grid-size", "launched": 2, "expected": 1}, "2 programs for 1 block", "n // BLOCK_SIZE + 1"),
+    (
+        {"kind": "grid-size", "launched": 2, "expected": 1, "pattern": "plus-one"},
+        "2 programs for 1 block",
+        "n // BLOCK_SIZE + 1",
+    ),
+    (
+        {"kind": "grid-size", "launched": 16, "expected": 1, "pattern": "swapped"},
+        "16 programs for 1 block",
+        "arguments are swapped",
+    ),
+    (
+        {"kind": "grid-size", "launched": 15, "expected": 1, "pattern": "per-element", "elements": 15},
+        "15 programs for 1 block",
+        "one program per element",
+    ),
+    ({"kind": "grid-size", "launched": 9, "expected": 2}, "9 programs for 2 blocks", "rounded up"),
     ({"kind": "grid-size", "launched": 7, "expected": 8}, "7 programs for 8 blocks", "triton.cdiv"),
     (
         {"kind": "unwritten", "cause": "grid-fewer-programs", "programs": 7, "tiles": 8, "count": 127},

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import math
+import re
 from collections.abc import Iterator
 
 #: What the judge accepts from a runner's contract facts and notes (anything else is dropped, never trusted).
@@ -149,6 +150,33 @@ def check_case(exercise, params: dict, kwargs: dict, inputs: dict, got, launches
     return facts
 
 
+def _grid_pattern(
+    expression: str, params: dict, launched: int, expected: int
+) -> tuple[str | None, int | None]:
+    """What an over-launch looks like, from the lesson's `cdiv(n, BLOCK)`: cdiv's arguments swapped, one
+    program per element (n programs), or one program too many (n // BLOCK_SIZE + 1 on an exact multiple); None
+    when no rule fits (the counts alone are said then)."""
+    from tritonlab.engine.inputs import evaluate
+
+    found = re.fullmatch(r"\s*cdiv\(([^,()]+),([^,()]+)\)\s*", str(expression))
+    if found:
+        count, block = found.group(1).strip(), found.group(2).strip()
+        swapped: int | None
+        elements: int | None
+        try:
+            swapped = int(evaluate(f"cdiv({block}, {count})", params))
+            elements = int(evaluate(count, params))
+        except Exception:  # noqa: BLE001 - a lesson expression over names this case lacks: no pattern
+            swapped = elements = None
+        if swapped is not None and launched == swapped != expected:
+            return "swapped", elements
+        if elements is not None and launched == elements != expected and launched != expected + 1:
+            return "per-element", elements
+    if launched == expected + 1:
+        return "plus-one", None
+    return None, None
+
+
 def _check_programs(expression: str, params: dict, launches: list) -> list[dict]:
     from tritonlab.engine.inputs import evaluate
 
@@ -157,21 +185,30 @@ def _check_programs(expression: str, params: dict, launches: list) -> list[dict]
         launched = _programs(launch)
         if launched is None or launched == expected:
             continue
+        pattern, elements = (
+            _grid_pattern(expression, params, launched, expected) if launched > expected else (None, None)
+        )
+        if launched < expected:
+            advice = "one program per block, rounded up — use triton.cdiv(n, BLOCK_SIZE)"
+        elif pattern == "swapped":
+            advice = "triton.cdiv's arguments are swapped — use triton.cdiv(n, BLOCK_SIZE)"
+        elif pattern == "per-element":
+            advice = "one program per element, not per block — use triton.cdiv(n, BLOCK_SIZE)"
+        elif pattern == "plus-one":
+            advice = "the extra program has nothing to do — use triton.cdiv(n, BLOCK_SIZE), not "
+            advice += "n // BLOCK_SIZE + 1"
+        else:
+            advice = "the extra programs have nothing to do — use triton.cdiv(n, BLOCK_SIZE)"
         return [
             {
                 "kind": "grid-size",
                 "launched": launched,
                 "expected": expected,
                 "grid": launch.get("grid"),
-                "message": (
-                    f"the grid launched {_count(launched, 'program')} for {_count(expected, 'block')}: "
-                    + (
-                        "one program per block, rounded up — use triton.cdiv(n, BLOCK_SIZE)"
-                        if launched < expected
-                        else "the extra programs have nothing to do — use triton.cdiv(n, BLOCK_SIZE), "
-                        "not n // BLOCK_SIZE + 1"
-                    )
-                ),
+                "pattern": pattern,
+                "elements": elements,
+                "message": f"the grid launched {_count(launched, 'program')} for "
+                f"{_count(expected, 'block')}: " + advice,
             }
         ]
     return []

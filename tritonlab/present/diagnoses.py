@@ -1648,10 +1648,32 @@ def _grid_size(f: Facts) -> Said:
             "triton.cdiv(n, BLOCK_SIZE) を"
             "使ってください",
         )
+    pattern = f.get("pattern")
+    if pattern == "swapped":
+        return Said(
+            head_en
+            + ": triton.cdiv's arguments are swapped (cdiv(BLOCK_SIZE, n)) — use triton.cdiv(n, BLOCK_SIZE)",
+            head_ja + "。triton.cdiv の引数が逆になっています(cdiv(BLOCK_SIZE, n))。"
+            "triton.cdiv(n, BLOCK_SIZE) を使ってください",
+        )
+    if pattern == "per-element":
+        return Said(
+            head_en + ": one program per element, where each program handles a whole block of BLOCK_SIZE "
+            "elements — use triton.cdiv(n, BLOCK_SIZE)",
+            head_ja + "。要素ごとに 1 プログラムを起動しています。各プログラムは BLOCK_SIZE 要素の"
+            "ブロックを 1 つ受け持つので、triton.cdiv(n, BLOCK_SIZE) を使ってください",
+        )
+    if pattern == "plus-one":
+        return Said(
+            head_en + ": the extra program has nothing to do — use triton.cdiv(n, BLOCK_SIZE), not "
+            "n // BLOCK_SIZE + 1",
+            head_ja + "。余分なプログラムには仕事がありません。n // BLOCK_SIZE + 1 ではなく "
+            "triton.cdiv(n, BLOCK_SIZE) を使ってください",
+        )
     return Said(
-        head_en + ": the extra programs have nothing to do — use triton.cdiv(n, BLOCK_SIZE), not "
-        "n // BLOCK_SIZE + 1",
-        head_ja + "。余分なプログラムには仕事がありません。n // BLOCK_SIZE + 1 ではなく "
+        head_en + ": the extra programs have nothing to do — one program per block, rounded up: "
+        "use triton.cdiv(n, BLOCK_SIZE)",
+        head_ja + "。余分なプログラムには仕事がありません。ブロックごとに 1 プログラム、切り上げで数えます。"
         "triton.cdiv(n, BLOCK_SIZE) を使ってください",
     )
 
