@@ -54,6 +54,7 @@ def parse_exercise(raw: dict, where: Where, folder: Path, kernels_root: Path) ->
         bench=_bench(raw["bench"], where / "bench", verify) if "bench" in raw else None,
         run=_run(raw["run"], where / "run", verify) if "run" in raw else None,
         expect_kernel=raw.get("expect_kernel", True),
+        refuse_with=list(raw.get("refuse_with") or []),
         line=where.line,
     )
 

@@ -175,6 +175,9 @@ class Exercise:
     bench: BenchSpec | None = None
     run: RunSpec | None = None
     expect_kernel: bool = True
+    #: exception classes a reject case must be refused with (their subclasses too); empty: any refusal
+    #: that is not a bug in the check itself (NameError, AttributeError, ...)
+    refuse_with: list[str] = field(default_factory=list)
     line: int | None = None
 
     @property

@@ -169,6 +169,7 @@ EXERCISE = Table(
         "outcomes": ListOf(TEXT),
         "hints": ListOf(LANG),
         "expect_kernel": BOOL,
+        "refuse_with": ListOf(TEXT),
         "inputs": Table(extra=INPUT),
         "verify": VERIFY,
         "reject": ListOf(REJECT),

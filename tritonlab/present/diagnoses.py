@@ -1570,6 +1570,26 @@ def _validation(f: Facts) -> Said:
             else "チェックが例外を送出しましたが、それはカーネルがこの入力ですでに実行された後でした。"
             "チェックを起動より前に移してください",
         )
+    if f["cause"] in ("broken-check", "refused-with"):
+        q, line = verbatim(f["exception"]), f["line"]
+        at_en, at_ja = (f" at line {line}", f"{line} 行目で") if line else ("", "")
+        if f["cause"] == "broken-check":
+            return Said(
+                f"the wrapper stopped{at_en} with {q}: that is a bug in the check itself, not a refusal — "
+                "fix the check so that it raises ValueError or TypeError naming the values it compared",
+                f"ラッパーは{at_ja} {q} で止まりました。これは拒否ではなく、チェック自体のバグです。"
+                "比べた値を示す ValueError か TypeError を送出するようにチェックを直してください",
+            )
+        names = [str(t) for t in f["expected_types"] or []]
+        wanted = " or ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " or " + names[-1]
+        wanted_ja = "、".join(names[:-1]) + (" か " if len(names) > 1 else "") + names[-1] if names else ""
+        assertion = f["type"] == "AssertionError"
+        return Said(
+            f"the wrapper refused this input{at_en} with {q}, but this exercise asks for {wanted}"
+            + (" (python -O removes an assert, and the check with it)" if assertion else ""),
+            f"ラッパーは{at_ja}この入力を {q} で拒否しましたが、この演習では {wanted_ja} で拒否します"
+            + ("(python -O では assert がチェックごと消えます)" if assertion else ""),
+        )
     if f["cause"] == "failed-in-kernel":
         return Said(
             "this input reached the kernel and failed there: the wrapper must refuse it with an exception "

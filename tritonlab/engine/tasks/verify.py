@@ -297,7 +297,9 @@ def handle(args: dict, ctx) -> dict:
                 if isinstance(error_facts, dict) and error_facts.get("kind") == "tampered":
                     result["error"] = _error_dict(error_facts)  # the lab's code was rewritten: no verdict
                     break
-                result["cases"].append(judge_reject(reject, by_reject.get(index), str(path)))
+                result["cases"].append(
+                    judge_reject(reject, by_reject.get(index), str(path), exercise.refuse_with)
+                )
     if not result["error"] and len(result["cases"]) < total:
         result["error"] = error("crash", "the runner stopped before every case was run")
     _size_threshold(result["cases"], size_names(exercise), exercise)
@@ -1202,8 +1204,40 @@ def _check_output(got, expected, diagnoses: list, case_dtype=None) -> bool:
     return ok
 
 
-def judge_reject(reject, facts: dict | None, path: str | None = None) -> dict:
-    """A reject case passes when the wrapper raised before any launch (the runner's facts, sanity-checked)."""
+#: exceptions that are a bug in the check itself, never a refusal: a misspelled name (`raise ValueErorr`), an
+#: attribute that does not exist (`x.is_contigous()`), a failed import
+NOT_A_REFUSAL = ("NameError", "AttributeError", "ImportError", "SyntaxError", "RecursionError")
+
+
+def _refusal_problem(facts: dict, refuse_with: list[str]) -> dict | None:
+    """Why an exception raised before the launch is not the refusal the exercise asks for (None: it is)."""
+    types = facts.get("raised_types")
+    if not isinstance(types, list) or not types:
+        types = [str(facts.get("raised", "")).split(":")[0]]
+    types = [str(t) for t in types]
+    facts_line = facts.get("raised_line")
+    line = facts_line if isinstance(facts_line, int) and not isinstance(facts_line, bool) else None
+    raised = str(facts.get("raised", ""))[:300]
+    broken = next((t for t in NOT_A_REFUSAL if t in types), None)
+    if broken is not None:
+        return {"cause": "broken-check", "exception": raised, "type": types[0], "line": line}
+    if refuse_with and not any(t in types for t in refuse_with):
+        return {
+            "cause": "refused-with",
+            "exception": raised,
+            "type": types[0],
+            "expected_types": list(refuse_with),
+            "line": line,
+        }
+    return None
+
+
+def judge_reject(
+    reject, facts: dict | None, path: str | None = None, refuse_with: list[str] | None = None
+) -> dict:
+    """A reject case passes when the wrapper raised before any launch (the runner's facts, sanity-checked),
+    with an exception that is a refusal: not a bug in the check (NameError, ...), and of a class the exercise
+    names in `refuse_with` when it names any."""
     case: dict[str, Any] = {
         "name": f"rejects {reject.name}",
         "kind": "reject",
@@ -1253,8 +1287,26 @@ def judge_reject(reject, facts: dict | None, path: str | None = None) -> dict:
                 }
             )
         else:
-            case["passed"] = True
-            case["raised"] = raised[:500]
+            problem = _refusal_problem(facts, list(refuse_with or []))
+            if problem is None:
+                case["passed"] = True
+                case["raised"] = raised[:500]
+            else:
+                case["diagnoses"].append(
+                    {
+                        "kind": "validation",
+                        **problem,
+                        "why": reject.why,
+                        "case_name": reject.name,
+                        "message": f"the wrapper stopped with {problem['exception']}"
+                        + (f" at line {problem['line']}" if problem["line"] else "")
+                        + (
+                            ": a bug in the check, not a refusal"
+                            if problem["cause"] == "broken-check"
+                            else f": refuse this input with {' or '.join(problem['expected_types'])}"
+                        ),
+                    }
+                )
         return case
     why = reject.why.get("en") if isinstance(reject.why, dict) else reject.why
     case["diagnoses"].append(

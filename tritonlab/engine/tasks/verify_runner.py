@@ -692,9 +692,14 @@ def run_reject(loaded, reject: dict, backend: str) -> dict:
         if contracts.is_real_interrupt(exc):
             raise
         facts["raised"] = f"{type(exc).__name__}: {exc}"[:500]
+        facts["raised_types"] = [c.__name__ for c in type(exc).__mro__][
+            :12
+        ]  # a refusal or a bug in the check
         facts["launched"] = bool(call.launches)
         if call.launches:
             facts["error"] = classify(exc, loaded.file)
+        else:
+            facts["raised_line"] = classify(exc, loaded.file).get("line")
         return facts
     facts["launched"] = bool(call.launches)
     return facts
