@@ -134,16 +134,10 @@ def test_correct_but_different_passes(worker, exercise, name):
     assert result["passed"], [(c["name"], kinds(c)) for c in failed(result)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="libdevice.tanh is valid Triton, but Triton's interpreter leaves triton.language.extra.libdevice "
-    "unpatched (it returns None): the lab stops with a raw 'TypeError: unsupported operand type(s) for +: "
-    "float and NoneType' on the learner's line, as if the formula were wrong",
-)
-def test_gelu_tanh_libdevice_tanh_passes_or_names_the_interpreter(worker):
+def test_gelu_tanh_libdevice_tanh_passes(worker):
+    # libdevice is a stub on Triton's interpreter (every call returned None): the lab routes it to torch
     result = verify(worker, GT, "l02_gelu_tanh_ok_libdevice_tanh.py")
-    message = "" if result["passed"] else first_message(result)
-    assert result["passed"] or ("libdevice" in message and "interpreter" in message), message
+    assert result["passed"], result.get("error") or [c for c in result["cases"] if not c["passed"]][:1]
 
 
 # --- every wrong file fails -------------------------------------------------------------------------------------------

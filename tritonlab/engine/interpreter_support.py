@@ -382,6 +382,7 @@ def prepare_interpreter() -> None:
     repair_scalar_index()
     repair_bf16_dot()
     repair_wrap_triton()
+    repair_libdevice()
 
 
 def repair_wrap_triton() -> bool:
@@ -418,4 +419,135 @@ def repair_wrap_triton() -> bool:
     torch_triton.wrap_triton = wrap_triton
     if getattr(torch_library, "wrap_triton", None) is original:
         torch_library.wrap_triton = wrap_triton
+    return True
+
+
+def _round_half_away(x):
+    import torch
+
+    return torch.sign(x) * torch.floor(torch.abs(x) + 0.5)
+
+
+def _libdevice_table() -> dict:
+    """libdevice functions (their names without `__nv_` and the float `f`) computed by torch on the CPU."""
+    import torch
+
+    def fma(x, y, z):
+        return (x.double() * y.double() + z.double()).to(z.dtype)
+
+    return {
+        **{
+            name: getattr(torch, name)
+            for name in [
+                "tanh",
+                "sinh",
+                "cosh",
+                "tan",
+                "asin",
+                "acos",
+                "atan",
+                "asinh",
+                "acosh",
+                "atanh",
+                "exp",
+                "exp2",
+                "expm1",
+                "log",
+                "log2",
+                "log10",
+                "log1p",
+                "sqrt",
+                "rsqrt",
+                "erf",
+                "erfc",
+                "erfinv",
+                "floor",
+                "ceil",
+                "trunc",
+                "sin",
+                "cos",
+                "atan2",
+                "fmod",
+                "fmin",
+                "fmax",
+                "hypot",
+                "copysign",
+                "isnan",
+                "isinf",
+                "signbit",
+                "lgamma",
+                "nextafter",
+            ]
+        },
+        "exp10": lambda x: torch.pow(torch.full_like(x, 10.0), x),
+        "cbrt": lambda x: torch.sign(x) * torch.abs(x) ** (1.0 / 3.0),
+        "rint": torch.round,  # round half to even, as rint
+        "nearbyint": torch.round,
+        "round": _round_half_away,  # libdevice round: half away from zero
+        "fabs": torch.abs,
+        "abs": torch.abs,
+        "pow": torch.pow,
+        "powi": torch.pow,
+        "fdim": lambda x, y: torch.clamp(x - y, min=0),
+        "fma": fma,
+        "rcp": torch.reciprocal,
+        "saturate": lambda x: torch.clamp(x, 0.0, 1.0),
+        "div_rn": torch.div,
+        "fast_divide": torch.div,
+    }
+
+
+def repair_libdevice() -> bool:
+    """`from triton.language.extra import libdevice` — the documented way to reach tanh, pow, erfinv, ... — is
+    a stub module on the interpreter: every call returned None (`0.5 * x * (1.0 + libdevice.tanh(u))` stopped
+    with "unsupported operand type(s) for +: 'float' and 'NoneType'", probe round 6), and the CUDA module
+    behind it asks the builder for an external call the interpreter refuses. Route both through Triton's own
+    dispatch (the same argument-type table as on a GPU, so an fp16 argument is refused as there) and compute
+    the function with torch on the CPU. Idempotent; returns whether the repair is in place."""
+    try:
+        import importlib
+
+        import numpy as np
+        import torch
+        from triton.language import core as tl_core
+        from triton.runtime import interpreter
+
+        cuda_libdevice = importlib.import_module("triton.language.extra.cuda.libdevice")
+        stub = importlib.import_module("triton.language.extra.libdevice")
+    except Exception:  # noqa: BLE001 - no CUDA libdevice in this Triton: nothing to route
+        return False
+    builder_cls, handle_cls = interpreter.InterpreterBuilder, interpreter.TensorHandle
+    if getattr(builder_cls.create_extern_elementwise, "_tritonlab", False):
+        return True
+    table = _libdevice_table()
+
+    def create_extern_elementwise(self, lib_name, lib_path, symbol, args, ret_type, is_pure):
+        name = symbol[len("__nv_") :] if symbol.startswith("__nv_") else symbol
+        name = name[len("fast_") :] if name.startswith("fast_") else name
+        fn = table.get(name) or (table.get(name[:-1]) if name.endswith("f") else None)
+        if fn is None:
+            raise NotImplementedError(
+                f"libdevice's {symbol} has no CPU version in the lab's interpreter: run this kernel on a GPU"
+            )
+        arrays = [np.ascontiguousarray(getattr(a, "data", a)) for a in args]
+        out = fn(*[torch.from_numpy(a) if a.ndim else torch.tensor(a) for a in arrays])
+        scalar = getattr(ret_type, "scalar", ret_type)
+        return handle_cls(np.asarray(out.numpy()).astype(interpreter._get_np_dtype(scalar)), scalar)
+
+    create_extern_elementwise._tritonlab = True  # type: ignore[attr-defined]
+    builder_cls.create_extern_elementwise = create_extern_elementwise
+
+    def routed(member):
+        def call(*args, **kwargs):
+            kwargs.pop("_semantic", None)
+            return member(*args, **kwargs, _semantic=interpreter.interpreter_semantic)
+
+        call.__name__ = getattr(member, "__name__", "libdevice")
+        return call
+
+    for name in dir(cuda_libdevice):
+        member = getattr(cuda_libdevice, name)
+        if callable(member) and tl_core.is_builtin(member):
+            for module in (cuda_libdevice, stub):
+                setattr(module, name, routed(member))
     return True
