@@ -230,12 +230,6 @@ def test_fused_gelu_tanh_form_fails_in_float32_only(worker):
     assert only_dtype_fails(verify(worker, FG, "l01_fused_gelu_wrong_tanh_approximation.py"), "float32")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cause dtype-only: 'the result is rounded to a 16-bit type somewhere ... cast to "
-    "output_ptr.dtype.element_ty' — the kernel computes and stores in float32 (its values, e.g. -0.151867, are "
-    "not float16 numbers); the formula is the tanh approximation, not F.gelu's exact erf",
-)
 def test_fused_gelu_tanh_form_is_not_called_16_bit_rounding(worker):
     diag = first_diag(verify(worker, FG, "l01_fused_gelu_wrong_tanh_approximation.py"))
     assert diag.get("cause") != "dtype-only" and "16-bit" not in diag["message"], diag["message"]
@@ -338,24 +332,11 @@ def test_gelu_tanh_small_formula_errors_fail_in_float32_only(worker, name):
     assert only_dtype_fails(verify(worker, GT, name), "float32")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cause dtype-only: 'the result is rounded to a 16-bit type somewhere' — the kernel is float32 "
-    "throughout and computes the exact erf GELU where the tanh form is asked (errors up to 4.7e-4, relative "
-    "up to 0.8 in larger cases); judged from the one-element n=1 case, whose relative error (1.04e-4) is just "
-    "over the 1e-4 'small' threshold in engine/tasks/verify.py",
-)
 def test_gelu_tanh_exact_erf_is_not_called_16_bit_rounding(worker):
     diag = first_diag(verify(worker, GT, "l02_gelu_tanh_wrong_exact_erf_gelu.py"))
     assert diag.get("cause") != "dtype-only" and "16-bit" not in diag["message"], diag["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="near miss judged from the one-element n=1 case (1.1x the tolerance): 'precision is lost on the way: "
-    "a product or scale rounded to fp16/bf16 ..., a 16-bit accumulator, a dot in TF32' — the kernel is float32 "
-    "with no dot; sqrt(2/pi) written 0.798 puts 57 % of the elements 3.7x over the tolerance",
-)
 def test_gelu_tanh_rounded_constant_is_not_called_lost_precision(worker):
     message = first_message(verify(worker, GT, "l02_gelu_tanh_wrong_constant_0798.py"))
     assert "fp16/bf16" not in message and "precision is lost" not in message, message

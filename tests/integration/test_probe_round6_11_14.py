@@ -451,12 +451,6 @@ def test_cross_entropy_padding_summed_in_fails_when_v_is_not_a_block(worker):
     assert bad and all(c["params"]["V"] == 300 for c in bad)  # BLOCK_V 512: 212 padding lanes
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="misleading: padding lanes loaded as 0.0 add exp(0 - m) each to the sum; the lab says 'nearly right and "
-    "precision is lost on the way: a product or scale rounded to fp16/bf16 ..., keep intermediates in float32' — "
-    "in a float32 case, for a kernel that computes in float32",
-)
 def test_cross_entropy_padding_summed_in_names_the_padding(worker):
     message = first_message(verify(worker, CE, "l14_cross_entropy_wrong_padding_not_excluded.py"))
     assert "fp16" not in message and any(w in message for w in ("padding", "mask", "other=")), message

@@ -203,3 +203,92 @@ def test_rows_off_by_their_own_factors_are_found_all_at_once_and_other_bugs_are_
     expected_zero[5] = 0.0
     zero_row[5] = 0.0  # a row with nothing to compare is skipped, not counted
     assert _row_factors(zero_row, expected_zero) == [(1, 2.0), (4, 0.25)]
+
+
+def _wide_failure(lossy16):
+    """float32 fails and float16 passes, the float32 error of 16-bit size (not the 'small' 2e-5 kind)."""
+    cases = [_case("float32", False), _case("float32", False), _case("float16", True), _case("float16", True)]
+    for case in cases[:2]:
+        case["max_rel_err"] = 1e-3
+        if lossy16 is not None:
+            case["diagnoses"][0]["lossy16"] = lossy16
+    return cases
+
+
+def test_a_float32_only_failure_is_16_bit_rounding_only_with_16_bit_evidence():
+    """float32 alone failing is 16-bit rounding when the file names a 16-bit type or dot, or the values are
+    16-bit numbers (lossy16); a float32 kernel without either has a formula that differs (tanh for erf GELU)."""
+    rounded = _wide_failure(True)
+    _case_patterns(rounded, ["float32", "float16"])
+    assert rounded[0]["diagnoses"][0]["cause"] == "dtype-only"
+    formula = _wide_failure(False)
+    _case_patterns(formula, ["float32", "float16"])
+    first = formula[0]["diagnoses"][0]
+    assert first["cause"] == "formula" and "16-bit type somewhere" not in first["message"], first
+    assert "formula" in first["message"] and first["passing"] == ["float16"]
+    unknown = _wide_failure(None)  # facts without the evidence (an older report): the 16-bit wording stands
+    _case_patterns(unknown, ["float32", "float16"])
+    assert unknown[0]["diagnoses"][0]["cause"] == "dtype-only"
+
+
+def test_a_near_miss_is_judged_on_every_failing_case():
+    cases = [_case("float32", False), _case("float32", False), _case("float32", True)]
+    cases[0]["diagnoses"][0].update(
+        near_miss=1.1, message="1 element differs: every wrong element is within 1.1×"
+    )
+    _case_patterns(cases, ["float32"])
+    first = cases[0]["diagnoses"][0]
+    assert "near_miss" not in first and "within" not in first["message"], first
+    both = [_case("float32", False), _case("float32", False), _case("float32", True)]
+    for case in both[:2]:
+        case["diagnoses"][0]["near_miss"] = 1.4
+    _case_patterns(both, ["float32"])
+    assert all(c["diagnoses"][0]["near_miss"] == 1.4 for c in both[:2])
+
+
+def test_the_16_bit_evidence_from_the_file_and_from_the_values(tmp_path):
+    from tritonlab.engine.tasks.verify import _lossy_steps, _rounded16
+
+    plain = tmp_path / "plain.py"
+    plain.write_text(
+        "import triton.language as tl\n# fp16 inputs lose nothing: computed in float32\n"
+        "def f(x, y_ptr):\n    if x.dtype not in (torch.float16, torch.bfloat16):\n        raise TypeError\n"
+        "    return x.to(tl.float32).to(y_ptr.dtype.element_ty)\n"
+    )
+    assert not _lossy_steps(str(plain))  # a comment and a dtype check name fp16; nothing rounds to it
+    for body in (
+        "y = x.to(tl.float16)",
+        "acc = tl.dot(a, b)",
+        "y = x.half()",
+        "z = tl.zeros([8], tl.bfloat16)",
+    ):
+        lossy = tmp_path / "lossy.py"
+        lossy.write_text(f"import triton.language as tl\ndef f(x, a, b):\n    {body}\n")
+        assert _lossy_steps(str(lossy)), body
+    assert _lossy_steps(None) and _lossy_steps(str(tmp_path / "missing.py"))
+    torch.manual_seed(0)
+    expected = torch.randn(64)
+    assert _rounded16(expected.half().float(), expected)
+    assert _rounded16(expected.bfloat16().float(), expected)
+    assert not _rounded16(expected * 1.001, expected)
+
+
+def test_a_float32_near_miss_without_a_16_bit_step_is_a_small_formula_error():
+    torch.manual_seed(0)
+    expected = torch.randn(64, 32)
+    noise = torch.where(torch.rand(64, 32) < 0.05, 0.02, 0.0) * torch.sign(torch.randn(64, 32))
+    diag = [{"kind": "mismatch", "cause": None, "message": "99 elements differ: x"}]
+    _explain_values(diag, expected + noise, expected, {}, 0.01, 0.0, learner_file=None)
+    assert diag[0]["lossy16"] is True and "fp16/bf16" in diag[0]["message"]  # no file read: the old wording
+
+
+def test_a_float32_near_miss_in_a_plain_float32_file_names_the_formula(tmp_path):
+    plain = tmp_path / "k.py"
+    plain.write_text("import triton.language as tl\ndef k(x):\n    return x * 0.798\n")
+    torch.manual_seed(0)
+    expected = torch.randn(64, 32)
+    noise = torch.where(torch.rand(64, 32) < 0.05, 0.02, 0.0) * torch.sign(torch.randn(64, 32))
+    diag = [{"kind": "mismatch", "cause": None, "message": "99 elements differ: x"}]
+    _explain_values(diag, expected + noise, expected, {}, 0.01, 0.0, learner_file=str(plain))
+    assert diag[0]["lossy16"] is False and diag[0]["near_miss"] == 2.0
+    assert "fp16/bf16" not in diag[0]["message"] and "constant" in diag[0]["message"], diag[0]["message"]

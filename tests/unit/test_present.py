@@ -203,3 +203,15 @@ def test_an_unmasked_helper_access_names_the_callers_range_in_both_languages():
     assert "115 行目の呼び出しは lo = 0, hi = end を渡しています" in ja
     plain = describe(dict(facts, caller=None), "en")
     assert "pass mask=" in plain
+
+
+def test_a_formula_difference_and_a_plain_float32_near_miss_in_both_languages():
+    formula = {"kind": "mismatch", "count": 1, "cause": "formula", "dtype": "float32", "passing": ["float16"]}
+    en, ja = describe(formula, "en"), describe(formula, "ja")
+    assert "formula differs" in en and "16-bit type somewhere" not in en
+    assert "float32 のケースだけ" in ja and "近似" in ja and "キャストしてください" not in ja
+    near = {"kind": "mismatch", "count": 9, "atol": 1e-5, "rtol": 1e-5, "near_miss": 1.1, "lossy16": False}
+    en, ja = describe(near, "en"), describe(near, "ja")
+    assert "within 1.1× the tolerance" in en and "fp16/bf16" not in en and "padding" in en
+    assert "1.1 倍以内" in ja and "fp16/bf16" not in ja and "パディング" in ja
+    assert "fp16/bf16" in describe(dict(near, lossy16=True), "en")

@@ -1220,6 +1220,18 @@ def _pattern(f: Facts) -> Said | None:
             "(.to(tl.float16) / tl.bfloat16 へのキャストや 16 ビットの途中結果)。"
             "output_ptr.dtype.element_ty にキャストしてください",
         )
+    if cause == "formula":
+        dtype, passing = str(f["dtype"]), ", ".join(str(d) for d in f["passing"] or [])
+        return Said(
+            f"only {dtype} cases fail ({passing} pass), and nothing in this kernel rounds to 16 bits — the "
+            "formula differs a little from the reference everywhere (another approximation, e.g. the tanh form "
+            "for the exact erf or the other way round, a rounded constant, a term left out), which only the "
+            f"strict {dtype} tolerance sees",
+            f"{dtype} のケースだけが失敗しています({passing} は合格)。このカーネルには 16 ビットに丸める箇所が"
+            "ありません。式そのものが参照実装とどこでも少しずつずれています(別の近似式、たとえば厳密な erf の"
+            "代わりの tanh 近似やその逆、丸めた定数、抜けた項)。許容誤差の厳しい "
+            f"{dtype} のケースでだけ、そのずれが見えています",
+        )
     if cause == "dtype-only":
         dtype, passing = str(f["dtype"]), ", ".join(str(d) for d in f["passing"] or [])
         return Said(
@@ -1400,6 +1412,18 @@ def _mismatch(f: Facts) -> Said:
             "the wrong order (return them in the order of the inputs)",
             f"。{name} には期待される {other} の値が、{other} には期待される {name} の値が入っています。"
             "2 つを返す順序が逆です(入力の順に返してください)",
+        )
+    if cause in (None, "all-wrong") and f["near_miss"] and f.get("lossy16", True) is False:
+        ratio = number(f["near_miss"])
+        return head + Said(
+            f": every wrong element is within {ratio}× the tolerance — nearly right, but this case has no "
+            "16-bit step or dot to lose precision in: a small error in the formula — a rounded or mistyped "
+            "constant, an approximation, or padding lanes counted in a sum or max (mask them out, or load them "
+            "with other= set to the neutral value)",
+            f"。ずれた要素はどれも許容誤差の {ratio} 倍以内で、値はほぼ正しいのですが、このケースには精度を"
+            "失うような 16 ビットの途中結果も dot もありません。式の小さな誤りです。丸めたり打ち間違えたりした"
+            "定数、近似式、または和や最大値に数えられたパディングのレーン(マスクで除くか、other= に"
+            "中立な値を指定して読み込んでください)を確認してください",
         )
     if cause in (None, "all-wrong") and f["near_miss"]:
         ratio = number(f["near_miss"])
