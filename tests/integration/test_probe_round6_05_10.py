@@ -409,19 +409,15 @@ def test_rms_weight_before_stats_hint_fits_rms_norm(worker):
     assert "exp" not in message, message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass: x * x in fp16 overflows for |x| > 256 (the lesson's 'outliers in the hundreds'), but "
-    "the inputs are randn * 20, so squaring before the fp32 cast never overflows here",
-)
 def test_rms_square_in_fp16_fails(worker):
-    assert not verify(worker, RMS, "l10_rms_wrong_square_in_fp16_then_cast.py")["passed"]
+    """Once a false pass (randn * 20 never overflows): the last row's outliers (300, -400) overflow x * x in fp16."""
+    result = verify(worker, RMS, "l10_rms_wrong_square_in_fp16_then_cast.py")
+    assert not result["passed"] and {c["dtype"] for c in failed(result)} == {"float16"}
+    assert first_diag(result)["cause"] == "dtype-only", first_diag(result)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass: the weight input is always contiguous, so dropping weight.contiguous() while the "
-    "kernel reads w_ptr + cols is never caught",
-)
 def test_rms_weight_contiguous_dropped_fails(worker):
-    assert not verify(worker, RMS, "l10_rms_wrong_weight_contiguous_dropped.py")["passed"]
+    """Once a false pass (the weight was always contiguous): a strided weight read as w_ptr + cols."""
+    result = verify(worker, RMS, "l10_rms_wrong_weight_contiguous_dropped.py")
+    error = result.get("error") or {}
+    assert not result["passed"] and error.get("kind") == "oob" and "w_ptr" in error.get("message", ""), error

@@ -86,6 +86,13 @@ def _dtype(value: str, where: Where, allow_case: bool = False) -> str:
     raise where.fail("unknown-choice", value=value, allowed=list(DTYPES))
 
 
+def _layout_fits(layout: str, shape: list) -> bool:
+    """transposed needs a 2D shape; sliced a 1D (every other element) or 2D one (slices of wider rows)."""
+    return not (
+        (layout == "transposed" and len(shape) != 2) or (layout == "sliced" and len(shape) not in (1, 2))
+    )
+
+
 def _input(name: str, spec: dict, where: Where) -> InputSpec:
     if not IDENT.match(name):
         raise where.fail("not-a-name")
@@ -99,12 +106,12 @@ def _input(name: str, spec: dict, where: Where) -> InputSpec:
     layout = spec.get("layout", "contiguous")
     if layout not in LAYOUTS:
         raise (where / "layout").fail("unknown-choice", value=layout, allowed=list(LAYOUTS))
-    if layout in ("transposed", "sliced") and len(shape) != 2:
+    if not _layout_fits(layout, shape):
         raise (where / "layout").fail("layout-2d", layout=layout)
     bench_layout = spec.get("bench_layout", layout)
     if bench_layout not in LAYOUTS:
         raise (where / "bench_layout").fail("unknown-choice", value=bench_layout, allowed=list(LAYOUTS))
-    if bench_layout in ("transposed", "sliced") and len(shape) != 2:
+    if not _layout_fits(bench_layout, shape):
         raise (where / "bench_layout").fail("layout-2d", layout=bench_layout)
     return InputSpec(
         name=name,

@@ -126,6 +126,8 @@ VERIFY = Table(
                 "zero_row": TEXT,
                 "low_row": TEXT,
                 "high_row": TEXT,
+                "outlier_row": TEXT,
+                "falling_row": TEXT,
                 "store_once": BOOL,
                 "loop": ListOf(TEXT),
                 "autotune": Table({"configs_function": TEXT, "min_configs": INT, "key_any": ListOf(TEXT)}),

@@ -78,6 +78,18 @@ def _first_row(exercise, inputs: dict, key: str, floating: bool = False):
     return tensor[0]
 
 
+def _row(exercise, inputs: dict, key: str, index: int):
+    """Row `index` of the floating input a `key = "name"` contract names, when the input has a row there
+    other than row 0 (row 0 belongs to zero_row / low_row / high_row), else None."""
+    name = exercise.verify.contracts.get(key)
+    tensor = inputs.get(name) if name else None
+    if tensor is None or getattr(tensor, "dim", lambda: 0)() < 2 or not tensor.is_floating_point():
+        return None
+    rows = tensor.shape[0]
+    index = index % rows if rows else 0
+    return tensor[index] if rows >= 2 and index != 0 and tensor.shape[1] else None
+
+
 def prepare_inputs(exercise, inputs: dict) -> None:
     """Data that makes a parameter matter, on row 0 of the input a contract names:
     - `zero_row = "x"` zeroes it, where dropping eps from rsqrt(mean(x²) + eps) turns 0 into 0 · inf = NaN
@@ -87,7 +99,13 @@ def prepare_inputs(exercise, inputs: dict) -> None:
       narrow and near -120, not far below: exp2(x * log2 e) loses |x| * 2^-24 relative, and a float32 softmax
       checked at rtol 1e-5 must still pass when written the usual way;
     - `high_row = "logits"` lifts it by 100: exp(x) overflows float32 there (e^88.7 is the limit) unless the
-      row's max is subtracted first; a log-sum-exp minus a picked logit does not change under it."""
+      row's max is subtracted first; a log-sum-exp minus a picked logit does not change under it;
+    - `outlier_row = "x"` puts outlier features in the hundreds on the LAST row (when there are two or more):
+      its first element becomes 300 and its middle one -400 (LLM hidden states carry such features): x * x
+      overflows float16 (65504) there, so squaring before the float32 cast shows;
+    - `falling_row = "x"` splits row 1 (when there is one): its first half moves to x / 100 + 100, the rest to
+      x / 100 - 100, so a later chunk's max is far below an earlier one's; a running max that is not carried
+      (m_new = max(chunk) instead of maximum(m, max(chunk))) falls and exp(m - m_new) overflows."""
     row = _first_row(exercise, inputs, "zero_row")
     if row is not None:
         row.zero_()
@@ -97,6 +115,16 @@ def prepare_inputs(exercise, inputs: dict) -> None:
     row = _first_row(exercise, inputs, "high_row", floating=True)
     if row is not None:
         row.add_(100)
+    row = _row(exercise, inputs, "outlier_row", -1)
+    if row is not None:
+        row[0] = 300.0
+        if row.shape[0] > 2:
+            row[row.shape[0] // 2] = -400.0
+    row = _row(exercise, inputs, "falling_row", 1)
+    if row is not None and row.shape[0] >= 2:
+        half = (row.shape[0] + 1) // 2
+        row[:half].div_(100).add_(100)
+        row[half:].div_(100).sub_(100)
 
 
 def _programs(launch: dict) -> int | None:
