@@ -216,11 +216,6 @@ def test_fma_chain_early_return_fails_only_degree_0(worker):
     assert first_diag(result)["kind"] == "unwritten"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="misleading: tl.store never ran (the kernel returned early for degree = 0) but the message says "
-    "'check the tl.store pointer and that the wrapper returns the tensor'",
-)
 def test_fma_chain_early_return_is_not_blamed_on_the_store_pointer(worker):
     message = first_message(verify(worker, FMA, "l06_fma_chain_wrong_early_return_degree0.py"))
     assert "tl.store pointer" not in message, message
@@ -231,11 +226,6 @@ def test_fma_chain_swapped_n_and_degree_fails(worker):
     assert not result["passed"] and first_diag(result)["kind"] == "unwritten"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="misleading: n_elements received degree (written elements = degree in every case) but the lab says "
-    "'check the store's mask' / 'check the offsets'",
-)
 def test_fma_chain_swapped_n_and_degree_names_the_arguments(worker):
     message = first_message(verify(worker, FMA, "l06_fma_chain_wrong_args_n_degree_swapped.py"))
     assert "degree" in message or "argument" in message, message

@@ -292,3 +292,50 @@ def test_a_float32_near_miss_in_a_plain_float32_file_names_the_formula(tmp_path)
     _explain_values(diag, expected + noise, expected, {}, 0.01, 0.0, learner_file=str(plain))
     assert diag[0]["lossy16"] is False and diag[0]["near_miss"] == 2.0
     assert "fp16/bf16" not in diag[0]["message"] and "constant" in diag[0]["message"], diag[0]["message"]
+
+
+def test_a_store_that_never_ran_is_named_and_a_masked_off_one_is_not():
+    from tritonlab.engine.tasks.verify import _refine_stores
+
+    def none_written():
+        return [{"kind": "unwritten", "cause": "none-written", "count": 1, "numel": 1, "message": "x: y"}]
+
+    never = none_written()
+    _refine_stores(never, {"store_calls": 0, "store_lanes": 0, "stored_poison": 0}, True)
+    assert never[0]["cause"] == "store-never-ran" and "return" in never[0]["message"], never
+    unlaunched = none_written()  # no learner launch at all: not this
+    _refine_stores(unlaunched, {"store_calls": 0, "store_lanes": 0, "stored_poison": 0}, False)
+    assert unlaunched[0]["cause"] == "none-written"
+    gpu = none_written()  # no interpreter record of the stores
+    _refine_stores(gpu, {}, True)
+    assert gpu[0]["cause"] == "none-written"
+    masked = none_written()
+    _refine_stores(masked, {"store_calls": 2, "store_lanes": 0, "stored_poison": 0}, True)
+    assert masked[0]["cause"] == "masked-off"
+
+
+def _unwritten_case(n, degree, written):
+    diag = {
+        "kind": "unwritten",
+        "cause": "partial-blocks",
+        "count": n - written,
+        "numel": n,
+        "message": "h: x",
+    }
+    return {"params": {"n": n, "degree": degree}, "dtype": "float32", "passed": False, "diagnoses": [diag]}
+
+
+def test_a_written_count_equal_to_another_argument_is_the_argument_order():
+    cases = [_unwritten_case(1, 0, 0), _unwritten_case(97, 1, 1), _unwritten_case(1000, 3, 3)]
+    cases[0]["diagnoses"][0]["cause"] = "masked-off"
+    _case_patterns(cases, ["float32"])
+    first = cases[0]["diagnoses"][0]
+    assert first["cause"] == "args-order" and first["param"] == "degree" and "argument" in first["message"]
+    other = [_unwritten_case(97, 1, 32), _unwritten_case(1000, 3, 128)]  # a tail lost: not the arguments
+    _case_patterns(other, ["float32"])
+    assert other[0]["diagnoses"][0]["cause"] == "partial-blocks"
+    zeros = [_unwritten_case(97, 0, 0), _unwritten_case(1000, 0, 0)]  # nothing written anywhere: no evidence
+    for case in zeros:
+        case["diagnoses"][0]["cause"] = "none-written"
+    _case_patterns(zeros, ["float32"])
+    assert zeros[0]["diagnoses"][0]["cause"] == "none-written"

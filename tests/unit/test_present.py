@@ -215,3 +215,14 @@ def test_a_formula_difference_and_a_plain_float32_near_miss_in_both_languages():
     assert "within 1.1× the tolerance" in en and "fp16/bf16" not in en and "padding" in en
     assert "1.1 倍以内" in ja and "fp16/bf16" not in ja and "パディング" in ja
     assert "fp16/bf16" in describe(dict(near, lossy16=True), "en")
+
+
+def test_a_store_that_never_ran_and_swapped_arguments_in_both_languages():
+    never = {"kind": "unwritten", "cause": "store-never-ran", "count": 1, "numel": 1}
+    en, ja = describe(never, "en"), describe(never, "ja")
+    assert "never ran its tl.store" in en and "return" in en and "tl.store pointer" not in en
+    assert "tl.store を一度も実行していません" in ja and "return" in ja
+    swapped = {"kind": "unwritten", "cause": "args-order", "count": 96, "numel": 97, "param": "degree"}
+    en, ja = describe(swapped, "en"), describe(swapped, "ja")
+    assert "exactly degree elements" in en and "order of the launch's arguments" in en
+    assert "degree" in ja and "引数の順序" in ja

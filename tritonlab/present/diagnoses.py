@@ -953,6 +953,26 @@ def _unwritten(f: Facts) -> Said:
             "個のスロットが書き込まれていません。そのためのプログラムが起動されていません"
             f"({number(f['tiles'])} ブロックに対してグリッドは {number(f['programs'])} プログラム)",
         )
+    if cause == "store-never-ran":
+        return Said(
+            f"no element was written ({_n(n, 'en', 'element', 'elements', '')} still "
+            f"{'holds' if n == 1 else 'hold'} the poison): your kernel was launched but never ran its tl.store — "
+            "a return (or an if) before the store skips it in this case: look for a return or branch above "
+            "tl.store and let every path reach the store",
+            f"どの要素も書き込まれていません({number(n)} 要素がポイズン値のままです)。カーネルは起動されましたが、"
+            "tl.store を一度も実行していません。このケースでは、ストアより前の return(または if)がストアを"
+            "飛ばしています。tl.store より上の return や分岐を探し、どの経路でもストアに届くようにしてください",
+        )
+    if cause == "args-order":
+        param = str(f["param"] or "?")
+        return Said(
+            f"{_n(count, 'en', 'element', 'elements', '')} of the output never written: in every failing case "
+            f"the kernel wrote exactly {param} elements — the element count it bounds its stores by received "
+            f"{param}: check the order of the launch's arguments against the kernel's parameters",
+            f"出力の {number(count)} 要素が書き込まれていません。失敗したどのケースでも、カーネルが書いた要素数は"
+            f"ちょうど {param} 個です。ストアの範囲を決める要素数の引数に {param} が渡っています。起動時の引数の"
+            "順序をカーネルの引数と照らし合わせてください",
+        )
     if cause == "none-written":
         return Said(
             f"no element was written ({_n(n, 'en', 'element', 'elements', '')} still "
@@ -1788,6 +1808,16 @@ def _autotune_key(f: Facts) -> Said:
             f"— key on {wanted}",
             "オートチューンのキーが空です。最初の形状で選ばれた config がすべての形状に使い回されます。"
             f"{wanted} をキーにしてください",
+        )
+    if f.get("missing"):
+        missing = ", ".join(str(m) for m in f["missing"])
+        return Said(
+            f"the autotune key is {key}: it leaves out {missing}, so the config that won for one {missing} is "
+            f"reused for every other (the 4096-row winner for 16 rows) — key on {wanted} (a bucket such as "
+            "next_power_of_2(M) passed as an extra argument counts)",
+            f"オートチューンのキーが {key} で、{missing} が入っていません。ある {missing} で勝った config が"
+            f"ほかのすべての {missing} に使い回されます(4096 行で勝った config が 16 行にも)。{wanted} をキーに"
+            "してください(next_power_of_2(M) のようなバケットを追加の引数で渡してもかまいません)",
         )
     return Said(
         f"the autotune key is {key}: with no size argument in it, the config picked for the first shape is "

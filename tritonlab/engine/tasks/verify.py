@@ -985,7 +985,7 @@ def judge_case(
         block_size=block,
     )
     _refine_unwritten(report.get("diagnoses", []), mine, block, got.numel(), facts.get("provenance"))
-    _refine_stores(report.get("diagnoses", []), facts.get("provenance"))
+    _refine_stores(report.get("diagnoses", []), facts.get("provenance"), bool(mine))
     provenance = facts.get("provenance")
     twice = _int(provenance.get("stored_twice")) if isinstance(provenance, dict) else 0
     if (exercise.verify.contracts or {}).get("store_once") and twice:
@@ -1774,6 +1774,45 @@ def _only_row_0(case: dict) -> bool:
     return diag.get("kind") == "mismatch" and diag.get("rows") == [[0, 0]]
 
 
+def _args_order(first: dict, bad: list) -> bool:
+    """Part of the output unwritten in every failing case, and the count written equal to one other scalar
+    argument (not 0 everywhere): the element count the kernel bounds its stores by received that argument —
+    the launch passes its arguments in the wrong order (n_elements and degree swapped)."""
+    if len(bad) < 2 or first.get("cause") not in (
+        "none-written",
+        "masked-off",
+        "partial-blocks",
+        "tail-block",
+    ):
+        return False
+    written = []
+    for case in bad:
+        diag = case["diagnoses"][0]
+        count, numel = diag.get("count"), diag.get("numel")
+        if diag.get("kind") != "unwritten" or not isinstance(count, int) or not isinstance(numel, int):
+            return False
+        written.append(numel - count)
+    names = [
+        name
+        for name, value in bad[0]["params"].items()
+        if all(
+            isinstance(c["params"].get(name), int)
+            and not isinstance(c["params"].get(name), bool)
+            and c["params"][name] == w
+            for c, w in zip(bad, written, strict=True)
+        )
+    ]
+    if len(names) != 1 or not any(written):
+        return False
+    first.update(cause="args-order", param=names[0])
+    first["message"] = (
+        f"{_head(first)}: in every failing case the kernel wrote exactly {names[0]} elements — the element "
+        f"count it bounds its stores by received {names[0]}: check the order of the launch's arguments "
+        "against the kernel's parameters"
+    )
+    return True
+
+
 def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> None:
     """Patterns across cases that name a cause one case cannot: only one dtype fails (its range or precision);
     only the cases with several K steps fail (what changes between steps: the pointer advance); only the row
@@ -1795,6 +1834,8 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
             "where every exp underflows to 0 — the running max must start at -inf (not 0) and padding must "
             "load as -inf, so that the row's own max is what gets subtracted"
         )
+        return
+    if _args_order(first, bad):
         return
     if not good:
         return
@@ -2101,10 +2142,11 @@ def _refine_unwritten(diagnoses: list, launches: list, block, numel: int, proven
             )
 
 
-def _refine_stores(diagnoses: list, provenance) -> None:
+def _refine_stores(diagnoses: list, provenance, launched: bool = False) -> None:
     """What the interpreter saw the learner's stores do, for output that still holds the poison: stored, but
-    with values computed from memory nobody wrote (a kernel that loads its own output); or tl.store ran with
-    every lane masked off (a mask one short at n = 1)."""
+    with values computed from memory nobody wrote (a kernel that loads its own output); tl.store ran with
+    every lane masked off (a mask one short at n = 1); or a learner kernel ran and never reached its tl.store
+    (a return before it)."""
     facts = provenance if isinstance(provenance, dict) else {}
     stored_poison, calls, lanes = (
         _int(facts.get(k)) for k in ("stored_poison", "store_calls", "store_lanes")
@@ -2126,6 +2168,13 @@ def _refine_stores(diagnoses: list, provenance) -> None:
                     if loads_output
                     else " — check what the stored values are computed from"
                 )
+            )
+        elif diag.get("cause") == "none-written" and launched and "store_calls" in facts and not calls:
+            diag.update(cause="store-never-ran")
+            diag["message"] = (
+                f"{diag['message'].split(':', 1)[0]}: your kernel was launched but never ran its "
+                "tl.store — a return (or an if) before the store skips it in this case: look for a return or "
+                "branch above tl.store and let every path reach the store"
             )
         elif diag.get("cause") == "none-written" and calls and not lanes:
             diag.update(cause="masked-off", store_calls=calls)
