@@ -375,12 +375,6 @@ def test_program_map_stored_zeros_fail_wherever_there_are_several_programs(worke
         assert case["passed"] != several, case["name"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cause tail-block: 'only in the last, partial block ... check the mask and the other= value' — "
-    "judged on n=17, BLOCK=16, where program 1 is the tail; the n=97 and n=1000 cases show programs 1-3 of 4 "
-    "all wrong: every program stored 0, the value must be its pid",
-)
 def test_program_map_stored_zeros_are_not_blamed_on_the_mask(worker):
     diag = first_diag(verify(worker, PM, "l03_program_map_wrong_values_still_zero.py"))
     assert diag.get("cause") != "tail-block" and "other=" not in diag["message"], diag["message"]

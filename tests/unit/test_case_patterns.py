@@ -339,3 +339,28 @@ def test_a_written_count_equal_to_another_argument_is_the_argument_order():
         case["diagnoses"][0]["cause"] = "none-written"
     _case_patterns(zeros, ["float32"])
     assert zeros[0]["diagnoses"][0]["cause"] == "none-written"
+
+
+def _mismatch_in(programs, n_programs, cause=None):
+    diag = {"kind": "mismatch", "cause": cause, "programs": programs, "n_programs": n_programs}
+    diag["message"] = (
+        "1 element differs, only in the last, partial block (x): check the mask and the other= value"
+    )
+    return {"params": {"n": 1}, "dtype": "float32", "passed": False, "diagnoses": [diag]}
+
+
+def test_a_tail_block_claim_is_withdrawn_when_another_case_has_earlier_programs_wrong():
+    zeros = [_mismatch_in([[1, 1]], 2, "tail-block"), _mismatch_in([[1, 3]], 4), _mismatch_in([[1, 7]], 8)]
+    zeros.append({"params": {"n": 1}, "dtype": "float32", "passed": True, "diagnoses": []})
+    _case_patterns(zeros, ["float32"])
+    first = zeros[0]["diagnoses"][0]
+    assert first["cause"] == "all-but-first" and "other=" not in first["message"], first
+    mixed = [_mismatch_in([[1, 1]], 2, "tail-block"), _mismatch_in([[0, 0], [3, 3]], 4)]
+    _case_patterns(mixed, ["float32"])
+    assert (
+        mixed[0]["diagnoses"][0]["cause"] is None
+        and "not only the last block" in mixed[0]["diagnoses"][0]["message"]
+    )
+    tail = [_mismatch_in([[1, 1]], 2, "tail-block"), _mismatch_in([[3, 3]], 4)]  # the last block everywhere
+    _case_patterns(tail, ["float32"])
+    assert tail[0]["diagnoses"][0]["cause"] == "tail-block"

@@ -226,3 +226,10 @@ def test_a_store_that_never_ran_and_swapped_arguments_in_both_languages():
     en, ja = describe(swapped, "en"), describe(swapped, "ja")
     assert "exactly degree elements" in en and "order of the launch's arguments" in en
     assert "degree" in ja and "引数の順序" in ja
+
+
+def test_every_program_but_the_first_wrong_in_both_languages():
+    facts = {"kind": "mismatch", "count": 1, "cause": "all-but-first", "atol": 1e-5, "rtol": 1e-5}
+    en, ja = describe(facts, "en"), describe(facts, "ja")
+    assert "program 0 is right" in en and "tl.program_id(0)" in en and "other=" not in en
+    assert "プログラム 0 だけが正しく" in ja and "tl.program_id(0)" in ja

@@ -1240,6 +1240,14 @@ def _pattern(f: Facts) -> Said | None:
             "(.to(tl.float16) / tl.bfloat16 へのキャストや 16 ビットの途中結果)。"
             "output_ptr.dtype.element_ty にキャストしてください",
         )
+    if cause == "all-but-first":
+        return Said(
+            "in every failing case program 0 is right and every other program is wrong — what a program "
+            "stores must follow its own tl.program_id(0), not a value every program shares",
+            "失敗したどのケースでも、プログラム 0 だけが正しく、ほかのプログラムはすべて誤っています。"
+            "各プログラムがストアする値は、全プログラム共通の値ではなく、自分の tl.program_id(0) に"
+            "従わなければなりません",
+        )
     if cause == "formula":
         dtype, passing = str(f["dtype"]), ", ".join(str(d) for d in f["passing"] or [])
         return Said(

@@ -1774,6 +1774,45 @@ def _only_row_0(case: dict) -> bool:
     return diag.get("kind") == "mismatch" and diag.get("rows") == [[0, 0]]
 
 
+def _wrong_programs(diag: dict) -> set[int] | None:
+    """The programs (1D blocks) a mismatch names, from its runs; None when it names none."""
+    runs = diag.get("programs")
+    if diag.get("kind") != "mismatch" or not isinstance(runs, list) or not runs:
+        return None
+    if diag.get("programs_total") not in (None, len(runs)):
+        return None  # cut short: not every program is listed
+    return {p for a, b in runs for p in range(int(a), int(b) + 1)}
+
+
+def _not_the_tail(first: dict, bad: list) -> bool:
+    """A tail-block claim that another failing case refutes: there, programs other than the last are wrong
+    too (values stored without the pid: n = 17 fails in its last block only, n = 97 in programs 1-3 of 4).
+    When every failing case has program 0 right and every other program wrong: cause `all-but-first`."""
+    named = [
+        (set_, case["diagnoses"][0].get("n_programs"))
+        for case in bad
+        if (set_ := _wrong_programs(case["diagnoses"][0])) is not None
+    ]
+    if not any(isinstance(n, int) and programs - {n - 1} for programs, n in named):
+        return False
+    head = _head(first).split(", only in the last")[0]
+    if len(named) == len(bad) and all(
+        isinstance(n, int) and programs == set(range(1, n)) for programs, n in named
+    ):
+        first.update(cause="all-but-first")
+        first["message"] = (
+            f"{head}: in every failing case program 0 is right and every other program is wrong — what a "
+            "program stores must follow its own tl.program_id(0), not a value every program shares"
+        )
+        return True
+    first["cause"] = None
+    first["message"] = (
+        f"{head}: not only the last block — other failing cases are wrong in earlier programs too, so "
+        "the tail's mask is not the cause: check what every program computes and stores"
+    )
+    return True
+
+
 def _args_order(first: dict, bad: list) -> bool:
     """Part of the output unwritten in every failing case, and the count written equal to one other scalar
     argument (not 0 everywhere): the element count the kernel bounds its stores by received that argument —
@@ -1836,6 +1875,8 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
         )
         return
     if _args_order(first, bad):
+        return
+    if first.get("cause") == "tail-block" and _not_the_tail(first, bad):
         return
     if not good:
         return
