@@ -383,6 +383,7 @@ def prepare_interpreter() -> None:
     repair_bf16_dot()
     repair_wrap_triton()
     repair_libdevice()
+    repair_range_loop_variable()
 
 
 def repair_wrap_triton() -> bool:
@@ -550,4 +551,55 @@ def repair_libdevice() -> bool:
         if callable(member) and tl_core.is_builtin(member):
             for module in (cuda_libdevice, stub):
                 setattr(module, name, routed(member))
+    return True
+
+
+def repair_range_loop_variable() -> bool:
+    """A compiled kernel's `for row in range(...)` / `tl.range(...)` counts with a tensor; the interpreter ran
+    the loop in Python, so `row` was an int and `row.to(tl.int64)` stopped a correct kernel with "'int' object
+    has no attribute 'to'" (probe round 6: a grid-stride loop over rows). The interpreter already rewrites
+    each assignment into a tensor (`ASTTransformer.visit_Assign`); this rewrites the loop variable the same
+    way at the top of the body. `tl.static_range` is left alone (its variable is a constexpr on a GPU too).
+    Idempotent; returns whether the rewrite is in place."""
+    try:
+        import ast
+
+        from triton.runtime import interpreter
+    except Exception:  # noqa: BLE001 - no usable triton
+        return False
+    transformer = getattr(interpreter, "ASTTransformer", None)
+    if transformer is None or not hasattr(transformer, "visit_Assign"):
+        return False
+    if getattr(transformer, "_tritonlab_for", False):
+        return True
+
+    def counts_with_tensor(call: ast.expr) -> bool:
+        if not isinstance(call, ast.Call):
+            return False
+        func = call.func
+        return (isinstance(func, ast.Name) and func.id == "range") or (
+            isinstance(func, ast.Attribute) and func.attr == "range"
+        )
+
+    def visit_For(self, node):  # noqa: N802 - ast.NodeTransformer's naming
+        node = self.generic_visit(node)
+        if counts_with_tensor(node.iter) and isinstance(node.target, ast.Name):
+            name = node.target.id
+            as_tensor = ast.Assign(
+                targets=[ast.Name(id=name, ctx=ast.Store())],
+                value=ast.Call(
+                    func=ast.Attribute(
+                        value=ast.Name(id="interpreter_semantic", ctx=ast.Load()),
+                        attr="to_tensor",
+                        ctx=ast.Load(),
+                    ),
+                    args=[ast.Name(id=name, ctx=ast.Load()), ast.Constant(value=False)],
+                    keywords=[],
+                ),
+            )
+            node.body.insert(0, ast.copy_location(as_tensor, node))
+        return node
+
+    transformer.visit_For = visit_For
+    transformer._tritonlab_for = True
     return True
