@@ -189,13 +189,16 @@ def test_add_checked_checks_after_the_launch_says_too_late(worker):
 @pytest.mark.parametrize(
     "name, case",
     [
-        ("l05_add_checked_wrong_float_kind_only.py", "rejects dtype mismatch"),
-        ("l05_add_checked_wrong_makes_contiguous.py", "rejects non-contiguous input"),
+        ("l05_add_checked_wrong_float_kind_only.py", ["rejects dtype mismatch"]),
+        (
+            "l05_add_checked_wrong_makes_contiguous.py",
+            ["rejects non-contiguous input", "rejects non-contiguous x"],
+        ),
     ],
 )
 def test_add_checked_missing_one_refusal(worker, name, case):
     result = verify(worker, "5/add-checked", name)
-    assert [(c["name"], kinds(c)) for c in failed(result)] == [(case, {"validation"})]
+    assert [(c["name"], kinds(c)) for c in failed(result)] == [(n, {"validation"}) for n in case]
     assert "accepted" in first_diag(result)["message"]
 
 

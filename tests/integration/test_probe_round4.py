@@ -216,6 +216,7 @@ def test_add_checked_flattening_accepts_two_bad_inputs(worker):
     result = verify(worker, "5/add-checked", "l05_add_checked_wrong_flattens_first.py")
     assert sorted(c["name"] for c in failed(result)) == [
         "rejects non-contiguous input",
+        "rejects non-contiguous x",
         "rejects same size, different shape",
     ]
     assert all(kinds(c) == {"validation"} for c in failed(result))

@@ -365,14 +365,11 @@ def test_autotune_prune_that_leaves_nothing_fails(worker):
     assert not verify(worker, AT, "l10_autotune_wrong_prune_empties_small_m.py")["passed"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass (a judgment): key=['N', 'K'] passes the key_any contract, but leaves out M, the size "
-    "the lesson's over-fitting trap is about (the 4096-row winner reused for 16 rows)",
-)
 def test_autotune_key_without_m_fails(worker):
     result = verify(worker, AT, "l10_autotune_wrong_key_without_m.py")
     assert not result["passed"] and "M" in first_message(result)
+    diag = first_diag(result)
+    assert diag["kind"] == "autotune-key" and diag["missing"] == ["M"], diag
 
 
 # --- lesson 10: debug-rms-norm ---------------------------------------------------------------------------------------

@@ -130,7 +130,14 @@ VERIFY = Table(
                 "falling_row": TEXT,
                 "store_once": BOOL,
                 "loop": ListOf(TEXT),
-                "autotune": Table({"configs_function": TEXT, "min_configs": INT, "key_any": ListOf(TEXT)}),
+                "autotune": Table(
+                    {
+                        "configs_function": TEXT,
+                        "min_configs": INT,
+                        "key_any": ListOf(TEXT),
+                        "key_all": ListOf(TEXT),
+                    }
+                ),
             }
         ),
     },

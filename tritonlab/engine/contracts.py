@@ -277,7 +277,8 @@ def _storage_reached(tensor, launches: list) -> bool:
 def check_file(exercise, module) -> list[dict]:
     """`autotune = { configs_function = "get_autotune_configs", min_configs = 2, key_any = ["M", "N", "K"] }`:
     an autotuner with no GPU configs or an empty key passes every value check on the interpreter (which gets
-    one config by design), so the search space and key are read from the learner's module instead."""
+    one config by design), so the search space and key are read from the learner's module instead.
+    `key_all = ["M", "N", "K"]`: each of them must be in the key (itself or a bucket named after it)."""
     facts: list[dict] = _launch_option_params(module) + _allocator_missing(module)
     spec = exercise.verify.contracts.get("autotune")
     if not isinstance(spec, dict):
@@ -298,6 +299,20 @@ def check_file(exercise, module) -> list[dict]:
                     f"is reused for every shape — key on {', '.join(wanted) or 'the shapes'}",
                 }
             )
+            continue
+        missing = [name for name in spec.get("key_all") or [] if not _keyed(name, keys)]
+        if missing:
+            facts.append(
+                {
+                    "kind": "autotune-key",
+                    "key": keys,
+                    "expected_any": wanted,
+                    "missing": missing,
+                    "message": f"the autotune key {keys} leaves out {', '.join(missing)}: the config that "
+                    f"won for one {missing[0]} is reused for every {missing[0]} (the 4096-row winner for 16 "
+                    f"rows) — key on {', '.join(spec['key_all'])} (or a bucket, such as next_power_of_2(M))",
+                }
+            )
     function = getattr(module, spec.get("configs_function") or "", None)
     if callable(function):
         configs = _gpu_configs(function)
@@ -315,6 +330,11 @@ def check_file(exercise, module) -> list[dict]:
                 }
             )
     return facts
+
+
+def _keyed(name: str, keys: list) -> bool:
+    """Whether an autotune key names this size: itself, or a bucket of it (M_BUCKET, M_POW2, BUCKET_M)."""
+    return any(str(key) == name or name in str(key).split("_") for key in keys)
 
 
 _LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
