@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tritonlab.engine.client import WorkerClient
+from tritonlab.present.verify import summary
 
 PROBES = Path(__file__).parent / "probe_round6_05_10"
 
@@ -356,13 +357,16 @@ def test_autotune_config_without_group_m_names_the_config(worker):
     assert "config" in message.lower(), message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass (a judgment): early_config_prune that empties the list for M < 16 crashes on a GPU "
-    "('No valid autotuner configs after pruning'); the interpreter's one config never calls the prune",
-)
 def test_autotune_prune_that_leaves_nothing_fails(worker):
-    assert not verify(worker, AT, "l10_autotune_wrong_prune_empties_small_m.py")["passed"]
+    # a GPU's autotuner stops with "No valid autotuner configs after pruning"; the interpreter's one config
+    # never reached the prune: the lab runs it over the file's GPU configs before each launch
+    name = "l10_autotune_wrong_prune_empties_small_m.py"
+    result = verify(worker, AT, name)
+    assert not result["passed"]
+    error = result["error"]
+    assert error["cause"] == "prune-empty" and error["prune"] == "prune_tall_tiles", error
+    assert error["prune_line"] == line_of(name, "def prune_tall_tiles") and error["sizes"]["M"] == 1, error
+    assert "kept none of the 4 GPU configs" in summary(result, "en"), summary(result, "en")
 
 
 def test_autotune_key_without_m_fails(worker):

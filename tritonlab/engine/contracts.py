@@ -478,19 +478,68 @@ def directives(kwargs: dict) -> tuple[dict, dict]:
     )
 
 
+class PruneLeftNothing(RuntimeError):
+    """The learner's `early_config_prune` returned no config for a launch's arguments: a GPU's autotuner stops
+    there ("No valid autotuner configs after pruning"); the interpreter's one config never reached the
+    prune."""
+
+    def __init__(self, configs: int, sizes: dict, prune=None):
+        self.configs, self.sizes = configs, sizes
+        self.prune_name = getattr(prune, "__name__", None)
+        try:
+            self.prune_line: int | None = inspect.getsourcelines(prune)[1] if prune is not None else None
+        except (OSError, TypeError):
+            self.prune_line = None
+        shown = ", ".join(f"{k}={v}" for k, v in sizes.items())
+        super().__init__(
+            f"No valid autotuner configs after pruning: early_config_prune kept none of the {configs} GPU "
+            f"configs for {shown or 'this launch'}"
+        )
+
+
+def _guard_prune(tuner, configs: list, sizes_of: list[str]) -> None:
+    """Run the tuner's early_config_prune over the file's GPU configs before each launch, as a GPU's
+    autotuner does with several configs (an instance attribute over Autotuner.run; removed by the caller)."""
+    prune = getattr(tuner, "early_config_prune", None)
+    if not callable(prune):
+        return
+
+    def guarded(*args, **kwargs):
+        nargs = dict(zip(getattr(tuner, "arg_names", []), args, strict=False))
+        if not prune(list(configs), nargs, **kwargs):
+            sizes = {k: nargs[k] for k in sizes_of if isinstance(nargs.get(k), int)}
+            raise PruneLeftNothing(len(configs), sizes, prune)
+        return type(tuner).run(tuner, *args, **kwargs)  # the class's run, as hooked at launch time
+
+    tuner.run = guarded
+
+
 @contextlib.contextmanager
 def pinned_autotune(exercise, module, which: str | None) -> Iterator[dict | None]:
     """On the interpreter the file hands the autotuner one small config by design, so a grid that hard-codes
     that tile (lambda meta: (cdiv(M, 32) * cdiv(N, 32),)) or a kernel wrong for other tiles passes there.
     This case pins every autotuner of the file to one of its GPU configs (the smallest or largest tile);
-    yields that config's keywords, or None when there is nothing to pin (no autotuner, no GPU configs)."""
+    yields that config's keywords, or None when there is nothing to pin (no autotuner, no GPU configs).
+    Every case (pinned or not) also runs the file's early_config_prune over its GPU configs before a launch:
+    with one config Triton never prunes, so a prune that leaves nothing for small M passed the interpreter."""
     spec = exercise.verify.contracts.get("autotune")
     function = getattr(module, spec.get("configs_function") or "", None) if isinstance(spec, dict) else None
-    configs = _gpu_configs(function) if which and callable(function) else None
+    configs = _gpu_configs(function) if callable(function) else None
     tiles = [c for c in configs or [] if isinstance(getattr(c, "kwargs", None), dict)]
     tuners = _autotuners(module) if tiles else []
     if not tuners:
         yield None
+        return
+    sizes_of = [str(k) for k in (spec.get("key_all") or ["M", "N", "K"])] if isinstance(spec, dict) else []
+    guarded = [t for t in tuners if "run" not in vars(t) and len(t.configs) <= 1]
+    for tuner in guarded:  # several configs: Triton's own autotuner prunes them
+        _guard_prune(tuner, tiles, sizes_of)
+    if not which:
+        try:
+            yield None
+        finally:
+            for tuner in guarded:
+                vars(tuner).pop("run", None)
         return
 
     def area(config) -> int:
@@ -513,6 +562,8 @@ def pinned_autotune(exercise, module, which: str | None) -> Iterator[dict | None
             if isinstance(getattr(tuner, "cache", None), dict):
                 tuner.cache.clear()
                 tuner.cache.update(cache)
+        for tuner in guarded:
+            vars(tuner).pop("run", None)
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -206,6 +206,22 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             "a str argument: declare that parameter tl.constexpr",
             {"cause": "str-argument", "param": param, "value": value},
         )
+    if said is None and "No valid autotuner configs after pruning" in str(root):
+        # the learner's early_config_prune left nothing (a GPU's autotuner, or the lab's check of the GPU
+        # configs on the interpreter): name the prune, the sizes and the count
+        sizes = getattr(root, "sizes", None) or {}
+        shown = ", ".join(f"{k}={v}" for k, v in sizes.items())
+        said = (
+            f"your early_config_prune kept none of the GPU configs{' for ' + shown if shown else ''}: the "
+            "autotuner stops there on a GPU — always keep at least one config",
+            {
+                "cause": "prune-empty",
+                "sizes": sizes,
+                "configs": getattr(root, "configs", None),
+                "prune": getattr(root, "prune_name", None),
+                "prune_line": getattr(root, "prune_line", None),
+            },
+        )
     if said is not None:  # a cause the lab recognised: its sentence, Triton's words kept as the exception
         message, facts = said
         exception = f"{type(root).__name__}: {root}"

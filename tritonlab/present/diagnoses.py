@@ -289,6 +289,25 @@ def _runtime(f: Facts) -> Said:
             f"{names} は autotuner が選んだ config から渡されるのに、起動でも {names} を渡しています。"
             "起動からは外してください(triton.Config の側に書くものです)",
         )
+    if f["cause"] == "prune-empty":
+        sizes = f["sizes"] if isinstance(f["sizes"], Mapping) else {}
+        shown = ", ".join(f"{k}={v}" for k, v in sizes.items())
+        name, at = f["prune"] or "early_config_prune", f["prune_line"]
+        where_en = f" ({name}, line {at})" if at else f" ({name})"
+        where_ja = f"({name}、{at} 行目)" if at else f"({name})"
+        count = f["configs"]
+        of_en = f"none of the {count} GPU configs" if count else "none of the GPU configs"
+        of_ja = f"GPU 用の {count} 個の config をすべて" if count else "GPU 用の config をすべて"
+        return Said(
+            f"your early_config_prune{where_en} kept {of_en}"
+            + (f" for {shown}" if shown else "")
+            + ": on a GPU the autotuner stops there («No valid autotuner configs after pruning») — always keep "
+            "at least one config (fall back to the smallest tile)",
+            f"early_config_prune{where_ja}が"
+            + (f" {shown} で" if shown else "")
+            + f"{of_ja}除外しました。GPU では autotuner がここで止まります"
+            "(«No valid autotuner configs after pruning»)。少なくとも 1 つは残してください(最小のタイルに戻すなど)",
+        )
     if f["cause"] == "grad-count":
         inputs, returned = f["inputs"], f["returned"]
         return Said(
