@@ -473,11 +473,6 @@ def test_grid_size_true_division_stops_at_the_launch(worker):
     stops_at(verify(worker, GS, name), "runtime", name, "block_length_kernel[grid](")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the raw \"TypeError: 'float' object cannot be interpreted as an integer\" at the launch line: "
-    "n_elements / BLOCK_SIZE makes the grid a float; the grid must hold whole numbers (triton.cdiv or //)",
-)
 def test_grid_size_true_division_names_the_float_grid(worker):
     message = first_message(verify(worker, GS, "l03_grid_size_wrong_true_division.py"))
     assert "grid" in message and "triton.cdiv" in message, message

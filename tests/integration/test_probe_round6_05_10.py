@@ -347,11 +347,6 @@ def test_autotune_config_without_group_m_stops_at_the_largest_pin(worker):
     assert "GROUP_M" in error["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="misleading: a raw TypeError at the launch line ('missing ... GROUP_M'); it never says that a "
-    "config in get_autotune_configs() lacks GROUP_M (adding GROUP_M= to the launch would conflict)",
-)
 def test_autotune_config_without_group_m_names_the_config(worker):
     message = first_message(verify(worker, AT, "l10_autotune_wrong_big_config_no_group_m.py"))
     assert "config" in message.lower(), message

@@ -74,3 +74,31 @@ def test_a_misaligned_descriptor_coordinate_names_the_call_and_element_offsets(t
     assert "not tile numbers" in describe(info, "en") and "タイルの番号ではなく" in describe(info, "ja")
     other = classify(_raised(AssertionError("something else"), str(path)), str(path))
     assert other.get("cause") != "descriptor-offset"
+
+
+def test_a_float_grid_is_named_only_at_a_launch(tmp_path):
+    path = tmp_path / "learner.py"
+    path.write_text("def launch():\n    kernel[grid](out, n, BLOCK_SIZE=16)\n")
+    code = compile("def launch():\n    raise EXC\n", str(path), "exec")
+    exc = TypeError("'float' object cannot be interpreted as an integer")
+    scope = {"EXC": exc}
+    exec(code, scope)
+    try:
+        scope["launch"]()
+    except TypeError as raised:
+        info = classify(raised, str(path))
+    assert info["cause"] == "grid-float" and info["line"] == 2, info
+    assert "triton.cdiv" in describe(info, "en") and "triton.cdiv" in describe(info, "ja")
+    elsewhere = str(tmp_path / "other.py")  # the same error off a launch line (range(n / 2)): not the grid
+    assert classify(_raised(exc, elsewhere), elsewhere).get("cause") != "grid-float"
+
+
+def test_a_config_missing_a_kernel_parameter_is_named_only_inside_the_autotuner(tmp_path):
+    path = str(tmp_path / "learner.py")
+    exc = TypeError("matmul_kernel() missing 1 required positional argument: 'GROUP_M'")
+    plain = classify(_raised(exc, path), path)  # raised by the learner's own call: no autotuner frame
+    assert plain.get("cause") != "config-missing-param", plain
+    tuner = str(tmp_path / "triton" / "runtime" / "autotuner.py")
+    inside = classify(_raised(exc, tuner), path)
+    assert inside["cause"] == "config-missing-param" and inside["names"] == ["GROUP_M"], inside
+    assert "triton.Config" in describe(inside, "en") and "GROUP_M" in describe(inside, "ja")

@@ -206,6 +206,28 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             "a str argument: declare that parameter tl.constexpr",
             {"cause": "str-argument", "param": param, "value": value},
         )
+    missing = _MISSING_ARGS.search(str(root)) if isinstance(root, TypeError) else None
+    if said is None and missing and any("autotuner" in f.filename for f in frames):
+        # a triton.Config of the autotuner's lacks a meta-parameter the kernel declares: the launch passes
+        # the others, the config in use was to supply this one
+        names = re.findall(r"'(\w+)'", missing.group(1))
+        said = (
+            f"the autotuner's config in use sets no {' or '.join(names)}, which the kernel needs: every "
+            "triton.Config must set all of the kernel's tile parameters (not the launch: the config supplies "
+            "them)",
+            {"cause": "config-missing-param", "names": names},
+        )
+    if (
+        said is None
+        and isinstance(root, TypeError)
+        and "'float' object cannot be interpreted as an integer" in str(root)
+        and _launch_line(learner_file, line)
+    ):
+        said = (
+            "the grid holds a float — the number of programs must be a whole number: n / BLOCK_SIZE is true "
+            "division, use triton.cdiv(n, BLOCK_SIZE)",
+            {"cause": "grid-float"},
+        )
     if said is None and "No valid autotuner configs after pruning" in str(root):
         # the learner's early_config_prune left nothing (a GPU's autotuner, or the lab's check of the GPU
         # configs on the interpreter): name the prune, the sizes and the count
@@ -348,6 +370,9 @@ def _autotune_conflict(chain: list, frames: list) -> list[str] | None:
         if found and isinstance(exc, TypeError) and through_autotuner:
             return [found.group(1)]
     return None
+
+
+_MISSING_ARGS = re.compile(r"missing \d+ required (?:positional |keyword-only )?arguments?: (.+)")
 
 
 def _launch_line(file: str, line: int | None) -> bool:

@@ -289,6 +289,21 @@ def _runtime(f: Facts) -> Said:
             f"{names} は autotuner が選んだ config から渡されるのに、起動でも {names} を渡しています。"
             "起動からは外してください(triton.Config の側に書くものです)",
         )
+    if f["cause"] == "config-missing-param" and f["names"]:
+        names = " or ".join(str(n) for n in f["names"])
+        return Said(
+            f"the autotuner's config in use sets no {names}, which the kernel needs: every triton.Config must "
+            "set all of the kernel's tile parameters (not the launch: the config supplies them)",
+            f"使われた autotuner の config が、カーネルに必要な {names} を設定していません。"
+            "どの triton.Config もカーネルのタイル引数をすべて設定してください(起動ではなく config が渡すものです)",
+        )
+    if f["cause"] == "grid-float":
+        return Said(
+            "the grid holds a float — the number of programs must be a whole number: n / BLOCK_SIZE is true "
+            "division, use triton.cdiv(n, BLOCK_SIZE)",
+            "グリッドに float が入っています。program の数は整数でなければなりません。n / BLOCK_SIZE は"
+            "小数を返す割り算なので、triton.cdiv(n, BLOCK_SIZE) を使ってください",
+        )
     if f["cause"] == "prune-empty":
         sizes = f["sizes"] if isinstance(f["sizes"], Mapping) else {}
         shown = ", ".join(f"{k}={v}" for k, v in sizes.items())
