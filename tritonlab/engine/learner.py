@@ -210,12 +210,12 @@ def classify(exc: BaseException, learner_file: str) -> dict:
     if said is None and missing and any("autotuner" in f.filename for f in frames):
         # a triton.Config of the autotuner's lacks a meta-parameter the kernel declares: the launch passes
         # the others, the config in use was to supply this one
-        names = re.findall(r"'(\w+)'", missing.group(1))
+        absent = re.findall(r"'(\w+)'", missing.group(1))
         said = (
-            f"the autotuner's config in use sets no {' or '.join(names)}, which the kernel needs: every "
+            f"the autotuner's config in use sets no {' or '.join(absent)}, which the kernel needs: every "
             "triton.Config must set all of the kernel's tile parameters (not the launch: the config supplies "
             "them)",
-            {"cause": "config-missing-param", "names": names},
+            {"cause": "config-missing-param", "names": absent},
         )
     if (
         said is None
