@@ -167,7 +167,7 @@ def test_a_large_output_is_checked_for_carried_tiles_in_a_sample_and_quickly():
     carried = [{"kind": "mismatch", "cause": None, "message": "many elements differ: x"}]
     began = time.perf_counter()
     _carried_tiles(carried, got, expected, {"BLOCK_M": 64, "BLOCK_N": 64}, 1e-3, 1e-3)
-    assert time.perf_counter() - began < 5.0
+    assert time.perf_counter() - began < 20.0  # the old pairwise check: minutes; a loaded 2-core box: 5+ s
     assert carried[0]["cause"] == "carried-acc", carried
     assert carried[0]["tiles_checked"] == 32 and carried[0]["tiles_total"] == 32 * 31, carried
     assert "checked (of 992)" in carried[0]["message"]
@@ -176,7 +176,7 @@ def test_a_large_output_is_checked_for_carried_tiles_in_a_sample_and_quickly():
     _carried_tiles(
         noise, expected + torch.randn(2048, 2048), expected, {"BLOCK_M": 64, "BLOCK_N": 64}, 1e-3, 1e-3
     )
-    assert time.perf_counter() - began < 5.0
+    assert time.perf_counter() - began < 20.0  # the old pairwise check: minutes; a loaded 2-core box: 5+ s
     assert noise[0]["cause"] is None, noise
 
 
