@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tritonlab.engine.client import WorkerClient
+from tritonlab.present.diagnoses import describe
 from tritonlab.present.verify import summary
 
 PROBES = Path(__file__).parent / "probe_round6_05_10"
@@ -385,14 +386,13 @@ def test_rms_weight_before_stats_is_row_scaled(worker):
     assert diag["kind"] == "mismatch" and diag["cause"] == "row-scaled", diag
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="misleading (mild): the row-scaled hint lists softmax causes (exp/exp2 base, max rescale) for an "
-    "RMSNorm whose norm was computed from x * w",
-)
 def test_rms_weight_before_stats_hint_fits_rms_norm(worker):
-    message = first_message(verify(worker, RMS, "l10_rms_wrong_weight_before_stats.py"))
-    assert "exp" not in message, message
+    # a norm's rows (no exp in the file) are told what a root mean square is made of, not softmax causes
+    result = verify(worker, RMS, "l10_rms_wrong_weight_before_stats.py")
+    message = first_message(result)
+    assert "exp" not in message and "weight applied after the statistics" in message, message
+    assert first_diag(result)["divisor"] == "norm"
+    assert "統計量の後に掛ける重み" in describe(first_diag(result), "ja")
 
 
 def test_rms_square_in_fp16_fails(worker):

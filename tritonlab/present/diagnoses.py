@@ -1237,23 +1237,37 @@ def _pattern(f: Facts) -> Said | None:
         listed = ", ".join(f"row {r} × {float(x):.4g}" for r, x in pairs)
         listed_ja = "、".join(f"行 {r} は {float(x):.4g} 倍" for r, x in pairs)
         more = ", …" if (f["scaled_rows"] or 0) > len(pairs) else ""
+        if f["divisor"] == "norm":  # a norm's rows (no exp in the file): what the root mean square is made of
+            causes_en = (
+                "its norm: the mean of squares over the whole row (divide by N, not the block), eps inside the "
+                "square root, the weight applied after the statistics, padding summed in"
+            )
+            causes_ja = (
+                "ノルム: 行全体の二乗平均(ブロックではなく N で割る)、平方根の内側の eps、統計量の後に掛ける"
+                "重み、和に混ざったパディング"
+            )
+        else:
+            causes_en = (
+                "its sum or norm: the exp/exp2 base, the rescale when the max grows, a reduction over the wrong "
+                "axis, padding summed in"
+            )
+            causes_ja = (
+                "和やノルム: exp と exp2 の底、最大値が増えたときの再スケール、間違った軸でのリダクション、"
+                "和に混ざったパディング"
+            )
         if len(pairs) == 1 and not more:
             row, factor = pairs[0]
             return Said(
                 f"row {row} is off by one factor ({float(factor):.4g} times the right values) while the other "
-                "rows are right — check what the row is divided by (its sum or norm: the exp/exp2 base, the "
-                "rescale when the max grows, a reduction over the wrong axis, padding summed in)",
+                f"rows are right — check what the row is divided by ({causes_en})",
                 f"行 {row} だけが一定の倍率でずれています(正しい値の {float(factor):.4g} 倍)。ほかの行は正しい"
-                "ので、行を割っている量(和やノルム: exp と exp2 の底、最大値が増えたときの再スケール、間違った軸での"
-                "リダクション、和に混ざったパディング)を確認してください",
+                f"ので、行を割っている量({causes_ja})を確認してください",
             )
         return Said(
             f"each wrong row is off by one factor of its own ({listed}{more}) — the values are right up to "
-            "each row's scale: check what the row is divided by (its sum or norm: the exp/exp2 base, the "
-            "rescale when the max grows, a reduction over the wrong axis, padding summed in)",
+            f"each row's scale: check what the row is divided by ({causes_en})",
             f"誤っている各行が、行ごとに一定の倍率でずれています({listed_ja}{'、…' if more else ''})。"
-            "値は行のスケールを除けば正しいので、行を割っている量(和やノルム: exp と exp2 の底、最大値が"
-            "増えたときの再スケール、間違った軸でのリダクション、和に混ざったパディング)を確認してください",
+            f"値は行のスケールを除けば正しいので、行を割っている量({causes_ja})を確認してください",
         )
     if cause == "low-row":
         name = f["input"] or "x"

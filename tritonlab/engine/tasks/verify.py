@@ -1417,6 +1417,19 @@ def _block_not_pow2(error: dict, launches: list) -> None:
                 return
 
 
+_EXP_CALL = re.compile(r"\b(?:tl\.(?:math\.)?exp2?|libdevice\.exp2?|tl\.softmax)\s*\(")
+
+
+def _uses_exp(learner_file: str | None) -> bool:
+    """The learner's file calls exp/exp2 (a softmax-like kernel) — unknown files count as such."""
+    if not learner_file:
+        return True
+    try:
+        return bool(_EXP_CALL.search(Path(learner_file).read_text(encoding="utf-8", errors="replace")))
+    except OSError:
+        return True
+
+
 def _explain_values(
     diagnoses: list, got, expected, inputs: dict, atol: float, rtol: float, learner_file: str | None = None
 ) -> None:
@@ -1513,13 +1526,22 @@ def _explain_values(
             # the line (no-axis, below) and wins
             factors = [] if no_axis else _row_factors(gf, ef)
             if factors:
-                diag.update(cause="row-scaled", factors=factors[:4], scaled_rows=len(factors))
+                # a softmax's rows are divided by a sum of exponentials, a norm's by its root mean square
+                divisor = "exp" if _uses_exp(learner_file) else "norm"
+                diag.update(
+                    cause="row-scaled", factors=factors[:4], scaled_rows=len(factors), divisor=divisor
+                )
                 diag["message"] = (
                     f"{_head(diag)}: each wrong row is off by one factor of its own ("
                     + ", ".join(f"row {r} × {f:.4g}" for r, f in factors[:4])
                     + ") — the values are right up to each row's scale: check what the row is divided by "
-                    "(its sum or norm: the exp/exp2 base, the rescale when the max grows, a reduction over "
-                    "the wrong axis, padding summed in)"
+                    + (
+                        "(its sum or norm: the exp/exp2 base, the rescale when the max grows, a reduction "
+                        "over the wrong axis, padding summed in)"
+                        if divisor == "exp"
+                        else "(its norm: the mean of squares over the whole row, eps inside the square root, "
+                        "the weight applied after the statistics, padding summed in)"
+                    )
                 )
                 continue
         if diag.get("kind") == "nan" and diag.get("cause") == "softmax":
