@@ -631,3 +631,15 @@ def test_swapped_strides_are_named_only_when_they_are_the_tensors_own_in_another
         "x_row_stride",
         "x_col_stride",
     ]
+
+
+def test_a_false_flag_promises_nothing_the_masked_branch_is_told_its_missing_bound():
+    code = "b = tl.load(b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn, mask=offs_n[None, :] < N)"
+    unpromised = {"name": "EVEN_K", "value": False, "branch": False, "line": 90, "expr": "K % BLOCK_K == 0"}
+    message = _report(access="load", arg="b_ptr", code=code, promise=unpromised).message
+    assert "fix how the wrapper computes EVEN_K" not in message and "runs only because" not in message
+    assert "never bounds offs_k (axis 0)" in message and "EVEN_K=False branch" in message, message
+    assert "offs_k < K - k * BLOCK_K" in message
+    promised = dict(unpromised, value=True, branch=True)
+    message = _report(access="load", arg="b_ptr", code=code, promise=promised).message
+    assert message.split(" — ", 1)[1].startswith("line 12 runs only because the launch passed EVEN_K=True")

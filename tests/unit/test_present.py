@@ -233,3 +233,30 @@ def test_every_program_but_the_first_wrong_in_both_languages():
     en, ja = describe(facts, "en"), describe(facts, "ja")
     assert "program 0 is right" in en and "tl.program_id(0)" in en and "other=" not in en
     assert "プログラム 0 だけが正しく" in ja and "tl.program_id(0)" in ja
+
+
+def test_a_false_flag_branch_leads_with_the_missing_bound_in_both_languages():
+    facts = {
+        "kind": "oob",
+        "access": "load",
+        "arg": "b_ptr",
+        "line": 63,
+        "mask": "n_ok = offs_n[None, :] < N",
+        "unbounded": [{"name": "offs_k", "axis": 0}],
+        "promise": {"name": "EVEN_K", "value": False, "branch": False, "line": 267, "expr": "K % 32 == 0"},
+        "reason": "past_end",
+        "offsets": [1],
+        "span": [1, 31],
+        "extent": 1,
+        "numel": 1,
+        "lanes": 31,
+        "program_id": [0, 0, 0],
+    }
+    en, ja = describe(facts, "en"), describe(facts, "ja")
+    assert "fix how the wrapper computes EVEN_K" not in en and "never bounds offs_k (axis 0)" in en, en
+    assert "EVEN_K=False branch" in en and "offs_k < K - k * BLOCK_K" in en, en
+    assert "ラッパー" not in ja and "offs_k(軸 0) を制限していません" in ja and "EVEN_K=False の分岐" in ja, (
+        ja
+    )
+    promised = dict(facts, promise=dict(facts["promise"], value=True, branch=True))
+    assert "fix how the wrapper computes EVEN_K" in describe(promised, "en")

@@ -651,6 +651,21 @@ def _mask_hint(d: Facts) -> Said:
             where_en = f" (line {promise['line']}: {name}={promise.get('expr') or '...'})"
             where_ja = f"({promise['line']} 行目: {name}={promise.get('expr') or '...'})"
         rest = _mask_hint(_Facts({k: v for k, v in d.items() if k != "promise"}))
+        if not value:  # NAME=False promises nothing: this is the masked branch, and its mask misses a bound
+            unbounded = [u["name"] for u in d["unbounded"] or []]
+            if not unbounded:
+                return rest
+            names_en, names_ja = " and ".join(unbounded), "、".join(unbounded)
+            example_en = example_ja = ""
+            if str(name).endswith("_K"):
+                example_en = f", e.g. {unbounded[0]} < K - k * BLOCK_K"
+                example_ja = f"(例: {unbounded[0]} < K - k * BLOCK_K)"
+            return rest + Said(
+                f" (this is the {name}=False branch, which runs when the blocks do not divide the size: bound "
+                f"{names_en} by what is left of its range{example_en})",
+                f"。ここはブロックが大きさを割り切れないときに実行される {name}=False の分岐なので、{names_ja} "
+                f"を範囲の残りの分で制限してください{example_ja}",
+            )
         return (
             Said(
                 f"line {line} runs only because the launch passed {name}={value}{where_en}: if that promise "

@@ -147,8 +147,10 @@ class OutOfBounds(Exception):
             )
         if self.strides_passed:
             return swapped_strides_hint(self.arg or "", self.strides_passed)
-        if self.promise:
+        if self.promise and promise_holds(self.promise):
             return promise_hint(self.promise, self.line) + "; otherwise " + self._plain_mask_hint(what)
+        if self.promise:  # FLAG=False promises nothing: the masked branch itself misses a bound
+            return self._plain_mask_hint(what) + unpromised_note(self.promise, self.mask_facts())
         return self._plain_mask_hint(what)
 
     def _plain_mask_hint(self, what: str) -> str:
@@ -251,6 +253,27 @@ def swapped_strides_hint(arg: str, passed: dict) -> str:
         f"the strides passed for {arg} are in the wrong order{where}: {given}, but the tensor passed as "
         f"{arg} has strides {tuple(passed['strides'])} — in-range indices then walk out of the tensor "
         "whatever the mask says"
+    )
+
+
+def promise_holds(promise: dict) -> bool:
+    """A flag launched True promises something (EVEN_K: every K step is full); launched False (0) it promises
+    nothing, and the line it guards is the branch meant to mask everything."""
+    return bool(promise.get("value"))
+
+
+def unpromised_note(promise: dict, facts: dict) -> str:
+    """The tail after the mask hint for a line in a FLAG=False branch: that branch is the one for partial
+    blocks, so an index its mask leaves unbounded needs the bound of what is left
+    (offs_k < K - k * BLOCK_K)."""
+    unbounded = facts.get("unbounded") or []
+    if not unbounded:
+        return ""
+    names = " and ".join(u["name"] for u in unbounded)
+    example = f", e.g. {unbounded[0]['name']} < K - k * BLOCK_K" if promise["name"].endswith("_K") else ""
+    return (
+        f" (this is the {promise['name']}=False branch, which runs when the blocks do not divide the size: "
+        f"bound {names} by what is left of its range{example})"
     )
 
 
