@@ -264,14 +264,14 @@ def test_transpose_trans_plus_swapped_strides_is_a_shape_error_at_the_store(work
     assert error.get("cause") == "shape-mismatch", error
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="misleading: the stored value already is tl.trans(tile); the fix offered is 'transpose the value "
-    "with tl.trans(...)' (it is the tl.trans, or the swapped strides, that must go)",
-)
 def test_transpose_trans_plus_swapped_strides_does_not_ask_for_another_trans(worker):
-    message = first_message(verify(worker, TR, "l07_transpose_wrong_trans_and_swapped_strides.py"))
+    # the stored value already is tl.trans(tile): one of the two transposes must go, not a third added
+    result = verify(worker, TR, "l07_transpose_wrong_trans_and_swapped_strides.py")
+    message = first_message(result)
     assert "transpose the value with tl.trans" not in message, message
+    assert "drop the tl.trans, or build the pointers as [128, 16]" in message, message
+    assert result["error"]["transposed"] == "tl.trans(tile)", result["error"]
+    assert "tl.trans を外すか" in summary(result, "ja"), summary(result, "ja")
 
 
 # --- lesson 7: bias-add ----------------------------------------------------------------------------------------------

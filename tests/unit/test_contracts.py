@@ -262,3 +262,23 @@ def test_a_launch_option_parameter_is_flagged_only_when_the_kernel_never_reads_i
         ("launch-option-param", "swallowed", "num_warps")
     ]
     assert facts[0]["line"] == 6
+
+
+def test_a_stored_transpose_is_read_from_the_store_or_the_name_it_stores(tmp_path):
+    from tritonlab.engine.contracts import _stored_transpose
+
+    src = tmp_path / "k.py"
+    src.write_text(
+        "def k(out_ptrs, tile, mask):\n"
+        "    tl.store(out_ptrs, tl.trans(tile), mask=mask)\n"
+        "    t = tile.T\n"
+        "    tl.store(\n"
+        "        out_ptrs,\n"
+        "        t,\n"
+        "        mask=mask,\n"
+        "    )\n"
+        "    tl.store(out_ptrs, tile, mask=mask)\n"
+    )
+    assert _stored_transpose(str(src), 2) == "tl.trans(tile)"
+    assert _stored_transpose(str(src), 6) == "t = tile.T"  # a store spread over lines, its value a name
+    assert _stored_transpose(str(src), 9) is None  # an untransposed tile: the old advice stands

@@ -142,3 +142,20 @@ def test_a_size_threshold_is_said_instead_of_check_the_operation():
     alone = [case(1, True), case(5000, False, "all-wrong")]
     _size_threshold(alone, {"M", "N"})
     assert alone[1]["diagnoses"][0]["cause"] == "all-wrong"
+
+
+def test_a_value_already_transposed_is_not_told_to_transpose_again_in_both_languages():
+    facts = {
+        "kind": "compile",
+        "cause": "shape-mismatch",
+        "value_shape": [128, 16],
+        "pointer_shape": [16, 128],
+        "transposed": "tl.trans(tile)",
+        "message": "x",
+    }
+    en, ja = describe(facts, "en"), describe(facts, "ja")
+    assert "transpose the value with tl.trans" not in en and "already is tl.trans(tile)" in en, en
+    assert "drop the tl.trans, or build the pointers as [128, 16]" in en and "not both" in en, en
+    assert "tl.trans を外すか" in ja and "[128, 16] の形で作って" in ja and "で転置してください" not in ja, ja
+    plain = describe(dict(facts, transposed=None), "en")
+    assert "transpose the value with tl.trans" in plain

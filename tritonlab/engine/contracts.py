@@ -776,6 +776,16 @@ def explain_shape_error(exc: BaseException, info: dict, file: str | None = None)
             if flipped
             else " — build the pointer block with the value's shape (or reshape the value)"
         )
+        # the value is a transpose already (tl.trans(tile) stored through pointers built transposed too):
+        # another tl.trans would undo it; one of the two transposes has to go
+        transposed = _stored_transpose(file, info.get("line")) if flipped and access == "store" else None
+        if transposed:
+            fix = (
+                f" — the value already is {transposed} and the pointers are built transposed too: drop the "
+                f"tl.trans, or build the pointers as {value} (swap [:, None] and [None, :] in them) — one or "
+                "the other, not both"
+            )
+            info["transposed"] = transposed
         info.update(
             cause="shape-mismatch",
             value_shape=value,
@@ -816,6 +826,62 @@ def _broadcast_frame(exc: BaseException):
                     return None
             tb = tb.tb_next
         pending += [error.__cause__, error.__context__]
+    return None
+
+
+def _stored_transpose(file: str | None, line: int | None) -> str | None:
+    """The learner's text for the stored value when it already is a transpose: `tl.trans(tile)`, `tile.T`,
+    `tl.permute(tile, (1, 0))` in the tl.store on `line`, or a name assigned one of those above it (then
+    `t = tl.trans(tile)`). None otherwise."""
+    import ast
+    import linecache
+
+    if not file or not line:
+        return None
+    source = "".join(linecache.getlines(file))
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    store = next(
+        (
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr == "store"
+            and n.lineno <= line <= (n.end_lineno or n.lineno)
+        ),
+        None,
+    )
+    if store is None:
+        return None
+    value = (
+        store.args[1]
+        if len(store.args) > 1
+        else next((k.value for k in store.keywords if k.arg == "value"), None)
+    )
+
+    def is_transpose(node: ast.AST | None) -> bool:
+        if isinstance(node, ast.Attribute) and node.attr == "T":
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            return node.func.attr in ("trans", "permute")
+        return False
+
+    if value is not None and is_transpose(value):
+        return ast.get_source_segment(source, value)
+    if isinstance(value, ast.Name):
+        assigns = [
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Assign)
+            and n.lineno < store.lineno
+            and any(isinstance(t, ast.Name) and t.id == value.id for t in n.targets)
+        ]
+        last = max(assigns, key=lambda n: n.lineno, default=None)
+        if last is not None and is_transpose(last.value):
+            return f"{value.id} = {ast.get_source_segment(source, last.value)}"
     return None
 
 

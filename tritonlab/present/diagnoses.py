@@ -224,6 +224,16 @@ def _compile(f: Facts) -> Said:
                 "。ポインタのブロックを値と同じ形で作ってください",
             )
         )
+        if flipped and f["transposed"]:  # the value already is a transpose, and so are the pointers
+            done = _code(f["transposed"])
+            fix = Said(
+                f" — the value already is {done} and the pointers are built transposed too: drop the tl.trans, "
+                f"or build the pointers as {value} (swap [:, None] and [None, :] in them) — one or the other, "
+                "not both",
+                f"。値はすでに {done} で転置されていて、ポインタも転置した並びで作られています。tl.trans を外すか、"
+                f"ポインタを {value} の形で作ってください(ポインタの [:, None] と [None, :] を入れ替えます)。"
+                "転置はどちらか一方だけにします",
+            )
         return Said(
             f"a {value} value stored through {pointer} pointers: the shapes must match{fix.en}",
             f"{value} の値を {pointer} のポインタでストアしています。形が一致している必要があります{fix.ja}",
