@@ -322,12 +322,24 @@ printf '%s\n' l08_softmax_rows_wrong_max_axis0.py l11_attention_wrong_causal_mas
   l11_online_softmax_wrong_max_init_zero.py l12_rms_backward_wrong_dx_store_no_mask.py \
   l12_rms_op_wrong_setup_context_unpacks_two.py l13_persistent_matmul_wrong_acc_before_tile_loop.py \
   l14_cross_entropy_wrong_neg_inf_sentinel.py l14_swiglu_backward_wrong_flat_grads.py \
-  l14_swiglu_wrong_sigmoid_not_silu.py > $W/nine.txt
+  l14_swiglu_wrong_sigmoid_not_silu.py \
+  l09_matmul_wrong_k_tail.py l05_add_wrong_y_load_unmasked.py l07_copy_2d_wrong_mask_rows_only.py \
+  l08_row_sum_wrong_no_other.py l09_matmul_wrong_a_mask_uses_n.py l10_rms_wrong_store_x_row_stride.py \
+  l09_matmul_bias_wrong_activation_plain_param.py > $W/nine.txt  # + the 7 verified against another exercise before
 ( timeout 290 python3 scripts/probe_files_on_gpu.py --backend gpu --only wrong --files-from $W/nine.txt \
   --json $W/probe-y-nine.json > $W/probe-y-nine.log 2>&1; echo "nine rc=$?" >> $W/probe-y-nine.log ) &
+ls tests/integration/probe_*/l*_ok_*.py | grep -v round6 | xargs -n1 basename > $W/ok-before-round6.txt
 for i in 0 1 2 3 4 5; do ( timeout ${U_LIMIT:-300} python3 scripts/probe_files_on_gpu.py --backend gpu --only ok --shard $i/6 \
-  --json $W/probe-y-ok-$i.json > $W/probe-y-ok-$i.log 2>&1; echo "shard $i rc=$?" >> $W/probe-y-ok-$i.log ) & done; wait
+  --files-from $W/ok-before-round6.txt --json $W/probe-y-ok-$i.json > $W/probe-y-ok-$i.log 2>&1; echo "shard $i rc=$?" >> $W/probe-y-ok-$i.log ) & done; wait
 cat $W/probe-y-nine.log $W/probe-y-ok-*.log | grep -E "SURPRISE|files,|rc=" | cut -c1-260
+fi
+if [ "$PART" = y6 ]; then
+# probe round 6 (twelfth session, 183 held-out files for lessons 1-3, 5-10, 11-14; written and judged on the
+# interpreter only): every file through Lab.verify on the H200, eight workers
+for i in 0 1 2 3 4 5 6 7; do ( timeout ${U_LIMIT:-500} python3 scripts/probe_files_on_gpu.py --backend gpu --shard $i/8 \
+  --files-from <(ls tests/integration/probe_round6_*/l*.py | xargs -n1 basename) --json $W/probe-y6-$i.json \
+  > $W/probe-y6-$i.log 2>&1; echo "shard $i rc=$?" >> $W/probe-y6-$i.log ) & done; wait
+cat $W/probe-y6-*.log | grep -E "SURPRISE|files,|rc=" | cut -c1-260
 fi
 if [ "$PART" = z ]; then
 # lessons 07-10 on the GPU alone (part w ran them beside two other checks and ran out of its 470 s)
