@@ -107,6 +107,41 @@ def test_a_short_grid_is_called_floor_division_only_when_it_is_one():
     assert (flat[0]["floor"], flat[0]["axis"]) == (True, None)
 
 
+def test_a_flat_launch_over_a_2d_output_is_read_from_the_launch_not_as_rows_or_tiles():
+    def tail(start, numel, cause="tiles"):
+        return [
+            {"kind": "unwritten", "ranges": [[start, numel - 1]], "runs": 1, "cause": cause, "message": "old"}
+        ]
+
+    floor = tail(768, 771)  # [3, 257] through 771 // 64 = 12 programs of 64: the last partial block missing
+    contracts.explain_unwritten(floor, [{"grid": [12, 1, 1]}], 64, (3, 257))
+    assert (floor[0]["cause"], floor[0]["programs"], floor[0]["tiles"], floor[0]["floor"]) == (
+        "grid-fewer-programs",
+        12,
+        13,
+        True,
+    )
+    assert "cdiv" in floor[0]["message"]
+    mask = tail(257, 771, "rows-short")  # cdiv(771, 256) = 4 programs, but the mask stops at N = 257
+    contracts.explain_unwritten(mask, [{"grid": [4, 1, 1]}], 256, (3, 257))
+    assert mask[0]["cause"] == "mask-short" and mask[0]["start"] == 257 and mask[0]["row_length"] == 257
+    assert "mask" in mask[0]["message"] and "row axis" not in mask[0]["message"]
+    rows = tail(200, 300, "rows-short")  # one program a row (grid == rows): BLOCK_SIZE is a row's, left alone
+    contracts.explain_unwritten(rows, [{"grid": [3, 1, 1]}], 128, (3, 100))
+    assert rows[0]["cause"] == "rows-short" and rows[0]["message"] == "old"
+    tiled = tail(768, 771)  # a 2D tile in meta: the tile rules, not the flat one
+    contracts.explain_unwritten(
+        tiled, [{"grid": [12, 1, 1], "meta": {"BLOCK_M": 1, "BLOCK_N": 64}}], 64, (3, 257)
+    )
+    assert tiled[0].get("blocks") == [1, 64]
+    hole = [{"kind": "unwritten", "ranges": [[10, 20]], "runs": 1, "cause": "tiles", "message": "old"}]
+    contracts.explain_unwritten(hole, [{"grid": [4, 1, 1]}], 256, (3, 257))  # not a tail: left alone
+    assert hole[0]["message"] == "old"
+    one = tail(128, 771, "one-program")  # the flat reading already named the grid: kept
+    contracts.explain_unwritten(one, [{"grid": [1, 1, 1]}], 128, (3, 257))
+    assert one[0]["cause"] == "one-program" and one[0]["message"] == "old"
+
+
 def test_the_tiles_a_transpose_needs_are_counted_over_its_input():
     diag = [{"kind": "unwritten", "ranges": [[0, 1]], "message": "old"}]
     meta = {"BLOCK_M": 64, "BLOCK_N": 16}  # x is [33, 65]: 1 x 5 tiles; its [65, 33] output would give 2 x 3

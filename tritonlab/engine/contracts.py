@@ -632,6 +632,8 @@ def explain_unwritten(
             "tl.program_id(0)",
         )
         return
+    if _explain_flat_2d(diag, launch, programs, dims, block, sizes):
+        return
     blocks = _tile_blocks(launch, block, shape)
     tiles = math.prod(-(-size // b) for size, b in zip(sizes, blocks, strict=True)) if blocks else None
     if tiles and blocks and programs < tiles:
@@ -686,6 +688,67 @@ def explain_unwritten(
             "offsets ignore the program id — start each program's block at "
             "tl.program_id(0) * BLOCK_SIZE",
         )
+
+
+def _explain_flat_2d(diag: dict, launch: dict, programs: int, dims: list, block, sizes: list) -> bool:
+    """A 2D output written through a flat 1D launch (offsets pid * BLOCK_SIZE + arange over numel, no 2D tile
+    in meta) whose flat tail [start, numel) stayed unwritten. The 2D reading of that tail (a row or a corner)
+    points at the grid's row axis or the tile offsets; the launch says which it is: `programs` × BLOCK_SIZE
+    ending exactly at `start` is a grid short of triton.cdiv(numel, BLOCK_SIZE) (grid-fewer-programs); a grid
+    of exactly that many programs that still stopped is the store's mask (mask-short). A grid of one program a
+    row (programs == rows) is left alone: there BLOCK_SIZE is a row's, not the flat block."""
+    if len(sizes) != 2 or not isinstance(block, int) or block <= 0 or dims[1] > 1 or dims[2] > 1:
+        return False
+    if _tile_blocks(launch, None, tuple(sizes)) is not None:  # a 2D tile (BLOCK_M x BLOCK_N) was launched
+        return False
+    if diag.get("cause") not in ("tiles", "rows-short", "columns-short", "tail-2d"):
+        return False  # a flat reading already named the grid (one program, floor division): keep it
+    numel = sizes[0] * sizes[1]
+    ranges = diag.get("ranges") or []
+    if (
+        diag.get("runs", len(ranges)) != 1
+        or len(ranges) != 1
+        or ranges[0][1] != numel - 1
+        or ranges[0][0] <= 0
+    ):
+        return False
+    start, blocks = int(ranges[0][0]), -(-numel // block)
+    if programs == sizes[0]:
+        return False
+    if programs * block == start and programs < blocks:
+        floor = programs == numel // block and numel % block != 0
+        diag.update(
+            cause="grid-fewer-programs",
+            programs=programs,
+            tiles=blocks,
+            grid=launch["grid"],
+            floor=floor,
+            axis=None,
+            blocks=[block],
+            from_meta=False,
+            start=start,
+            message=f"the grid launched {_count(programs, 'program')} for {_count(blocks, 'block')}"
+            + (" (floor division drops the last, partial block)" if floor else "")
+            + ": launch triton.cdiv(size, BLOCK) programs",
+        )
+        return True
+    if programs == blocks:
+        row = sizes[1]
+        diag.update(
+            cause="mask-short",
+            programs=programs,
+            block=block,
+            start=start,
+            row_length=row,
+            message=f"elements {start}–{numel - 1} were never written although the grid launched "
+            f"{_count(programs, 'program')} ({programs} × BLOCK_SIZE {block} ≥ {numel}): the store's mask "
+            f"switched off everything past the first {_count(start, 'element')}"
+            + (" (the length of one row)" if start == row else "")
+            + " — check what the mask compares against: the flat offsets must stay below the number of "
+            "elements (x.numel())",
+        )
+        return True
+    return False
 
 
 def _grid_text(grid) -> str:

@@ -878,6 +878,23 @@ def _unwritten(f: Facts) -> Said:
             f"BLOCK_SIZE {number(block)} ≥ {number(numel)})が、ストアのマスクが最後の {number(tail)} 要素を"
             "外しています。n_elements 未満のすべてのオフセットで True になる必要があります(1 つずれていませんか?)",
         )
+    if cause == "mask-short":
+        # a flat 1D launch over a 2D output with programs enough for every element: the mask stopped them
+        programs, numel = f["grid_programs"] or f["programs"], f["numel"]
+        one_row = f["row_length"] is not None and start == f["row_length"]
+        return Said(
+            f"{elems_en} {were} never written although the grid launched "
+            f"{_n(programs, 'en', 'program', 'programs', '')} ({number(programs)} × BLOCK_SIZE {number(block)} ≥ {number(numel)}): "
+            f"the store's mask switched off everything past the first {_n(start, 'en', 'element', 'elements', '')}"
+            + (" (the length of one row)" if one_row else "")
+            + " — check what the mask compares against: the flat offsets must stay below the number of "
+            "elements (x.numel())",
+            f"{elems_ja} が書き込まれていません。グリッドは {number(programs)} プログラム({number(programs)} × BLOCK_SIZE "
+            f"{number(block)} ≥ {number(numel)})を起動していますが、ストアのマスクが先頭の {number(start)} 要素"
+            + ("(1 行の長さ)" if one_row else "")
+            + "より後ろをすべて外しています。マスクが何と比べているかを確認してください。平たいオフセットは"
+            "要素数(x.numel())未満で True になる必要があります",
+        )
     if cause == "stored-poison":
         reads = bool(f["loads_output"])
         return Said(
