@@ -248,14 +248,13 @@ def test_transpose_store_mask_typo_stops_at_the_store(worker):
     assert "output_ptr" in error["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="misleading: rows is bounded by n_cols (a typo); the message says the mask 'bounds every index' and "
-    "points at the strides, never that rows needs n_rows",
-)
 def test_transpose_store_mask_typo_names_n_rows(worker):
-    message = first_message(verify(worker, TR, "l07_transpose_wrong_out_mask_ncols_twice.py"))
-    assert "n_rows" in message, message
+    # rows < n_cols lets rows n_rows..n_cols-1 through: the term is named with the bound it needs
+    result = verify(worker, TR, "l07_transpose_wrong_out_mask_ncols_twice.py")
+    message = first_message(result)
+    assert "compare rows with n_rows (n_rows = 7), not n_cols" in message, message
+    assert "bounds every index" not in message, message
+    assert "rows は n_cols ではなく n_rows" in summary(result, "ja"), summary(result, "ja")
 
 
 def test_transpose_trans_plus_swapped_strides_is_a_shape_error_at_the_store(worker):

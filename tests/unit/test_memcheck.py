@@ -643,3 +643,26 @@ def test_a_false_flag_promises_nothing_the_masked_branch_is_told_its_missing_bou
     promised = dict(unpromised, value=True, branch=True)
     message = _report(access="load", arg="b_ptr", code=code, promise=promised).message
     assert message.split(" — ", 1)[1].startswith("line 12 runs only because the launch passed EVEN_K=True")
+
+
+def test_a_mask_term_with_the_wrong_size_is_named_with_the_size_it_needs():
+    # out = x.T is (13, 7): rows walks axis 1 (stride_on = 1) but the mask bounds it by n_cols = 13
+    code = "tl.store(output_ptr + cols[:, None] * stride_om + rows[None, :] * stride_on, t, mask=m)"
+    fields = dict(
+        code=code,
+        offsets=list(range(91, 97)),
+        span=(91, 96),
+        extent=91,
+        shape=(13, 7),
+        strides=(7, 1),
+        ints={"n_rows": 7, "n_cols": 13, "stride_om": 7, "stride_on": 1},
+    )
+    wrong = "(cols[:, None] < n_cols) & (rows[None, :] < n_cols)"
+    oob = _report(**dict(fields, code=code.replace("m)", f"{wrong})")))
+    d = oob.to_dict()
+    assert d["wrong_bound"]["index"] == "rows" and d["wrong_bound"]["expected"] == "n_rows", d
+    assert "the term rows[None, :] < n_cols bounds rows by n_cols = 13" in oob.message, oob.message
+    assert "compare rows with n_rows (n_rows = 7), not n_cols" in oob.message
+    right = "(cols[:, None] < n_cols) & (rows[None, :] < n_rows)"  # bounds right: the address is what is off
+    oob = _report(**dict(fields, code=code.replace("m)", f"{right})")))
+    assert "wrong_bound" not in oob.to_dict() and "bounds every index" in oob.message

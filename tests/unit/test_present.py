@@ -260,3 +260,36 @@ def test_a_false_flag_branch_leads_with_the_missing_bound_in_both_languages():
     )
     promised = dict(facts, promise=dict(facts["promise"], value=True, branch=True))
     assert "fix how the wrapper computes EVEN_K" in describe(promised, "en")
+
+
+def test_a_mask_term_with_the_wrong_size_in_both_languages():
+    facts = {
+        "kind": "oob",
+        "access": "store",
+        "arg": "output_ptr",
+        "line": 29,
+        "mask": "out_mask = (cols[:, None] < n_cols) & (rows[None, :] < n_cols)",
+        "unbounded": [],
+        "bounded": True,
+        "wrong_bound": {
+            "term": "rows[None, :] < n_cols",
+            "index": "rows",
+            "bound": "n_cols",
+            "bound_value": 13,
+            "axis": 1,
+            "stride": "stride_on",
+            "extent": 7,
+            "expected": "n_rows",
+        },
+        "reason": "past_end",
+        "offsets": [91],
+        "span": [91, 96],
+        "extent": 91,
+        "numel": 91,
+        "lanes": 6,
+        "program_id": [0, 0, 0],
+    }
+    en, ja = describe(facts, "en"), describe(facts, "ja")
+    assert "compare rows with n_rows (n_rows = 7), not n_cols" in en and "bounds every index" not in en, en
+    assert "rows は n_cols ではなく n_rows(n_rows = 7)と比べてください" in ja and "軸 1" in ja, ja
+    assert "bounds every index" in describe(dict(facts, wrong_bound=None), "en")

@@ -733,6 +733,31 @@ def _mask_hint(d: Facts) -> Said:
             f"マスク ({mask}) はインデックスを制限していますが、ポインタには {added} も足されています。"
             f"{arg} はすでに先頭の要素を指しているので、余分なオフセットを外してください",
         )
+    wrong = d["wrong_bound"]
+    if mask and isinstance(wrong, Mapping) and wrong.get("index"):
+        index, bound, value, axis, extent = (
+            wrong[k] for k in ("index", "bound", "bound_value", "axis", "extent")
+        )
+        term, stride, expected = _code(wrong["term"]), wrong["stride"], wrong.get("expected")
+        fix = (
+            Said(
+                f"compare {index} with {expected} ({expected} = {extent}), not {bound}",
+                f"{index} は {bound} ではなく {expected}({expected} = {extent})と比べてください",
+            )
+            if expected
+            else Said(
+                f"compare {index} with the length of that axis ({extent}), not {bound}",
+                f"{index} は {bound} ではなく、その軸の長さ({extent})と比べてください",
+            )
+        )
+        return Said(
+            f"in the mask ({mask}) the term {term} bounds {index} by {bound} = {value}, but {index} indexes "
+            f"axis {axis} of {arg} (through {stride}), which has {extent} entries: its values "
+            f"{extent}..{value - 1} pass the mask and land past the end — {fix.en}",
+            f"マスク ({mask}) の項 {term} は {index} を {bound} = {value} で制限していますが、{index} は "
+            f"{stride} を通じて {arg} の軸 {axis} を指していて、この軸の長さは {extent} です。"
+            f"{extent}..{value - 1} の値がマスクを通り、末尾を越えてしまいます。{fix.ja}",
+        )
     if mask and d["bounded"]:
         allocated = shape(d["shape"] or ())
         return Said(

@@ -127,6 +127,11 @@ class OutOfBounds(Exception):
         the index names its pointer is built from that the mask never mentions, with their axes."""
         facts = _mask_facts(self.code, self.file, self.line)
         names = facts.pop("pointer_names", set())
+        pointer_source, mask_source = facts.pop("pointer_source", ""), facts.pop("mask_source", None)
+        if facts.get("bounded") and self.ints:
+            wrong = _wrong_bound(pointer_source, mask_source, self.ints, self.shape, self.strides)
+            if wrong:
+                facts["wrong_bound"] = wrong
         if self.ints and self.strides is not None:
             foreign = [
                 {"name": n, "value": v}
@@ -190,6 +195,8 @@ class OutOfBounds(Exception):
                 f"{' + '.join(facts['extra'])}, and {self.arg} already points at its first element: drop the "
                 "extra offset"
             )
+        if mask and facts.get("wrong_bound"):
+            return wrong_bound_hint(mask, self.arg or "?", facts["wrong_bound"])
         if mask and facts.get("bounded"):
             return (
                 f"the mask ({mask}) bounds every index, yet these lanes land past the end: unless one of its "
@@ -254,6 +261,92 @@ def swapped_strides_hint(arg: str, passed: dict) -> str:
         f"{arg} has strides {tuple(passed['strides'])} — in-range indices then walk out of the tensor "
         "whatever the mask says"
     )
+
+
+def wrong_bound_hint(mask: str, arg: str, wrong: dict) -> str:
+    index, bound, value, axis, extent = (
+        wrong[k] for k in ("index", "bound", "bound_value", "axis", "extent")
+    )
+    expected = wrong.get("expected")
+    fix = (
+        f"compare {index} with {expected} ({expected} = {extent}), not {bound}"
+        if expected
+        else f"compare {index} with the length of that axis ({extent}), not {bound}"
+    )
+    return (
+        f"in the mask ({mask}) the term {wrong['term']} bounds {index} by {bound} = {value}, but {index} "
+        f"indexes axis {axis} of {arg} (through {wrong['stride']}), which has {extent} entries: its values "
+        f"{extent}..{value - 1} pass the mask and land past the end — {fix}"
+    )
+
+
+_PRODUCT = re.compile(r"\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*\*\s*([A-Za-z_]\w*)\b")
+
+
+def _wrong_bound(
+    pointer: str, mask: str | None, ints: dict, shape: tuple | None, strides: tuple | None
+) -> dict | None:
+    """A mask term that compares an index with the wrong size: the index steps along one axis of the tensor
+    (it multiplies that axis's stride) whose length is smaller than the bound it is compared with, so its
+    out-of-range values pass the mask (rows < n_cols while rows runs past n_rows). Returns the term, the
+    index, the bound and its value, the axis and its length, and the integer argument equal to that length
+    (the bound it should use), when there is one."""
+    if not mask or not shape or not strides or len(shape) != len(strides):
+        return None
+    try:
+        tree = ast.parse(mask.strip(), mode="eval")
+    except SyntaxError:
+        return None
+    compared = {
+        n.id
+        for c in ast.walk(tree)
+        if isinstance(c, ast.Compare)
+        for n in c.comparators
+        if isinstance(n, ast.Name)
+    }
+    axis_of: dict[str, tuple[int, str]] = {}
+    for a, b in _PRODUCT.findall(pointer):
+        for index, stride in ((a, b), (b, a)):
+            value = ints.get(stride)
+            if value is None or index in ints or stride in compared or list(strides).count(value) != 1:
+                continue
+            axis_of.setdefault(index, (list(strides).index(value), stride))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+            continue
+        left, right = node.left, node.comparators[0]
+        if isinstance(node.ops[0], ast.Gt):
+            left, right = right, left
+        elif not isinstance(node.ops[0], ast.Lt):
+            continue
+        if not isinstance(right, ast.Name) or right.id not in ints:
+            continue
+        indices = [n.id for n in ast.walk(left) if isinstance(n, ast.Name) and n.id in axis_of]
+        if len(set(indices)) != 1:
+            continue
+        index, bound = indices[0], right.id
+        axis, stride = axis_of[index]
+        extent, value = int(shape[axis]), int(ints[bound])
+        if value <= extent:
+            continue
+        candidates = [
+            n
+            for n, v in ints.items()
+            if v == extent and n != bound and "stride" not in n.lower() and not n.upper().startswith("BLOCK")
+        ]
+        stem = index.rstrip("s").lower()
+        candidates.sort(key=lambda n: stem not in n.lower())
+        return {
+            "term": ast.get_source_segment(mask.strip(), node),
+            "index": index,
+            "bound": bound,
+            "bound_value": value,
+            "axis": axis,
+            "stride": stride,
+            "extent": extent,
+            "expected": candidates[0] if candidates else None,
+        }
+    return None
 
 
 def promise_holds(promise: dict) -> bool:
@@ -368,6 +461,7 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
         if advance:
             facts["advance"] = advance
     facts["pointer_names"] = set(re.findall(r"[A-Za-z_]\w*", source))
+    facts["pointer_source"], facts["mask_source"] = source, mask_source
     extra = _extra_terms(call.args[0], text, mentioned | set(axes), file, line)
     if bounded and extra:
         facts["extra"] = extra
