@@ -278,13 +278,6 @@ def test_rms_backward_dw_from_first_partial_breaks_grad_w_only(worker):
     assert outputs_named(result) == {"grad_w"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="misleading: stage 2 stores partial[0] only; at M=3 (P=3) program 0 owns just row 0, which the zero_row "
-    "contract makes all-zero, so the lab says 'every element is 0 — is the result stored, and stored to the output "
-    "that is returned?'; the text's own wording for this mistake is 'dw from partial[0] only (the second stage "
-    "missing)'",
-)
 def test_rms_backward_dw_from_first_partial_names_the_partials(worker):
     message = first_message(verify(worker, RB, "l12_rms_backward_wrong_dw_from_first_partial.py"))
     assert "is the result stored" not in message and any(

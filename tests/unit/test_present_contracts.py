@@ -57,6 +57,20 @@ CASES = [
         "what the mask compares against",
     ),
     (
+        {
+            "kind": "mismatch",
+            "cause": "one-partial",
+            "output": "grad_w",
+            "programs": 4,
+            "partial_rows": [0, 4, 8],
+            "rows_count": 3,
+            "count": 100,
+            "max_abs_err": 2.0,
+        },
+        "grad_w is only program 0's share of the sum (rows 0, 4, 8, with 4 programs)",
+        "partial[p]",
+    ),
+    (
         {"kind": "unwritten", "cause": "grid-zero", "grid": [0, 1, 1], "count": 1},
         "no programs",
         "triton.cdiv",

@@ -1486,6 +1486,20 @@ def _mismatch(f: Facts) -> Said:
     pattern = _pattern(f)
     if pattern is not None:
         return head + Said(": ", "。") + pattern
+    if cause == "one-partial":
+        # a weight's gradient equal to the sum over program 0's rows only: stage 2 read partial[0] alone
+        name, programs, rows = f["output"] or "the gradient", f["programs"], f["partial_rows"] or [0]
+        total = f["rows_count"] or len(rows)
+        shown = ", ".join(number(r) for r in rows[:4]) + (", …" if total > 4 else "")
+        return head + Said(
+            f": {name} is only program 0's share of the sum ({'row' if total == 1 else 'rows'} {shown}, with "
+            f"{_n(programs, 'en', 'program', 'programs', '')}), "
+            "so stage 2 read partial[0] alone — add the partial rows of every program "
+            "(for p in range(P): total += partial[p])",
+            f"。{name} はプログラム 0 の分(行 {shown}、プログラム数 {number(programs)})の和でしかありません。"
+            "第 2 段が partial[0] だけを読んでいます。すべてのプログラムの部分和の行を足してください"
+            "(for p in range(P): total += partial[p])",
+        )
     if cause == "all-zero":
         return head + Said(
             ": every element is 0 — is the result stored, and stored to the output that is returned?",

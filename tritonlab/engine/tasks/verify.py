@@ -733,6 +733,7 @@ def judge_plan_case(
     tols = outputs.tolerances(exercise, plan, dtype, (atol, rtol))
     plan.compare(got, expected, tols, diagnoses, case, unwritten=memcheck.is_poison)
     _zero_row(exercise, diagnoses)
+    _one_partial(exercise, plan, inputs, params, kwargs, got, tols, mine, diagnoses)
     backward_ran = bool(got) and isinstance(got[0], torch.Tensor)  # a tuple or None returned: it never did
     if plan.grad_inputs and mine and backward_ran and not any(x["phase"] == "backward" for x in mine):
         # the gradients came from torch: the forward's kernel ran, none of the learner's ran in .backward()
@@ -2040,6 +2041,89 @@ def _zero_row(exercise, diagnoses: list) -> None:
                 f" (the lab lifted row 0 of {lifted} by 100: exp overflows there unless the row's max is "
                 "subtracted first)"
             )
+
+
+def _one_partial(
+    exercise, plan, inputs, params, kwargs, got, tols: dict, mine: list, diagnoses: list
+) -> None:
+    """A weight's gradient (w [N] beside x [M, N]) is a sum over the rows: a two-stage backward keeps one
+    partial row per program (stage 1) and adds the P partial rows (stage 2). A failing grad_w that equals the
+    sum over program 0's rows alone (rows 0, P, 2P, … or the first cdiv(M, P) rows, P read from the
+    backward's launches) is stage 2 reading partial[0] only (cause `one-partial`); at M = P that is row 0
+    alone, all zeros under the `zero_row` contract — 'is the result stored?' would point away from it."""
+    got = tuple(got) if isinstance(got, (tuple, list)) else ()
+    for index, name in enumerate(plan.names):
+        diag = next((d for d in diagnoses if d.get("output") == name and d.get("kind") == "mismatch"), None)
+        weight = inputs.get(name.removeprefix("grad_")) if name.startswith("grad_") else None
+        value = got[index] if index < len(got) else None
+        if diag is None or not isinstance(weight, torch.Tensor) or weight.dim() != 1:
+            continue
+        if not isinstance(value, torch.Tensor) or value.shape != weight.shape:
+            continue
+        rows_of = next(
+            (
+                v
+                for v in inputs.values()
+                if isinstance(v, torch.Tensor) and v.dim() == 2 and v.shape[1] == weight.shape[0]
+            ),
+            None,
+        )
+        if rows_of is None or rows_of.shape[0] < 2:
+            continue
+        m = int(rows_of.shape[0])
+        counts = sorted(
+            {
+                int(launch["grid"][0])
+                for launch in mine
+                if launch.get("phase") == "backward"
+                and launch.get("grid")
+                and 1 < int(launch["grid"][0]) <= m
+            }
+        )
+        atol, rtol = outputs._tolerance(tols, name)
+        for programs in counts:
+            for rows in (list(range(0, m, programs)), list(range(math.ceil(m / programs)))):
+                keep = torch.zeros(m, dtype=torch.float32)
+                keep[rows] = 1.0
+                part = _rows_reference(exercise, plan, inputs, params, kwargs, keep)
+                ref = part[index] if part is not None and index < len(part) else None
+                if not isinstance(ref, torch.Tensor) or ref.shape != value.shape:
+                    continue
+                if torch.allclose(value.float(), ref.to(value.device).float(), atol=atol, rtol=rtol):
+                    shown = ", ".join(str(r) for r in rows[:4]) + (", …" if len(rows) > 4 else "")
+                    diag.update(
+                        cause="one-partial", programs=programs, partial_rows=rows[:8], rows_count=len(rows)
+                    )
+                    head = ": ".join(str(diag.get("message", "")).split(": ", 2)[:2])
+                    which = f"{'row' if len(rows) == 1 else 'rows'} {shown} of {m}"
+                    diag["message"] = (
+                        f"{head}: {name} is only program 0's share of the sum ({which}, with {programs} "
+                        "programs), so stage 2 read partial[0] alone — add the partial rows of every program "
+                        "(for p in range(P): total += partial[p])"
+                    )
+                    return
+
+
+def _rows_reference(
+    exercise, plan, inputs: dict, params: dict, kwargs: dict, keep: torch.Tensor
+) -> tuple | None:
+    """The reference's outputs with the upstream gradient kept on the rows `keep` marks (1.0) only."""
+    import dataclasses
+
+    sub = dataclasses.replace(plan)
+    base = plan.upstream
+
+    def upstream(out: torch.Tensor) -> torch.Tensor:
+        dy = base(out)
+        if out.dim() < 1 or out.shape[0] != keep.numel():
+            return dy
+        return dy * keep.to(device=dy.device, dtype=dy.dtype).view(-1, *([1] * (out.dim() - 1)))
+
+    sub.__dict__["upstream"] = upstream
+    try:
+        return sub.reference(exercise, dict(inputs), params, kwargs)
+    except Exception:  # a reference that cannot run on these rows: no claim
+        return None
 
 
 #: the unwritten-region causes that guess at the grid or the tile map; elements stored twice beside them say
