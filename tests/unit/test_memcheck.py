@@ -666,3 +666,19 @@ def test_a_mask_term_with_the_wrong_size_is_named_with_the_size_it_needs():
     right = "(cols[:, None] < n_cols) & (rows[None, :] < n_rows)"  # bounds right: the address is what is off
     oob = _report(**dict(fields, code=code.replace("m)", f"{right})")))
     assert "wrong_bound" not in oob.to_dict() and "bounds every index" in oob.message
+
+
+def test_right_bounds_on_an_output_allocated_like_x_keep_the_allocation_sentence():
+    # out allocated (7, 13) like x, not (13, 7): cols < n_cols and rows < n_rows are right, the shape is off
+    mask = "(cols[:, None] < n_cols) & (rows[None, :] < n_rows)"
+    oob = _report(
+        code=f"tl.store(output_ptr + cols[:, None] * stride_om + rows[None, :] * stride_on, t, mask={mask})",
+        offsets=list(range(91, 99)),
+        span=(91, 162),
+        extent=91,
+        shape=(7, 13),
+        strides=(13, 1),
+        ints={"n_rows": 7, "n_cols": 13, "stride_om": 13, "stride_on": 1},
+    )
+    assert "wrong_bound" not in oob.to_dict(), oob.to_dict()
+    assert "bounds every index" in oob.message and "allocated with (7, 13)" in oob.message, oob.message

@@ -311,6 +311,7 @@ def _wrong_bound(
             if value is None or index in ints or stride in compared or list(strides).count(value) != 1:
                 continue
             axis_of.setdefault(index, (list(strides).index(value), stride))
+    terms: list[tuple[ast.Compare, str, str]] = []  # (the comparison, its index, the size it is bounded by)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Compare) or len(node.ops) != 1:
             continue
@@ -322,9 +323,15 @@ def _wrong_bound(
         if not isinstance(right, ast.Name) or right.id not in ints:
             continue
         indices = [n.id for n in ast.walk(left) if isinstance(n, ast.Name) and n.id in axis_of]
-        if len(set(indices)) != 1:
-            continue
-        index, bound = indices[0], right.id
+        if len(set(indices)) == 1:
+            terms.append((node, indices[0], right.id))
+    # the bounds are the tensor's sizes in another order (the output allocated like x, not transposed): the
+    # mask is right and the allocation is what is off - the plain 'bounds every index' sentence says so
+    if len(terms) == len(shape) and sorted(int(ints[b]) for _, _, b in terms) == sorted(
+        int(d) for d in shape
+    ):
+        return None
+    for node, index, bound in terms:
         axis, stride = axis_of[index]
         extent, value = int(shape[axis]), int(ints[bound])
         if value <= extent:
