@@ -336,7 +336,7 @@ fi
 if [ "$PART" = y6 ]; then
 # probe round 6 (twelfth session, 183 held-out files for lessons 1-3, 5-10, 11-14; written and judged on the
 # interpreter only): every file through Lab.verify on the H200, eight workers
-for i in 0 1 2 3 4 5 6 7; do ( timeout ${U_LIMIT:-500} python3 scripts/probe_files_on_gpu.py --backend gpu --shard $i/8 \
+N=${SHARDS:-8}; for i in $(seq 0 $((N-1))); do ( timeout ${U_LIMIT:-500} python3 scripts/probe_files_on_gpu.py --backend gpu --shard $i/$N \
   --files-from <(ls tests/integration/probe_round6_*/l*.py | xargs -n1 basename) --json $W/probe-y6-$i.json \
   > $W/probe-y6-$i.log 2>&1; echo "shard $i rc=$?" >> $W/probe-y6-$i.log ) & done; wait
 cat $W/probe-y6-*.log | grep -E "SURPRISE|files,|rc=" | cut -c1-260
