@@ -243,3 +243,25 @@ def test_the_audit_keeps_a_gpu_pass_when_the_interpreter_only_misses_by_its_own_
     skipped = dict(interpreter_failure(dict(UNWRITTEN)), skipped={"kind": "skipped", "missing": ["tma"]})
     result = replay.with_replay(gpu_pass(), {"exercise": "13"}, client=RecordingClient(skipped))
     assert result["passed"] is True
+
+
+def test_the_audit_withdraws_a_gpu_pass_whose_wrapper_the_interpreters_reject_catches():
+    """A device check by `x.is_cuda != b.is_cuda` refuses the GPU's pair (cuda beside cpu) and passes every GPU
+    case (round 6 on the H200); the interpreter's pair (cpu beside meta) is accepted. The audit withdraws the
+    pass; the same reject refused on the interpreter leaves it standing."""
+    accepted = {"kind": "validation", "message": "the wrapper accepted x and b on different devices"}
+    reject = {"name": "rejects device mismatch", "kind": "reject", "why": {"en": "x and b differ"}}
+    wrong = {
+        "passed": False,
+        "error": None,
+        "cases": [{"name": "M=4 · float32", "passed": True, "diagnoses": []}],
+    }
+    wrong["cases"].append(dict(reject, passed=False, diagnoses=[accepted]))
+    result = replay.with_replay(gpu_pass(), {"exercise": "7/bias-add"}, client=RecordingClient(wrong))
+    assert result["passed"] is False and replay.audit_state(result) == "found"
+    audit = result["cases"][-1]
+    assert audit["kind"] == "interp-audit" and audit["name"] == "rejects device mismatch"
+    assert "accepted x and b" in result["summary"]
+    right = {"passed": True, "error": None, "cases": [dict(reject, passed=True, diagnoses=[])]}
+    result = replay.with_replay(gpu_pass(), {"exercise": "7/bias-add"}, client=RecordingClient(right))
+    assert result["passed"] is True and replay.audit_state(result) == "clean"

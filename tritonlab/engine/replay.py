@@ -136,11 +136,13 @@ def _interpreter_failure(replay: dict) -> dict | None:
     is then right only for what the GPU happened to run (the autotuner's pick of configs, one tile size):
     the interpreter pins the smallest and largest config, and records what the GPU cannot (a tile computed
     twice, a race). A near miss is left alone (the interpreter's own arithmetic), as are errors
-    (the audit is then incomplete)."""
+    (the audit is then incomplete). A reject case counts too: the interpreter's mismatched pair differs
+    from the GPU's (meta beside cpu, not cpu beside cuda), so a device check by `is_cuda` alone, which no
+    one-GPU pair can catch, is caught there."""
     if replay.get("passed") is not False or replay.get("error") or replay.get("skipped"):
         return None
     for case in replay.get("cases", []):
-        if case.get("passed") or case.get("kind") == "reject":  # a GPU run judges its rejects itself
+        if case.get("passed"):
             continue
         diagnoses = [d for d in case.get("diagnoses") or [] if isinstance(d, dict)]
         if not diagnoses or any(d.get("near_miss") for d in diagnoses):
