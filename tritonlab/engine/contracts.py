@@ -12,6 +12,7 @@ import contextlib
 import inspect
 import math
 import re
+import weakref
 from collections.abc import Iterator
 
 #: What the judge accepts from a runner's contract facts and notes (anything else is dropped, never trusted).
@@ -465,6 +466,33 @@ def _gpu_configs(function) -> list | None:
             os.environ["TRITON_INTERPRET"] = saved
 
 
+#: the file's GPU configs, read once per config function (one load of the learner's file, one verify): every
+#: case of a verify asks, and the learner's function runs outside the interpreter's setting each time
+_TILE_CONFIGS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _tile_configs(module, spec: dict) -> list:
+    """The triton.Config objects (with keyword dicts) the file's `configs_function` returns on a GPU."""
+    function = getattr(module, spec.get("configs_function") or "", None)
+    if not callable(function):
+        return []
+    try:
+        return list(_TILE_CONFIGS[function])
+    except (KeyError, TypeError):  # not asked yet, or an object no weak reference can hold
+        pass
+    tiles = [c for c in _gpu_configs(function) or [] if isinstance(getattr(c, "kwargs", None), dict)]
+    with contextlib.suppress(TypeError):
+        _TILE_CONFIGS[function] = tiles
+    return list(tiles)
+
+
+def _tile_area(config) -> int:
+    kw = config.kwargs
+    return int(kw.get("BLOCK_M", kw.get("BLOCK_SIZE_M", 1))) * int(
+        kw.get("BLOCK_N", kw.get("BLOCK_SIZE_N", 1))
+    )
+
+
 #: a variant key the lab reads itself (never passed to the wrapper): `"@autotune" = "smallest"` runs that case
 #: with the autotuner pinned to the file's GPU config with the smallest (or "largest") BLOCK_M x BLOCK_N tile
 DIRECTIVE = "@"
@@ -523,9 +551,7 @@ def pinned_autotune(exercise, module, which: str | None) -> Iterator[dict | None
     Every case (pinned or not) also runs the file's early_config_prune over its GPU configs before a launch:
     with one config Triton never prunes, so a prune that leaves nothing for small M passed the interpreter."""
     spec = exercise.verify.contracts.get("autotune")
-    function = getattr(module, spec.get("configs_function") or "", None) if isinstance(spec, dict) else None
-    configs = _gpu_configs(function) if callable(function) else None
-    tiles = [c for c in configs or [] if isinstance(getattr(c, "kwargs", None), dict)]
+    tiles = _tile_configs(module, spec) if isinstance(spec, dict) else []
     tuners = _autotuners(module) if tiles else []
     if not tuners:
         yield None
@@ -534,28 +560,16 @@ def pinned_autotune(exercise, module, which: str | None) -> Iterator[dict | None
     guarded = [t for t in tuners if "run" not in vars(t) and len(t.configs) <= 1]
     for tuner in guarded:  # several configs: Triton's own autotuner prunes them
         _guard_prune(tuner, tiles, sizes_of)
-    if not which:
-        try:
-            yield None
-        finally:
-            for tuner in guarded:
-                vars(tuner).pop("run", None)
-        return
-
-    def area(config) -> int:
-        kw = config.kwargs
-        return int(kw.get("BLOCK_M", kw.get("BLOCK_SIZE_M", 1))) * int(
-            kw.get("BLOCK_N", kw.get("BLOCK_SIZE_N", 1))
-        )
-
-    chosen = (max if which == "largest" else min)(tiles, key=area)
-    saved = [(t, t.configs, dict(getattr(t, "cache", {}) or {})) for t in tuners]
+    chosen = (max if which == "largest" else min)(tiles, key=_tile_area) if which else None
+    saved = (
+        [(t, t.configs, dict(getattr(t, "cache", {}) or {})) for t in tuners] if chosen is not None else []
+    )
     try:
-        for tuner in tuners:
+        for tuner, _, _ in saved:
             tuner.configs = [chosen]
             if isinstance(getattr(tuner, "cache", None), dict):
                 tuner.cache.clear()
-        yield dict(chosen.kwargs)
+        yield dict(chosen.kwargs) if chosen is not None else None
     finally:
         for tuner, configs, cache in saved:
             tuner.configs = configs
@@ -897,15 +911,13 @@ def _stored_transpose(file: str | None, line: int | None) -> str | None:
     `tl.permute(tile, (1, 0))` in the tl.store on `line`, or a name assigned one of those above it (then
     `t = tl.trans(tile)`). None otherwise."""
     import ast
-    import linecache
 
-    if not file or not line:
+    from tritonlab.engine.memcheck.report import parsed_source
+
+    found = parsed_source(file)
+    if found is None or not line:
         return None
-    source = "".join(linecache.getlines(file))
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
+    source, tree = found
     store = next(
         (
             n

@@ -4,6 +4,7 @@ learner's own mask expression for it."""
 from __future__ import annotations
 
 import ast
+import functools
 import linecache
 import re
 from typing import Any
@@ -558,11 +559,28 @@ def _loop_bound(file: str, line: int, pointer: str, mask: str) -> dict | None:
     return None
 
 
-def _parsed_file(file: str) -> ast.Module | None:
+@functools.lru_cache(maxsize=8)
+def _parse(source: str) -> ast.Module | None:
     try:
-        return ast.parse("".join(linecache.getlines(file)))
+        return ast.parse(source)
     except (SyntaxError, ValueError):
         return None
+
+
+def parsed_source(file: str | None) -> tuple[str, ast.Module] | None:
+    """The text linecache holds for `file` and its syntax tree, parsed once per distinct text: the judge asks
+    several questions of one learner file (the store's statement, its assignments, a transpose). Callers read
+    the tree and never change it."""
+    if not file:
+        return None
+    source = "".join(linecache.getlines(file))
+    tree = _parse(source)
+    return (source, tree) if tree is not None else None
+
+
+def _parsed_file(file: str) -> ast.Module | None:
+    found = parsed_source(file)
+    return found[1] if found else None
 
 
 def _spans_line(node: ast.AST, line: int) -> bool:
@@ -603,13 +621,10 @@ def _extra_terms(pointer: ast.expr, text: str, indices: set, file: str | None, l
 
 def _statement(file: str | None, line: int | None) -> str | None:
     """The source of the statement of `file` that starts at `line`, dedented (None when there is none)."""
-    if not file or not line:
+    found = parsed_source(file) if line else None
+    if found is None:
         return None
-    source = "".join(linecache.getlines(file))
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
+    source, tree = found
     for node in ast.walk(tree):
         if isinstance(node, ast.stmt) and node.lineno == line and not isinstance(node, ast.FunctionDef):
             text = ast.get_source_segment(source, node)
