@@ -346,4 +346,13 @@ if [ "$PART" = z ]; then
 SECONDS=0; timeout 560 python3 -m tritonlab check 07 08 09 10 --backend gpu --json > $W/check-07-10.json 2> $W/check-07-10.err
 echo "check 07-10 rc=$? ${SECONDS}s $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d.get("ok"), len(d.get("runs", [])), d.get("failures"))' $W/check-07-10.json 2>&1 | tail -1 | cut -c1-600)"
 fi
+if [ "$PART" = all13 ]; then
+# thirteenth session's last call: every probe file (all rounds) through Lab.verify on the H200 after the
+# session's fixes (the audit counts rejects; online-softmax's float32 rtol; the helpers' causes, the
+# matmul-fast bias case, the bare launch inside a triton_op), SHARDS workers
+N=${SHARDS:-14}; for i in $(seq 0 $((N-1))); do ( timeout ${U_LIMIT:-450} python3 scripts/probe_files_on_gpu.py --backend gpu --shard $i/$N \
+  --files-from <(ls tests/integration/probe_*/l*.py | xargs -n1 basename) --json $W/probe-all-$i.json \
+  > $W/probe-all-$i.log 2>&1; echo "shard $i rc=$?" >> $W/probe-all-$i.log ) & done; wait
+cat $W/probe-all-*.log | grep -E "SURPRISE|files,|rc=[^0]" | cut -c1-260
+fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .
