@@ -380,15 +380,13 @@ def test_program_map_stored_zeros_are_not_blamed_on_the_mask(worker):
     assert diag.get("cause") != "tail-block" and "other=" not in diag["message"], diag["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a bare mismatch ('15 elements differ ... in programs 0 (of 2), elements 1-15') with no cause on the "
-    "first case; only the later cases say 'check the offsets' (partial-blocks): pid + tl.arange overlaps the "
-    "blocks, the start must be pid * BLOCK_SIZE",
-)
 def test_program_map_pid_plus_arange_names_the_offsets_first(worker):
-    message = first_message(verify(worker, PM, "l03_program_map_wrong_offsets_pid_plus_arange.py"))
-    assert "offsets" in message, message
+    # n = 17 (the first failing case) has no unwritten element: program 1's value from element 1 on is the
+    # evidence that the blocks overlap (cause block-offsets); the start must be pid * BLOCK_SIZE
+    result = verify(worker, PM, "l03_program_map_wrong_offsets_pid_plus_arange.py")
+    message = first_message(result)
+    assert "offsets" in message and "pid * BLOCK_SIZE" in message, message
+    assert first_diag(result).get("cause") == "block-offsets", first_diag(result)
 
 
 @pytest.mark.parametrize(

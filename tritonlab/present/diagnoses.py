@@ -1443,6 +1443,8 @@ def _pattern(f: Facts) -> Said | None:
             "出力には正しい値が入っていますが、場所が違います。出力の添字(ストライド、行と列の取り違え)を"
             "確認してください",
         )
+    if cause == "block-offsets":
+        return _block_offsets(f)
     if cause == "nan-reduction":
         why = (
             Said("your kernel already subtracts a maximum", "カーネルはすでに最大値を引いています")
@@ -1469,6 +1471,41 @@ def _pattern(f: Facts) -> Said | None:
             "いないかを確認してください",
         )
     return None
+
+
+def _block_offsets(f: Facts) -> Said:
+    """Right per-program values whose boundaries sit at the wrong elements: overlapping or shifted blocks."""
+    where = Said("", "")
+    if f["owner"] is not None and f["at"] is not None:
+        at, owner, start = number(f["at"]), number(f["owner"]), number(f["owner_start"])
+        where = Said(
+            f" (element {at} holds program {owner}'s value, but program {owner}'s block starts at element "
+            f"{start})",
+            f"(要素 {at} にプログラム {owner} の値が入っていますが、プログラム {owner} のブロックは要素 {start} "
+            "から始まります)",
+        )
+    twice = Said("", "")
+    if f["stored_twice"]:
+        twice = Said(
+            f"; {_n(f['stored_twice'], 'en', 'element was', 'elements were', '')} stored by more than one "
+            "program",
+            f"。{number(f['stored_twice'])} 要素は複数のプログラムからストアされています",
+        )
+    return (
+        Said(
+            "every stored value is one that some program should store, but the values change at the wrong "
+            "elements",
+            "ストアされた値はどれも、いずれかのプログラムがストアすべき値ですが、値の切り替わる位置がずれています",
+        )
+        + where
+        + twice
+        + Said(
+            " — the programs' blocks overlap or are shifted: each program's offsets must start at "
+            "pid * BLOCK_SIZE (offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE))",
+            "。プログラムどうしのブロックが重なっているか、ずれています。各プログラムのオフセットは "
+            "pid * BLOCK_SIZE から始めてください(offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE))",
+        )
+    )
 
 
 @says(Kind.MISMATCH)
