@@ -398,17 +398,14 @@ def test_program_map_values_that_vary_in_a_block_fail_from_n_15(worker, name):
     assert all(c["params"]["n"] == 1 for c in public_passed(result))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a bare mismatch with no cause ('14 elements differ ... in programs 0 (of 1), elements 1-14'): the "
-    "stored values vary inside one program's block, where every lane must hold that program's id (pid)",
-)
 @pytest.mark.parametrize(
     "name", ["l03_program_map_wrong_values_lane_index.py", "l03_program_map_wrong_values_offsets.py"]
 )
 def test_program_map_values_that_vary_in_a_block_name_the_pid(worker, name):
+    # the stored values vary inside one program's block, where every lane must hold that program's id (pid)
     diag = first_diag(verify(worker, PM, name))
     assert diag.get("cause") and ("pid" in diag["message"] or "program id" in diag["message"]), diag
+    assert diag["cause"] == "varies-in-block", diag
 
 
 # --- lesson 3: grid-size ---------------------------------------------------------------------------------------------

@@ -3,7 +3,8 @@ the cause on the wrong output it is for, and stays silent on a nearby different 
 
 The expected output holds one value per program's block (program p's block holds p). `block-offsets`: the
 values are the programs' own, but their boundaries sit at the wrong elements (offsets = pid + tl.arange(...)
-overlaps the blocks)."""
+overlaps the blocks). `varies-in-block`: the values change from lane to lane inside a block (the lane index or
+the offsets stored instead of the program id)."""
 
 import torch
 
@@ -76,7 +77,66 @@ def test_values_alternating_between_program_ids_are_not_offsets():
     expected = program_map(64, 32)
     got = (torch.arange(64) % 2).to(torch.int32)
     diag = judged(got, expected, 32)
-    assert diag["cause"] != "block-offsets", diag
+    assert diag["cause"] == "varies-in-block", diag
+
+
+# --- varies-in-block --------------------------------------------------------------------------------------------
+
+
+def test_the_lane_index_stored_names_the_pid_and_tl_arange():
+    expected = program_map(97, 32)
+    diag = judged((torch.arange(97) % 32).to(torch.int32), expected, 32)
+    assert diag["cause"] == "varies-in-block", diag
+    assert (diag["lane"], diag["offsets"], diag["pid_values"]) == (True, False, True)
+    assert (diag["program"], diag["block_value"], diag["block_values_seen"]) == (0, 0, [0, 1, 2, 3])
+    assert "pid" in diag["message"] and "tl.arange(0, BLOCK_SIZE) was stored" in diag["message"]
+    assert "dtype=tl.int32" in diag["message"], diag["message"]
+
+
+def test_the_offsets_stored_name_the_pid_and_the_offsets():
+    expected = program_map(1000, 256)
+    diag = judged(torch.arange(1000, dtype=torch.int32), expected, 256)
+    assert diag["cause"] == "varies-in-block" and (diag["lane"], diag["offsets"]) == (False, True), diag
+    assert "offsets themselves" in diag["message"] and "program id, pid" in diag["message"]
+
+
+def test_one_block_cannot_tell_the_lane_from_the_offsets():
+    diag = judged(torch.arange(15, dtype=torch.int32), program_map(15, 16), 16)
+    assert diag["cause"] == "varies-in-block" and diag["lane"] and diag["offsets"], diag
+
+
+def test_a_block_value_that_is_not_the_pid_is_said_without_tl_full():
+    expected = (torch.arange(64) // 16 * 10).float()  # one value per block, not the program id
+    got = expected + (torch.arange(64) % 16).float()
+    diag = judged(got, expected, 16)
+    assert diag["cause"] == "varies-in-block" and not diag["pid_values"], diag
+    assert "tl.program_id(0)" in diag["message"] and "tl.full" not in diag["message"], diag["message"]
+
+
+def test_varies_stays_silent_where_the_expected_values_vary_inside_a_block():
+    """A vector add: the expected values differ from lane to lane, so a lane-varying output says nothing."""
+    torch.manual_seed(0)
+    expected = torch.randn(97)
+    got = expected.clone()
+    got[40:50] += 1.0
+    diag = judged(got, expected, 32)
+    assert diag["cause"] is None and "pid" not in diag["message"], diag
+
+
+def test_varies_stays_silent_on_noise_within_tolerance_and_on_a_right_output():
+    expected = program_map(64, 16).float()
+    noisy = expected + torch.where(torch.arange(64) % 2 == 0, 0.0, 1e-6)
+    assert judged(noisy, expected, 16)["cause"] is None
+    assert judged(expected.clone(), expected, 16)["cause"] is None
+
+
+def test_both_stay_silent_without_a_block_in_2d_and_behind_another_cause():
+    expected = program_map(64, 16)
+    lanes = (torch.arange(64) % 16).to(torch.int32)
+    assert judged(lanes, expected, None)["cause"] is None
+    assert judged(lanes.reshape(8, 8), expected.reshape(8, 8), 16)["cause"] is None
+    named = dict(mismatch(), cause="tail-block")
+    assert judged(lanes, expected, 16, diag=named)["cause"] == "tail-block"
 
 
 # --- words --------------------------------------------------------------------------------------------------------
@@ -102,3 +162,32 @@ def test_block_offsets_in_both_languages():
     assert "15 要素は複数のプログラムから" in ja and "pid * BLOCK_SIZE から始めて" in ja, ja
     bare = describe(dict(facts, owner=None, stored_twice=0), "en")
     assert "holds program" not in bare and "more than one program" not in bare, bare
+
+
+def test_varies_in_block_in_both_languages():
+    facts = {
+        "kind": "mismatch",
+        "count": 16,
+        "max_abs_err": 15.0,
+        "atol": ATOL,
+        "rtol": RTOL,
+        "cause": "varies-in-block",
+        "program": 0,
+        "block_value": 0,
+        "block_values_seen": [0, 1, 2, 3],
+        "block_values_more": True,
+        "lane": True,
+        "offsets": False,
+        "pid_values": True,
+        "dtype": "int32",
+    }
+    en, ja = describe(facts, "en"), describe(facts, "ja")
+    assert "its program id, pid" in en and "0, 1, 2, 3, …" in en and "tl.arange(0, BLOCK_SIZE) was" in en, en
+    assert "tl.full((BLOCK_SIZE,), pid, dtype=tl.int32)" in en, en
+    assert "プログラムの ID(pid)" in ja and "レーン番号 tl.arange(0, BLOCK_SIZE)" in ja, ja
+    assert "pid をすべてのレーンにストア" in ja, ja
+    offsets = dict(facts, lane=False, offsets=True, pid_values=False)
+    assert "offsets themselves" in describe(offsets, "en") and "tl.full" not in describe(offsets, "en")
+    assert "オフセットそのもの" in describe(offsets, "ja") and "tl.program_id(0) だけから" in describe(
+        offsets, "ja"
+    )

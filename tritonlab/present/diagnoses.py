@@ -1445,6 +1445,8 @@ def _pattern(f: Facts) -> Said | None:
         )
     if cause == "block-offsets":
         return _block_offsets(f)
+    if cause == "varies-in-block":
+        return _varies_in_block(f)
     if cause == "nan-reduction":
         why = (
             Said("your kernel already subtracts a maximum", "カーネルはすでに最大値を引いています")
@@ -1505,6 +1507,59 @@ def _block_offsets(f: Facts) -> Said:
             "。プログラムどうしのブロックが重なっているか、ずれています。各プログラムのオフセットは "
             "pid * BLOCK_SIZE から始めてください(offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE))",
         )
+    )
+
+
+def _varies_in_block(f: Facts) -> Said:
+    """Values that change from lane to lane inside a block where every lane must hold its program's value."""
+    seen = ", ".join(number(v) for v in f["block_values_seen"] or []) + (
+        ", …" if f["block_values_more"] else ""
+    )
+    program, value = number(f["program"]), number(f["block_value"])
+    if f["pid_values"]:
+        whose = Said("its program id, pid", "そのプログラムの ID(pid)")
+        fix = Said(
+            f"store pid in every lane (tl.full((BLOCK_SIZE,), pid, dtype=tl.{f['dtype'] or 'int32'}))",
+            f"pid をすべてのレーンにストアしてください(tl.full((BLOCK_SIZE,), pid, dtype=tl.{f['dtype'] or 'int32'}))",
+        )
+    else:
+        whose = Said(
+            "that program's one value, computed from its program id (tl.program_id(0))",
+            "そのプログラムの ID(tl.program_id(0))から求めた 1 つの値",
+        )
+        fix = Said(
+            "compute the value from tl.program_id(0) alone, not from tl.arange or the offsets",
+            "値は tl.arange やオフセットからではなく、tl.program_id(0) だけから求めてください",
+        )
+    if f["lane"] and f["offsets"]:
+        what = Said(
+            "the lane index (tl.arange) or the offsets were stored",
+            "レーン番号(tl.arange)かオフセットがそのままストアされています",
+        )
+    elif f["lane"]:
+        what = Said(
+            "the lane index tl.arange(0, BLOCK_SIZE) was stored",
+            "レーン番号 tl.arange(0, BLOCK_SIZE) がそのままストアされています",
+        )
+    elif f["offsets"]:
+        what = Said("the offsets themselves were stored", "オフセットそのものがストアされています")
+    else:
+        what = Said("a value computed per lane was stored", "レーンごとに計算した値がストアされています")
+    return (
+        Said(
+            "every lane of a program's block must hold the same value — ",
+            "プログラムのブロックでは、すべてのレーンが同じ値、つまり",
+        )
+        + whose
+        + Said(
+            f" — but the stored values change from lane to lane (program {program}'s block should hold {value} "
+            f"everywhere and holds {seen}): ",
+            f"を持つはずですが、ストアされた値がレーンごとに変わっています(プログラム {program} のブロックは"
+            f"すべて {value} のはずが、{seen} です)。",
+        )
+        + what
+        + Said(" — ", "。")
+        + fix
     )
 
 

@@ -1750,7 +1750,11 @@ def _block_values(
 
     - `block-offsets`: every written element holds a value some program's block should hold, but a block
       mixes its own value with another program's — the values change at the wrong elements: the programs'
-      blocks overlap or are shifted (offsets = pid + tl.arange(...) instead of pid * BLOCK_SIZE + ...).
+      blocks overlap or are shifted (offsets = pid + tl.arange(...) instead of pid * BLOCK_SIZE + ...);
+    - `varies-in-block`: the values change from lane to lane inside a block where every lane must hold the
+      same one (a value built from tl.arange or the offsets instead of the program id); `lane` / `offsets`
+      say whether they are exactly the lane index or the element index, `pid_values` whether each block's
+      value is its program id.
 
     Silent unless the expected output is constant over every block (with a block of two elements or more)
     and some block of the output is not: a constant but wrong value per block (pid + 1, zeros) is another
@@ -1814,6 +1818,58 @@ def _block_values(
             "tl.arange(0, BLOCK_SIZE))"
         )
         return
+    start, end = first * block, min(n, (first + 1) * block)
+    shown = g[start:end][written[start:end]].tolist()
+    distinct: list[float] = []
+    for v in shown:
+        if not distinct or v != distinct[-1]:
+            distinct.append(v)
+    lane = bool((kept == (index % block).to(torch.float64)[written]).all())
+    offsets = bool((kept == index.to(torch.float64)[written]).all())
+    pid_values = bool(torch.equal(values, torch.arange(programs, device=g.device, dtype=torch.float64)))
+    value = float(values[first])
+    diag.update(
+        cause="varies-in-block",
+        block=block,
+        program=first,
+        block_value=_plain_number(value),
+        block_values_seen=[_plain_number(v) for v in distinct[:4]],
+        block_values_more=len(distinct) > 4,
+        lane=lane,
+        offsets=offsets,
+        pid_values=pid_values,
+        dtype=str(got.dtype).replace("torch.", ""),
+    )
+    listed = ", ".join(f"{v:g}" for v in distinct[:4]) + (", …" if len(distinct) > 4 else "")
+    what = (
+        "the lane index (tl.arange) or the offsets were stored"
+        if lane and offsets
+        else "the lane index tl.arange(0, BLOCK_SIZE) was stored"
+        if lane
+        else "the offsets themselves were stored"
+        if offsets
+        else "a value computed per lane was stored"
+    )
+    whose = (
+        "its program id, pid"
+        if pid_values
+        else "that program's one value, computed from its program id (tl.program_id(0))"
+    )
+    fix = (
+        f"store pid in every lane (tl.full((BLOCK_SIZE,), pid, dtype=tl.{diag['dtype']}))"
+        if pid_values
+        else "compute the value from tl.program_id(0) alone, not from tl.arange or the offsets"
+    )
+    diag["message"] = (
+        f"{_head(diag)}: every lane of a program's block must hold the same value — {whose} — but the "
+        f"stored values change from lane to lane (program {first}'s block should hold {value:g} everywhere "
+        f"and holds {listed}): {what} — {fix}"
+    )
+
+
+def _plain_number(value: float) -> int | float:
+    """A float that is a whole number as an int (a program id), for the facts and the sentences."""
+    return int(value) if float(value).is_integer() else float(value)
 
 
 def _all_zero_stored(diagnoses: list, provenance, numel: int) -> None:
