@@ -380,15 +380,13 @@ def test_program_map_stored_zeros_are_not_blamed_on_the_mask(worker):
     assert diag.get("cause") != "tail-block" and "other=" not in diag["message"], diag["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a bare mismatch ('15 elements differ ... in programs 0 (of 2), elements 1-15') with no cause on the "
-    "first case; only the later cases say 'check the offsets' (partial-blocks): pid + tl.arange overlaps the "
-    "blocks, the start must be pid * BLOCK_SIZE",
-)
 def test_program_map_pid_plus_arange_names_the_offsets_first(worker):
-    message = first_message(verify(worker, PM, "l03_program_map_wrong_offsets_pid_plus_arange.py"))
-    assert "offsets" in message, message
+    # n = 17 (the first failing case) has no unwritten element: program 1's value from element 1 on is the
+    # evidence that the blocks overlap (cause block-offsets); the start must be pid * BLOCK_SIZE
+    result = verify(worker, PM, "l03_program_map_wrong_offsets_pid_plus_arange.py")
+    message = first_message(result)
+    assert "offsets" in message and "pid * BLOCK_SIZE" in message, message
+    assert first_diag(result).get("cause") == "block-offsets", first_diag(result)
 
 
 @pytest.mark.parametrize(
@@ -400,17 +398,14 @@ def test_program_map_values_that_vary_in_a_block_fail_from_n_15(worker, name):
     assert all(c["params"]["n"] == 1 for c in public_passed(result))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a bare mismatch with no cause ('14 elements differ ... in programs 0 (of 1), elements 1-14'): the "
-    "stored values vary inside one program's block, where every lane must hold that program's id (pid)",
-)
 @pytest.mark.parametrize(
     "name", ["l03_program_map_wrong_values_lane_index.py", "l03_program_map_wrong_values_offsets.py"]
 )
 def test_program_map_values_that_vary_in_a_block_name_the_pid(worker, name):
+    # the stored values vary inside one program's block, where every lane must hold that program's id (pid)
     diag = first_diag(verify(worker, PM, name))
     assert diag.get("cause") and ("pid" in diag["message"] or "program id" in diag["message"]), diag
+    assert diag["cause"] == "varies-in-block", diag
 
 
 # --- lesson 3: grid-size ---------------------------------------------------------------------------------------------

@@ -1443,6 +1443,10 @@ def _pattern(f: Facts) -> Said | None:
             "出力には正しい値が入っていますが、場所が違います。出力の添字(ストライド、行と列の取り違え)を"
             "確認してください",
         )
+    if cause == "block-offsets":
+        return _block_offsets(f)
+    if cause == "varies-in-block":
+        return _varies_in_block(f)
     if cause == "nan-reduction":
         why = (
             Said("your kernel already subtracts a maximum", "カーネルはすでに最大値を引いています")
@@ -1469,6 +1473,94 @@ def _pattern(f: Facts) -> Said | None:
             "いないかを確認してください",
         )
     return None
+
+
+def _block_offsets(f: Facts) -> Said:
+    """Right per-program values whose boundaries sit at the wrong elements: overlapping or shifted blocks."""
+    where = Said("", "")
+    if f["owner"] is not None and f["at"] is not None:
+        at, owner, start = number(f["at"]), number(f["owner"]), number(f["owner_start"])
+        where = Said(
+            f" (element {at} holds program {owner}'s value, but program {owner}'s block starts at element "
+            f"{start})",
+            f"(要素 {at} にプログラム {owner} の値が入っていますが、プログラム {owner} のブロックは要素 {start} "
+            "から始まります)",
+        )
+    twice = Said("", "")
+    if f["stored_twice"]:
+        twice = Said(
+            f"; {_n(f['stored_twice'], 'en', 'element was', 'elements were', '')} stored by more than one "
+            "program",
+            f"。{number(f['stored_twice'])} 要素は複数のプログラムからストアされています",
+        )
+    return (
+        Said(
+            "every stored value is one that some program should store, but the values change at the wrong "
+            "elements",
+            "ストアされた値はどれも、いずれかのプログラムがストアすべき値ですが、値の切り替わる位置がずれています",
+        )
+        + where
+        + twice
+        + Said(
+            " — the programs' blocks overlap or are shifted: each program's offsets must start at "
+            "pid * BLOCK_SIZE (offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE))",
+            "。プログラムどうしのブロックが重なっているか、ずれています。各プログラムのオフセットは "
+            "pid * BLOCK_SIZE から始めてください(offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE))",
+        )
+    )
+
+
+def _varies_in_block(f: Facts) -> Said:
+    """Values that change from lane to lane inside a block where every lane must hold its program's value."""
+    seen = ", ".join(number(v) for v in f["block_values_seen"] or []) + (
+        ", …" if f["block_values_more"] else ""
+    )
+    program, value = number(f["program"]), number(f["block_value"])
+    if f["pid_values"]:
+        whose = Said("its program id, pid", "そのプログラムの ID(pid)")
+        fix = Said(
+            f"store pid in every lane (tl.full((BLOCK_SIZE,), pid, dtype=tl.{f['dtype'] or 'int32'}))",
+            f"pid をすべてのレーンにストアしてください(tl.full((BLOCK_SIZE,), pid, dtype=tl.{f['dtype'] or 'int32'}))",
+        )
+    else:
+        whose = Said(
+            "that program's one value, computed from its program id (tl.program_id(0))",
+            "そのプログラムの ID(tl.program_id(0))から求めた 1 つの値",
+        )
+        fix = Said(
+            "compute the value from tl.program_id(0) alone, not from tl.arange or the offsets",
+            "値は tl.arange やオフセットからではなく、tl.program_id(0) だけから求めてください",
+        )
+    if f["lane"] and f["offsets"]:
+        what = Said(
+            "the lane index (tl.arange) or the offsets were stored",
+            "レーン番号(tl.arange)かオフセットがそのままストアされています",
+        )
+    elif f["lane"]:
+        what = Said(
+            "the lane index tl.arange(0, BLOCK_SIZE) was stored",
+            "レーン番号 tl.arange(0, BLOCK_SIZE) がそのままストアされています",
+        )
+    elif f["offsets"]:
+        what = Said("the offsets themselves were stored", "オフセットそのものがストアされています")
+    else:
+        what = Said("a value computed per lane was stored", "レーンごとに計算した値がストアされています")
+    return (
+        Said(
+            "every lane of a program's block must hold the same value — ",
+            "プログラムのブロックでは、すべてのレーンが同じ値、つまり",
+        )
+        + whose
+        + Said(
+            f" — but the stored values change from lane to lane (program {program}'s block should hold {value} "
+            f"everywhere and holds {seen}): ",
+            f"を持つはずですが、ストアされた値がレーンごとに変わっています(プログラム {program} のブロックは"
+            f"すべて {value} のはずが、{seen} です)。",
+        )
+        + what
+        + Said(" — ", "。")
+        + fix
+    )
 
 
 @says(Kind.MISMATCH)

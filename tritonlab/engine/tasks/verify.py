@@ -1037,6 +1037,8 @@ def judge_case(
         _k_loop(report.get("diagnoses", []), got, inputs, params, blocks, kwargs, atol, rtol)
         _carried_tiles(report.get("diagnoses", []), got, expected, blocks, atol, rtol)
     _all_zero_stored(report.get("diagnoses", []), facts.get("provenance"), got.numel())
+    # one value per program's block expected (a program map): what the output holds inside each block
+    _block_values(report.get("diagnoses", []), got, expected, block, atol, rtol, unwritten, twice)
     _overlapped(report.get("diagnoses", []), stats, learner_file)
     diagnoses.extend(report.get("diagnoses", []))
 
@@ -1731,6 +1733,143 @@ def _k_loop(diagnoses: list, got, inputs: dict, params: dict, meta: dict, kwargs
                 f"{_head(diag)}: the bias was added {steps} times, once per K step — add it once, after the "
                 "loop"
             )
+
+
+def _block_values(
+    diagnoses: list,
+    got,
+    expected,
+    block: int | None,
+    atol: float,
+    rtol: float,
+    unwritten=None,
+    stored_twice: int = 0,
+) -> None:
+    """Wrong values in a 1D output whose expected values are one value per program's block (a program map:
+    block p holds p everywhere), said from what the output holds inside each block:
+
+    - `block-offsets`: every written element holds a value some program's block should hold, but a block
+      mixes its own value with another program's — the values change at the wrong elements: the programs'
+      blocks overlap or are shifted (offsets = pid + tl.arange(...) instead of pid * BLOCK_SIZE + ...);
+    - `varies-in-block`: the values change from lane to lane inside a block where every lane must hold the
+      same one (a value built from tl.arange or the offsets instead of the program id); `lane` / `offsets`
+      say whether they are exactly the lane index or the element index, `pid_values` whether each block's
+      value is its program id.
+
+    Silent unless the expected output is constant over every block (with a block of two elements or more)
+    and some block of the output is not: a constant but wrong value per block (pid + 1, zeros) is another
+    bug, and an exercise whose expected values vary inside a block never gets here."""
+    diag = next(
+        (d for d in diagnoses if d.get("kind") == "mismatch" and d.get("cause") in (None, "all-wrong")),
+        None,
+    )
+    if diag is None or not block or block < 2 or got.dim() != 1 or expected.shape != got.shape:
+        return
+    n = got.numel()
+    if n < 2 or got.is_complex() or expected.is_complex():
+        return
+    g = got.detach().reshape(-1).to(torch.float64)
+    e = expected.detach().reshape(-1).to(device=g.device, dtype=torch.float64)
+    if not (bool(torch.isfinite(g).all()) and bool(torch.isfinite(e).all())):
+        return
+    index = torch.arange(n, device=g.device)
+    starts = (index // block) * block
+    if not torch.equal(e, e[starts]):
+        return  # the expected values change inside a block: not a one-value-per-program output
+    written = torch.ones(n, dtype=torch.bool, device=g.device)
+    if isinstance(unwritten, torch.Tensor) and unwritten.numel() == n:
+        written = ~unwritten.reshape(-1).to(device=g.device, dtype=torch.bool)
+    programs = -(-n // block)
+    padded = programs * block
+    lanes = torch.full((padded,), float("nan"), dtype=torch.float64, device=g.device)
+    lanes[:n] = torch.where(written, g, torch.full_like(g, float("nan")))
+    tiles = lanes.reshape(programs, block)
+    seen = ~torch.isnan(tiles)
+    low = torch.where(seen, tiles, torch.full_like(tiles, float("inf"))).amin(dim=1)
+    high = torch.where(seen, tiles, torch.full_like(tiles, float("-inf"))).amax(dim=1)
+    values = e[torch.arange(programs, device=g.device) * block]  # each program's one expected value
+    allowance = atol + rtol * values.abs()
+    varies = seen.any(dim=1) & (high - low > allowance)
+    if not bool(varies.any()):
+        return
+    first = int(torch.nonzero(varies).reshape(-1)[0])
+    kept = g[written]
+    runs = 1 + int((kept[1:] != kept[:-1]).sum()) if kept.numel() else 0
+    if runs <= 2 * programs and bool(torch.isin(kept, values).all()):
+        # every written value belongs to some program and comes in a few runs (a block pattern, not a value
+        # that alternates from lane to lane), yet a block holds several: the boundaries are off
+        wrong = written & ~torch.isclose(g, e, atol=atol, rtol=rtol)
+        at = int(torch.nonzero(wrong).reshape(-1)[0]) if bool(wrong.any()) else int(first * block)
+        owners = torch.nonzero(values == g[at]).reshape(-1).tolist()
+        diag.update(cause="block-offsets", block=block, stored_twice=int(stored_twice or 0))
+        where = ""
+        if len(owners) == 1:
+            owner = int(owners[0])
+            diag.update(at=at, owner=owner, owner_start=owner * block)
+            where = (
+                f" (element {at} holds program {owner}'s value, but program {owner}'s block starts at "
+                f"element {owner * block})"
+            )
+        twice = f"; {stored_twice} elements were stored by more than one program" if stored_twice else ""
+        diag["message"] = (
+            f"{_head(diag)}: every stored value is one that some program should store, but the values change "
+            f"at the wrong elements{where}{twice} — the programs' blocks overlap or are shifted: each "
+            "program's offsets must start at pid * BLOCK_SIZE (offsets = pid * BLOCK_SIZE + "
+            "tl.arange(0, BLOCK_SIZE))"
+        )
+        return
+    start, end = first * block, min(n, (first + 1) * block)
+    shown = g[start:end][written[start:end]].tolist()
+    distinct: list[float] = []
+    for v in shown:
+        if not distinct or v != distinct[-1]:
+            distinct.append(v)
+    lane = bool((kept == (index % block).to(torch.float64)[written]).all())
+    offsets = bool((kept == index.to(torch.float64)[written]).all())
+    pid_values = bool(torch.equal(values, torch.arange(programs, device=g.device, dtype=torch.float64)))
+    value = float(values[first])
+    diag.update(
+        cause="varies-in-block",
+        block=block,
+        program=first,
+        block_value=_plain_number(value),
+        block_values_seen=[_plain_number(v) for v in distinct[:4]],
+        block_values_more=len(distinct) > 4,
+        lane=lane,
+        offsets=offsets,
+        pid_values=pid_values,
+        dtype=str(got.dtype).replace("torch.", ""),
+    )
+    listed = ", ".join(f"{v:g}" for v in distinct[:4]) + (", …" if len(distinct) > 4 else "")
+    what = (
+        "the lane index (tl.arange) or the offsets were stored"
+        if lane and offsets
+        else "the lane index tl.arange(0, BLOCK_SIZE) was stored"
+        if lane
+        else "the offsets themselves were stored"
+        if offsets
+        else "a value computed per lane was stored"
+    )
+    whose = (
+        "its program id, pid"
+        if pid_values
+        else "that program's one value, computed from its program id (tl.program_id(0))"
+    )
+    fix = (
+        f"store pid in every lane (tl.full((BLOCK_SIZE,), pid, dtype=tl.{diag['dtype']}))"
+        if pid_values
+        else "compute the value from tl.program_id(0) alone, not from tl.arange or the offsets"
+    )
+    diag["message"] = (
+        f"{_head(diag)}: every lane of a program's block must hold the same value — {whose} — but the "
+        f"stored values change from lane to lane (program {first}'s block should hold {value:g} everywhere "
+        f"and holds {listed}): {what} — {fix}"
+    )
+
+
+def _plain_number(value: float) -> int | float:
+    """A float that is a whole number as an int (a program id), for the facts and the sentences."""
+    return int(value) if float(value).is_integer() else float(value)
 
 
 def _all_zero_stored(diagnoses: list, provenance, numel: int) -> None:
