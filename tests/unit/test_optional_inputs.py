@@ -131,6 +131,13 @@ def test_with_must_be_a_list_of_names(tmp_path):
     assert problem.code == "wrong-type", problem
 
 
+def test_optional_inputs_and_a_verify_plan_are_a_problem(tmp_path):
+    # the plan (several outputs, gradients) passes every input by position
+    dirs = lab(tmp_path, '[{}]\noutputs = ["out"]')
+    (problem,) = load_catalog(Path(dirs["lessons_dir"]), Path(dirs["kernels_dir"])).problems
+    assert problem.code == "optional-plan" and problem.values["names"] == ["bias"], problem
+
+
 # ---- the engine's pure parts -----------------------------------------------------------------------------------
 
 
