@@ -329,7 +329,7 @@ def test_matmul_fast_bias_by_row_fails_and_names_the_bias_axis(worker):
     diag = first_diag(result)
     assert diag["kind"] == "mismatch" and diag["cause"] == "input-axis" and diag["input"] == "bias", diag
     message = describe(diag, "en")
-    assert "along the rows" in message and "one value per output column" in message, message
+    assert "per row" in message and "one value per output column" in message, message
     assert "[None, :]" in message, message
 
 

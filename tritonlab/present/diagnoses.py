@@ -1306,12 +1306,12 @@ def _pattern(f: Facts) -> Said | None:
     if cause == "input-axis":
         name, cols = f["input"] or "bias", f["length"]
         return Said(
-            f"the output matches {name} applied along the rows ({name}[i] to every element of row i) — {name} "
+            f"the output matches {name} applied per row ({name}[i] to every element of row i) — {name} "
             f"holds one value per output column ({cols}): index it with the column offsets and broadcast it "
             "down the rows ([None, :])",
-            f"出力は {name} を行方向に適用した結果(行 i のすべての要素に {name}[i])と一致します。{name} は出力の"
-            f"列ごとに 1 つの値({cols} 個)を持つので、列のオフセットで読み込み、行方向にブロードキャストして"
-            "ください([None, :])",
+            f"出力は {name} を行ごとに適用した結果(行 i のすべての要素に {name}[i])と一致します。{name} は出力の"
+            f"列ごとに 1 つの値({cols} 個)を持つので、列のオフセットで読み込み、[None, :] で行方向に"
+            "ブロードキャストしてください",
         )
     if cause == "row-scaled":
         pairs = [p for p in f["factors"] or [] if isinstance(p, (list, tuple)) and len(p) == 2]

@@ -1790,7 +1790,7 @@ def _input_axis(exercise, diagnoses: list, got, inputs: dict, params: dict, kwar
         if torch.equal(a, g) or bool(((g - a).abs() <= atol + rtol * a.abs()).all()):
             diag.update(cause="input-axis", input=name, length=cols)
             diag["message"] = (
-                f"{_head(diag)}: the output matches {name} applied along the rows ({name}[i] to every "
+                f"{_head(diag)}: the output matches {name} applied per row ({name}[i] to every "
                 f"element of row i) — {name} holds one value per output column ({cols}): index it with the "
                 "column offsets and broadcast it down the rows ([None, :])"
             )
