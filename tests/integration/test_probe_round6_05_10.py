@@ -321,13 +321,36 @@ def test_matmul_fast_k_tail_on_a_only_does_not_blame_even_k_false(worker):
     assert "offs_k < K - k * BLOCK_K" in message, message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass: matmul-fast's verify never passes a bias (nor an activation), so a bias added by row "
-    "instead of by column is never run",
-)
-def test_matmul_fast_bias_by_row_fails(worker):
-    assert not verify(worker, MF, "l09_matmul_fast_wrong_bias_by_row.py")["passed"]
+def test_matmul_fast_bias_by_row_fails_and_names_the_bias_axis(worker):
+    # a false pass until verify passed a bias: a variant `"@with" = ["bias"]` (lesson.toml, optional input)
+    result = verify(worker, MF, "l09_matmul_fast_wrong_bias_by_row.py")
+    assert not result["passed"] and result["error"] is None, result.get("error")
+    assert public_failed(result) and all("@with=bias" in c["name"] for c in public_failed(result))
+    diag = first_diag(result)
+    assert diag["kind"] == "mismatch" and diag["cause"] == "input-axis" and diag["input"] == "bias", diag
+    message = describe(diag, "en")
+    assert "per row" in message and "one value per output column" in message, message
+    assert "[None, :]" in message, message
+
+
+def test_matmul_fast_wrapper_without_a_bias_parameter_is_told_to_keep_it(worker, tmp_path):
+    solution = (Path(__file__).parents[2] / "kernels" / "matmul_fast.py").read_text(encoding="utf-8")
+    signature = "def matmul(a, b, bias=None, activation=None, config=None, path=None):"
+    assert signature in solution
+    path = tmp_path / "l09_matmul_fast_no_bias_parameter.py"
+    path.write_text(
+        solution.replace(
+            signature, "def matmul(a, b, activation=None, config=None, path=None):\n    bias = None"
+        ),
+        encoding="utf-8",
+    )
+    result = worker.request("verify", {"exercise": MF, "file": str(path)}, timeout=600)
+    assert not result["passed"] and result["error"] is None, result.get("error")
+    failed = public_failed(result)
+    assert failed and all("@with=bias" in c["name"] for c in failed)
+    diag = failed[0]["diagnoses"][0]
+    assert diag["kind"] == "keyword-missing" and diag["names"] == ["bias"], diag
+    assert "matmul(..., bias=bias)" in describe(diag, "en")
 
 
 # --- lesson 10: autotune-matmul --------------------------------------------------------------------------------------

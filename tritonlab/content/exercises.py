@@ -97,8 +97,9 @@ def _input(name: str, spec: dict, where: Where) -> InputSpec:
     if not IDENT.match(name):
         raise where.fail("not-a-name")
     dtype = _dtype(spec.get("dtype", "case"), where / "dtype", allow_case=True)
+    optional = bool(spec.get("optional", False))
     if "value" in spec:
-        return InputSpec(name=name, value=spec["value"], dtype=dtype)
+        return InputSpec(name=name, value=spec["value"], dtype=dtype, optional=optional)
     shape = spec.get("shape")
     if shape is None:
         raise where.fail("input-form")
@@ -122,6 +123,7 @@ def _input(name: str, spec: dict, where: Where) -> InputSpec:
         dtype=dtype,
         layout=layout,
         bench_layout=bench_layout,
+        optional=optional,
     )
 
 
@@ -161,12 +163,23 @@ def _verify(raw: dict, where: Where, inputs: list[InputSpec]) -> VerifySpec:
     output = raw.get("output", "tensor")
     if output != "tensor" and not (output.startswith("inplace:") and output[8:] in {i.name for i in inputs}):
         raise (where / "output").fail("output-form")
+    variants = raw.get("variants") or [{}]
+    optional = {i.name for i in inputs if i.optional}
+    for index, variant in enumerate(variants):
+        named = variant.get("@with") or []
+        if sorted(set(named) - optional):
+            raise (where / "variants" / index / "@with").fail(
+                "with-not-optional", names=sorted(set(named) - optional)
+            )
+    if optional and (raw.get("mode", "values") != "values" or raw.get("outputs") or raw.get("ops")):
+        # the verify plan (engine/outputs.py) passes every input by position
+        raise (where / "variants").fail("optional-plan", names=sorted(optional))
     return VerifySpec(
         dtypes=dtypes,
         seeds=seeds,
         interpreter=interpreter,
         gpu=raw.get("gpu") or interpreter,
-        variants=raw.get("variants") or [{}],
+        variants=variants,
         tolerance=tolerance,
         output=output,
         bytes_budget=raw.get("bytes_budget"),

@@ -72,6 +72,9 @@ class InputSpec:
     dtype: str = "case"
     layout: str = "contiguous"
     bench_layout: str = "contiguous"  # the layout bench times (verify may use a harder one)
+    # optional: left out of every call unless a variant's "@with" (or a reject's override) names it, and then
+    # passed by keyword (`bias=...`); the reference sees None where it was not passed
+    optional: bool = False
 
     @property
     def is_scalar(self) -> bool:
@@ -88,6 +91,7 @@ class InputSpec:
             "dtype": self.dtype,
             "layout": self.layout,
             "bench_layout": self.bench_layout,
+            "optional": self.optional,
         }
 
 

@@ -133,6 +133,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{key}: {value} is not an operator name such as 'namespace::name'",
         "ja": "{key}: {value} は 'namespace::name' の形の演算子名ではありません",
     },
+    "with-not-optional": {
+        "en": '{key} names {names}: "@with" passes only inputs declared with optional = true',
+        "ja": '{key} が {names} を指しています。"@with" で渡せるのは optional = true と宣言した入力だけです',
+    },
+    "optional-plan": {
+        "en": 'optional inputs {names} cannot be used with outputs, mode = "grad" or ops (every input is passed '
+        "by position there)",
+        "ja": 'optional な入力 {names} は outputs、mode = "grad"、ops とは併用できません(そこではすべての入力が'
+        "位置引数で渡されます)",
+    },
     "override-unknown": {
         "en": "{key} overrides unknown inputs {names}",
         "ja": "{key} が存在しない入力 {names} を上書きしています",

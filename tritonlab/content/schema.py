@@ -74,12 +74,14 @@ def type_name(value) -> str:
 WORDS = Scalar("text", lambda v: isinstance(v, str), blank_ok=False)
 LANG = Table({"en": WORDS, "ja": WORDS}, required=("en", "ja"))
 CASE = Table(extra=VALUE)  # { n = 1025, BLOCK = 128 }: parameter names are the author's
-# a wrapper keyword per run: a value, or a table of them (`config = { BLOCK_K = 64, ... }` for a config dict)
+# a wrapper keyword per run: a value, or a table of them (`config = { BLOCK_K = 64, ... }` for a config dict);
+# "@with" lists the optional inputs the run passes (by keyword)
 VARIANT = Table(
+    {"@with": ListOf(WORDS)},
     extra=Scalar(
         "value or table",
         lambda v: VALUE.accepts(v) or (isinstance(v, dict) and all(VALUE.accepts(x) for x in v.values())),
-    )
+    ),
 )
 
 INPUT = Table(
@@ -91,6 +93,7 @@ INPUT = Table(
         "dtype": TEXT,
         "layout": TEXT,
         "bench_layout": TEXT,
+        "optional": BOOL,
     }
 )
 VERIFY = Table(

@@ -54,6 +54,43 @@ def split_kwargs(wrapper, kwargs: dict) -> tuple[dict, list[str]]:
     return accepted, [k for k in kwargs if k not in names]
 
 
+def reference_keywords(expression: str) -> set[str]:
+    """The wrapper keywords a reference expression reads: `kw.get("activation")`, `kw["activation"]`,
+    `"activation" in kw`. Such a keyword changes the expected values, so a wrapper that does not take it
+    cannot be verified with its own defaults (unlike a tile size)."""
+    import ast
+
+    try:
+        tree = ast.parse(expression, mode="eval")
+    except SyntaxError:
+        return set()
+
+    def is_kw(node) -> bool:
+        return isinstance(node, ast.Name) and node.id == "kw"
+
+    found = set()
+    for node in ast.walk(tree):
+        key = None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+            if is_kw(node.func.value) and node.func.attr == "get":
+                key = node.args[0]
+        elif isinstance(node, ast.Subscript) and is_kw(node.value):
+            key = node.slice
+        elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.In):
+            key = node.left if is_kw(node.comparators[0]) else None
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            found.add(key.value)
+    return found
+
+
+def missing_keywords(exercise, wrapper, optional: dict, dropped: list[str]) -> list[str]:
+    """Keywords a case must pass that the wrapper's signature does not take: the optional inputs the case
+    passes (a variant's "@with") and the variant keywords the reference reads (`reference_keywords`)."""
+    _, not_taken = split_kwargs(wrapper, optional)
+    read = reference_keywords(exercise.reference)
+    return list(not_taken) + [name for name in dropped if name in read]
+
+
 def tiles_not_varied(dropped: list[str], entry: str) -> dict:
     return {
         "kind": "tiles-not-varied",

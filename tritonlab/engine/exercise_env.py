@@ -99,6 +99,8 @@ def reference(exercise, inputs: dict, params: dict, kwargs: dict, expression: st
 
     names = {"torch": torch, "F": F, "math": math, "kw": kwargs}
     names.update(params)
+    # an optional input this case does not pass is None
+    names.update({spec.name: None for spec in exercise.inputs if getattr(spec, "optional", False)})
     names.update(inputs)
     return eval(expression or exercise.reference, names)  # noqa: S307 - shipped lesson content
 
@@ -116,6 +118,8 @@ def _shown(value) -> str:
     """A variant's value in a case name: a config table as (BLOCK_M=32, BLOCK_K=64, ...)."""
     if isinstance(value, dict):
         return "(" + ", ".join(f"{k}={v}" for k, v in value.items()) + ")"
+    if isinstance(value, list):  # "@with" = ["bias"]: @with=bias
+        return "+".join(str(v) for v in value)
     return str(value)
 
 

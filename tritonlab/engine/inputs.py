@@ -111,12 +111,14 @@ def make_inputs(
     device: torch.device,
     allocator=None,
     override: dict | None = None,
+    passing=(),
 ) -> dict:
     """Inputs in declaration order: name -> tensor or scalar. Tensors are placed by a
     memcheck.GuardedAllocator (inside poisoned guard zones), so verify, run and bench see the very same
     layouts; their values are drawn on that device. `override` maps an input name to changes: shape, dtype,
     layout, device="other", value (scalars), and init (a pair: the distribution's name and its arguments) with
-    scale, which bench uses to time on realistic data rather than on verify's adversarial values."""
+    scale, which bench uses to time on realistic data rather than on verify's adversarial values. An optional
+    input is made only when `passing` names it (a variant's "@with": see `optional_passed`)."""
     if allocator is None:
         from tritonlab.engine.memcheck import GuardedAllocator
 
@@ -124,6 +126,8 @@ def make_inputs(
     override = override or {}
     result = {}
     for spec in exercise.inputs:
+        if getattr(spec, "optional", False) and spec.name not in passing:
+            continue
         change = override.get(spec.name, {})
         if spec.is_scalar:
             result[spec.name] = evaluate(change.get("value", spec.value), params)
@@ -148,15 +152,36 @@ def make_inputs(
     return result
 
 
-def case_inputs(exercise, params: dict, dtype_name: str, seed: int, device) -> dict:
+def optional_passed(exercise, kwargs: dict | None) -> list[str]:
+    """The optional inputs a case passes: those its variant names in "@with" (lesson data checked at load)."""
+    named = (kwargs or {}).get("@with") or []
+    return [spec.name for spec in exercise.inputs if getattr(spec, "optional", False) and spec.name in named]
+
+
+def call_args(exercise, values: dict) -> tuple[list, dict]:
+    """(positional, keyword) arguments of the wrapper: the declared inputs in order, the optional ones that
+    are present by their names."""
+    optional = {spec.name for spec in exercise.inputs if getattr(spec, "optional", False)}
+    return (
+        [v for k, v in values.items() if k not in optional],
+        {k: v for k, v in values.items() if k in optional},
+    )
+
+
+def case_inputs(
+    exercise, params: dict, dtype_name: str, seed: int, device, kwargs: dict | None = None
+) -> dict:
     """One verify case's input values, made the same way in the judge and in the runner: the judge keeps its
-    copy for the reference and sends only (params, dtype, seed) and a digest; the runner rebuilds the same
-    values on its own device instead of receiving hundreds of MB through a file (a GPU verify of lesson 5
-    moved 286 MB of inputs device → host → file → host → device). Deterministic: every tensor is drawn from
-    its own seeded generator (`_values`), and the contracts' data changes are fixed."""
+    copy for the reference and sends only (params, dtype, seed, the variant) and a digest; the runner rebuilds
+    the same values on its own device instead of receiving hundreds of MB through a file (a GPU verify of
+    lesson 5 moved 286 MB of inputs device → host → file → host → device). Deterministic: every tensor is
+    drawn from its own seeded generator (`_values`), and the contracts' data changes are fixed. The variant
+    (`kwargs`) decides which optional inputs exist."""
     from tritonlab.engine import contracts
 
-    values = make_inputs(exercise, params, dtype_name, seed, device)
+    values = make_inputs(
+        exercise, params, dtype_name, seed, device, passing=optional_passed(exercise, kwargs)
+    )
     contracts.prepare_inputs(exercise, values)  # e.g. a zero row, where a missing eps shows
     return values
 
@@ -194,6 +219,8 @@ def place_inputs(exercise, params: dict, dtype_name: str, values: dict, allocato
     the runner gets the values from the judge and the layouts from the lesson, never the judge's memory."""
     result = {}
     for spec in exercise.inputs:
+        if spec.name not in values:  # an optional input this case does not pass
+            continue
         value = values[spec.name]
         if spec.is_scalar or not isinstance(value, torch.Tensor):
             result[spec.name] = value

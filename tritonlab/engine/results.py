@@ -63,6 +63,7 @@ class Kind(str, Enum):
     AUTOTUNE_KEY = "autotune-key"  # @triton.autotune with an empty key (or none of the shape arguments)
     AUTOTUNE_CONFIGS = "autotune-configs"  # too few GPU configs to choose from
     AUTOTUNE_MISSING = "autotune-missing"  # the exercise asks for @triton.autotune and the file has none
+    KEYWORD_MISSING = "keyword-missing"  # the wrapper takes no parameter a case passes (bias=, activation=)
     LAUNCH_OPTION_PARAM = (
         "launch-option-param"  # a kernel parameter named num_warps/num_stages swallows the option
     )

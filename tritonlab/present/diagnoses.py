@@ -61,6 +61,7 @@ LABELS: dict[Kind, Said] = {
     Kind.AUTOTUNE_CONFIGS: Said("autotune configs", "オートチューンの config"),
     Kind.AUTOTUNE_MISSING: Said("no autotune", "オートチューンなし"),
     Kind.LAUNCH_OPTION_PARAM: Said("launch option as a parameter", "引数になった起動オプション"),
+    Kind.KEYWORD_MISSING: Said("parameter missing", "引数の不足"),
     Kind.TILES_NOT_VARIED: Said("own tiles", "独自のタイル"),
     Kind.NOT_KERNEL_OUTPUT: Said("not your kernel's output", "カーネル以外の出力"),
     Kind.WRITTEN_AFTER_KERNEL: Said("written after the kernel", "カーネル後の書き換え"),
@@ -1292,12 +1293,25 @@ def _pattern(f: Facts) -> Said | None:
             "最大値が増えたときに再スケールするアキュムレータなどの途中の状態)を確認してください",
         )
     if cause == "variant-only":
-        said = ", ".join(f"{k}={v}" for k, v in (f["variant"] or {}).items())
+        said = ", ".join(
+            "+".join(str(x) for x in v) if k == "@with" and isinstance(v, list) else f"{k}={v}"
+            for k, v in (f["variant"] or {}).items()
+        )
         return Said(
             f"every failing case was called with {said}, and every case without them passes — check what "
             "those keywords change in your wrapper and kernel",
             f"失敗したケースはすべて {said} で呼んだもので、それ以外のケースはすべて合格しています。これらの"
             "キーワードがラッパーとカーネルの何を変えるかを確認してください",
+        )
+    if cause == "input-axis":
+        name, cols = f["input"] or "bias", f["length"]
+        return Said(
+            f"the output matches {name} applied per row ({name}[i] to every element of row i) — {name} "
+            f"holds one value per output column ({cols}): index it with the column offsets and broadcast it "
+            "down the rows ([None, :])",
+            f"出力は {name} を行ごとに適用した結果(行 i のすべての要素に {name}[i])と一致します。{name} は出力の"
+            f"列ごとに 1 つの値({cols} 個)を持つので、列のオフセットで読み込み、[None, :] で行方向に"
+            "ブロードキャストしてください",
         )
     if cause == "row-scaled":
         pairs = [p for p in f["factors"] or [] if isinstance(p, (list, tuple)) and len(p) == 2]
@@ -2075,6 +2089,18 @@ def _autotune_missing(f: Facts) -> Said:
         "no @triton.autotune kernel in your file: put the kernel under @triton.autotune",
         "ファイルに @triton.autotune のカーネルがありません。カーネルを @triton.autotune "
         "の下に置いてください",
+    )
+
+
+@says(Kind.KEYWORD_MISSING)
+def _keyword_missing(f: Facts) -> Said:
+    names, entry = ", ".join(str(n) for n in f["names"] or []), _entry(f)
+    call = str(f["call"] or f"{entry.en}(...)")
+    return Said(
+        f"{entry.en} takes no {names} argument, but this case calls {call} and the expected values depend "
+        "on it: keep that parameter (as the exercise's wrapper has it) and use it",
+        f"{entry.ja} は {names} を引数に取りませんが、このケースは {call} と呼び出し、期待値もそれに依存して"
+        "います。その引数は演習のラッパーと同じように残し、使ってください",
     )
 
 

@@ -226,6 +226,8 @@ def _baseline(exercise, spec, inputs: dict, params: dict, kwargs: dict | None = 
     code = compile(expression, "<baseline>", "eval")
     names = {"torch": torch, "F": F, "math": math, "kw": kwargs or {}}
     names.update(params)
+    # optional inputs: bench never passes them
+    names.update({i.name: None for i in exercise.inputs if getattr(i, "optional", False)})
     names.update(inputs)
     return lambda: eval(code, names)  # shipped lesson content, like verify's reference
 

@@ -30,7 +30,7 @@ import torch
 
 from tritonlab.engine import contracts, cuda_ipc, exercise_env, features, memcheck, outputs
 from tritonlab.engine.diagnose import diagnose
-from tritonlab.engine.inputs import case_inputs, describe, digest, jittered, size_names
+from tritonlab.engine.inputs import case_inputs, describe, digest, jittered, optional_passed, size_names
 from tritonlab.engine.learner import same_file
 from tritonlab.engine.protocol import error
 from tritonlab.engine.results import Kind
@@ -179,7 +179,7 @@ def handle(args: dict, ctx) -> dict:
     for index, (params, dtype, seed, kwargs) in enumerate(cases):
         # The runner rebuilds the same values from (params, dtype, seed) on its own device and checks them
         # against this digest: no input crosses a file (inputs.case_inputs says why).
-        inputs = case_inputs(exercise, params, dtype, seed, device)
+        inputs = case_inputs(exercise, params, dtype, seed, device, kwargs)
         inputs_of.append(inputs)
         file_out = runner.workdir / f"out-{index}.pt"
         job_cases.append(
@@ -334,7 +334,7 @@ def _input_bytes(exercise, params: dict, dtype: str) -> int | None:
     total = 0
     try:
         for spec in exercise.inputs:
-            if spec.is_scalar:
+            if spec.is_scalar or getattr(spec, "optional", False):
                 continue
             numel = 1
             for dim in spec.shape:
@@ -459,7 +459,9 @@ def _random_count(cases, exercise, backend, args) -> int:
 def _variants(spec, backend: str) -> list[dict]:
     """The exercise's variants on this backend: "@autotune" ones pin the autotuner on the interpreter only (a
     GPU's autotuner tries every config itself)."""
-    return [v for v in spec.variants if backend != "gpu" or not contracts.directives(v)[1]] or [{}]
+    return [v for v in spec.variants if backend != "gpu" or "autotune" not in contracts.directives(v)[1]] or [
+        {}
+    ]
 
 
 def _timeout(args: dict) -> float:
@@ -906,6 +908,10 @@ def judge_case(
     )
     launches = [_launch_record(x) for x in facts.get("launches") or [] if isinstance(x, dict)]
     case["launches"] = [{k: launch.get(k) for k in ("kernel", "file", "grid")} for launch in launches]
+    missing = _keyword_missing(exercise, kwargs, facts.get("missing_keywords"))
+    if missing is not None:  # the wrapper was not called: it cannot take what this case passes
+        diagnoses.append(missing)
+        return case
     if facts.get("error") is not None:
         case["error"] = _error_dict(facts["error"])
         _block_not_pow2(case["error"], launches)
@@ -1031,6 +1037,7 @@ def judge_case(
     _zero_row(exercise, report.get("diagnoses", []))
     _padding_reached(report.get("diagnoses", []), stats)
     _explain_values(report.get("diagnoses", []), got, expected, inputs, atol, rtol, learner_file)
+    _input_axis(exercise, report.get("diagnoses", []), got, inputs, params, kwargs, atol, rtol)
     blocks = next((launch.get("meta") for launch in mine if launch.get("meta")), None)
     if blocks:
         case["meta"] = dict(blocks)  # the tile sizes of the learner's launch: a K-loop pattern reads BLOCK_K
@@ -1060,6 +1067,32 @@ def judge_case(
             )
     case["passed"] = not diagnoses
     return case
+
+
+def _keyword_missing(exercise, kwargs: dict, names) -> dict | None:
+    """`keyword-missing`: the runner found that the wrapper's signature takes no parameter for an optional
+    input this case passes ("@with") or for a variant keyword the reference reads (kw.get(...)). Only names
+    this case really passes are believed."""
+    if not isinstance(names, list) or not names:
+        return None
+    passed = optional_passed(exercise, kwargs)
+    read = contracts.reference_keywords(exercise.reference) & set(contracts.directives(kwargs)[0])
+    inputs = [n for n in passed if n in names]
+    keywords = sorted(n for n in read if n in names)
+    if not inputs and not keywords:
+        return None
+    shown = [f"{n}={n}" for n in inputs] + [f"{n}={kwargs[n]!r}" for n in keywords]
+    entry = exercise.entry
+    return {
+        "kind": "keyword-missing",
+        "entry": entry,
+        "names": inputs + keywords,
+        "inputs": inputs,
+        "call": f"{entry}(..., {', '.join(shown)})",
+        "message": f"{entry}() takes no {', '.join(inputs + keywords)} argument, but this case calls "
+        f"{entry}(..., {', '.join(shown)}) and the expected values depend on it: keep the parameter (as the "
+        "exercise's wrapper has it) and use it",
+    }
 
 
 def _provenance(facts, got, entry: str, diagnoses: list) -> None:
@@ -1872,6 +1905,37 @@ def _plain_number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else float(value)
 
 
+def _input_axis(exercise, diagnoses: list, got, inputs: dict, params: dict, kwargs: dict, atol, rtol) -> None:
+    """A 1D input with one value per output column (a bias, a weight: its length is the output's last
+    dimension) applied along the rows instead — value i used for all of row i (indexed by the row offsets and
+    broadcast [:, None]) where value j belongs to column j. Tested on the reference itself: evaluated again
+    with that input moved to the rows, it gives what the learner's kernel returned (cause `input-axis`)."""
+    diag = next((d for d in diagnoses if d.get("kind") == "mismatch"), None)
+    if diag is None or diag.get("cause") not in (None, "all-wrong") or got.dim() != 2 or got.numel() < 2:
+        return
+    rows, cols = got.shape
+    for name, value in inputs.items():
+        if not (isinstance(value, torch.Tensor) and value.dim() == 1 and value.shape[0] == cols):
+            continue
+        moved = torch.zeros((rows, 1), dtype=value.dtype, device=value.device)
+        moved[: min(rows, cols), 0] = value[: min(rows, cols)]  # rows past its length: a masked load's 0
+        try:
+            alt = exercise_env.reference(exercise, dict(inputs, **{name: moved}), params, kwargs)
+        except Exception:  # noqa: BLE001 - a reference that does not broadcast this way: no claim
+            continue
+        if not isinstance(alt, torch.Tensor) or tuple(alt.shape) != tuple(got.shape):
+            continue
+        g, a = got.detach().float(), alt.detach().float().to(got.device)
+        if torch.equal(a, g) or bool(((g - a).abs() <= atol + rtol * a.abs()).all()):
+            diag.update(cause="input-axis", input=name, length=cols)
+            diag["message"] = (
+                f"{_head(diag)}: the output matches {name} applied per row ({name}[i] to every "
+                f"element of row i) — {name} holds one value per output column ({cols}): index it with the "
+                "column offsets and broadcast it down the rows ([None, :])"
+            )
+            return
+
+
 def _all_zero_stored(diagnoses: list, provenance, numel: int) -> None:
     """'Is the result stored?' is wrong when the interpreter saw the kernel store every element: it stored "
     "0."""
@@ -2027,6 +2091,8 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
     if not bad:
         return
     first = bad[0]["diagnoses"][0]
+    if first.get("cause") == "input-axis":  # one case already named the input and its axis
+        return
     rows = [(c.get("map_grid") or {}).get("n_rows") or 0 for c in bad]
     if low_row and all(_only_row_0(c) for c in bad) and max(rows) > 1:
         first.update(cause="low-row", input=low_row)
@@ -2143,8 +2209,10 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
         )
         return
 
-    def variant(case: dict) -> dict:
-        return {k: v for k, v in (case.get("kwargs") or {}).items() if not str(k).startswith("@")}
+    def variant(case: dict) -> dict:  # the wrapper's keywords and the optional inputs passed ("@with")
+        return {
+            k: v for k, v in (case.get("kwargs") or {}).items() if k == "@with" or not str(k).startswith("@")
+        }
 
     failing_variants = [variant(c) for c in bad]
     shared = failing_variants[0]
@@ -2157,7 +2225,7 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
         # every failing case ran with the same keywords and every case without them passed (some with them
         # may pass too: a one-key softmax is 1 at any scale): those keywords lead to the bug
         first.update(cause="variant-only", variant=shared)
-        said = ", ".join(f"{k}={v}" for k, v in shared.items())
+        said = ", ".join("+".join(v) if k == "@with" else f"{k}={v}" for k, v in shared.items())
         first["message"] = (
             f"{_head(first)}: every failing case was called with {said}, and every case without them "
             "passes — check what those keywords change in your wrapper and kernel"

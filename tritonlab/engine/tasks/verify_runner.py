@@ -19,7 +19,14 @@ import numpy as np
 import torch
 
 from tritonlab.engine import contracts, cuda_ipc, exercise_env, memcheck
-from tritonlab.engine.inputs import case_inputs, describe, digest, make_inputs, place_inputs
+from tritonlab.engine.inputs import (
+    call_args,
+    case_inputs,
+    describe,
+    digest,
+    make_inputs,
+    place_inputs,
+)
 from tritonlab.engine.learner import LearnerError, classify, same_file
 from tritonlab.engine.protocol import error
 
@@ -474,7 +481,9 @@ def warm_up(backend: str, scratch: str) -> None:
 
 def _rebuild(exercise, case: dict, device) -> tuple[dict | None, list[str]]:
     """One case's inputs, as the judge made them; and the names whose bits differ from the judge's digest."""
-    values = case_inputs(exercise, case["params"], case["dtype"], case.get("seed") or 0, device)
+    values = case_inputs(
+        exercise, case["params"], case["dtype"], case.get("seed") or 0, device, case.get("kwargs")
+    )
     wanted = case.get("digest") or {}
     mine = digest(values)
     return values, sorted(name for name in set(wanted) | set(mine) if wanted.get(name) != mine.get(name))
@@ -509,12 +518,19 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     call = exercise_env.LearnerCall(loaded, backend, allocator, checker=checker, watchers=[watch])
     variant, lab = contracts.directives(case.get("kwargs") or {})
     kwargs, dropped = contracts.split_kwargs(loaded.wrapper, variant)
+    positional, optional = call_args(exercise, inputs)
+    # an optional input, or a keyword the reference reads (kw.get("activation")), that the wrapper does not
+    # take: the case cannot be run as the lesson means it; said as such, never dropped
+    missing = contracts.missing_keywords(exercise, loaded.wrapper, optional, dropped)
+    if missing:  # the judge words it (kind keyword-missing)
+        facts["missing_keywords"] = missing
+        return facts
     if dropped:  # a note, not a failure: the wrapper picks its own tiles
         facts["notes"] = [contracts.tiles_not_varied(dropped, exercise.entry)]
     began = __import__("time").perf_counter()
     try:
         with contracts.pinned_autotune(exercise, loaded.module, lab.get("autotune")):
-            got = call(*inputs.values(), **kwargs)
+            got = call(*positional, **optional, **kwargs)
     except BaseException as exc:  # even BaseException or sys.exit: the learner's line, not a dead runner
         if contracts.is_real_interrupt(exc):
             raise
@@ -679,15 +695,18 @@ def run_reject(loaded, reject: dict, backend: str) -> dict:
     exercise = loaded.exercise
     spec = next(r for r in exercise.rejects if r.name == reject["name"])
     facts: dict = {"name": spec.name}
-    try:
-        inputs = make_inputs(exercise, spec.params, spec.dtype, 0, loaded.device, override=spec.override)
+    try:  # an optional input the override changes is passed (a bias of the wrong length)
+        inputs = make_inputs(
+            exercise, spec.params, spec.dtype, 0, loaded.device, override=spec.override, passing=spec.override
+        )
     except Exception as exc:  # noqa: BLE001 - a bad override in the lesson, not the learner's fault
         facts["lesson_error"] = repr(exc)
         return facts
     facts["inputs"] = {k: describe(v) for k, v in inputs.items()}
     call = exercise_env.LearnerCall(loaded, backend)
+    positional, optional = call_args(exercise, inputs)
     try:
-        call(*inputs.values())
+        call(*positional, **optional)
     except BaseException as exc:
         if contracts.is_real_interrupt(exc):
             raise
