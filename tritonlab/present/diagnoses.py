@@ -76,6 +76,7 @@ LABELS: dict[Kind, Said] = {
     Kind.OP_NOT_YOURS: Said("someone else's operator", "別ファイルの演算子"),
     Kind.GRAPH_BREAK: Said("torch.compile failed", "torch.compile の失敗"),
     Kind.COMPILED_DIFFERS: Said("compiled result differs", "コンパイル後の結果の違い"),
+    Kind.KERNEL_NOT_WRAPPED: Said("kernel launched without wrap_triton", "wrap_triton なしのカーネル起動"),
     Kind.STORED_TWICE: Said("tiles computed twice", "タイルの重複計算"),
     Kind.ALLOCATOR_MISSING: Said("no allocator", "アロケータ未登録"),
     Kind.RACE: Said("race between programs", "プログラム間の競合"),
@@ -2138,6 +2139,21 @@ def _graph_break(f: Facts) -> Said:
         "or Python-side work there; wrap the kernels in operators (triton_op + wrap_triton)",
         f"ラッパーの torch.compile(fullgraph=True) が失敗しました: {q}。torch は Triton の直接の起動や Python "
         "側の処理をそこでトレースできません。カーネルを演算子(triton_op + wrap_triton)で包んでください",
+    )
+
+
+@says(Kind.KERNEL_NOT_WRAPPED)
+def _kernel_not_wrapped(f: Facts) -> Said:
+    kernel, op, line = str(f["kernel"] or "kernel"), f["op"], f["line"]
+    inside_en = f"inside the operator {op}" if op else "inside a triton_op"
+    inside_ja = f"演算子 {op} の中" if op else "triton_op の中"
+    at_en = f" (line {line})" if line else ""
+    at_ja = f"({line} 行目)" if line else ""
+    return Said(
+        f"{kernel} is launched directly as {kernel}[grid](...) {inside_en}{at_en}: torch.compile cannot trace "
+        f"a bare launch inside an operator — launch it as wrap_triton({kernel})[grid](...)",
+        f"{inside_ja}で {kernel} が {kernel}[grid](...) として直接起動されています{at_ja}。演算子の中の直接の起動は "
+        f"torch.compile がトレースできません。wrap_triton({kernel})[grid](...) として起動してください",
     )
 
 
