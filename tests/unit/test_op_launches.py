@@ -2,9 +2,12 @@
 operator's body from a bare `kernel[grid](...)` there, and leaves launches outside any operator alone. The runner's
 half (a fresh interpreted child: TRITON_INTERPRET=1 before triton is imported), the judge's and the words."""
 
+import os
+import subprocess
+import sys
 from types import SimpleNamespace
 
-from tests.interpreted import last_json, run_interpreted
+from tests.interpreted import ROOT, last_json, run_interpreted
 from tritonlab.engine.tasks import verify, verify_runner
 from tritonlab.present.diagnoses import describe
 
@@ -47,9 +50,17 @@ def double(x: torch.Tensor, how: int) -> torch.Tensor:
         module_level[(1,)](out, out.numel(), BLOCK=8)
     elif name == "capture":
         torch._library.capture_triton(double_kernel)[(1,)](out, out.numel(), BLOCK=8)
+    elif name == "custom-op":
+        out = torch.ops.oplaunch.plain(out)
     elif name == "switched-on":
         with torch_triton.set_wrap_triton_enabled(True):
             double_kernel[(1,)](out, out.numel(), BLOCK=8)
+    return out
+
+@torch.library.custom_op("oplaunch::plain", mutates_args=())
+def plain(x: torch.Tensor) -> torch.Tensor:  # opaque to torch.compile: its launches are its own business
+    out = x.clone()
+    double_kernel[(1,)](out, out.numel(), BLOCK=8)
     return out
 
 def launched(name, watched=False):
@@ -74,6 +85,7 @@ print(json.dumps({
     "same_object": torch.library.wrap_triton is before and torch_triton.wrap_triton is before,
     "outside": sorted(outside[0]),
     "cases": {name: launched(name) for name in ("bare", "run", "wrapped", "wrapped-run", "module-level", "capture")},
+    "custom-op": launched("custom-op"),
     "switched-on": launched("switched-on"),
     "switched-on-watched": launched("switched-on", watched=True),
     "line_bare": next(i for i, l in enumerate(sys.argv[2].splitlines(), 1) if "double_kernel[(1,)](out" in l),
@@ -96,6 +108,7 @@ def check(result: dict) -> None:
     assert cases["run"]["wrapped"] is False and cases["run"]["line"], cases
     for name in ("wrapped", "wrapped-run", "module-level", "capture"):
         assert cases[name]["wrapped"] is True and cases[name]["op"] == op, (name, cases[name])
+    assert result["custom-op"]["wrapped"] is None, result  # a plain custom_op's body: not judged
     # torch's switch turned back on inside the body hides the operator from torch's flag alone; the runner's
     # dispatch watch (outputs.OpRecorder -> op_launches.inside) still names it
     assert result["switched-on"]["wrapped"] is None, result
@@ -109,6 +122,50 @@ def test_bare_and_wrapped_launches_inside_a_triton_op_are_told_apart():
 
 def test_the_marker_works_behind_the_torch_2_11_interpreter_repair():
     check(run("torch-2.11"))
+
+
+DYNAMO = r"""
+import json, torch, torch.library, triton, triton.language as tl
+from tritonlab.engine import op_launches
+
+op_launches.install()
+
+real = op_launches._marked_wrap_triton
+
+def marked(original, kernel):  # must never run while Dynamo traces: it treats wrap_triton as a no-op
+    if torch.compiler.is_dynamo_compiling():
+        raise RuntimeError("the runner's wrap_triton was traced")
+    return real(original, kernel)
+
+op_launches._marked_wrap_triton = marked
+
+@triton.jit
+def k(x_ptr):
+    pass
+
+def f(x):
+    torch.library.wrap_triton(k)
+    return x + 1
+
+out = torch.compile(f, fullgraph=True, backend="eager")(torch.ones(2))
+with torch._library.triton.set_wrap_triton_enabled(False):
+    inside = type(torch.library.wrap_triton(k)).__name__
+print(json.dumps({"out": out.tolist(), "outside": type(torch.library.wrap_triton(k)).__name__, "inside": inside}))
+"""
+
+
+def test_dynamo_still_treats_wrap_triton_as_a_no_op_and_a_gpu_kernel_is_marked_only_in_an_op_body(tmp_path):
+    # no interpreter: triton.jit gives a JITFunction (from a file: it reads its source), as on a GPU; nothing
+    # is launched
+    script = tmp_path / "dynamo_wrap_triton.py"
+    script.write_text(DYNAMO)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("TRITON_INTERPRET", None)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300
+    )
+    result = last_json(done)
+    assert result == {"out": [2.0, 2.0], "outside": "TraceableTritonKernelWrapper", "inside": "WrappedKernel"}
 
 
 def test_the_runner_names_the_learners_launch_line(tmp_path):

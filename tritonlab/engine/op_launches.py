@@ -18,9 +18,10 @@ before any learner code):
 
 The function object `torch.library.wrap_triton` keeps its identity (its code is swapped, not the attribute):
 torch.compile's Dynamo recognises it by identity and treats it as a no-op while tracing, so nothing here
-ever runs inside a compiled graph. Limits: a learner who switches torch's flag back on inside an op that is
-not one of the exercise's operators, or who launches through Triton's lower-level compiled launcher
-(`CompiledKernel.run`), is not seen.
+ever runs inside a compiled graph. A launch inside a plain `torch.library.custom_op` body is no concern
+here (torch.compile never traces into one). Limits: a learner who switches torch's flag back on inside an
+op that is not one of the exercise's operators, who launches through Triton's lower-level compiled launcher
+(`CompiledKernel.run`), or who builds a `WrappedKernel` by hand, is not seen.
 """
 
 from __future__ import annotations
@@ -175,15 +176,17 @@ def _wrap_triton_off() -> bool:
         return False
 
 
+def _in_torch(frame: Any, path: str) -> bool:
+    return frame.f_code.co_filename.replace("\\", "/").endswith("torch/" + path)
+
+
 def _is_op_body(frame: Any) -> bool:
     """torch's `backend_fn` of a triton_op (the frame that runs the learner's body), or a dispatch mode's
     handler (the runner's watch, which called the operator)."""
     code = frame.f_code
     if code.co_name == "__torch_dispatch__":
         return True
-    return code.co_name == "backend_fn" and code.co_filename.replace("\\", "/").endswith(
-        "torch/_library/triton.py"
-    )
+    return code.co_name == "backend_fn" and _in_torch(frame, "_library/triton.py")
 
 
 def _op_name(frame: Any) -> str | None:
@@ -226,6 +229,10 @@ def context() -> dict | None:
         if _is_op_body(frame):
             op = op or (_op_name(frame) if frame.f_code.co_name == "backend_fn" else None)
             break
+        if _in_torch(frame, "_library/custom_ops.py"):
+            # the body of a plain torch.library.custom_op (called from the operator's body, or an exercise's
+            # operator registered that way): opaque to torch.compile, which never traces its launches
+            return None
         if frame.f_code in codes:
             wrapped = True  # a launch through wrap_triton below the body: walk on only to name the operator
         elif not wrapped and len(frames) < _MAX_FRAMES:
