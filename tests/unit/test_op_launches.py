@@ -206,3 +206,6 @@ def test_a_bare_launch_is_said_in_both_languages():
     assert "wrap_triton(fwd_kernel)[grid](...) として起動してください" in ja, ja
     bare = describe({"kind": "kernel-not-wrapped"}, "en")
     assert "inside a triton_op" in bare and "wrap_triton(kernel)" in bare, bare
+    assert describe({"kind": "kernel-not-wrapped"}, "ja").startswith(
+        "triton_op の中でカーネルが kernel[grid](...)"
+    )

@@ -21,7 +21,8 @@ torch.compile's Dynamo recognises it by identity and treats it as a no-op while 
 ever runs inside a compiled graph. A launch inside a plain `torch.library.custom_op` body is no concern
 here (torch.compile never traces into one). Limits: a learner who switches torch's flag back on inside an
 op that is not one of the exercise's operators, who launches through Triton's lower-level compiled launcher
-(`CompiledKernel.run`), or who builds a `WrappedKernel` by hand, is not seen.
+(`CompiledKernel.run`), from a thread of their own, or who builds a `WrappedKernel` by hand, is not seen
+(on a GPU the compile check is still expected to catch those: torch.compile hands them fake tensors).
 """
 
 from __future__ import annotations

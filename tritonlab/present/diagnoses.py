@@ -2144,16 +2144,18 @@ def _graph_break(f: Facts) -> Said:
 
 @says(Kind.KERNEL_NOT_WRAPPED)
 def _kernel_not_wrapped(f: Facts) -> Said:
-    kernel, op, line = str(f["kernel"] or "kernel"), f["op"], f["line"]
+    code, op, line = str(f["kernel"] or "kernel"), f["op"], f["line"]
+    subject_ja = f" {code} が " if f["kernel"] else "カーネルが "
     inside_en = f"inside the operator {op}" if op else "inside a triton_op"
     inside_ja = f"演算子 {op} の中" if op else "triton_op の中"
     at_en = f" (line {line})" if line else ""
     at_ja = f"({line} 行目)" if line else ""
     return Said(
-        f"{kernel} is launched directly as {kernel}[grid](...) {inside_en}{at_en}: torch.compile cannot trace "
-        f"a bare launch inside an operator — launch it as wrap_triton({kernel})[grid](...)",
-        f"{inside_ja}で {kernel} が {kernel}[grid](...) として直接起動されています{at_ja}。演算子の中の直接の起動は "
-        f"torch.compile がトレースできません。wrap_triton({kernel})[grid](...) として起動してください",
+        f"{code} is launched directly as {code}[grid](...) {inside_en}{at_en}: torch.compile cannot trace "
+        f"a bare launch inside an operator — launch it as wrap_triton({code})[grid](...)",
+        f"{inside_ja}で{subject_ja}{code}[grid](...) として直接起動されています{at_ja}。演算子の中で直接"
+        f"起動されたカーネルは torch.compile でトレースできません。wrap_triton({code})[grid](...) として"
+        "起動してください",
     )
 
 
