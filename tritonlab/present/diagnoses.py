@@ -77,6 +77,7 @@ LABELS: dict[Kind, Said] = {
     Kind.OP_NOT_YOURS: Said("someone else's operator", "別ファイルの演算子"),
     Kind.GRAPH_BREAK: Said("torch.compile failed", "torch.compile の失敗"),
     Kind.COMPILED_DIFFERS: Said("compiled result differs", "コンパイル後の結果の違い"),
+    Kind.KERNEL_NOT_WRAPPED: Said("kernel launched without wrap_triton", "wrap_triton なしのカーネル起動"),
     Kind.STORED_TWICE: Said("tiles computed twice", "タイルの重複計算"),
     Kind.ALLOCATOR_MISSING: Said("no allocator", "アロケータ未登録"),
     Kind.RACE: Said("race between programs", "プログラム間の競合"),
@@ -2347,6 +2348,23 @@ def _graph_break(f: Facts) -> Said:
         "or Python-side work there; wrap the kernels in operators (triton_op + wrap_triton)",
         f"ラッパーの torch.compile(fullgraph=True) が失敗しました: {q}。torch は Triton の直接の起動や Python "
         "側の処理をそこでトレースできません。カーネルを演算子(triton_op + wrap_triton)で包んでください",
+    )
+
+
+@says(Kind.KERNEL_NOT_WRAPPED)
+def _kernel_not_wrapped(f: Facts) -> Said:
+    code, op, line = str(f["kernel"] or "kernel"), f["op"], f["line"]
+    subject_ja = f" {code} が " if f["kernel"] else "カーネルが "
+    inside_en = f"inside the operator {op}" if op else "inside a triton_op"
+    inside_ja = f"演算子 {op} の中" if op else "triton_op の中"
+    at_en = f" (line {line})" if line else ""
+    at_ja = f"({line} 行目)" if line else ""
+    return Said(
+        f"{code} is launched directly as {code}[grid](...) {inside_en}{at_en}: torch.compile cannot trace "
+        f"a bare launch inside an operator — launch it as wrap_triton({code})[grid](...)",
+        f"{inside_ja}で{subject_ja}{code}[grid](...) として直接起動されています{at_ja}。演算子の中で直接"
+        f"起動されたカーネルは torch.compile でトレースできません。wrap_triton({code})[grid](...) として"
+        "起動してください",
     )
 
 

@@ -750,6 +750,7 @@ def judge_plan_case(
             }
         )
     diagnoses.extend(_op_diagnoses(exercise, facts, learner_file))
+    diagnoses.extend(_unwrapped_diagnoses(exercise, facts))
     _overlapped(diagnoses, stats, learner_file)
     spec = exercise.verify
     if spec.compile and first:
@@ -833,6 +834,39 @@ def _op_diagnoses(exercise, facts: dict, learner_file: str) -> list[dict]:
                 }
             )
     return found
+
+
+def _unwrapped_diagnoses(exercise, facts: dict) -> list[dict]:
+    """A kernel launched bare (`kernel[grid](...)`, not `wrap_triton(kernel)[grid](...)`) inside an
+    operator's body (the runner's fact, `op_launches`): eagerly the same launch, but torch.compile cannot
+    trace it. Judged only in an exercise that asks for operators (lesson 12): elsewhere a triton_op is the
+    learner's own choice."""
+    if not exercise.verify.ops:
+        return []
+    found: list[dict] = []
+    for item in facts.get("unwrapped") or []:
+        if not isinstance(item, dict):
+            continue
+        kernel = str(item.get("kernel") or "")[:200] or None
+        op = str(item.get("op") or "")[:200] or None
+        line = item.get("line") if isinstance(item.get("line"), int) and item["line"] > 0 else None
+        if any(d["kernel"] == kernel and d["line"] == line for d in found):
+            continue
+        name = kernel or "kernel"
+        inside = f"inside the operator {op}" if op else "inside a triton_op"
+        at = f" (line {line})" if line else ""
+        found.append(
+            {
+                "kind": "kernel-not-wrapped",
+                "kernel": kernel,
+                "op": op,
+                "line": line,
+                "message": f"{name} is launched directly as {name}[grid](...) {inside}{at}: "
+                "torch.compile cannot trace a bare launch inside an operator — launch it as "
+                f"wrap_triton({name})[grid](...)",
+            }
+        )
+    return found[:4]
 
 
 def _judge_compile(plan, facts, compiled, eager: tuple, tols: dict, diagnoses: list) -> dict:
