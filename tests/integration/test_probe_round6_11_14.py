@@ -204,14 +204,14 @@ def test_attention_scale_applied_twice_fails_every_variant(worker):
     assert first_diag(result)["kind"] == "mismatch"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bare diagnosis: scores multiplied by qk_scale twice give a 'N elements differ' mismatch with no cause; "
-    "a good report says the softmax is too flat/sharp in every case, causal or not — check the scale",
-)
 def test_attention_scale_applied_twice_names_the_scale(worker):
-    message = first_message(verify(worker, AT, "l11_attention_wrong_scale_applied_twice.py"))
+    result = verify(worker, AT, "l11_attention_wrong_scale_applied_twice.py")
+    message = first_message(result)
     assert any(w in message for w in ("scale", "sm_scale", "qk_scale")), message
+    # every failing case, causal or not, is the reference at another scale: the softmax too flat
+    for case in public_failed(result):
+        diag = case["diagnoses"][0]
+        assert diag.get("cause") == "scale" and "flatter" in diag["message"], (case["name"], diag)
 
 
 def test_attention_no_sequence_end_mask_fails_only_non_causal(worker):
@@ -222,14 +222,10 @@ def test_attention_no_sequence_end_mask_fails_only_non_causal(worker):
     )  # causal masks cols > rows, past the end too
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="misleading: keys past seq_len (loaded as 0, score 0) are summed into l; at S=1 the lab says 'every "
-    "element is off by the same factor — a sum where a mean belongs (divide by N), a square root, or a "
-    "constant', and at S=37 bf16 'nearly right, precision is lost'; the cause is the missing cols < seq_len mask",
-)
 def test_attention_no_sequence_end_mask_names_the_padding_keys(worker):
-    message = first_message(verify(worker, AT, "l11_attention_wrong_no_seq_len_mask.py"))
+    result = verify(worker, AT, "l11_attention_wrong_no_seq_len_mask.py")
+    message = first_message(result)
+    assert first_diag(result).get("cause") == "padding-counted", message
     assert "divide by N" not in message and any(
         w in message for w in ("seq_len", "padding", "past the end")
     ), message
@@ -242,14 +238,10 @@ def test_attention_key_blocks_reversed_without_guard_is_nan_only_causal(worker):
     assert first_diag(result)["kind"] == "nan"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="misleading: causal rows 0-15 see only future keys in the first (reversed) block, so m_i stays -inf and "
-    "exp2(-inf - -inf) is NaN; the lab's loop-steps message points at 'the pointers' advance and the rescale', and "
-    "never says causal, although every failing case is causal and every non-causal case (several steps too) passes",
-)
 def test_attention_key_blocks_reversed_names_the_all_masked_rows(worker):
-    message = first_message(verify(worker, AT, "l11_attention_wrong_key_blocks_reversed.py"))
+    result = verify(worker, AT, "l11_attention_wrong_key_blocks_reversed.py")
+    message = first_message(result)
+    assert first_diag(result).get("cause") == "masked-block", message
     assert "causal" in message or "-inf" in message, message
 
 
@@ -262,13 +254,10 @@ def test_rms_backward_mean_over_block_n_breaks_grad_x_only(worker):
     assert outputs_named(result) == {"grad_x"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bare diagnosis for a mistake the text lists by name ('the mean in dx taken over BLOCK_N instead of N'): "
-    "grad_x mismatches in rows 1.., no cause; every row is off by the mean term's N/BLOCK_N factor",
-)
 def test_rms_backward_mean_over_block_n_names_the_mean(worker):
-    message = first_message(verify(worker, RB, "l12_rms_backward_wrong_mean_over_block_n.py"))
+    result = verify(worker, RB, "l12_rms_backward_wrong_mean_over_block_n.py")
+    message = first_message(result)
+    assert first_diag(result).get("cause") == "along-input", message
     assert "BLOCK_N" in message or "mean" in message, message
 
 
@@ -325,17 +314,18 @@ def test_rms_op_without_register_autograd_says_so(worker):
     assert "register_autograd" in first_message(result)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass on the interpreter (by design today: the verdict adds 'not checked here: torch.compile of "
-    "the wrapper (GPU only)'): rms_norm_fwd_kernel launched as kernel[grid] inside the triton_op, no wrap_triton, "
-    "which the exercise asks for; the interpreter could see the bare launch inside an operator body and say so",
-)
 def test_rms_op_kernel_not_wrapped_is_flagged_on_the_interpreter(worker):
-    result = verify(worker, RO, "l12_rms_op_wrong_kernel_not_wrapped.py")
-    assert not result["passed"] or "wrap_triton" in str(result.get("summary")) + str(result.get("notices")), (
-        result.get("summary")
-    )
+    # a bare rms_norm_fwd_kernel[grid](...) inside the triton_op: eagerly the same launch, but torch.compile cannot
+    # trace it; the runner sees the launch inside the operator's body without wrap_triton (engine/op_launches.py)
+    name = "l12_rms_op_wrong_kernel_not_wrapped.py"
+    result = verify(worker, RO, name)
+    assert_fails(result)
+    diag = first_diag(result)
+    assert diag["kind"] == "kernel-not-wrapped", diag
+    assert diag["kernel"] == "rms_norm_fwd_kernel" and diag["op"] == "tritonlab_l12::rms_norm_fwd", diag
+    assert diag["line"] == line_of(name, "rms_norm_fwd_kernel[(M,)](")
+    assert "wrap_triton(rms_norm_fwd_kernel)[grid](...)" in diag["message"], diag
+    assert all(kinds(c) == {"kernel-not-wrapped"} for c in failed(result)), [kinds(c) for c in failed(result)]
 
 
 # --- lesson 14: SwiGLU ------------------------------------------------------------------------------------------------

@@ -133,6 +133,7 @@ VERIFY = Table(
                 "falling_row": TEXT,
                 "store_once": BOOL,
                 "loop": ListOf(TEXT),
+                "scale": ListOf(TEXT),
                 "autotune": Table(
                     {
                         "configs_function": TEXT,

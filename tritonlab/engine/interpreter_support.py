@@ -416,6 +416,7 @@ def repair_wrap_triton() -> bool:
             raise
 
     wrap_triton._tritonlab = True  # type: ignore[attr-defined]
+    wrap_triton._tritonlab_original = original  # type: ignore[attr-defined]  # op_launches.install marks it
     wrap_triton.__doc__ = original.__doc__
     torch_triton.wrap_triton = wrap_triton
     if getattr(torch_library, "wrap_triton", None) is original:

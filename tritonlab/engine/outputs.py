@@ -258,12 +258,18 @@ class OpRecorder:
             return self
         from torch.utils._python_dispatch import TorchDispatchMode
 
-        seen = self.seen
+        from tritonlab.engine import op_launches
+
+        seen, wanted = self.seen, set(self.wanted)
 
         class _Mode(TorchDispatchMode):
             def __torch_dispatch__(self, func, types, args=(), kwargs=None):
                 seen.add(str(func.name()))  # "aten::add.Tensor": with the overload
-                seen.add(str(func._schema.name))  # "aten::add": the operator, any overload
+                op = str(func._schema.name)  # "aten::add": the operator, any overload
+                seen.add(op)
+                if op in wanted:  # its body runs in here: a kernel it launches must go through wrap_triton
+                    with op_launches.inside(op):
+                        return func(*args, **(kwargs or {}))
                 return func(*args, **(kwargs or {}))
 
         self._mode = _Mode()

@@ -85,6 +85,7 @@ class Kind(str, Enum):
     OP_NOT_YOURS = "op-not-yours"  # the operator that ran was registered by another file
     GRAPH_BREAK = "graph-break"  # torch.compile(fullgraph=True) of the wrapper failed
     COMPILED_DIFFERS = "compiled-differs"  # the compiled wrapper's result differs from the eager one
+    KERNEL_NOT_WRAPPED = "kernel-not-wrapped"  # a bare kernel[grid](...) inside an operator, not wrap_triton
     STORED_TWICE = "stored-twice"  # output elements stored by several programs (`store_once` contract)
     ALLOCATOR_MISSING = "allocator-missing"  # device-side tensor descriptors without triton.set_allocator
     RACE = "race"  # programs of one launch load and store one element without atomics (lost updates on a GPU)

@@ -246,6 +246,9 @@ def zygote(backend: str, sock_fd: int) -> int:
         from tritonlab.engine.interpreter_support import prepare_interpreter
 
         prepare_interpreter()
+    from tritonlab.engine import op_launches
+
+    op_launches.install()  # wrap_triton marks its launches: a bare launch inside a triton_op is seen
     # everything a runner needs, imported once so that a fork is all a request pays
     from tritonlab.engine import diagnose, exercise_env, inputs, learner, memcheck, protocol  # noqa: F401
     from tritonlab.engine.tasks import verify_runner  # noqa: F401

@@ -77,6 +77,7 @@ LABELS: dict[Kind, Said] = {
     Kind.OP_NOT_YOURS: Said("someone else's operator", "別ファイルの演算子"),
     Kind.GRAPH_BREAK: Said("torch.compile failed", "torch.compile の失敗"),
     Kind.COMPILED_DIFFERS: Said("compiled result differs", "コンパイル後の結果の違い"),
+    Kind.KERNEL_NOT_WRAPPED: Said("kernel launched without wrap_triton", "wrap_triton なしのカーネル起動"),
     Kind.STORED_TWICE: Said("tiles computed twice", "タイルの重複計算"),
     Kind.ALLOCATOR_MISSING: Said("no allocator", "アロケータ未登録"),
     Kind.RACE: Said("race between programs", "プログラム間の競合"),
@@ -1350,6 +1351,70 @@ def _pattern(f: Facts) -> Said | None:
             f"誤っている各行が、行ごとに一定の倍率でずれています({listed_ja}{'、…' if more else ''})。"
             f"値は行のスケールを除けば正しいので、行を割っている量({causes_ja})を確認してください",
         )
+    if cause == "masked-block":
+        said = ", ".join(f"{k}={v}" for k, v in (f["variant"] or {}).items())
+        param, block, lead = f["param"] or "N", f["block"] or "BLOCK", number(f["lead_rows"])
+        return Said(
+            f"only the cases called with {said} fail (every other case passes, with several {block} steps too), "
+            f"and the inf/NaN rows are the first {lead} along {param} — under a causal mask the rows that see the "
+            "fewest positions: a block where the mask hides every position of such a row leaves its running max "
+            "at -inf, and exp2(-inf - (-inf)) is NaN — visit first a block the row can see (walk the blocks "
+            "upward from 0), or keep the subtracted max finite (tl.where(m_new == float('-inf'), 0.0, m_new))",
+            f"{said} で呼んだケースだけが失敗し(ほかのケースは {block} のステップが複数あっても合格しています)、"
+            f"inf/NaN になっている行は {param} に沿った最初の {lead} 行です。causal マスクのもとで見える位置が"
+            "いちばん少ない行です。そうした行の位置をマスクがすべて隠すブロックでは実行中の最大値が -inf のまま"
+            "残り、exp2(-inf - (-inf)) が NaN になります。その行から見えるブロックを先に処理する(ブロックを "
+            "0 から順に進める)か、引く最大値を有限に保ってください"
+            "(tl.where(m_new == float('-inf'), 0.0, m_new))",
+        )
+    if cause == "padding-counted":
+        param, block = f["param"] or "N", f["block"] or "BLOCK"
+        size, width = f["size"], f["padded_to"]
+        extra = number(width - size) if isinstance(size, int) and isinstance(width, int) else "?"
+        return Said(
+            f"the output equals the reference with {param} padded with zeros to a multiple of {block} "
+            f"({number(size)} → {number(width)}) — the {extra} padding positions past the end of {param} in the "
+            f"last block are counted in: mask them out (positions ≥ {param}) before the max and the sum; a "
+            "masked load with other=0.0 still leaves 0 there, where -inf belongs",
+            f"出力は、{param} を {block} の倍数までゼロで埋めた({number(size)} → {number(width)})参照実装の"
+            f"結果と一致します。最後のブロックで {param} の終わりを越えた {extra} 個のパディング位置が計算に"
+            f"含まれています。最大値と和の前に、その位置({param} 以上)をマスクで除いてください。other=0.0 の"
+            "マスク付きロードではそこに 0 が残りますが、入るべき値は -inf です",
+        )
+    if cause == "scale":
+        factor = float(f["factor"]) if isinstance(f["factor"], (int, float)) else 1.0
+        keyword = f["keyword"] or "scale"
+        fitted, right = number(f["fitted"]), number(f["right"])
+        forms = {
+            "twice-log2e": Said(
+                "the scale is applied twice (the scores multiplied by sm_scale · log2(e) once more)",
+                "スケールが 2 回掛けられています(スコアに sm_scale · log2(e) をもう一度掛けています)",
+            ),
+            "twice": Said("the scale is applied twice", "スケールが 2 回掛けられています"),
+            "missing": Said("the scale is not applied", "スケールが掛けられていません"),
+            "log2e": Said(
+                "log2(e) is folded into the scale but the exponential is exp, not exp2",
+                "log2(e) をスケールに含めているのに、指数関数が exp2 ではなく exp です",
+            ),
+            "ln2": Said(
+                "the exponential is exp2 but log2(e) is not folded into the scale",
+                "指数関数は exp2 なのに、log2(e) がスケールに含まれていません",
+            ),
+        }
+        form = forms.get(str(f["form"]))
+        how = Said("flatter", "平坦に") if factor < 1 else Said("sharper", "鋭く")
+        return Said(
+            f"the output equals the reference computed with {keyword} = {fitted} instead of {right} "
+            f"({factor:.4g}× the right scale): the softmax is {how.en} than asked"
+            + (f" — {form.en}" if form else "")
+            + " — check the scale: multiply the scores by it exactly once (sm_scale · log2(e) with exp2, "
+            "sm_scale with exp)",
+            f"出力は、{keyword} = {right} ではなく {fitted}(正しいスケールの {factor:.4g} 倍)で計算した"
+            f"参照実装の結果と一致します。ソフトマックスが指定より{how.ja}なっています"
+            + (f"。{form.ja}" if form else "")
+            + "。スケールを確認してください。スコアに掛けるのはちょうど 1 回です(exp2 なら "
+            "sm_scale · log2(e)、exp なら sm_scale)",
+        )
     if cause == "low-row":
         name = f["input"] or "x"
         return Said(
@@ -1605,6 +1670,33 @@ def _mismatch(f: Facts) -> Said:
             f"。{name} はプログラム 0 の分(行 {shown}、プログラム数 {number(programs)})の和でしかありません。"
             "第 2 段が partial[0] だけを読んでいます。すべてのプログラムの部分和の行を足してください"
             "(for p in range(P): total += partial[p])",
+        )
+    if cause == "along-input":
+        # a gradient whose every wrong row is off by a multiple of that row of the input: a norm's mean term
+        name, x = f["output"] or "the gradient", f["input"] or "x"
+        said = head + Said(
+            f": every wrong row of {name} is its right value plus a multiple of that row of {x} — the term of "
+            f"the backward proportional to {x}, {x}̂ · mean(g · {x}̂), has the wrong weight",
+            f"。{name} の誤っている各行は、正しい値にその行の {x} の定数倍を足したものです。backward のうち "
+            f"{x} に比例する項 {x}̂ · mean(g · {x}̂) の重みが違います",
+        )
+        weight = f"{float(f['mean_weight']):.4g}" if isinstance(f["mean_weight"], (int, float)) else None
+        if f["mean_block"] and weight:
+            block, n, value = f["mean_block"], number(f["n"]), number(f["block_value"])
+            return said + Said(
+                f" ({weight}× = N/{block} = {n}/{value}): the mean divides the row's sum by {block}, the padded "
+                "block, instead of N — divide by N",
+                f"({weight} 倍 = N/{block} = {n}/{value})。平均が行の和を N ではなく、パディングを含む"
+                f"ブロック幅 {block} で割っています。N で割ってください",
+            )
+        if weight:
+            return said + Said(
+                f" ({weight}× the right one): check the mean — the row's sum divided by N",
+                f"(正しい値の {weight} 倍)。平均(行の和を N で割ったもの)を確認してください",
+            )
+        return said + Said(
+            ": check the mean — the row's sum divided by N, the row length — and the factors around it",
+            "。平均(行の和を行の長さ N で割ったもの)と、その前後に掛かる係数を確認してください",
         )
     if cause == "all-zero":
         return head + Said(
@@ -2256,6 +2348,23 @@ def _graph_break(f: Facts) -> Said:
         "or Python-side work there; wrap the kernels in operators (triton_op + wrap_triton)",
         f"ラッパーの torch.compile(fullgraph=True) が失敗しました: {q}。torch は Triton の直接の起動や Python "
         "側の処理をそこでトレースできません。カーネルを演算子(triton_op + wrap_triton)で包んでください",
+    )
+
+
+@says(Kind.KERNEL_NOT_WRAPPED)
+def _kernel_not_wrapped(f: Facts) -> Said:
+    code, op, line = str(f["kernel"] or "kernel"), f["op"], f["line"]
+    subject_ja = f" {code} が " if f["kernel"] else "カーネルが "
+    inside_en = f"inside the operator {op}" if op else "inside a triton_op"
+    inside_ja = f"演算子 {op} の中" if op else "triton_op の中"
+    at_en = f" (line {line})" if line else ""
+    at_ja = f"({line} 行目)" if line else ""
+    return Said(
+        f"{code} is launched directly as {code}[grid](...) {inside_en}{at_en}: torch.compile cannot trace "
+        f"a bare launch inside an operator — launch it as wrap_triton({code})[grid](...)",
+        f"{inside_ja}で{subject_ja}{code}[grid](...) として直接起動されています{at_ja}。演算子の中で直接"
+        f"起動されたカーネルは torch.compile でトレースできません。wrap_triton({code})[grid](...) として"
+        "起動してください",
     )
 
 

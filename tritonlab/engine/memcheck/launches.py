@@ -10,6 +10,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from tritonlab.engine import op_launches
+
 from .hooks import _evaluate_grid, _kernel_file, _kernel_name, _Patches
 
 # ----------------------------------------------------------------------------------------------------------
@@ -66,6 +68,13 @@ def _record_launch(fn: Any, grid: Any, args: tuple, kwargs: dict) -> None:
     }
     if record["grid"] is not None:
         record["grid"] = list(record["grid"])
+    inside = op_launches.context()  # None outside any torch.library operator's body
+    if inside is not None:
+        # inside an operator: its name, whether the launch went through wrap_triton, and if not, the frames
+        # from here out to the operator's body (the learner's launch line is among them)
+        record["op"] = inside["op"]
+        record["wrapped"] = inside["wrapped"]
+        record["frames"] = inside["frames"]
     for sink in _launch_sinks:
         sink.append(dict(record))
 

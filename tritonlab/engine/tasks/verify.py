@@ -28,7 +28,7 @@ from typing import Any, TypeGuard
 
 import torch
 
-from tritonlab.engine import contracts, cuda_ipc, exercise_env, features, memcheck, outputs
+from tritonlab.engine import contracts, cuda_ipc, exercise_env, features, memcheck, outputs, refit
 from tritonlab.engine.diagnose import diagnose
 from tritonlab.engine.inputs import case_inputs, describe, digest, jittered, optional_passed, size_names
 from tritonlab.engine.learner import same_file
@@ -736,6 +736,7 @@ def judge_plan_case(
     plan.compare(got, expected, tols, diagnoses, case, unwritten=memcheck.is_poison)
     _zero_row(exercise, diagnoses)
     _one_partial(exercise, plan, inputs, params, kwargs, got, tols, mine, diagnoses)
+    refit.along_input(exercise, plan, inputs, params, got, expected, tols, mine, diagnoses)
     backward_ran = bool(got) and isinstance(got[0], torch.Tensor)  # a tuple or None returned: it never did
     if plan.grad_inputs and mine and backward_ran and not any(x["phase"] == "backward" for x in mine):
         # the gradients came from torch: the forward's kernel ran, none of the learner's ran in .backward()
@@ -749,6 +750,7 @@ def judge_plan_case(
             }
         )
     diagnoses.extend(_op_diagnoses(exercise, facts, learner_file))
+    diagnoses.extend(_unwrapped_diagnoses(exercise, facts))
     _overlapped(diagnoses, stats, learner_file)
     spec = exercise.verify
     if spec.compile and first:
@@ -832,6 +834,39 @@ def _op_diagnoses(exercise, facts: dict, learner_file: str) -> list[dict]:
                 }
             )
     return found
+
+
+def _unwrapped_diagnoses(exercise, facts: dict) -> list[dict]:
+    """A kernel launched bare (`kernel[grid](...)`, not `wrap_triton(kernel)[grid](...)`) inside an
+    operator's body (the runner's fact, `op_launches`): eagerly the same launch, but torch.compile cannot
+    trace it. Judged only in an exercise that asks for operators (lesson 12): elsewhere a triton_op is the
+    learner's own choice."""
+    if not exercise.verify.ops:
+        return []
+    found: list[dict] = []
+    for item in facts.get("unwrapped") or []:
+        if not isinstance(item, dict):
+            continue
+        kernel = str(item.get("kernel") or "")[:200] or None
+        op = str(item.get("op") or "")[:200] or None
+        line = item.get("line") if isinstance(item.get("line"), int) and item["line"] > 0 else None
+        if any(d["kernel"] == kernel and d["line"] == line for d in found):
+            continue
+        name = kernel or "kernel"
+        inside = f"inside the operator {op}" if op else "inside a triton_op"
+        at = f" (line {line})" if line else ""
+        found.append(
+            {
+                "kind": "kernel-not-wrapped",
+                "kernel": kernel,
+                "op": op,
+                "line": line,
+                "message": f"{name} is launched directly as {name}[grid](...) {inside}{at}: "
+                "torch.compile cannot trace a bare launch inside an operator — launch it as "
+                f"wrap_triton({name})[grid](...)",
+            }
+        )
+    return found[:4]
 
 
 def _judge_compile(plan, facts, compiled, eager: tuple, tols: dict, diagnoses: list) -> dict:
@@ -1036,9 +1071,13 @@ def judge_case(
         case[key] = report.get(key)
     _zero_row(exercise, report.get("diagnoses", []))
     _padding_reached(report.get("diagnoses", []), stats)
+    blocks = next((launch.get("meta") for launch in mine if launch.get("meta")), None)
+    # the reference recomputed under one changed premise (padding counted in, another scale) before the value
+    # patterns below, which would call such an output "scaled" or "nearly right"
+    refit.explain(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, blocks, atol, rtol)
+    refit.lead_rows(report.get("diagnoses", []), exercise, got, expected, params)
     _explain_values(report.get("diagnoses", []), got, expected, inputs, atol, rtol, learner_file)
     _input_axis(exercise, report.get("diagnoses", []), got, inputs, params, kwargs, atol, rtol)
-    blocks = next((launch.get("meta") for launch in mine if launch.get("meta")), None)
     if blocks:
         case["meta"] = dict(blocks)  # the tile sizes of the learner's launch: a K-loop pattern reads BLOCK_K
         _k_loop(report.get("diagnoses", []), got, inputs, params, blocks, kwargs, atol, rtol)
@@ -2119,6 +2158,11 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
             ):
                 diag["message"] = _head(diag)
 
+    def variant(case: dict) -> dict:  # the wrapper's keywords and the optional inputs passed ("@with")
+        return {
+            k: v for k, v in (case.get("kwargs") or {}).items() if k == "@with" or not str(k).startswith("@")
+        }
+
     def loop_steps(case: dict) -> int | None:
         if len(loop) != 2:
             return None
@@ -2127,6 +2171,8 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
             return -(-size // block)
         return None
 
+    if _masked_block(first, bad, good, loop, loop_steps, variant):
+        return
     if (
         len(loop) == 2
         and not nearly
@@ -2209,11 +2255,6 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
         )
         return
 
-    def variant(case: dict) -> dict:  # the wrapper's keywords and the optional inputs passed ("@with")
-        return {
-            k: v for k, v in (case.get("kwargs") or {}).items() if k == "@with" or not str(k).startswith("@")
-        }
-
     failing_variants = [variant(c) for c in bad]
     shared = failing_variants[0]
     if (
@@ -2230,6 +2271,36 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
             f"{_head(first)}: every failing case was called with {said}, and every case without them "
             "passes — check what those keywords change in your wrapper and kernel"
         )
+
+
+def _masked_block(first: dict, bad: list, good: list, loop: list, loop_steps, variant) -> bool:
+    """Every failing case is inf/NaN in exactly the first rows of each sequence (`lead_rows`, from the values)
+    and was called with the same keywords, while every case without them passes, several loop steps too: the
+    rows a mask (causal) lets see the fewest positions meet a block where every position is masked — their
+    running max is still -inf there and -inf - (-inf) is NaN (cause `masked-block`)."""
+    if len(loop) != 2 or first.get("kind") != "nan" or first.get("cause") not in (None, "softmax"):
+        return False
+    heads = [c["diagnoses"][0] for c in bad]
+    if not all(d.get("kind") == "nan" and d.get("lead_rows") for d in heads):
+        return False
+    shared = variant(bad[0])
+    if not shared or any(variant(c) != shared for c in bad):
+        return False
+    others = [c for c in good if variant(c) != shared]
+    if not any((loop_steps(c) or 0) > 1 for c in others):
+        return False
+    lead = max(int(d["lead_rows"]) for d in heads)
+    first.update(cause="masked-block", variant=shared, lead_rows=lead, param=loop[0], block=loop[1])
+    said = ", ".join(f"{k}={v}" for k, v in shared.items())
+    first["message"] = (
+        f"{_head(first)}: only the cases called with {said} fail (every other case passes, with several "
+        f"{loop[1]} steps too), and the inf/NaN rows are the first {lead} along {loop[0]} — under a causal "
+        "mask the rows that see the fewest positions: a block where the mask hides every position of such "
+        "a row leaves its running max at -inf, and exp2(-inf - (-inf)) is NaN — visit first a block the row "
+        "can see (walk the blocks upward from 0), or keep the subtracted max finite (tl.where(m_new == "
+        "float('-inf'), 0.0, m_new))"
+    )
+    return True
 
 
 def _zero_row(exercise, diagnoses: list) -> None:

@@ -632,6 +632,7 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
         stats.pop("launches", None)
         facts["stats"] = stats
     facts["guards"] = allocator.check()
+    facts["unwrapped"] = _unwrapped(call.launches, loaded.file)
     facts["ops_seen"] = [name for name in wanted if name in recorder.seen]
     facts["ops_origin"] = {name: outputs.op_origin(name) for name in wanted}
     got = tuple(got) if isinstance(got, (tuple, list)) else (got,)
@@ -722,6 +723,23 @@ def run_reject(loaded, reject: dict, backend: str) -> dict:
         return facts
     facts["launched"] = bool(call.launches)
     return facts
+
+
+def _unwrapped(launches: list, learner_file: str) -> list[dict]:
+    """Launches made inside an operator's body without wrap_triton (memcheck records `op`, `wrapped` and the
+    frames out to the body): the kernel, the operator and the learner's line of the launch (its innermost
+    frame in the learner's file). One per kernel and line, at most eight."""
+    found: list[dict] = []
+    for launch in launches:
+        if "wrapped" not in launch or launch["wrapped"]:
+            continue
+        line = next(
+            (int(at) for file, at in launch.get("frames") or [] if same_file(file, learner_file)), None
+        )
+        item = {"kernel": launch.get("kernel"), "op": launch.get("op"), "line": line}
+        if item not in found:
+            found.append(item)
+    return found[:8]
 
 
 def _launch(launch: dict) -> dict:

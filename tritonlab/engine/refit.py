@@ -1,0 +1,402 @@
+"""Wrong values that the judge can reproduce: the reference recomputed under one changed premise, or a
+gradient whose error has a shape of its own. Each check fires only when the learner's output matches the
+changed reference within the case's own tolerance (or the error fits its shape within it), so a cause said
+here is a measurement, not a guess.
+
+- `padding-counted`: the output equals the reference with the streamed axis (contract `loop = [param, block]`)
+  padded with zeros up to a multiple of the launch's block — the padding of the last block was counted in
+  (keys past the sequence end with score 0, a row's padding loaded as 0 in a softmax).
+- `scale`: the output equals the reference with the scale keyword (contract `scale = [keyword, default]`)
+  set to another value — the softmax is sharper or flatter than asked (the scale applied twice, or not at
+  all, exp for exp2, ...).
+- `lead_rows` (a fact for the cross-case pattern `masked-block`): the inf/NaN rows are exactly the first k
+  positions along the streamed axis, the rows a causal mask lets see the fewest keys.
+- `along-input` (gradients): every wrong row of grad_x is the right one plus a multiple of that row of x —
+  the term of a norm's backward that is proportional to x (x̂ · mean(g · x̂)) is weighted wrong; when the
+  weight is N/W for a launch's block W, the mean divided the row's sum by that block instead of N.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import torch
+
+from tritonlab.engine import exercise_env
+from tritonlab.engine.inputs import evaluate
+
+LOG2_E = math.log2(math.e)
+#: a fitted scale within this relative distance of a named form is that form
+FORM_CLOSE = 0.03
+#: a fitted scale closer than this to the right one (log ratio) is not called a wrong scale
+SCALE_MIN = 0.02
+#: outputs larger than this are not refitted (about 50 references per fit: the GPU's 2 x 16 x 4096 x 128 case
+#: would spend seconds on it; its smaller cases, judged first, still say it)
+SCALE_FIT_MAX = 1 << 22
+
+
+def _head(diag: dict) -> str:
+    return str(diag.get("message", "")).split(":")[0]
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _close(got: torch.Tensor, ref: Any, atol: float, rtol: float) -> bool:
+    if not isinstance(ref, torch.Tensor) or ref.shape != got.shape:
+        return False
+    g, r = got.detach().float(), ref.detach().float().to(got.device)
+    if not bool(torch.isfinite(r).all()):
+        return False
+    return bool(torch.isclose(g, r, atol=atol, rtol=rtol).all())
+
+
+def _reference(exercise, inputs: dict, params: dict, kwargs: dict):
+    try:
+        with torch.no_grad():
+            return exercise_env.reference(exercise, dict(inputs), params, dict(kwargs))
+    except Exception:  # a reference that cannot run under the changed premise: no claim
+        return None
+
+
+def _unexplained(diagnoses: list) -> dict | None:
+    return next(
+        (d for d in diagnoses if d.get("kind") == "mismatch" and d.get("cause") in (None, "all-wrong")), None
+    )
+
+
+# --- the padding of the last block counted in -----------------------------------------------------
+
+
+def padded(exercise, inputs: dict, params: dict, kwargs: dict, meta: dict, got: torch.Tensor):
+    """(the reference with the loop's axis zero-padded to a multiple of its block and cropped back, facts),
+    or None."""
+    loop = (exercise.verify.contracts or {}).get("loop") or []
+    if len(loop) != 2:
+        return None
+    param, block_name = loop
+    size = _int(params.get(param))
+    block = _int((meta or {}).get(block_name)) or _int(kwargs.get(block_name))
+    if not size or not block or block <= 0 or size % block == 0:
+        return None
+    width = -(-size // block) * block
+    specs = {spec.name: spec for spec in exercise.inputs}
+    changed = dict(inputs)
+    padded_any = False
+    for name, value in inputs.items():
+        spec = specs.get(name)
+        if not isinstance(value, torch.Tensor) or spec is None or not spec.shape:
+            continue
+        if len(spec.shape) != value.dim():
+            continue
+        for axis, dim in enumerate(spec.shape):
+            if dim == param and value.shape[axis] == size:
+                extra = list(value.shape)
+                extra[axis] = width - size
+                value = torch.cat([value, value.new_zeros(extra)], dim=axis)
+                padded_any = True
+        changed[name] = value
+    if not padded_any:
+        return None
+    ref = _reference(exercise, changed, params, kwargs)
+    if not isinstance(ref, torch.Tensor) or ref.dim() != got.dim():
+        return None
+    for axis in range(ref.dim()):
+        if ref.shape[axis] == width and got.shape[axis] == size:
+            ref = ref.narrow(axis, 0, size)
+    facts = {"param": param, "block": block_name, "block_value": block, "size": size, "padded_to": width}
+    return ref, facts
+
+
+def _padding_message(diag: dict) -> str:
+    param, block, size, width = diag["param"], diag["block"], diag["size"], diag["padded_to"]
+    return (
+        f"{_head(diag)}: the output equals the reference with {param} padded with zeros to a multiple of "
+        f"{block} ({size} → {width}) — the {width - size} padding positions past the end of {param} in the "
+        f"last block are counted in: mask them out (positions ≥ {param}) before the max and the sum; a "
+        "masked load with other=0.0 still leaves 0 there, where -inf belongs"
+    )
+
+
+# --- the scale ------------------------------------------------------------------------------------
+
+
+def _forms(right: float) -> list[tuple[str, float]]:
+    """Scale factors (fitted / right) that name a mistake."""
+    return [
+        ("twice-log2e", right * LOG2_E),  # qk_scale = sm_scale · log2(e) multiplied in a second time
+        ("twice", right),  # sm_scale multiplied in a second time
+        ("missing", 1.0 / right),  # no scale at all
+        ("log2e", LOG2_E),  # log2(e) folded in, then exp (base e)
+        ("ln2", 1.0 / LOG2_E),  # exp2 without log2(e)
+    ]
+
+
+def scale_fit(
+    exercise, inputs: dict, params: dict, kwargs: dict, got: torch.Tensor, atol: float, rtol: float
+) -> dict | None:
+    """The scale (contract `scale = [keyword, default]`) at which the reference matches the output within the
+    case's tolerance, when it is not the right one: {keyword, right, fitted, factor, form}. A coarse grid over
+    log(factor) in [-4, 4], then a golden-section refinement of the squared error around its best point."""
+    spec = (exercise.verify.contracts or {}).get("scale") or []
+    if len(spec) != 2 or not got.is_floating_point() or got.numel() > SCALE_FIT_MAX:
+        return None
+    if not bool(torch.isfinite(got).all()):
+        return None
+    keyword, default = spec
+    right = kwargs.get(keyword)
+    if right is None:
+        try:
+            right = float(evaluate(default, params))
+        except Exception:
+            return None
+    if not isinstance(right, (int, float)) or not right > 0:
+        return None
+    g = got.detach().float()
+
+    def ref(t: float):
+        return _reference(exercise, inputs, params, {**kwargs, keyword: right * math.exp(t)})
+
+    def loss(t: float) -> float:
+        r = ref(t)
+        if not isinstance(r, torch.Tensor) or r.shape != g.shape:
+            return math.inf
+        value = float(((g - r.float().to(g.device)) ** 2).mean())
+        return value if math.isfinite(value) else math.inf
+
+    grid = [i / 4 for i in range(-16, 17)]
+    losses = [loss(t) for t in grid]
+    best = min(range(len(grid)), key=lambda i: losses[i])
+    if not math.isfinite(losses[best]):
+        return None
+    lo, hi = grid[best] - 0.25, grid[best] + 0.25
+    ratio = (math.sqrt(5) - 1) / 2
+    a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+    fa, fb = loss(a), loss(b)
+    for _ in range(16):
+        if fa <= fb:
+            hi, b, fb = b, a, fa
+            a = hi - ratio * (hi - lo)
+            fa = loss(a)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + ratio * (hi - lo)
+            fb = loss(b)
+    t = (lo + hi) / 2
+    if abs(t) < SCALE_MIN or not _close(got, ref(t), atol, rtol):
+        return None
+    factor = math.exp(t)
+    form = next(
+        (name for name, value in _forms(float(right)) if abs(math.log(factor / value)) < FORM_CLOSE), None
+    )
+    return {
+        "keyword": keyword,
+        "right": round(float(right), 6),
+        "fitted": round(float(right) * factor, 6),
+        "factor": round(factor, 4),
+        "form": form,
+    }
+
+
+_FORM_EN = {
+    "twice-log2e": "the scale is applied twice (the scores multiplied by sm_scale · log2(e) once more)",
+    "twice": "the scale is applied twice",
+    "missing": "the scale is not applied",
+    "log2e": "log2(e) is folded into the scale but the exponential is exp, not exp2",
+    "ln2": "the exponential is exp2 but log2(e) is not folded into the scale",
+}
+
+
+def _scale_message(diag: dict) -> str:
+    factor = float(diag["factor"])
+    how = "flatter" if factor < 1 else "sharper"
+    form = _FORM_EN.get(str(diag.get("form")))
+    return (
+        f"{_head(diag)}: the output equals the reference computed with {diag['keyword']} = "
+        f"{diag['fitted']:.4g} instead of {diag['right']:.4g} ({factor:.4g}× the right scale): the softmax "
+        f"is {how} than asked"
+        + (f" — {form}" if form else "")
+        + " — check the scale: multiply the scores by it exactly once (sm_scale · log2(e) with exp2, "
+        "sm_scale with exp)"
+    )
+
+
+def explain(
+    diagnoses: list,
+    exercise,
+    got: torch.Tensor,
+    inputs: dict,
+    params: dict,
+    kwargs: dict,
+    meta: dict | None,
+    atol: float,
+    rtol: float,
+) -> None:
+    """A mismatch with no cause yet that the reference reproduces under a changed premise: the padding of the
+    last block counted in, then a wrong scale."""
+    diag = _unexplained(diagnoses)
+    if diag is None or not got.is_floating_point() or got.numel() < 1:
+        return
+    found = padded(exercise, inputs, params, kwargs, meta or {}, got)
+    if found is not None and _close(got, found[0], atol, rtol):
+        diag.update(cause="padding-counted", **found[1])
+        diag["message"] = _padding_message(diag)
+        return
+    fit = scale_fit(exercise, inputs, params, kwargs, got, atol, rtol)
+    if fit is not None:
+        diag.update(cause="scale", **fit)
+        diag["message"] = _scale_message(diag)
+
+
+# --- inf/NaN in the first rows of a sequence ------------------------------------------------------
+
+
+def lead_rows(diagnoses: list, exercise, got: torch.Tensor, expected: torch.Tensor, params: dict) -> None:
+    """For an inf/NaN diagnosis: when the bad rows, taken along the output's second-to-last axis (the streamed
+    axis of contract `loop`, e.g. the query positions of attention), are exactly the first k positions of
+    every sequence (k < its length), record `lead_rows = k` (and `lead_of`, the axis's length)."""
+    loop = (exercise.verify.contracts or {}).get("loop") or []
+    diag = next((d for d in diagnoses if d.get("kind") == "nan"), None)
+    if diag is None or len(loop) != 2 or got.dim() < 2 or got.shape != expected.shape:
+        return
+    size = _int(params.get(loop[0]))
+    if not size or size < 2 or got.shape[-2] != size:
+        return
+    g, e = got.detach(), expected.detach().to(got.device)
+    bad = ~torch.isfinite(g) & torch.isfinite(e)
+    positions = bad.reshape(-1, size, got.shape[-1]).any(dim=2).any(dim=0)
+    found = positions.nonzero().flatten().tolist()
+    if found and found == list(range(len(found))) and len(found) < size:
+        diag.update(lead_rows=len(found), lead_of=size)
+
+
+# --- a norm backward's mean term ------------------------------------------------------------------
+
+
+def along_input(
+    exercise,
+    plan,
+    inputs: dict,
+    params: dict,
+    got: tuple,
+    expected: tuple,
+    tols: dict,
+    mine: list,
+    diagnoses: list,
+) -> None:
+    """A failing grad_X (X a 2D input of the gradient's shape) whose every row is its reference plus a
+    multiple of that row of X, within the tolerance: the term of the backward proportional to X is weighted
+    wrong (cause `along-input`). For an RMS norm (a 1D weight of the row's length and a scalar eps among the
+    inputs) the weight is measured: the learner's mean term is `weight` × the right one; N/W for a block W the
+    backward launched with names it (`mean_block`)."""
+    from tritonlab.engine import outputs
+
+    for index, name in enumerate(plan.names):
+        diag = next(
+            (
+                d
+                for d in diagnoses
+                if d.get("output") == name
+                and d.get("kind") == "mismatch"
+                and d.get("cause") in (None, "all-wrong")
+            ),
+            None,
+        )
+        x = inputs.get(name.removeprefix("grad_")) if name.startswith("grad_") else None
+        value = got[index] if index < len(got) else None
+        ref = expected[index] if index < len(expected) else None
+        if diag is None or not isinstance(x, torch.Tensor) or x.dim() != 2 or not x.is_floating_point():
+            continue
+        if not isinstance(value, torch.Tensor) or not isinstance(ref, torch.Tensor) or value.shape != x.shape:
+            continue
+        if ref.shape != x.shape or x.shape[1] < 2:
+            continue
+        atol, rtol = outputs._tolerance(tols, name)
+        g, e, xf = (
+            value.detach().float(),
+            ref.detach().float().to(value.device),
+            x.detach().float().to(value.device),
+        )
+        if not (bool(torch.isfinite(g).all()) and bool(torch.isfinite(e).all())):
+            continue
+        err = g - e
+        norm2 = (xf * xf).sum(dim=1)
+        alpha = torch.where(
+            norm2 > 0, (err * xf).sum(dim=1) / norm2.clamp_min(1e-30), torch.zeros_like(norm2)
+        )
+        fitted = e + alpha[:, None] * xf
+        allowance = atol + rtol * e.abs()
+        if not bool(((g - fitted).abs() <= allowance).all()):
+            continue
+        moved = ((alpha[:, None] * xf).abs() > allowance).any(dim=1)
+        if not bool(moved.any()):
+            continue
+        rows = moved.nonzero().flatten().tolist()
+        diag.update(
+            cause="along-input", input=name.removeprefix("grad_"), rows_along=rows[:8], rows_total=len(rows)
+        )
+        weight = _mean_weight(inputs, x, value, plan, alpha, moved)
+        if weight is not None:
+            diag["mean_weight"] = round(weight, 4)
+            n = x.shape[1]
+            for launch in mine:
+                if launch.get("phase") not in (None, "backward"):
+                    continue
+                for key, block in (launch.get("meta") or {}).items():
+                    if _int(block) and block != n and abs(weight - n / block) <= 0.02 * abs(weight):
+                        diag.update(mean_block=key, block_value=block, n=n)
+                        break
+                if "mean_block" in diag:
+                    break
+        diag["message"] = _along_message(diag, name)
+        return
+
+
+def _mean_weight(inputs: dict, x: torch.Tensor, value: torch.Tensor, plan, alpha, moved) -> float | None:
+    """For an RMS norm y = x · rstd · w (rstd = 1/sqrt(mean(x²) + eps)), dx = rstd · g − β · x with g = dy · w
+    and β = rstd³ · mean(g · x): the learner's term is c · β · x, so alpha = (1 − c) · β per row. c when it is
+    one number for every moved row (within 2%), else None."""
+    n = x.shape[1]
+    weight = next(
+        (v for v in inputs.values() if isinstance(v, torch.Tensor) and v.dim() == 1 and v.shape[0] == n), None
+    )
+    eps = next((v for k, v in inputs.items() if k == "eps" and isinstance(v, (int, float))), None)
+    if weight is None or eps is None:
+        return None
+    try:
+        xf = x.detach().float().to(value.device)
+        dy = plan.upstream(torch.empty(x.shape, dtype=x.dtype, device=value.device)).float()
+        rstd = torch.rsqrt((xf * xf).mean(dim=1) + float(eps))
+        beta = rstd**3 * (dy * weight.detach().float().to(value.device) * xf).mean(dim=1)
+    except Exception:
+        return None
+    use = moved & (beta.abs() > 1e-6)
+    if int(use.sum()) < 1:
+        return None
+    c = 1 - alpha[use] / beta[use]
+    mean = float(c.mean())
+    if not math.isfinite(mean) or float((c - mean).abs().max()) > 0.02 * max(abs(mean), 1e-6):
+        return None
+    return mean
+
+
+def _along_message(diag: dict, name: str) -> str:
+    x = diag["input"]
+    head = ": ".join(str(diag.get("message", "")).split(": ", 2)[:2])
+    said = (
+        f"{head}: every wrong row of {name} is its right value plus a multiple of that row of {x} — the term "
+        f"of the backward proportional to {x}, {x}̂ · mean(g · {x}̂), has the wrong weight"
+    )
+    if diag.get("mean_block"):
+        return (
+            f"{said} ({diag['mean_weight']:.4g}× = N/{diag['mean_block']} = "
+            f"{diag['n']}/{diag['block_value']}): the mean divides the row's sum by {diag['mean_block']}, "
+            "the padded block, instead of N — divide by N"
+        )
+    if diag.get("mean_weight") is not None:
+        return (
+            f"{said} ({diag['mean_weight']:.4g}× the right one): check the mean — the row's sum divided by N"
+        )
+    return f"{said}: check the mean — the row's sum divided by N, the row length — and the factors around it"
