@@ -53,6 +53,12 @@ def test_compile_outcome_is_judged_here():
         plan(), {"checked": True, "graph_breaks": 0}, {"0": eager[0], "1": eager[1] * 2}, eager, tols, found
     )
     assert not differs["passed"] and {d["kind"] for d in found} == {"compiled-differs"}
+    assert found[0]["differs_as"] == "mismatch" and found[0]["message"].startswith("compiled: ")
+    from tritonlab.present.diagnoses import describe
+
+    said = describe(found[0], "en")
+    assert "under torch.compile" in said and "elements differ" in said, said  # the mismatch's own words
+    assert "torch.compile" in describe(found[0], "ja")
     found = []
     broke = verify._judge_compile(
         plan(), {"checked": True, "graph_breaks": 1, "message": "graph break"}, None, eager, tols, found

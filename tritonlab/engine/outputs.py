@@ -331,48 +331,6 @@ def op_origin(name: str) -> str | None:
     return None
 
 
-def compile_check(
-    plan: Plan, wrapper, args: list, kwargs: dict, eager: tuple, tolerances: dict, backend: str
-) -> dict:
-    """torch.compile(fullgraph=True) of the wrapper, forward (+ backward), against the eager results. Returns
-    facts: {"checked": bool, "why"?: str, "passed"?: bool, "diagnoses": [...]}. The interpreter cannot: Dynamo
-    traces with fake tensors, and the interpreter's kernels read real memory (the GPU path hands Inductor the
-    kernel itself through wrap_triton)."""
-    if backend != "gpu":
-        return {"checked": False, "why": "interpreter", "diagnoses": []}
-    import torch._dynamo
-
-    torch._dynamo.reset()
-    compiled = torch.compile(wrapper, fullgraph=True)
-    copies = [a.detach().clone() if isinstance(a, torch.Tensor) else a for a in args]
-    try:
-        got = plan.wrap(compiled)(*copies, **kwargs)
-        torch.cuda.synchronize()
-    except Exception as exc:  # graph breaks raise under fullgraph=True; so does an op torch cannot trace
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return {
-            "checked": True,
-            "passed": False,
-            "diagnoses": [
-                {
-                    "kind": "graph-break",
-                    "error": type(exc).__name__,
-                    "exception": first[:300],
-                    "message": f"torch.compile(fullgraph=True) failed: {first[:300]}",
-                }
-            ],
-        }
-    diagnoses: list = []
-    facts: dict = {}
-    plan.compare(got, eager, tolerances, diagnoses, facts)
-    for diag in diagnoses:
-        if diag["kind"] != "wrong-outputs":
-            diag["differs_as"] = diag["kind"]  # what the comparison found, said after "compiled:"
-            diag["kind"] = "compiled-differs"
-        diag["message"] = f"compiled: {diag['message']}"
-    return {"checked": True, "passed": not diagnoses, "diagnoses": diagnoses}
-
-
 def _check_tensor(name: str, got, expected) -> list[dict]:
     if got is None:
         return [
@@ -434,43 +392,3 @@ def wrapped(loaded, plan: Plan | None):
     """The loaded exercise with its wrapper called through the plan (a tuple back), or unchanged without a
     plan."""
     return loaded if plan is None else dataclasses.replace(loaded, wrapper=plan.wrap(loaded.wrapper))
-
-
-def finish_case(
-    plan: Plan,
-    plan_loaded,
-    loaded,
-    inputs: dict,
-    kwargs: dict,
-    got,
-    expected,
-    recorder: OpRecorder,
-    dtype: str,
-    backend: str,
-    case: dict,
-) -> None:
-    """Verify's checks after the call, for a plan: each output, the operators, determinism, torch.compile."""
-    from tritonlab.engine import exercise_env, memcheck
-
-    exercise = loaded.exercise
-    diagnoses = case["diagnoses"]
-    tols = tolerances(exercise, plan, dtype, exercise_env.tolerance(exercise, dtype))
-    plan.compare(got, expected, tols, diagnoses, case, unwritten=memcheck.is_poison)
-    diagnoses.extend(op_diagnoses(recorder, loaded.file))
-    spec = exercise.verify
-    if diagnoses:
-        return
-    if spec.deterministic:
-        if backend == "gpu":
-            again = exercise_env.LearnerCall(plan_loaded, backend)(*inputs.values(), **kwargs)
-            plan.compare_bits(got, again, diagnoses)
-            case["deterministic"] = {"checked": True}
-        else:  # the interpreter runs programs one after another: any order is always the same order
-            case["deterministic"] = {"checked": False, "why": "interpreter"}
-    if spec.compile and not getattr(
-        loaded, "compile_checked", False
-    ):  # once per verify: compiling takes seconds
-        loaded.compile_checked = True
-        facts = compile_check(plan, loaded.wrapper, list(inputs.values()), kwargs, tuple(got), tols, backend)
-        diagnoses.extend(facts.pop("diagnoses"))
-        case["compile"] = facts

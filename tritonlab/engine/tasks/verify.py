@@ -897,7 +897,9 @@ def _judge_compile(plan, facts, compiled, eager: tuple, tols: dict, diagnoses: l
         got = tuple(compiled.get(n) if _plain(compiled.get(n)) else None for n in names)
         plan.compare(got, eager, tols, found, {})
         for diag in found:
-            diag["kind"] = "compiled-differs" if diag["kind"] != "wrong-outputs" else diag["kind"]
+            if diag["kind"] != "wrong-outputs":
+                diag["differs_as"] = diag["kind"]  # what the comparison found, said after "compiled:"
+                diag["kind"] = "compiled-differs"
             diag["message"] = f"compiled: {diag['message']}"
     diagnoses.extend(found)
     return {"checked": True, "passed": not found, "graph_breaks": _int(facts.get("graph_breaks"))}
