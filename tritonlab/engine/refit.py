@@ -36,7 +36,8 @@ SCALE_MIN = 0.02
 SCALE_FIT_MAX = 1 << 22
 
 
-def _head(diag: dict) -> str:
+def head(diag: dict) -> str:
+    """A diagnosis message up to its first colon: what is wrong, before the lab's guess at why."""
     return str(diag.get("message", "")).split(":")[0]
 
 
@@ -113,7 +114,7 @@ def padded(exercise, inputs: dict, params: dict, kwargs: dict, meta: dict, got: 
 def _padding_message(diag: dict) -> str:
     param, block, size, width = diag["param"], diag["block"], diag["size"], diag["padded_to"]
     return (
-        f"{_head(diag)}: the output equals the reference with {param} padded with zeros to a multiple of "
+        f"{head(diag)}: the output equals the reference with {param} padded with zeros to a multiple of "
         f"{block} ({size} → {width}) — the {width - size} padding positions past the end of {param} in the "
         f"last block are counted in: mask them out (positions ≥ {param}) before the max and the sum; a "
         "masked load with other=0.0 still leaves 0 there, where -inf belongs"
@@ -214,7 +215,7 @@ def _scale_message(diag: dict) -> str:
     how = "flatter" if factor < 1 else "sharper"
     form = _FORM_EN.get(str(diag.get("form")))
     return (
-        f"{_head(diag)}: the output equals the reference computed with {diag['keyword']} = "
+        f"{head(diag)}: the output equals the reference computed with {diag['keyword']} = "
         f"{diag['fitted']:.4g} instead of {diag['right']:.4g} ({factor:.4g}× the right scale): the softmax "
         f"is {how} than asked"
         + (f" — {form}" if form else "")
@@ -248,6 +249,36 @@ def explain(
     if fit is not None:
         diag.update(cause="scale", **fit)
         diag["message"] = _scale_message(diag)
+
+
+def input_axis(
+    diagnoses: list, exercise, got: torch.Tensor, inputs: dict, params: dict, kwargs: dict, atol, rtol
+) -> None:
+    """A 1D input with one value per output column (a bias, a weight: its length is the output's last
+    dimension) applied along the rows instead — value i used for all of row i (indexed by the row offsets and
+    broadcast [:, None]) where value j belongs to column j. Tested on the reference itself: evaluated again
+    with that input moved to the rows, it gives what the learner's kernel returned (cause `input-axis`)."""
+    diag = _unexplained(diagnoses)
+    if diag is None or got.dim() != 2 or got.numel() < 2:
+        return
+    rows, cols = got.shape
+    for name, value in inputs.items():
+        if not (isinstance(value, torch.Tensor) and value.dim() == 1 and value.shape[0] == cols):
+            continue
+        moved = torch.zeros((rows, 1), dtype=value.dtype, device=value.device)
+        moved[: min(rows, cols), 0] = value[: min(rows, cols)]  # rows past its length: a masked load's 0
+        alt = _reference(exercise, dict(inputs, **{name: moved}), params, kwargs)
+        if not isinstance(alt, torch.Tensor) or tuple(alt.shape) != tuple(got.shape):
+            continue
+        g, a = got.detach().float(), alt.detach().float().to(got.device)
+        if torch.equal(a, g) or bool(((g - a).abs() <= atol + rtol * a.abs()).all()):
+            diag.update(cause="input-axis", input=name, length=cols)
+            diag["message"] = (
+                f"{head(diag)}: the output matches {name} applied per row ({name}[i] to every "
+                f"element of row i) — {name} holds one value per output column ({cols}): index it with the "
+                "column offsets and broadcast it down the rows ([None, :])"
+            )
+            return
 
 
 # --- inf/NaN in the first rows of a sequence ------------------------------------------------------

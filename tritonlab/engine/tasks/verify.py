@@ -1079,7 +1079,7 @@ def judge_case(
     refit.explain(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, blocks, atol, rtol)
     refit.lead_rows(report.get("diagnoses", []), exercise, got, expected, params)
     _explain_values(report.get("diagnoses", []), got, expected, inputs, atol, rtol, learner_file)
-    _input_axis(exercise, report.get("diagnoses", []), got, inputs, params, kwargs, atol, rtol)
+    refit.input_axis(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, atol, rtol)
     if blocks:
         case["meta"] = dict(blocks)  # the tile sizes of the learner's launch: a K-loop pattern reads BLOCK_K
         _k_loop(report.get("diagnoses", []), got, inputs, params, blocks, kwargs, atol, rtol)
@@ -1399,9 +1399,7 @@ def judge_reject(
     return case
 
 
-def _head(diag: dict) -> str:
-    """A diagnosis message up to its first colon: what is wrong, before the lab's guess at why."""
-    return str(diag.get("message", "")).split(":")[0]
+_head = refit.head
 
 
 def _builds_2d_tiles(source: str) -> bool:
@@ -1944,37 +1942,6 @@ def _block_values(
 def _plain_number(value: float) -> int | float:
     """A float that is a whole number as an int (a program id), for the facts and the sentences."""
     return int(value) if float(value).is_integer() else float(value)
-
-
-def _input_axis(exercise, diagnoses: list, got, inputs: dict, params: dict, kwargs: dict, atol, rtol) -> None:
-    """A 1D input with one value per output column (a bias, a weight: its length is the output's last
-    dimension) applied along the rows instead — value i used for all of row i (indexed by the row offsets and
-    broadcast [:, None]) where value j belongs to column j. Tested on the reference itself: evaluated again
-    with that input moved to the rows, it gives what the learner's kernel returned (cause `input-axis`)."""
-    diag = next((d for d in diagnoses if d.get("kind") == "mismatch"), None)
-    if diag is None or diag.get("cause") not in (None, "all-wrong") or got.dim() != 2 or got.numel() < 2:
-        return
-    rows, cols = got.shape
-    for name, value in inputs.items():
-        if not (isinstance(value, torch.Tensor) and value.dim() == 1 and value.shape[0] == cols):
-            continue
-        moved = torch.zeros((rows, 1), dtype=value.dtype, device=value.device)
-        moved[: min(rows, cols), 0] = value[: min(rows, cols)]  # rows past its length: a masked load's 0
-        try:
-            alt = exercise_env.reference(exercise, dict(inputs, **{name: moved}), params, kwargs)
-        except Exception:  # noqa: BLE001 - a reference that does not broadcast this way: no claim
-            continue
-        if not isinstance(alt, torch.Tensor) or tuple(alt.shape) != tuple(got.shape):
-            continue
-        g, a = got.detach().float(), alt.detach().float().to(got.device)
-        if torch.equal(a, g) or bool(((g - a).abs() <= atol + rtol * a.abs()).all()):
-            diag.update(cause="input-axis", input=name, length=cols)
-            diag["message"] = (
-                f"{_head(diag)}: the output matches {name} applied per row ({name}[i] to every "
-                f"element of row i) — {name} holds one value per output column ({cols}): index it with the "
-                "column offsets and broadcast it down the rows ([None, :])"
-            )
-            return
 
 
 def _all_zero_stored(diagnoses: list, provenance, numel: int) -> None:
