@@ -10,6 +10,9 @@
     target : [M], int64 class ids, each in [0, V)
     loss   : [M], float32 (compute in float32 whatever the logits' dtype)
 
+logits may be a row-strided view: its rows lie logits.stride(0) elements apart, and one case puts them 2**30
+apart, so row 2 starts at element 2**31 (where an int32 row offset wraps).
+
 Reject, with an exception before any launch: logits that are not 2D, a target whose length is not M or whose dtype
 is not an integer type, tensors on different devices. The lab checks on vocabularies and row counts it does not show
 you and times your kernel against `F.cross_entropy(logits.float(), target, reduction="none")`.

@@ -96,6 +96,7 @@ def assert_fails(result):
 # --- correct but different: PASS ------------------------------------------------------------------------------------
 
 CORRECT = [
+    (CE, "l14_cross_entropy_ok_contiguous_copy_first.py"),
     (OS, "l11_online_softmax_ok_chunk_stats_merged.py"),
     (OS, "l11_online_softmax_ok_lazy_rescale.py"),
     (OS, "l11_online_softmax_ok_log_sum_state.py"),
@@ -424,11 +425,27 @@ def test_cross_entropy_broken_logsumexp_fails(worker, name):
     assert first_diag(result)["kind"] == "mismatch"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass: the row offset row * stride_m is int32 (tl.program_id(0) without .to(tl.int64)), the third "
-    "trap the capstone text names ('row offsets that pass 2**31 elements'); no interpreter, GPU or hidden case "
-    "reaches 2**31 logits (largest: 4096 x 131072 = 2**29), and nothing inspects the offset's dtype",
-)
-def test_cross_entropy_int32_row_offset_fails(worker):
-    assert_fails(verify(worker, CE, "l14_cross_entropy_wrong_int32_row_offset.py"))
+def test_cross_entropy_int32_row_offset_fails_on_the_far_rows_case(worker):
+    """The far_rows contract's case: logits' rows 2**30 elements apart, so row 2 starts at element 2**31 and
+    `row * stride_m` in int32 wraps to -2**31; the bounds checker names the load and the wrap."""
+    name = "l14_cross_entropy_wrong_int32_row_offset.py"
+    result = verify(worker, CE, name)
+    bad = failed(result)
+    assert bad and all("@far_rows" in (c.get("kwargs") or {}) for c in bad), [c["name"] for c in bad]
+    diag = bad[0]["diagnoses"][0]
+    assert diag["kind"] == "oob" and diag["line"] == line_of(name, "x = tl.load(row_ptr + start + cols")
+    wrap = diag["detail"]["int32_wrap"]
+    assert wrap == {"offset": 2**31, "row": 2, "row_stride": 2**30}, wrap
+    assert "int32" in diag["message"] and "int64" in diag["message"], diag["message"]
+
+
+def test_cross_entropy_rows_stepped_by_width_fail_on_the_far_rows_case(worker):
+    """False-pass guard: a kernel that steps rows by V (ignoring logits.stride(0)) passes every contiguous
+    case; on the far-rows view it reads between the rows."""
+    name = "l14_cross_entropy_wrong_rows_stepped_by_width.py"
+    result = verify(worker, CE, name)
+    bad = failed(result)
+    assert bad and all("@far_rows" in (c.get("kwargs") or {}) for c in bad), [c["name"] for c in bad]
+    diag = bad[0]["diagnoses"][0]
+    assert diag["kind"] == "oob" and diag["detail"]["reason"] == "gap", diag
+    assert diag["line"] == line_of(name, "x = tl.load(row_ptr + start + cols")

@@ -131,6 +131,7 @@ VERIFY = Table(
                 "high_row": TEXT,
                 "outlier_row": TEXT,
                 "falling_row": TEXT,
+                "far_rows": TEXT,
                 "store_once": BOOL,
                 "loop": ListOf(TEXT),
                 "scale": ListOf(TEXT),

@@ -214,9 +214,19 @@ def digest(values: dict) -> dict:
     return out
 
 
-def place_inputs(exercise, params: dict, dtype_name: str, values: dict, allocator) -> dict:
-    """The judge's input values re-placed in this process's guard zones, in the layouts the lesson declares:
-    the runner gets the values from the judge and the layouts from the lesson, never the judge's memory."""
+def far_rows_input(kwargs: dict | None) -> str | None:
+    """The input a case's "@far_rows" directive names (the far_rows contract's case), or None."""
+    name = (kwargs or {}).get("@far_rows")
+    return name if isinstance(name, str) else None
+
+
+def place_inputs(
+    exercise, params: dict, dtype_name: str, values: dict, allocator, kwargs: dict | None = None
+) -> dict:
+    """The judge's input values re-placed in this process's guard zones, in the layouts the lesson declares
+    (and the far-rows layout for the input a case's "@far_rows" names): the runner gets the values from the
+    judge and the layouts from the lesson, never the judge's memory."""
+    far = far_rows_input(kwargs)
     result = {}
     for spec in exercise.inputs:
         if spec.name not in values:  # an optional input this case does not pass
@@ -225,7 +235,8 @@ def place_inputs(exercise, params: dict, dtype_name: str, values: dict, allocato
         if spec.is_scalar or not isinstance(value, torch.Tensor):
             result[spec.name] = value
             continue
-        tensor = allocator.empty(tuple(value.shape), value.dtype, layout=spec.layout, name=spec.name)
+        layout = "far-rows" if spec.name == far and value.dim() == 2 else spec.layout
+        tensor = allocator.empty(tuple(value.shape), value.dtype, layout=layout, name=spec.name)
         tensor.copy_(value.to(tensor.device))
         result[spec.name] = tensor
     return result

@@ -595,6 +595,24 @@ def _access(d: Facts) -> Said:
             f"ビュー(形状 {view_shape}、ストライド {view_strides})のどの要素にも当たらず、要素と要素の間を"
             "指しています。テンソルのストライドを使って進めてください",
         )
+    wrap = d["int32_wrap"]
+    if reason == "before_start" and isinstance(wrap, Mapping):
+        row_en = row_ja = ""
+        if wrap.get("row") is not None:
+            row_en = f" (row {wrap['row']}: rows are {number(wrap['row_stride'])} elements apart)"
+            row_ja = f"(行 {wrap['row']}。行と行は {number(wrap['row_stride'])} 要素離れています)"
+        return Said(
+            f"{verb.en} {arg} out of bounds in program {program}: {where_en}, before the start of the tensor. "
+            f"That is element {number(wrap['offset'])}{row_en} minus 2**32: the offset was computed in int32, "
+            "passed 2**31 and wrapped to a negative number — compute it in int64, e.g. "
+            "`row = tl.program_id(0).to(tl.int64)` before `row * stride` (a [16384, 131072] tensor already has "
+            "2**31 elements)",
+            f"プログラム {program} の {arg} への{verb.ja}が範囲外です: {where_ja} がテンソルの先頭より前です。"
+            f"これは要素 {number(wrap['offset'])}{row_ja}から 2**32 を引いた位置です。オフセットを int32 で"
+            "計算したため 2**31 を超えたところで負の数に折り返しています。`row = tl.program_id(0).to(tl.int64)` "
+            "のように int64 にしてから `row * stride` を計算してください([16384, 131072] のテンソルで"
+            "もう 2**31 要素になります)",
+        )
     if reason == "before_start":
         return Said(
             f"{verb.en} {arg} out of bounds in program {program}: {where_en}, before the start of the "
@@ -1414,6 +1432,18 @@ def _pattern(f: Facts) -> Said | None:
             + (f"。{form.ja}" if form else "")
             + "。スケールを確認してください。スコアに掛けるのはちょうど 1 回です(exp2 なら "
             "sm_scale · log2(e)、exp なら sm_scale)",
+        )
+    if cause == "far-rows":
+        name = f["input"] or "x"
+        return Said(
+            f"only the case whose {name} has its rows 2**30 elements apart fails (row 2 starts at element 2**31) "
+            "— an offset computed in int32 wraps there: compute the row offset in int64 "
+            f"(`tl.program_id(0).to(tl.int64) * stride`), and step from row to row by {name}.stride(0), not by "
+            "its width",
+            f"失敗しているのは、{name} の行と行が 2**30 要素離れているケースだけです(行 2 は要素 2**31 から"
+            "始まります)。int32 で計算したオフセットはそこで折り返します。行のオフセットは int64 で計算し"
+            f"(`tl.program_id(0).to(tl.int64) * stride`)、行から行へは幅ではなく {name}.stride(0) で進んで"
+            "ください",
         )
     if cause == "low-row":
         name = f["input"] or "x"

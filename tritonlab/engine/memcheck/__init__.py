@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .bounds import InterpreterMemcheck, MemcheckStats
 from .guards import (
+    FAR_ROW_STRIDE,
     GuardedAllocation,
     GuardedAllocator,
     is_poison,
@@ -38,6 +39,7 @@ from .launches import (
 from .report import OutOfBounds, find_oob
 
 __all__ = [
+    "FAR_ROW_STRIDE",
     "GuardedAllocation",
     "GuardedAllocator",
     "InterpreterMemcheck",

@@ -45,6 +45,7 @@ for _name, _bits in (
     if hasattr(torch, _name):
         _POISON_BITS[getattr(torch, _name)] = _bits
 _GUARD_BYTE = 0xC3  # guard pattern for buffers of dtypes without a poison (bool)
+FAR_ROW_STRIDE = 1 << 30  # the far-rows layout's row stride (elements): row 2 starts at 2**31
 
 
 def poison_bits(dtype: torch.dtype, guard: bool = False) -> int | None:
@@ -112,6 +113,9 @@ class GuardedAllocation:
     span: int = 0  # elements from the first to the last element of the view
     gaps: torch.Tensor | None = None  # bool over the span: True where the view has no element
     guard_bits: int = 0
+    sparse: bool = (
+        False  # a far-rows view: the span between rows is never touched (see GuardedAllocator.far_rows)
+    )
 
 
 def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -177,8 +181,12 @@ class GuardedAllocator:
                 strides = _contiguous_strides(shape[:-1] + (pitch,))
         elif layout == "offset":
             strides, pad = _contiguous_strides(shape), 1
+        elif layout == "far-rows":
+            return self.far_rows(shape, dtype, name=name)
         else:
-            raise ValueError(f"unknown layout {layout!r}: use contiguous, transposed, sliced or offset")
+            raise ValueError(
+                f"unknown layout {layout!r}: use contiguous, transposed, sliced, offset or far-rows"
+            )
         return self.empty_strided(shape, strides, dtype, name=name, pad=pad)
 
     def empty_strided(
@@ -227,6 +235,58 @@ class GuardedAllocator:
         )
         self.allocations.append(allocation)
         return view
+
+    def far_rows(
+        self, shape: Any, dtype: torch.dtype = torch.float32, name: str | None = None
+    ) -> torch.Tensor:
+        """A 2-D [rows, cols] view whose rows lie FAR_ROW_STRIDE (2**30) elements apart: row 2 starts at
+        element 2**31, where a row offset computed in int32 (`tl.program_id(0) * stride`) wraps to a negative
+        number.
+
+        The storage spans 2**31 + cols elements (4 GiB of float16) but only the guards, the rows and a
+        poisoned band after each row (where a kernel that takes cols for the row stride reads) are ever
+        written: the pages between them are never touched, so the CPU never backs them with memory. Writes
+        into the untouched span are not checked (`sparse`): the layout is for inputs, which every other case
+        checks."""
+        rows, cols = (int(s) for s in shape)
+        if cols > FAR_ROW_STRIDE or rows < 1:
+            raise ValueError(f"far-rows needs 1 <= rows and cols <= {FAR_ROW_STRIDE}, got {tuple(shape)}")
+        storage_dtype = torch.uint8 if dtype == torch.bool else dtype
+        start = self.guard_elems
+        span = (rows - 1) * FAR_ROW_STRIDE + cols
+        buffer = _torch_empty(start + span + self.guard_elems, dtype=storage_dtype, device=self.device)
+        guard_bits = poison_bits(storage_dtype, guard=True)
+        if guard_bits is None:
+            guard_bits = _GUARD_BYTE if buffer.element_size() == 1 else 0
+        _fill_bits(buffer[:start], guard_bits)
+        _fill_bits(buffer[start + span :], guard_bits)
+        band = min(FAR_ROW_STRIDE - cols, 2 * cols + self.guard_elems)
+        for row in range(rows - 1):  # the next rows as a kernel that ignores the stride would read them
+            first = start + row * FAR_ROW_STRIDE + cols
+            _fill_bits(buffer[first : first + band], guard_bits)
+        view = buffer.as_strided((rows, cols), (FAR_ROW_STRIDE, 1), start)
+        if dtype == torch.bool:
+            view.zero_()
+            view = view.view(torch.bool)
+        else:
+            poison_(view)
+        size = buffer.element_size()
+        self.allocations.append(
+            GuardedAllocation(
+                name=name or f"tensor{len(self.allocations)}",
+                tensor=view,
+                buffer=buffer.view(_INT_VIEW[size]),
+                start=start,
+                span=span,
+                guard_bits=_signed_bits(guard_bits, size),
+                sparse=True,
+            )
+        )
+        return view
+
+    def sparse_storages(self) -> set[int]:
+        """The storages (data_ptr) of far-rows views: too large to snapshot, and mostly never touched."""
+        return {a.tensor.untyped_storage().data_ptr() for a in self.allocations if a.sparse}
 
     def track(self, tensor: torch.Tensor, name: str | None = None) -> torch.Tensor:
         """Record a tensor that is poisoned but has no guards (it lives on another device)."""

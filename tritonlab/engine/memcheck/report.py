@@ -112,6 +112,18 @@ class OutOfBounds(Exception):
                 f"{verb} {target} outside the view in {self.program}: {where} fall between the elements of a "
                 f"strided view ({view}) — step through it with the tensor's strides"
             )
+        if self.reason == "before_start" and self.int32_wrap:
+            wrap = self.int32_wrap
+            row = (
+                f" (row {wrap['row']}, {wrap['row_stride']} elements per row)"
+                if wrap["row"] is not None
+                else ""
+            )
+            return (
+                f"{verb} {target} out of bounds in {self.program}: {where}, before the start of the tensor — "
+                f"that is element {wrap['offset']}{row} minus 2**32: an offset computed in int32 passed "
+                "2**31 and wrapped; compute it in int64 (tl.program_id(0).to(tl.int64) * stride)"
+            )
         if self.reason == "before_start":
             return (
                 f"{verb} {target} out of bounds in {self.program}: {where}, before the start of the tensor — "
@@ -122,6 +134,19 @@ class OutOfBounds(Exception):
             plural = "" if self.extent == 1 else "s"
             size = f"the view spans {self.extent} element{plural} ({self.numel} in the view)"
         return f"{verb} {target} out of bounds in {self.program}: {where}, {size} — {self._mask_hint(what)}"
+
+    @property
+    def int32_wrap(self) -> dict | None:
+        """{offset, row, row_stride} when the offsets before the tensor are offsets inside it minus 2**32: an
+        offset computed in int32 (`row * stride`, int32 by default) passed 2**31 and wrapped."""
+        if self.reason != "before_start" or self.span is None:
+            return None
+        offset = self.span[0] + 2**32
+        if not 0 <= offset < self.extent or self.span[1] >= 0:
+            return None
+        strides = self.strides or ()
+        stride = strides[0] if len(strides) >= 2 and strides[0] > 0 else None
+        return {"offset": offset, "row": offset // stride if stride else None, "row_stride": stride}
 
     def mask_facts(self) -> dict:
         """The learner's own words for the guard: the mask expression of the faulting line (None: no mask) and
@@ -235,6 +260,7 @@ class OutOfBounds(Exception):
             "strides_passed": self.strides_passed,
             "promise": self.promise,
             "caller": self.caller,
+            "int32_wrap": self.int32_wrap,
             **{k: v for k, v in self.mask_facts().items() if k != "parsed"},
             "message": self.message,
         }

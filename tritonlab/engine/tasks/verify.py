@@ -54,6 +54,9 @@ def iter_cases(exercise, backend: str, only: list | None = None, seed: int | Non
     variants = _variants(spec, backend)
     for params, dtype, case_seed, kwargs in itertools.product(params_list, spec.dtypes, spec.seeds, variants):
         yield params, dtype, case_seed, kwargs
+    far = _far_rows_case(exercise, params_list, variants)
+    if far is not None:
+        yield far
     if seed is None or not params_list:
         return
     rng = random.Random(seed)
@@ -87,6 +90,33 @@ def iter_cases(exercise, backend: str, only: list | None = None, seed: int | Non
             if params not in params_list and not _public_size(params, params_list, names):
                 break
         yield params, rng.choice(spec.dtypes), rng.randrange(1, 2**31), {}
+
+
+FAR_ROWS = 3  # rows of the far_rows case: row 2 starts at element 2 * 2**30 = 2**31
+
+
+def _far_rows_case(exercise, params_list: list, variants: list) -> tuple | None:
+    """The case a `far_rows = "logits"` contract adds: that input is 3 rows lying 2**30 elements apart (the
+    far-rows layout, memcheck.GuardedAllocator.far_rows), so row 2 starts at element 2**31 and a row offset
+    computed in int32 wraps there, as it does on real data past 2**31 elements (16k rows of a 128k
+    vocabulary) — data too large to verify with. Its columns are those of the smallest public case with more
+    than one; its dtype the verify dtype of the fewest bytes (float16: 4 GiB of address space, never
+    touched but for the rows and their guards)."""
+    name = (exercise.verify.contracts or {}).get("far_rows")
+    spec = next((s for s in exercise.inputs if s.name == name and not s.is_scalar), None)
+    if spec is None or len(spec.shape) != 2 or not str(spec.shape[0]).isidentifier():
+        return None
+    rows, cols = str(spec.shape[0]), spec.shape[1]
+    from tritonlab.engine.inputs import DTYPES, evaluate
+
+    wide = [p for p in params_list if int(evaluate(cols, p)) > 1]
+    if not wide:
+        return None
+    names = size_names(exercise)
+    smallest: dict = min(wide, key=lambda p: _volume(p, names))
+    params = {**smallest, rows: FAR_ROWS}
+    dtype = min(exercise.verify.dtypes, key=lambda d: DTYPES[d].itemsize)
+    return params, dtype, exercise.verify.seeds[0], {**variants[0], "@far_rows": name}
 
 
 def _triton_version() -> str:
@@ -453,7 +483,8 @@ def _random_count(cases, exercise, backend, args) -> int:
         return 0
     spec = exercise.verify
     params_list = spec.gpu if backend == "gpu" else spec.interpreter
-    return len(cases) - len(params_list) * len(spec.dtypes) * len(spec.seeds) * len(_variants(spec, backend))
+    fixed = len(params_list) * len(spec.dtypes) * len(spec.seeds) * len(_variants(spec, backend))
+    return len(cases) - fixed - sum(1 for case in cases if "@far_rows" in case[3])
 
 
 def _variants(spec, backend: str) -> list[dict]:
@@ -1998,6 +2029,29 @@ def _row_factors(got: torch.Tensor, expected: torch.Tensor) -> list[tuple[int, f
     return found if found and (len(distinct) >= 2 or bool(right.any())) else []
 
 
+def _far_rows_only(first: dict, bad: list, good: list) -> bool:
+    """Only the far_rows case fails (its input's rows 2**30 elements apart, row 2 at element 2**31), with
+    wrong or missing values rather than an out-of-bounds access (the interpreter's bounds checker names an
+    int32 wrap itself: memcheck's `int32_wrap`): on a GPU the wrapped offset can land in memory that
+    exists."""
+    name = (bad[0].get("kwargs") or {}).get("@far_rows")
+    if not name or not good or any((c.get("kwargs") or {}).get("@far_rows") != name for c in bad):
+        return False
+    if first.get("kind") not in ("mismatch", "nan", "unwritten") or first.get("cause") not in (
+        None,
+        "all-wrong",
+    ):
+        return False
+    first.update(cause="far-rows", input=name)
+    first["message"] = (
+        f"{refit.head(first)}: only the case whose {name} has its rows 2**30 elements apart fails (row 2 "
+        "starts at element 2**31) — an offset computed in int32 wraps there: compute the row offset in int64 "
+        f"(tl.program_id(0).to(tl.int64) * stride); and step from row to row by {name}.stride(0), not by "
+        "its width"
+    )
+    return True
+
+
 def _only_row_0(case: dict) -> bool:
     """The case's first diagnosis is inf/NaN or wrong values in row 0 and nowhere else."""
     diag = (case.get("diagnoses") or [{}])[0]
@@ -2100,6 +2154,8 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
         return
     first = bad[0]["diagnoses"][0]
     if first.get("cause") == "input-axis":  # one case already named the input and its axis
+        return
+    if _far_rows_only(first, bad, good):
         return
     rows = [(c.get("map_grid") or {}).get("n_rows") or 0 for c in bad]
     if low_row and all(_only_row_0(c) for c in bad) and max(rows) > 1:

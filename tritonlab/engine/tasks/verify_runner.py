@@ -70,9 +70,11 @@ class Provenance:
     """Which storages a learner kernel was handed, their bytes right after the last learner launch, and (on
     the interpreter) every address a learner kernel stored to. A context manager entered around the call."""
 
-    def __init__(self, learner_file: str, backend: str):
+    def __init__(self, learner_file: str, backend: str, unwatched: set[int] | None = None):
         self.learner_file = learner_file
         self.backend = backend
+        # storages never snapshotted: far-rows inputs (4 GiB of mostly untouched pages; never an output)
+        self.unwatched = set(unwatched or ())
         self.after: dict[int, torch.UntypedStorage] = {}  # storage ptr -> copy right after the last launch
         self.changed: dict[int, torch.Tensor] = {}  # GPU: storage ptr -> bytes a learner launch changed
         self.first_before: dict[int, torch.UntypedStorage] = {}  # GPU: storage ptr -> bytes before any launch
@@ -125,7 +127,7 @@ class Provenance:
             before = {}
             if watch.backend == "gpu":
                 torch.cuda.synchronize()
-                before = {ptr: s.clone() for ptr, s in storages.items()}
+                before = {ptr: s.clone() for ptr, s in storages.items() if ptr not in watch.unwatched}
                 for ptr, copy in before.items():
                     watch.first_before.setdefault(ptr, copy)
             watch.in_learner_launch += 1
@@ -136,6 +138,8 @@ class Provenance:
                 if watch.backend == "gpu":
                     torch.cuda.synchronize()
                 for ptr, storage in storages.items():
+                    if ptr in watch.unwatched:
+                        continue
                     watch.after[ptr] = storage.clone()
                     if ptr in before:
                         diff = _bytes(before[ptr]) != _bytes(watch.after[ptr])
@@ -511,9 +515,9 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     facts: dict[str, Any] = {"diagnoses": []}
     placing = time.perf_counter()
     allocator = memcheck.GuardedAllocator(loaded.device)
-    inputs = place_inputs(exercise, case["params"], case["dtype"], values, allocator)
+    inputs = place_inputs(exercise, case["params"], case["dtype"], values, allocator, case.get("kwargs"))
     facts["place_ms"] = round((time.perf_counter() - placing) * 1e3, 3)
-    watch = Provenance(loaded.file, backend)
+    watch = Provenance(loaded.file, backend, unwatched=allocator.sparse_storages())
     checker = StoreRecorder(loaded.file, watch) if backend == "interpreter" else None
     call = exercise_env.LearnerCall(loaded, backend, allocator, checker=checker, watchers=[watch])
     variant, lab = contracts.directives(case.get("kwargs") or {})
