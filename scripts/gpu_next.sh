@@ -355,4 +355,21 @@ N=${SHARDS:-14}; for i in $(seq 0 $((N-1))); do ( timeout ${U_LIMIT:-450} python
   > $W/probe-all-$i.log 2>&1; echo "shard $i rc=$?" >> $W/probe-all-$i.log ) & done; wait
 cat $W/probe-all-*.log | grep -E "SURPRISE|files,|rc=[^0]" | cut -c1-260
 fi
+if [ "$PART" = s14 ]; then
+# fourteenth session: the far_rows case (cross-entropy's logits rows 2**30 apart) on the device, every
+# cross-entropy probe file and the two correct files the thirteenth session's OOM stopped, `pytest tests/gpu`
+# (last run in the tenth session; now with compiled-differs and the far-rows tests), check 14
+( SECONDS=0; timeout ${U_LIMIT:-540} python3 -m pytest -q -p no:cacheprovider -rs -o faulthandler_timeout=400 \
+  --durations=8 tests/gpu > $W/pytest-gpu.log 2>&1; echo "pytest-gpu rc=$? ${SECONDS}s" >> $W/pytest-gpu.log ) &
+( SECONDS=0; timeout 300 python3 -m tritonlab check 14 --backend gpu --json > $W/check-14.json 2> $W/check-14.err
+  echo "check 14 rc=$? ${SECONDS}s $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d.get("ok"), len(d.get("runs", [])), d.get("failures"))' $W/check-14.json 2>&1 | tail -1 | cut -c1-600)" > $W/check-14.log
+  SECONDS=0; timeout 150 python3 scripts/verify_latency.py 14/cross-entropy 14/swiglu --repeat 3 --json $W/latency-14.json \
+  > $W/latency-14.log 2>&1; echo "latency-14 rc=$? ${SECONDS}s" >> $W/latency-14.log ) &
+ls tests/integration/probe_*/l14_cross_entropy_*.py | xargs -n1 basename > $W/files.txt
+printf '%s\n' l13_matmul_descriptors_ok_small_tiles_16.py l14_swiglu_backward_ok_recompute_exp2.py >> $W/files.txt
+N=${SHARDS:-4}; for i in $(seq 0 $((N-1))); do ( timeout ${U_LIMIT:-540} python3 scripts/probe_files_on_gpu.py --backend gpu --shard $i/$N \
+  --files-from $W/files.txt --json $W/probe-s14-$i.json > $W/probe-s14-$i.log 2>&1; echo "shard $i rc=$?" >> $W/probe-s14-$i.log ) & done; wait
+cat $W/probe-s14-*.log | grep -E "SURPRISE|files,|rc=" | cut -c1-260; cat $W/check-14.log; tail -6 $W/latency-14.log
+tail -15 $W/pytest-gpu.log
+fi
 tar czf "$OUT/gpu-next-$PART.tgz" -C $W .

@@ -36,6 +36,30 @@ def test_compile_is_checked_on_the_gpu(worker):
     assert compiled and compiled[0]["checked"] and compiled[0]["passed"], compiled
 
 
+def test_a_compiled_path_that_differs_from_eager_is_compiled_differs(worker, tmp_path):
+    """False pass guarded: eager right, torch.compile's graph scaled (dynamo folds is_compiling() to True)."""
+    source = (KERNELS / "rms_norm_op.py").read_text(encoding="utf-8")
+    tail = "    y, _ = torch.ops.tritonlab_l12.rms_norm_fwd(x, weight.contiguous(), eps)\n    return y\n"
+    assert source.count(tail) == 1
+    path = tmp_path / "compiled_scaled.py"
+    path.write_text(
+        source.replace(
+            tail,
+            "    y, _ = torch.ops.tritonlab_l12.rms_norm_fwd(x, weight.contiguous(), eps)\n"
+            "    return y * 1.5 if torch.compiler.is_compiling() else y\n",
+        ),
+        encoding="utf-8",
+    )
+    result = worker.request("verify", {"exercise": "12/rms-norm-op", "file": str(path)}, timeout=600)
+    diags = [
+        d for c in result["cases"] for d in c.get("diagnoses", []) if d.get("kind") == "compiled-differs"
+    ]
+    assert result["passed"] is False and diags, result.get("summary")
+    assert diags[0].get("differs_as") in ("mismatch", "scaled") and diags[0]["message"].startswith(
+        "compiled:"
+    )
+
+
 def test_dw_by_atomics_is_caught_as_nondeterministic(worker, tmp_path):
     source = (KERNELS / "rms_norm_backward.py").read_text(encoding="utf-8")
     stage1 = "    tl.store(partial_dw_ptr + pid * N + cols, dw_acc, mask=mask)\n"

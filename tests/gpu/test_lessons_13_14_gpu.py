@@ -36,6 +36,36 @@ def test_solutions_pass_on_the_gpu(worker, exercise):
     assert result["passed"], result.get("summary")
 
 
+PROBES = ROOT / "tests" / "integration" / "probe_round6_11_14"
+
+
+def _far_rows_cases(result) -> list:
+    return [c for c in result["cases"] if "@far_rows" in (c.get("kwargs") or {})]
+
+
+def test_the_far_rows_case_runs_on_the_gpu_and_fails_an_int32_row_offset(worker):
+    """The solution passes the case whose logits rows lie 2**30 apart (4 GiB of address space on the device);
+    the int32 `row * stride_m` fails it, by a fault replayed on the interpreter or by wrong values there."""
+    solution = worker.request("verify", {"exercise": "14/cross-entropy", "solution": True}, timeout=600)
+    far = _far_rows_cases(solution)
+    assert len(far) == 1 and far[0]["passed"], far
+    for name in (
+        "l14_cross_entropy_wrong_int32_row_offset.py",
+        "l14_cross_entropy_wrong_rows_stepped_by_width.py",
+    ):
+        # a fresh worker each: a wrapped address can fault, and a fault replaces the runner
+        client = WorkerClient(backend="gpu")
+        try:
+            result = client.request(
+                "verify", {"exercise": "14/cross-entropy", "file": str(PROBES / name)}, timeout=600
+            )
+        finally:
+            client.close()
+        bad = [c for c in result["cases"] if not c["passed"]]
+        assert result["passed"] is False and bad, (name, result.get("summary"))
+        assert all("@far_rows" in (c.get("kwargs") or {}) for c in bad), (name, [c["name"] for c in bad])
+
+
 def test_descriptor_kernel_without_allocator_fails_on_the_gpu(worker, tmp_path):
     source = (KERNELS / "matmul_descriptors.py").read_text(encoding="utf-8")
     line = "    triton.set_allocator(_scratch)\n"
