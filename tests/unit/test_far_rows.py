@@ -162,3 +162,22 @@ def test_the_wrap_and_the_far_rows_cause_are_said_in_both_languages():
     far = {"kind": "mismatch", "cause": "far-rows", "input": "logits", "message": "x"}
     assert "logits.stride(0)" in describe(far, "en") and "logits.stride(0)" in describe(far, "ja")
     assert "2**30" in describe(far, "ja") and "int64" in describe(far, "ja")
+
+
+def test_a_gpu_fault_in_the_far_rows_case_replays_that_case_on_the_interpreter_and_names_the_wrap():
+    """On the H200 the int32 file's wrapped load faults (illegal address); the exact case, far-rows layout
+    included (its "@far_rows" travels in the case's kwargs), replays on the bounds checker, which names it."""
+    from pathlib import Path
+
+    from tritonlab.engine.replay import replay_on_interpreter
+
+    probe = Path(__file__).resolve().parents[1] / "integration" / "probe_round6_11_14"
+    case = {"params": {"M": 3, "V": 300}, "dtype": "float16", "seed": 0, "kwargs": {"@far_rows": "logits"}}
+    args = {
+        "exercise": "14/cross-entropy",
+        "file": str(probe / "l14_cross_entropy_wrong_int32_row_offset.py"),
+    }
+    found = replay_on_interpreter(args, timeout=300, case=case, exact_only=True)
+    assert found["line"] == 19 and found["detail"]["int32_wrap"]["row"] == 2, found
+    args["file"] = str(probe / "l14_cross_entropy_ok_contiguous_copy_first.py")
+    assert replay_on_interpreter(args, timeout=300, case=case, exact_only=True).get("line") is None
