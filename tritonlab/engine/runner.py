@@ -249,6 +249,11 @@ def zygote(backend: str, sock_fd: int) -> int:
     from tritonlab.engine import op_launches
 
     op_launches.install()  # wrap_triton marks its launches: a bare launch inside a triton_op is seen
+    with contextlib.suppress(Exception):  # an older torch: no triton_op, nothing to pay for
+        # `@triton_op` scans the decorated function for kernels with torch._inductor's helpers, which import
+        # torch._dynamo: 1.3-1.5 s of every lesson-12 runner on a 2-core VM (the whole verify took 1.8 s),
+        # paid here once per worker instead (torch.compile's checks on a GPU need it too)
+        import torch._inductor.utils  # noqa: F401
     # everything a runner needs, imported once so that a fork is all a request pays
     from tritonlab.engine import diagnose, exercise_env, inputs, learner, memcheck, protocol  # noqa: F401
     from tritonlab.engine.tasks import verify_runner  # noqa: F401
