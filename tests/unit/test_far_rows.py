@@ -181,3 +181,53 @@ def test_a_gpu_fault_in_the_far_rows_case_replays_that_case_on_the_interpreter_a
     assert found["line"] == 19 and found["detail"]["int32_wrap"]["row"] == 2, found
     args["file"] = str(probe / "l14_cross_entropy_ok_contiguous_copy_first.py")
     assert replay_on_interpreter(args, timeout=300, case=case, exact_only=True).get("line") is None
+
+
+def test_a_gpu_too_small_for_the_far_rows_layout_runs_the_case_contiguous_and_says_so():
+    """False-fail guard: a GPU allocates all 4 GiB of the span (the CPU only the pages written); with too little
+    free memory the case runs with contiguous rows and a note instead of dying of out-of-memory."""
+    from tritonlab.present.diagnoses import describe
+
+    allocator = memcheck.GuardedAllocator("cpu", guard_elems=16)
+    assert allocator.far_rows_shortfall((3, 300), torch.float16) is None  # the CPU: pages on demand
+    short = allocator.far_rows_shortfall((3, 300), torch.float16, free=3 * 2**30)
+    assert short is not None and short["needed"] > 4 * 10**9 and short["free"] == 3 * 2**30
+    assert allocator.far_rows_shortfall((3, 300), torch.float16, free=40 * 2**30) is None
+
+    class Small(memcheck.GuardedAllocator):
+        def far_rows_shortfall(self, shape, dtype, free=None):
+            return super().far_rows_shortfall(shape, dtype, free=2 * 2**30)
+
+    ex = _exercise()
+    values = {"logits": torch.randn(3, 5), "target": torch.tensor([0, 1, 4])}
+    small = Small("cpu", guard_elems=16)
+    placed = place_inputs(ex, {"M": 3, "V": 5}, "float32", values, small, {"@far_rows": "logits"})
+    assert placed["logits"].stride() == (5, 1) and small.far_rows_declined["input"] == "logits"
+    from tritonlab.engine import contracts
+
+    note = contracts.far_rows_contiguous(
+        "logits", {k: v for k, v in small.far_rows_declined.items() if k != "input"}
+    )
+    assert note["kind"] in contracts.NOTE_KINDS
+    en, ja = describe(note, "en"), describe(note, "ja")
+    assert "contiguous" in en and "2.0 GiB are free" in en and "int32" in en
+    assert "連続" in ja and "2.0 GiB" in ja
+
+
+def test_a_passing_summary_says_its_notes_once_in_the_learners_language():
+    from tritonlab.engine import contracts
+    from tritonlab.present.verify import summary
+
+    note = contracts.far_rows_contiguous("logits", {"needed": 4 * 2**30 + 8192, "free": 2 * 2**30})
+    tiles = contracts.tiles_not_varied(["BLOCK_M"], "matmul")
+    cases = [
+        {"name": "a", "passed": True, "notes": [note]},
+        {"name": "b", "passed": True, "notes": [tiles]},
+        {"name": "c", "passed": True, "notes": [tiles]},
+        {"name": "d", "passed": True},
+    ]
+    result = {"passed": True, "backend": "gpu", "cases": cases}
+    en, ja = summary(result, "en"), summary(result, "ja")
+    assert en.startswith("all 4 cases pass") and "note:" in en and en.count("BLOCK_M") == 1
+    assert "the rows of logits contiguous" in en and "注記" in ja and "連続" in ja
+    assert "note" not in summary({"passed": True, "backend": "gpu", "cases": cases[3:]}, "en")

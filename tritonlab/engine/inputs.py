@@ -227,6 +227,11 @@ def place_inputs(
     (and the far-rows layout for the input a case's "@far_rows" names): the runner gets the values from the
     judge and the layouts from the lesson, never the judge's memory."""
     far = far_rows_input(kwargs)
+    if far and isinstance(values.get(far), torch.Tensor) and values[far].dim() == 2:
+        short = allocator.far_rows_shortfall(tuple(values[far].shape), values[far].dtype)
+        if short is not None:  # said as a note (contracts.far_rows_contiguous), never a failure
+            allocator.far_rows_declined = {"input": far, **short}
+            far = None
     result = {}
     for spec in exercise.inputs:
         if spec.name not in values:  # an optional input this case does not pass

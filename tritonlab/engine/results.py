@@ -69,6 +69,9 @@ class Kind(str, Enum):
     )
     # notes (case["notes"]): said, never a failure
     TILES_NOT_VARIED = "tiles-not-varied"  # the wrapper takes no tile keywords: verified with its own tiles
+    FAR_ROWS_CONTIGUOUS = (
+        "far-rows-contiguous"  # too little GPU memory for the far-rows layout: rows contiguous
+    )
     # output provenance and the judge (engine/tasks/verify.py, engine/judge.py)
     NOT_KERNEL_OUTPUT = "not-kernel-output"  # the returned memory was never an argument of a learner launch
     WRITTEN_AFTER_KERNEL = "written-after-kernel"  # changed after the last learner launch

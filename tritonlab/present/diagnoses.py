@@ -63,6 +63,7 @@ LABELS: dict[Kind, Said] = {
     Kind.LAUNCH_OPTION_PARAM: Said("launch option as a parameter", "引数になった起動オプション"),
     Kind.KEYWORD_MISSING: Said("parameter missing", "引数の不足"),
     Kind.TILES_NOT_VARIED: Said("own tiles", "独自のタイル"),
+    Kind.FAR_ROWS_CONTIGUOUS: Said("rows contiguous", "行は連続"),
     Kind.NOT_KERNEL_OUTPUT: Said("not your kernel's output", "カーネル以外の出力"),
     Kind.WRITTEN_AFTER_KERNEL: Said("written after the kernel", "カーネル後の書き換え"),
     Kind.COPIED_ANSWER: Said("the answer was only copied", "答えのコピーのみ"),
@@ -2235,6 +2236,21 @@ def _tiles_not_varied(f: Facts) -> Said:
         "could not vary them)",
         f"{entry.ja} は {names} を引数に取らないので、このケースはラッパーが選ぶタイルサイズで実行しました"
         "(ラボ側では変えられませんでした)",
+    )
+
+
+@says(Kind.FAR_ROWS_CONTIGUOUS)
+def _far_rows_contiguous(f: Facts) -> Said:
+    name = f["input"] or "x"
+    needed = f"{f['needed'] / 2**30:.1f}" if isinstance(f["needed"], (int, float)) else "?"
+    free = f"{f['free'] / 2**30:.1f}" if isinstance(f["free"], (int, float)) else "?"
+    return Said(
+        f"this case ran with the rows of {name} contiguous: rows 2**30 elements apart need {needed} GiB of GPU "
+        f"memory and {free} GiB are free, so an int32 row offset is not checked here (the interpreter checks "
+        "it: --backend interpreter)",
+        f"このケースは {name} の行を連続させて実行しました。行と行を 2**30 要素離すには GPU メモリが "
+        f"{needed} GiB 必要ですが、空きは {free} GiB です。そのため、ここでは int32 の行オフセットを確かめて"
+        "いません(インタプリタでは確かめます: --backend interpreter)",
     )
 
 

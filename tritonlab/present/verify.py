@@ -111,6 +111,10 @@ def summary(result: Any, lang: str) -> str:
                 " — not checked here: " + ", ".join(u.en for u in unchecked),
                 "。ここでは確認していません: " + "、".join(u.ja for u in unchecked),
             )
+        # notes (never failures): what the lab could not vary or lay out as the lesson asks, each said once
+        notes = list(dict.fromkeys(describe(n, lang) for c in cases for n in _get(c, "notes") or []))
+        if notes:
+            verdict += Said(" — note: " + "; ".join(notes), "。注記: " + "。".join(notes))
         return verdict.in_(lang)
     first = next((c for c in cases if not _get(c, "passed")), None)
     if first is None:

@@ -145,6 +145,7 @@ class GuardedAllocator:
         self.device = _normalize_device(device)
         self.guard_elems = int(guard_elems)
         self.allocations: list[GuardedAllocation] = []
+        self.far_rows_declined: dict | None = None  # set by inputs.place_inputs when a GPU is too small
 
     def owns(self, device: Any) -> bool:
         try:
@@ -283,6 +284,21 @@ class GuardedAllocator:
             )
         )
         return view
+
+    def far_rows_shortfall(self, shape: Any, dtype: torch.dtype, free: int | None = None) -> dict | None:
+        """{needed, free} bytes when this device cannot hold a far-rows view of `shape` (a GPU allocates every
+        byte of the 4 GiB span; the CPU only the pages written), else None. `free` stands in for the device's
+        free memory (tests)."""
+        if self.device.type != "cuda" and free is None:
+            return None
+        rows, cols = (int(s) for s in shape)
+        itemsize = torch.empty((), dtype=dtype).element_size()
+        needed = ((rows - 1) * FAR_ROW_STRIDE + cols + 2 * self.guard_elems) * itemsize
+        if free is None:
+            free = torch.cuda.mem_get_info(self.device)[0]
+            free += torch.cuda.memory_reserved(self.device) - torch.cuda.memory_allocated(self.device)
+        margin = 1 << 29  # the case's other tensors, the learner's own allocations
+        return None if free >= needed + margin else {"needed": int(needed), "free": int(free)}
 
     def sparse_storages(self) -> set[int]:
         """The storages (data_ptr) of far-rows views: too large to snapshot, and mostly never touched."""

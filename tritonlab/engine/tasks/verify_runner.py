@@ -531,6 +531,10 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         return facts
     if dropped:  # a note, not a failure: the wrapper picks its own tiles
         facts["notes"] = [contracts.tiles_not_varied(dropped, exercise.entry)]
+    declined = getattr(allocator, "far_rows_declined", None)
+    if declined:  # a GPU too small for the far-rows layout: the case ran with contiguous rows
+        name = declined.pop("input")
+        facts.setdefault("notes", []).append(contracts.far_rows_contiguous(name, declined))
     began = __import__("time").perf_counter()
     try:
         with contracts.pinned_autotune(exercise, loaded.module, lab.get("autotune")):
