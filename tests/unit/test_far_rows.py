@@ -231,3 +231,32 @@ def test_a_passing_summary_says_its_notes_once_in_the_learners_language():
     assert en.startswith("all 4 cases pass") and "note:" in en and en.count("BLOCK_M") == 1
     assert "the rows of logits contiguous" in en and "注記" in ja and "連続" in ja
     assert "note" not in summary({"passed": True, "backend": "gpu", "cases": cases[3:]}, "en")
+
+
+def test_the_far_rows_span_is_added_to_the_runners_address_space_and_not_taken_from_the_learner():
+    from tritonlab.engine.tasks.verify import _far_rows_bytes
+
+    ex = _exercise()
+    far = _far_rows_case(ex, ex.verify.interpreter, [{}])
+    extra = _far_rows_bytes(ex, *far)
+    assert 4 * 2**30 < extra < 5 * 2**30  # 2 * 2**30 float16 elements and some slack
+    assert _far_rows_bytes(ex, {"M": 3, "V": 300}, "float16", 0, {}) == 0
+
+
+def test_a_far_rows_allocation_refused_by_the_address_space_limit_falls_back_to_contiguous():
+    class Refusing(memcheck.GuardedAllocator):
+        def far_rows(self, shape, dtype=torch.float32, name=None):
+            raise RuntimeError("DefaultCPUAllocator: can't allocate memory")
+
+    ex = _exercise()
+    values = {"logits": torch.randn(3, 5), "target": torch.tensor([0, 1, 4])}
+    refusing = Refusing("cpu", guard_elems=16)
+    placed = place_inputs(ex, {"M": 3, "V": 5}, "float32", values, refusing, {"@far_rows": "logits"})
+    assert placed["logits"].stride() == (5, 1) and torch.equal(placed["logits"], values["logits"])
+    assert refusing.far_rows_declined["free"] is None and refusing.far_rows_declined["input"] == "logits"
+    from tritonlab.engine import contracts
+    from tritonlab.present.diagnoses import describe
+
+    note = contracts.far_rows_contiguous("logits", {"needed": 2**32, "free": None})
+    assert "address-space" in note["message"] and "TRITONLAB_RUNNER_AS" in describe(note, "en")
+    assert "アドレス空間" in describe(note, "ja")

@@ -92,14 +92,19 @@ def missing_keywords(exercise, wrapper, optional: dict, dropped: list[str]) -> l
 
 
 def far_rows_contiguous(name: str, short: dict) -> dict:
-    """The far_rows case ran with its input's rows contiguous: the device had too little free memory."""
+    """The far_rows case ran with its input's rows contiguous: the GPU had too little free memory (`free`
+    in bytes), or the runner's address-space limit left no room for the span (`free` None)."""
+    room = (
+        f"{short['free'] / 2**30:.1f} GiB of GPU memory are free"
+        if short.get("free") is not None
+        else "the runner's address-space limit leaves no room for them"
+    )
     return {
         "kind": "far-rows-contiguous",
         "input": name,
         **short,
-        "message": f"this case ran with the rows of {name} contiguous: rows 2**30 elements apart need "
-        f"{short['needed'] / 2**30:.1f} GiB of GPU memory and {short['free'] / 2**30:.1f} GiB are free, so "
-        "an int32 row offset is not checked here",
+        "message": f"this case ran with the rows of {name} contiguous: rows 2**30 elements apart span "
+        f"{short['needed'] / 2**30:.1f} GiB and {room}, so an int32 row offset is not checked here",
     }
 
 

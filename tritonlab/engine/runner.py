@@ -111,8 +111,11 @@ def _runner(backend: str, workdir: str, result_fd: int, limits: dict) -> None:
                 leave(0)  # the judge closed the job pipe: a spare that is no longer needed
             line += chunk
         job = json.loads(line.decode("utf-8"))
+        address_space = limits.get("address_space")
+        if address_space and backend == "interpreter":  # the lab's own far-rows input (judge: verify.py)
+            address_space += int(job.get("address_space_extra") or 0)
         sandbox.limit_resources(
-            address_space=limits.get("address_space") if backend == "interpreter" else None,
+            address_space=address_space if backend == "interpreter" else None,
             cpu_seconds=job.get("cpu_seconds"),
             file_size=limits.get("file_size"),
         )

@@ -119,6 +119,19 @@ def _far_rows_case(exercise, params_list: list, variants: list) -> tuple | None:
     return params, dtype, exercise.verify.seeds[0], {**variants[0], "@far_rows": name}
 
 
+def _far_rows_bytes(exercise, params: dict, dtype: str, seed, kwargs: dict) -> int:
+    """The address space a far_rows case's input takes (its rows 2**30 elements apart), else 0."""
+    name = (kwargs or {}).get("@far_rows")
+    spec = next((s for s in exercise.inputs if s.name == name and not s.is_scalar), None)
+    if spec is None or len(spec.shape) != 2:
+        return 0
+    from tritonlab.engine.inputs import case_dtype, evaluate
+
+    rows, cols = (int(evaluate(d, params)) for d in spec.shape)
+    itemsize = case_dtype(spec.dtype, dtype).itemsize
+    return ((rows - 1) * memcheck.FAR_ROW_STRIDE + cols + (1 << 16)) * itemsize + (1 << 28)
+
+
 def _triton_version() -> str:
     import triton
 
@@ -237,6 +250,9 @@ def handle(args: dict, ctx) -> dict:
         "rejects": [{"name": r.name} for r in rejects],
         # outputs through CUDA IPC instead of files (engine/cuda_ipc.py), unless it failed once in this worker
         "ipc": backend == "gpu" and cuda_ipc.available() and not _ipc_failed,
+        # the far_rows case's 4 GiB of address space is the lab's, not the learner's: an interpreter runner's
+        # address-space limit (judge.ADDRESS_SPACE) grows by it, so the learner's share stays what it was
+        "address_space_extra": max((_far_rows_bytes(exercise, *case) for case in cases), default=0),
     }
     opener = cuda_ipc.Opener(device) if job["ipc"] else None
     names = [exercise_env.case_name(p, d, s, k) for p, d, s, k in cases]
