@@ -136,7 +136,12 @@ def test_two_windows_on_one_exercise_never_overwrite_each_other(monkeypatch):
                 assert draft_text().startswith("two\none\n")  # not overwritten
                 assert keeper1.conflict and not keeper2.conflict
                 copy = store.conflict_copy_path(KEY, keeper1.window_id)
-                assert copy.read_text(encoding="utf-8") == ed1.text and ed1.text.startswith("1b\none\n")
+                # the timed save can find the conflict between two key presses ("1", then "b"): each later
+                # save writes the copy again, so wait for the one after the last key (CI, 2026-12-04)
+                assert ed1.text.startswith("1b\none\n")
+                assert await until(
+                    one, lambda: copy.exists() and copy.read_text(encoding="utf-8") == ed1.text
+                )
                 assert any("changed outside this window" in m and str(copy) in m for m in notices(first))
 
                 # verify in window 1 checks what window 1 shows, not the draft on disk
