@@ -260,3 +260,46 @@ def test_a_far_rows_allocation_refused_by_the_address_space_limit_falls_back_to_
     note = contracts.far_rows_contiguous("logits", {"needed": 2**32, "free": None})
     assert "address-space" in note["message"] and "TRITONLAB_RUNNER_AS" in describe(note, "en")
     assert "アドレス空間" in describe(note, "ja")
+
+
+# ---- lesson data: a far_rows or row contract that names the wrong input is a problem at its line --------------
+
+
+def _contract_lab(root, contracts: str, extra: str = ""):
+    from tests.unit.test_loader import make_lesson
+    from tests.unit.test_optional_inputs import LESSON, kernel
+
+    text = LESSON.replace("VARIANTS", "[{}]") + extra + "    [exercise.verify.contracts]\n" + contracts + "\n"
+    make_lesson(root / "lessons", "42-test", text.replace("optional = true\n", ""))
+    (root / "kernels").mkdir(parents=True, exist_ok=True)
+    (root / "kernels" / "add_bias_solution.py").write_text(kernel(), encoding="utf-8")
+    from tritonlab.content.loader import load_catalog
+
+    return load_catalog(root / "lessons", root / "kernels")
+
+
+def test_far_rows_on_a_2d_input_loads(tmp_path):
+    catalog = _contract_lab(tmp_path, '    far_rows = "x"')
+    assert not catalog.problems, [str(p) for p in catalog.problems]
+    assert catalog.exercise("42").verify.contracts == {"far_rows": "x"}
+
+
+def test_far_rows_naming_an_unknown_or_1d_input_is_a_problem(tmp_path):
+    (problem,) = _contract_lab(tmp_path / "a", '    far_rows = "logits"').problems
+    assert problem.code == "unknown-inputs" and problem.values["names"] == ["logits"], problem
+    assert problem.line is not None and "far_rows" in problem.text("en")
+    (problem,) = _contract_lab(tmp_path / "b", '    far_rows = "bias"').problems
+    assert problem.code == "far-rows-input" and problem.values["shape"] == ["N"], problem
+    assert "2D" in problem.text("en") and "2 次元" in problem.text("ja")
+
+
+def test_a_misspelt_row_contract_is_a_problem(tmp_path):
+    (problem,) = _contract_lab(tmp_path, '    zero_row = "xx"').problems
+    assert problem.code == "unknown-inputs" and "zero_row" in problem.values["key"], problem
+
+
+def test_far_rows_with_a_verify_plan_is_a_problem(tmp_path):
+    # the plan (several outputs, gradients, ops) calls the wrapper without the case's far-rows layout
+    (problem,) = _contract_lab(tmp_path, '    far_rows = "x"', '    outputs = ["out"]\n').problems
+    assert problem.code == "far-rows-plan" and problem.values["name"] == "x", problem
+    assert "outputs" in problem.text("en") and "併用できません" in problem.text("ja")

@@ -174,6 +174,8 @@ def _verify(raw: dict, where: Where, inputs: list[InputSpec]) -> VerifySpec:
     if optional and (raw.get("mode", "values") != "values" or raw.get("outputs") or raw.get("ops")):
         # the verify plan (engine/outputs.py) passes every input by position
         raise (where / "variants").fail("optional-plan", names=sorted(optional))
+    plan = raw.get("mode", "values") != "values" or bool(raw.get("outputs") or raw.get("ops"))
+    _row_contracts(raw.get("contracts") or {}, where / "contracts", inputs, plan)
     return VerifySpec(
         dtypes=dtypes,
         seeds=seeds,
@@ -186,6 +188,30 @@ def _verify(raw: dict, where: Where, inputs: list[InputSpec]) -> VerifySpec:
         **_verify_outputs(raw, where, inputs),
         contracts=dict(raw.get("contracts") or {}),
     )
+
+
+ROW_CONTRACTS = ("zero_row", "low_row", "high_row", "outlier_row", "falling_row", "far_rows")
+
+
+def _row_contracts(contracts: dict, where: Where, inputs: list[InputSpec], plan: bool) -> None:
+    """The contracts that rewrite rows of one input must name a tensor input; far_rows (verify.py's
+    `_far_rows_case`) one that is 2D with a named row count, outside a verify plan (the plan's calls would
+    not carry the case's layout). A misspelt name would otherwise add no case and say nothing."""
+    tensors = {i.name: i for i in inputs if not i.is_scalar}
+    for key in ROW_CONTRACTS:
+        name = contracts.get(key)
+        if name is None:
+            continue
+        if name not in tensors:
+            raise (where / key).fail("unknown-inputs", names=[name])
+    name = contracts.get("far_rows")
+    if name is None:
+        return
+    shape = tensors[name].shape or []
+    if len(shape) != 2 or not str(shape[0]).isidentifier():
+        raise (where / "far_rows").fail("far-rows-input", name=name, shape=shape)
+    if plan:
+        raise (where / "far_rows").fail("far-rows-plan", name=name)
 
 
 def _verify_outputs(raw: dict, where: Where, inputs: list[InputSpec]) -> dict:

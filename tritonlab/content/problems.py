@@ -143,6 +143,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": 'optional な入力 {names} は outputs、mode = "grad"、ops とは併用できません(そこではすべての入力が'
         "位置引数で渡されます)",
     },
+    "far-rows-input": {
+        "en": "{key}: far_rows needs a 2D input whose row count is a case parameter; {name} has shape {shape}",
+        "ja": "{key}: far_rows には行数がケースのパラメータで決まる 2 次元の入力が必要です。{name} の形は {shape} です",
+    },
+    "far-rows-plan": {
+        "en": '{key}: far_rows ({name}) cannot be used with outputs, mode = "grad" or ops (the plan\'s calls '
+        "do not carry the far-rows layout)",
+        "ja": '{key}: far_rows（{name}）は outputs、mode = "grad"、ops とは併用できません(その検証手順の呼び出しには'
+        "離れた行の配置が渡されません)",
+    },
     "override-unknown": {
         "en": "{key} overrides unknown inputs {names}",
         "ja": "{key} が存在しない入力 {names} を上書きしています",
