@@ -254,3 +254,55 @@ def test_capstone_bench_times_torch_compile_of_the_baseline(home):
             row["compiled_ms"] / row["ms"]
         )
     assert any("torch.compile" in line for line in bench_lines(result, "en"))
+
+
+# ---- the GPU's share of a call (timing.gpu_only) and the host-bound flag ------------------------------------------
+
+
+def test_gpu_only_times_the_kernels_without_the_host_and_flags_a_slow_host():
+    import time
+
+    import torch
+
+    from tritonlab.engine import timing
+
+    x = torch.randn(1 << 20, device="cuda")
+
+    def slow_host():  # 300 us of Python before a ~5 us kernel: the call is host-bound
+        time.sleep(0.0003)
+        return x * 2
+
+    per_call = timing.measure(slow_host)["ms"]
+    gpu = timing.gpu_only(slow_host)
+    assert gpu is not None and gpu < 0.1 < per_call, (gpu, per_call)
+    assert timing.host_bound(per_call, gpu)
+
+    big = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
+    per_call = timing.measure(lambda: big @ big)["ms"]  # ~0.2 ms of GPU work hides the launch
+    gpu = timing.gpu_only(lambda: big @ big)
+    assert gpu is not None and abs(per_call - gpu) <= 0.15 * gpu, (per_call, gpu)
+    assert not timing.host_bound(per_call, gpu)
+
+
+def test_gpu_only_is_none_for_a_call_that_cannot_be_captured_and_cuda_still_works():
+    import torch
+
+    from tritonlab.engine import timing
+
+    x = torch.randn(1024, device="cuda")
+    assert timing.gpu_only(lambda: (x * 2).sum().item()) is None  # reads a value back: not capturable
+    assert timing.gpu_only(lambda: torch.cuda.synchronize()) is None
+    assert float((x * 0 + 1).sum()) == 1024.0  # the context survived both failed captures
+
+
+def test_bench_rows_carry_the_gpu_only_time(add_result):
+    for row in add_result["rows"]:
+        assert row.get("gpu_ms") is not None and row.get("torch_gpu_ms") is not None, row
+        assert row["gpu_ms"] <= row["ms"] * 1.2, row
+        assert row["host_bound"] == timing_host_bound(row)
+
+
+def timing_host_bound(row):
+    from tritonlab.engine.timing import host_bound
+
+    return host_bound(row["ms"], row["gpu_ms"])

@@ -344,3 +344,38 @@ def test_compiled_rows_are_told_in_both_languages():
     assert len(en) == len(ja) == 2
     assert "torch.compile" in en[0] and "1.25×" in en[0] and "0.5" in en[0]
     assert "no C compiler" in en[1] and "計測できません" in ja[1] and "1.25×" in ja[0]
+
+
+# ---- host-bound calls: do_bench's time against the same call replayed as a CUDA graph -----------------------------
+
+
+def test_host_bound_needs_a_call_well_above_its_gpu_time_and_by_more_than_a_few_microseconds():
+    from tritonlab.engine.timing import host_bound
+
+    assert host_bound(0.052, 0.011)  # 1024^3 matmul in a slow-host process: 52 us per call, 11 us of GPU work
+    assert not host_bound(0.0115, 0.0110)  # the same call when the launch hides behind the GPU's work
+    assert not host_bound(0.006, 0.002)  # 3x, but only 4 us: launch jitter, nothing to teach
+    assert not host_bound(0.2, None) and not host_bound(None, 0.01)  # not capturable / not timed
+
+
+def test_a_host_bound_size_is_told_with_both_times_in_both_languages():
+    from tritonlab.present.bench import _host_bound
+
+    rows = [
+        {
+            "label": "M=1024, N=1024, K=1024",
+            "ms": 0.052,
+            "gpu_ms": 0.0114,
+            "host_bound": True,
+            "torch_ms": 0.0098,
+            "torch_gpu_ms": 0.0095,
+        },
+        {"label": "M=4096, N=4096, K=4096", "ms": 0.205, "gpu_ms": 0.203, "host_bound": False},
+    ]
+    en = [block[1] for block in _host_bound(rows, "en")]
+    ja = [block[1] for block in _host_bound(rows, "ja")]
+    assert len(en) == len(ja) == 1  # the GPU-bound size says nothing
+    assert "M=1024" in en[0] and "0.052" in en[0] and "0.0114" in en[0] and "78%" in en[0]
+    assert "host time" in en[0] and "torch: 0.0098 ms per call, 0.0095 ms on the GPU" in en[0]
+    assert "ホスト側の時間" in ja[0] and "78%" in ja[0] and "CUDA グラフ" in ja[0]
+    assert _host_bound([dict(rows[0], host_bound=False)], "en") == []

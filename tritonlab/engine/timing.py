@@ -41,6 +41,39 @@ def measure(fn, rep_ms: float | None = None) -> dict:
     return {"ms": median, "ms_q20": q20, "ms_q80": q80, "rep_ms": round(rep_ms, 1)}
 
 
+HOST_BOUND_RATIO = 1.25  # a call this much longer than its GPU work ...
+HOST_BOUND_MIN_MS = 0.005  # ... and at least 5 µs longer: the host, not the kernel, sets the pace
+
+
+def gpu_only(fn, rep_ms: float = MIN_REP_MS) -> float | None:
+    """The GPU's share of one call (ms): `fn` captured once in a CUDA graph, the graph replayed under do_bench
+    (the same L2 flush and CUDA events as `measure`). A replay launches the recorded kernels with no Python,
+    no wrapper and no Triton argument handling, so `measure(fn)` well above this is host time per call: a
+    kernel of a few microseconds whose launch costs more. None when `fn` cannot be captured (it synchronises,
+    reads a value back to the host, or autotunes a new key); call it after `measure`, which warms `fn` up."""
+    import torch
+    from triton.testing import do_bench
+
+    graph = torch.cuda.CUDAGraph()
+    try:
+        with torch.cuda.graph(graph, capture_error_mode="thread_local"):
+            fn()
+        graph.replay()
+        torch.cuda.synchronize()
+        return float(do_bench(graph.replay, warmup=25, rep=rep_ms, quantiles=QUANTILES)[0])
+    except Exception:  # noqa: BLE001 - not capturable: the row keeps do_bench's number alone
+        return None
+    finally:
+        del graph
+
+
+def host_bound(ms: float | None, gpu_ms: float | None) -> bool:
+    """Whether a call's time (do_bench) is mostly host time: well above its GPU time (gpu_only)."""
+    if not ms or not gpu_ms:
+        return False
+    return ms > HOST_BOUND_RATIO * gpu_ms and ms - gpu_ms >= HOST_BOUND_MIN_MS
+
+
 def naive(fn) -> float:
     """The wrong way, on purpose: a host timer around a single call, no warm-up, no synchronisation (ms)."""
     began = time.perf_counter()

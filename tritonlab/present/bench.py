@@ -258,6 +258,7 @@ def _gpu(result: Any, lang: str) -> list[Block]:
         )
     out.append(("table", headers, body, set()))
     out += errors
+    out += _host_bound(timed, lang)
     out += _compiled(timed, lang)
     roof_text = _roofline_text(result.get("roofline") or {}, rows, lang)
     if roof_text:
@@ -285,6 +286,36 @@ def _gpu(result: Any, lang: str) -> list[Block]:
         out.append(("text", _naive_gpu_note(naive["rows"], lang)))
     out += _sweep(result.get("sweep"), lang)
     out += _autotune(result.get("autotune"), lang)
+    return out
+
+
+def _host_bound(rows: list, lang: str) -> list[Block]:
+    """One sentence per size whose call is mostly host time (engine: timing.host_bound, from the CUDA-graph
+    replay of the same call)."""
+    out: list[Block] = []
+    for row in rows:
+        if not row.get("host_bound"):
+            continue
+        ms, gpu = row["ms"], row["gpu_ms"]
+        share = round(100 * (ms - gpu) / ms)
+        said = Said(
+            f"At {row.get('label')} one call takes {_ms(ms)} ms, but its kernels run only {_ms(gpu)} ms on the "
+            f"GPU (the same call replayed as a CUDA graph, without Python): {share}% of each call is host time "
+            "— Python, your wrapper and Triton's launch. At this size the host sets the pace, not your kernel; "
+            "larger sizes, or fewer launches per call, show the kernel itself.",
+            f"{row.get('label')} では 1 回の呼び出しに {_ms(ms)} ms かかりますが、GPU 上でカーネルが動くのは "
+            f"{_ms(gpu)} ms だけです(同じ呼び出しを CUDA グラフとして Python 抜きで再生して計測)。各呼び出しの "
+            f"{share}% はホスト側の時間(Python、ラッパー、Triton の起動処理)です。このサイズで速さを決めて"
+            "いるのはカーネルではなくホストです。サイズを大きくするか、1 回の呼び出しの起動回数を減らすと"
+            "カーネルそのものの速さが見えます。",
+        )
+        torch_gpu = row.get("torch_gpu_ms")
+        if torch_gpu and row.get("torch_ms"):
+            said = said + Said(
+                f" torch: {_ms(row['torch_ms'])} ms per call, {_ms(torch_gpu)} ms on the GPU.",
+                f" torch は 1 回 {_ms(row['torch_ms'])} ms、GPU 上 {_ms(torch_gpu)} ms です。",
+            )
+        out.append(("text", said.in_(lang)))
     return out
 
 

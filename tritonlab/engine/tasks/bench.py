@@ -487,6 +487,7 @@ def _rates(row: dict, ideal: float | None, flops: float | None, limits: dict | N
         row["torch_tflops"] = flops / torch_ms / 1e9 if flops else None
         row["speedup"] = torch_ms / ms if ms else None
     row["arithmetic_intensity"] = (flops / ideal) if flops is not None and ideal else None
+    row["host_bound"] = timing.host_bound(ms, row.get("gpu_ms"))
     if limits:
         row.update(roofline.place(row["arithmetic_intensity"], row.get("gbps"), row.get("tflops"), limits))
 
@@ -554,6 +555,8 @@ def _time_size(loaded, spec, params: dict, limits: dict | None, naive: bool = Fa
     except Exception as exc:  # noqa: BLE001 - the learner's code raised at this size (a CUDA fault stops all)
         row["error"] = _failure(exc, loaded)
         return row
+    if not backward:  # the same call without the host: a CUDA graph's replay (None when not capturable)
+        row["gpu_ms"] = timing.gpu_only(call)
     try:
         if backward:
             baseline, _ = backward_graph(
@@ -562,6 +565,8 @@ def _time_size(loaded, spec, params: dict, limits: dict | None, naive: bool = Fa
         else:
             baseline = _baseline(exercise, spec, inputs, params)
         row.update({f"torch_{k}": v for k, v in timing.measure(baseline).items() if k != "rep_ms"})
+        if not backward:
+            row["torch_gpu_ms"] = timing.gpu_only(baseline)
     except Exception as exc:  # noqa: BLE001 - the baseline is shipped content; report, keep the learner's numbers
         row["torch_error"] = f"{type(exc).__name__}: {exc}"
     if spec.compiled and not backward:
