@@ -23,8 +23,11 @@ def _load(name):
 @pytest.fixture
 def h100(monkeypatch):
     monkeypatch.setattr(
-        torch.cuda, "get_device_properties", lambda device: SimpleNamespace(multi_processor_count=132)
+        torch.cuda,
+        "get_device_properties",
+        lambda device: SimpleNamespace(multi_processor_count=132, major=9),
     )
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     return SimpleNamespace(device=torch.device("cuda"), element_size=lambda: 2)
 
 
