@@ -306,3 +306,27 @@ def timing_host_bound(row):
     from tritonlab.engine.timing import host_bound
 
     return host_bound(row["ms"], row["gpu_ms"])
+
+
+def test_a_backward_pass_through_autograd_is_captured_and_its_gpu_time_is_below_the_calls(home):
+    import torch
+    from triton.testing import do_bench
+
+    from tritonlab.engine import exercise_env, timing
+    from tritonlab.engine.tasks.bench import backward_graph, bench_inputs
+
+    loaded = exercise_env.load({"exercise": "12/rms-norm-backward", "solution": True}, "gpu")
+    inputs = bench_inputs(loaded.exercise, loaded.exercise.bench, {"M": 4096, "N": 4096}, loaded.device)
+    backward, params = backward_graph(
+        lambda leaves: loaded.wrapper(*leaves.values()),
+        inputs,
+        loaded.exercise.verify.grad_inputs,
+        loaded.device,
+    )
+    backward()
+    eager = [p.grad.clone() for p in params]
+    gpu = timing.gpu_only(backward)
+    per_call = do_bench(backward)
+    assert gpu is not None and gpu <= per_call * 1.1, (gpu, per_call)
+    backward()  # the graph left autograd usable: the same gradients, bit for bit (deterministic dw)
+    assert all(torch.equal(p.grad, e) for p, e in zip(params, eager, strict=True))

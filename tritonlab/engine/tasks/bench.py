@@ -555,8 +555,9 @@ def _time_size(loaded, spec, params: dict, limits: dict | None, naive: bool = Fa
     except Exception as exc:  # noqa: BLE001 - the learner's code raised at this size (a CUDA fault stops all)
         row["error"] = _failure(exc, loaded)
         return row
-    if not backward:  # the same call without the host: a CUDA graph's replay (None when not capturable)
-        row["gpu_ms"] = timing.gpu_only(call)
+    # the same call without the host: a CUDA graph's replay (a backward pass too: autograd's launches are
+    # captured on the capturing stream); None when the call cannot be captured
+    row["gpu_ms"] = timing.gpu_only(call)
     try:
         if backward:
             baseline, _ = backward_graph(
@@ -565,8 +566,7 @@ def _time_size(loaded, spec, params: dict, limits: dict | None, naive: bool = Fa
         else:
             baseline = _baseline(exercise, spec, inputs, params)
         row.update({f"torch_{k}": v for k, v in timing.measure(baseline).items() if k != "rep_ms"})
-        if not backward:
-            row["torch_gpu_ms"] = timing.gpu_only(baseline)
+        row["torch_gpu_ms"] = timing.gpu_only(baseline)
     except Exception as exc:  # noqa: BLE001 - the baseline is shipped content; report, keep the learner's numbers
         row["torch_error"] = f"{type(exc).__name__}: {exc}"
     if spec.compiled and not backward:
