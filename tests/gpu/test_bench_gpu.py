@@ -232,16 +232,19 @@ def test_backward_bench_times_one_backward_pass_against_autograd(home):
     )
     from tritonlab.engine import timing
 
-    reference = do_bench(backward, quantiles=QUANTILES)[0]
+    # A backward through autograd is host-bound at these sizes (lesson 12: ~75 us of Python autograd per call
+    # for ~70 us of GPU work), and this box's host time per call differs ~2x between processes
+    # (docs/GPU-RESULTS.md, fifteenth session): do_bench medians of it in two processes, or even two runs in one,
+    # differed by more than 50 % (0.202 vs 0.155 ms, 2026-12-03; failed twice on 2026-12-04). The GPU's share
+    # of the call does not depend on the host: the bench's row (its worker) and this process must agree on it.
+    backward()  # compiled and warm before the capture, as the bench's timing leaves it
+    reference = timing.gpu_only(backward)
+    assert reference is not None
+    assert row["gpu_ms"] is not None, row.get("gpu_ms_error")
+    assert abs(row["gpu_ms"] - reference) <= 0.2 * reference, (row["gpu_ms"], reference)
+    assert row["ms"] >= 0.9 * row["gpu_ms"], row  # a call cannot take less than its GPU work
     ours = timing.measure(backward)["ms"]  # the bench's own timing, on the same callable, in this process
-    # a backward through autograd is host-bound (lesson 12: ~75 us of Python autograd per call for 70 us of GPU
-    # work), so two do_bench runs of it spread far more than a kernel's: 0.202 vs 0.155 ms on the H200
-    # (2026-12-03). Both are do_bench medians; the check is that the bench times this callable, not another.
-    assert abs(ours - reference) <= 0.5 * reference, (ours, reference)
-    # Across processes a backward through autograd is host-bound (~0.14 ms for 8192x4096 fp16, of which ~0.05
-    # is the GPU's): the bench's worker measured 0.137 ms where this process measured 0.170 (H200, 2026-12-03),
-    # so the worker's row is held to the same order, not to 5 %.
-    assert abs(row["ms"] - reference) <= 0.35 * reference, (row["ms"], reference)
+    assert ours >= 0.9 * reference and do_bench(backward, quantiles=QUANTILES)[0] >= 0.9 * reference
 
 
 def test_capstone_bench_times_torch_compile_of_the_baseline(home):

@@ -46,11 +46,17 @@ HOST_BOUND_MIN_MS = 0.005  # ... and at least 5 µs longer: the host, not the ke
 
 
 def gpu_only(fn, rep_ms: float = MIN_REP_MS) -> float | None:
+    """gpu_time(fn)'s time alone (None when fn cannot be captured)."""
+    return gpu_time(fn, rep_ms)[0]
+
+
+def gpu_time(fn, rep_ms: float = MIN_REP_MS) -> tuple[float | None, str | None]:
     """The GPU's share of one call (ms): `fn` captured once in a CUDA graph, the graph replayed under do_bench
     (the same L2 flush and CUDA events as `measure`). A replay launches the recorded kernels with no Python,
     no wrapper and no Triton argument handling, so `measure(fn)` well above this is host time per call: a
     kernel of a few microseconds whose launch costs more. None when `fn` cannot be captured (it synchronises,
-    reads a value back to the host, or autotunes a new key); call it after `measure`, which warms `fn` up."""
+    reads a value back to the host, or autotunes a new key), with the reason second; call it after `measure`,
+    which warms `fn` up."""
     import torch
     from triton.testing import do_bench
 
@@ -60,9 +66,10 @@ def gpu_only(fn, rep_ms: float = MIN_REP_MS) -> float | None:
             fn()
         graph.replay()
         torch.cuda.synchronize()
-        return float(do_bench(graph.replay, warmup=25, rep=rep_ms, quantiles=QUANTILES)[0])
-    except Exception:  # noqa: BLE001 - not capturable: the row keeps do_bench's number alone
-        return None
+        return float(do_bench(graph.replay, warmup=25, rep=rep_ms, quantiles=QUANTILES)[0]), None
+    except Exception as exc:  # noqa: BLE001 - not capturable: the row keeps do_bench's number alone
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        return None, f"{type(exc).__name__}: {first[:200]}"
     finally:
         del graph
 

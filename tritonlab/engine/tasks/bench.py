@@ -557,7 +557,7 @@ def _time_size(loaded, spec, params: dict, limits: dict | None, naive: bool = Fa
         return row
     # the same call without the host: a CUDA graph's replay (a backward pass too: autograd's launches are
     # captured on the capturing stream); None when the call cannot be captured
-    row["gpu_ms"] = timing.gpu_only(call)
+    row["gpu_ms"], row["gpu_ms_error"] = timing.gpu_time(call)
     try:
         if backward:
             baseline, _ = backward_graph(
