@@ -220,7 +220,19 @@ def test_backward_bench_times_one_backward_pass_against_autograd(home):
         assert row.get("error") is None, row
         assert row["ms"] > 0 and row["torch_ms"] > 0 and row["speedup"] > 0 and row["gbps"] > 0
     assert any("backward" in line for line in bench_lines(result, "en"))
-    row = result["rows"][0]
+    # A backward through autograd is host-bound at these sizes (lesson 12: ~75 us of Python autograd per call
+    # for ~70 us of GPU work), and this box's host time per call differs ~2x between processes
+    # (docs/GPU-RESULTS.md, fifteenth session): do_bench medians of it in two processes, or two runs in one,
+    # differed by more than 50 % (0.202 vs 0.155 ms, 2026-12-03; twice on 2026-12-04). What does not depend on
+    # the host is the GPU's share (gpu_ms, the call replayed as a CUDA graph): a call never takes less, and the
+    # bytes it moves in that time cannot beat the copy bandwidth.
+    copy_gbps = result["ceilings"]["measured"]["copy_gbps"]
+    captured = [row for row in result["rows"] if row.get("gpu_ms")]
+    assert captured, [row.get("gpu_ms_error") for row in result["rows"]]
+    for row in captured:
+        assert row["ms"] >= 0.9 * row["gpu_ms"], row
+        assert row["bytes"] / row["gpu_ms"] / 1e6 <= 1.15 * copy_gbps, (row, copy_gbps)
+    row = captured[0]
     loaded = exercise_env.load({"exercise": "12/rms-norm-backward", "solution": True}, "gpu")
     spec = loaded.exercise.bench
     inputs = bench_inputs(loaded.exercise, spec, row["params"], loaded.device)
@@ -232,19 +244,10 @@ def test_backward_bench_times_one_backward_pass_against_autograd(home):
     )
     from tritonlab.engine import timing
 
-    # A backward through autograd is host-bound at these sizes (lesson 12: ~75 us of Python autograd per call
-    # for ~70 us of GPU work), and this box's host time per call differs ~2x between processes
-    # (docs/GPU-RESULTS.md, fifteenth session): do_bench medians of it in two processes, or even two runs in one,
-    # differed by more than 50 % (0.202 vs 0.155 ms, 2026-12-03; failed twice on 2026-12-04). The GPU's share
-    # of the call does not depend on the host: the bench's row (its worker) and this process must agree on it.
-    backward()  # compiled and warm before the capture, as the bench's timing leaves it
-    reference = timing.gpu_only(backward)
-    assert reference is not None
-    assert row["gpu_ms"] is not None, row.get("gpu_ms_error")
-    assert abs(row["gpu_ms"] - reference) <= 0.2 * reference, (row["gpu_ms"], reference)
-    assert row["ms"] >= 0.9 * row["gpu_ms"], row  # a call cannot take less than its GPU work
     ours = timing.measure(backward)["ms"]  # the bench's own timing, on the same callable, in this process
-    assert ours >= 0.9 * reference and do_bench(backward, quantiles=QUANTILES)[0] >= 0.9 * reference
+    plain = do_bench(backward, quantiles=QUANTILES)[0]
+    for ms in (ours, plain):  # the same work as the worker's row: not below its GPU share, same order above
+        assert 0.9 * row["gpu_ms"] <= ms <= 3 * row["ms"], (ms, row["gpu_ms"], row["ms"])
 
 
 def test_capstone_bench_times_torch_compile_of_the_baseline(home):

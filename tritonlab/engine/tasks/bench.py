@@ -15,6 +15,7 @@ masked-in lanes, programs run, and the arithmetic intensity that follows.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import math
@@ -558,6 +559,14 @@ def _time_size(loaded, spec, params: dict, limits: dict | None, naive: bool = Fa
     # the same call without the host: a CUDA graph's replay (a backward pass too: autograd's launches are
     # captured on the capturing stream); None when the call cannot be captured
     row["gpu_ms"], row["gpu_ms_error"] = timing.gpu_time(call)
+    if backward and row["gpu_ms"] is None:
+        # the first backward graph a process builds would not capture on the H200 ("operation would make the
+        # legacy stream depend on a capturing blocking stream"), whatever the capture mode; the next one did
+        # (scripts/probe_capture_backward.py): one more try on a fresh forward
+        with contextlib.suppress(Exception):
+            again, _ = backward_graph(lambda leaves: wrapper(*leaves.values()), inputs, grads, loaded.device)
+            again()
+            row["gpu_ms"], row["gpu_ms_error"] = timing.gpu_time(again)
     try:
         if backward:
             baseline, _ = backward_graph(
