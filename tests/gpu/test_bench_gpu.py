@@ -323,13 +323,16 @@ def test_a_backward_pass_through_autograd_is_captured_and_its_gpu_time_is_below_
 
     loaded = exercise_env.load({"exercise": "12/rms-norm-backward", "solution": True}, "gpu")
     inputs = bench_inputs(loaded.exercise, loaded.exercise.bench, {"M": 4096, "N": 4096}, loaded.device)
-    backward, params = backward_graph(
-        lambda leaves: loaded.wrapper(*leaves.values()),
-        inputs,
-        loaded.exercise.verify.grad_inputs,
-        loaded.device,
-    )
-    backward()
+    # the first backward graph of a process would not capture on the H200 (the bench builds a second one:
+    # tasks/bench.py, scripts/probe_capture_backward.py); the claim here is about the one after it
+    for _ in range(2):
+        backward, params = backward_graph(
+            lambda leaves: loaded.wrapper(*leaves.values()),
+            inputs,
+            loaded.exercise.verify.grad_inputs,
+            loaded.device,
+        )
+        backward()
     eager = [p.grad.clone() for p in params]
     gpu = timing.gpu_only(backward)
     per_call = do_bench(backward)
