@@ -135,8 +135,22 @@ def matmul_tma_kernel(
         c_desc.store([off_m, off_n], acc.to(c_desc.dtype))
 
 
+_DEVICE: dict = {}  # per GPU, asked once: (SM count, compute capability major)
+
+
+def _device_facts(device) -> tuple[int, int]:
+    """Asked once per GPU, not on every call: each torch.cuda property query costs microseconds of host
+    time, and at 1024^3 the whole GEMM takes ~10 us on the GPU (the host's share: docs/GPU-RESULTS.md)."""
+    index = device.index if device.index is not None else torch.cuda.current_device()
+    facts = _DEVICE.get(index)
+    if facts is None:
+        props = torch.cuda.get_device_properties(index)
+        facts = _DEVICE[index] = (props.multi_processor_count, props.major)
+    return facts
+
+
 def _sm_count(device) -> int:
-    return torch.cuda.get_device_properties(device).multi_processor_count
+    return _device_facts(device)[0]
 
 
 def pick_config(M, N, K, device, element_size=2) -> dict:
@@ -163,7 +177,7 @@ def _tma_ready(t) -> bool:
 
 
 def tma_path_ok(a, b, c) -> bool:
-    if TensorDescriptor is None or a.device.type != "cuda" or torch.cuda.get_device_capability(a.device)[0] < 9:
+    if TensorDescriptor is None or a.device.type != "cuda" or _device_facts(a.device)[1] < 9:
         return False
     b_rows = b.t() if b.stride(0) == 1 and b.stride(1) != 1 else b
     return _tma_ready(a) and _tma_ready(b_rows) and _tma_ready(c)
