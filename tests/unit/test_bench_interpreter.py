@@ -379,3 +379,15 @@ def test_a_host_bound_size_is_told_with_both_times_in_both_languages():
     assert "host time" in en[0] and "torch: 0.0098 ms per call, 0.0095 ms on the GPU" in en[0]
     assert "ホスト側の時間" in ja[0] and "78%" in ja[0] and "CUDA グラフ" in ja[0]
     assert _host_bound([dict(rows[0], host_bound=False)], "en") == []
+
+
+def test_gpu_time_without_cuda_says_why_instead_of_raising():
+    import pytest
+
+    from tritonlab.engine.timing import gpu_time
+
+    if torch.cuda.is_available():
+        pytest.skip("a CUDA machine captures the call (tests/gpu/test_bench_gpu.py)")
+
+    ms, reason = gpu_time(lambda: None)
+    assert ms is None and reason, reason

@@ -64,8 +64,9 @@ def gpu_time(fn, rep_ms: float = MIN_REP_MS) -> tuple[float | None, str | None]:
     # twice: the first capture of a backward pass through autograd in a process failed on the H200 ("operation
     # failed due to a previous error during capture", lesson 12 at 8192 x 4096) and the next one succeeded
     for _attempt in range(2):
-        graph = torch.cuda.CUDAGraph()
+        graph = None
         try:
+            graph = torch.cuda.CUDAGraph()  # raises without CUDA: reported like any other failure
             with torch.cuda.graph(graph, capture_error_mode="thread_local"):
                 fn()
             graph.replay()
