@@ -382,7 +382,7 @@ def test_a_host_bound_size_is_told_with_both_times_in_both_languages():
 
 
 def test_gpu_time_without_cuda_says_why_instead_of_raising():
-    import pytest
+    import torch
 
     from tritonlab.engine.timing import gpu_time
 
