@@ -60,24 +60,21 @@ def gpu_time(fn, rep_ms: float = MIN_REP_MS) -> tuple[float | None, str | None]:
     import torch
     from triton.testing import do_bench
 
-    reason = None
-    # twice: the first capture of a backward pass through autograd in a process failed on the H200 ("operation
-    # failed due to a previous error during capture", lesson 12 at 8192 x 4096) and the next one succeeded
-    for _attempt in range(2):
-        graph = None
-        try:
-            graph = torch.cuda.CUDAGraph()  # raises without CUDA: reported like any other failure
-            with torch.cuda.graph(graph, capture_error_mode="thread_local"):
-                fn()
-            graph.replay()
-            torch.cuda.synchronize()
-            return float(do_bench(graph.replay, warmup=25, rep=rep_ms, quantiles=QUANTILES)[0]), None
-        except Exception as exc:  # noqa: BLE001 - not capturable: the row keeps do_bench's number alone
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-            reason = f"{type(exc).__name__}: {first[:200]}"
-        finally:
-            del graph
-    return None, reason
+    # One attempt: capturing the same call again does not help where the first failed (lesson 12's first
+    # backward graph failed twice in a row on the H200); bench.py retries a backward on a fresh forward.
+    graph = None
+    try:
+        graph = torch.cuda.CUDAGraph()  # raises without CUDA: reported like any other failure
+        with torch.cuda.graph(graph, capture_error_mode="thread_local"):
+            fn()
+        graph.replay()
+        torch.cuda.synchronize()
+        return float(do_bench(graph.replay, warmup=25, rep=rep_ms, quantiles=QUANTILES)[0]), None
+    except Exception as exc:  # noqa: BLE001 - not capturable: the row keeps do_bench's number alone
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        return None, f"{type(exc).__name__}: {first[:200]}"
+    finally:
+        del graph
 
 
 def host_bound(ms: float | None, gpu_ms: float | None) -> bool:
