@@ -302,16 +302,12 @@ def test_gpu_only_is_none_for_a_call_that_cannot_be_captured_and_cuda_still_work
 
 
 def test_bench_rows_carry_the_gpu_only_time(add_result):
+    from tritonlab.engine.timing import host_bound
+
     for row in add_result["rows"]:
         assert row.get("gpu_ms") is not None and row.get("torch_gpu_ms") is not None, row
         assert row["gpu_ms"] <= row["ms"] * 1.2, row
-        assert row["host_bound"] == timing_host_bound(row)
-
-
-def timing_host_bound(row):
-    from tritonlab.engine.timing import host_bound
-
-    return host_bound(row["ms"], row["gpu_ms"])
+        assert row["host_bound"] == host_bound(row["ms"], row["gpu_ms"])
 
 
 def test_a_backward_pass_through_autograd_is_captured_and_its_gpu_time_is_below_the_calls(home):

@@ -171,10 +171,10 @@ def _verify(raw: dict, where: Where, inputs: list[InputSpec]) -> VerifySpec:
             raise (where / "variants" / index / "@with").fail(
                 "with-not-optional", names=sorted(set(named) - optional)
             )
-    if optional and (raw.get("mode", "values") != "values" or raw.get("outputs") or raw.get("ops")):
-        # the verify plan (engine/outputs.py) passes every input by position
-        raise (where / "variants").fail("optional-plan", names=sorted(optional))
+    # a verify plan (engine/outputs.py): several outputs, gradients or operators
     plan = raw.get("mode", "values") != "values" or bool(raw.get("outputs") or raw.get("ops"))
+    if optional and plan:  # the plan passes every input by position
+        raise (where / "variants").fail("optional-plan", names=sorted(optional))
     _row_contracts(raw.get("contracts") or {}, where / "contracts", inputs, plan)
     return VerifySpec(
         dtypes=dtypes,
