@@ -150,23 +150,53 @@ def _sm_count(device) -> int:
     return _device_facts(device)[0]
 
 
-def pick_config(M, N, K, device, element_size=2) -> dict:
+def pick_config(M, N, K, device, element_size=2, aligned=True) -> dict:
     """Kernel path, tile and launch options for this shape, from sweeps on an H200 and an H100 (docs/GPU-RESULTS.md).
 
-    - M <= 64 (decode): 16-row TMA tiles with a long K step; B is read once, spread over 128 programs.
+    - M <= 64 (decode): 16-row tiles with a long K step; at M = 16, B is read once, spread over 128 programs.
+      Pointer loads here: the same GPU time as TMA loads of the same tile (20.2 vs 20.4 us at 16 x 4096 x 4096 on
+      an H200, torch 19.5) for about half the host time per call (no descriptors to encode). From M = 17 a
+      16 x 64 tile, 4 warps: 0.85x instead of 0.58x at 32 x 11008 x 4096.
     - At least ~0.7 of a wave of 128 x 256 tiles: the persistent TMA kernel, one program per SM walking tiles.
-    - Below that (1024^3: 32 big tiles for 132 SMs): the pointer kernel with 64 x 128 tiles, 128 programs. Here the
-      host-side cost of building three TMA descriptors per call (a few microseconds) is as long as the GEMM itself.
+    - Below that (1024^3: 32 big tiles for 132 SMs): the pointer kernel with 64 x 128 tiles. When they make at
+      most one wave (128 programs at 1024^3), each SM runs one program and nobody shares its shared memory, so on
+      Hopper (227 KB per SM) a longer K step and a deeper pipeline are free: 64 x 128 x 128 with 4 stages (192 KB)
+      took 1024^3 from 0.88x to 0.96x cuBLAS in GPU time. More programs than SMs keep 4 stages of 64 x 128 x 64
+      (96 KB), so that two programs fit on one SM.
+    - `aligned` False (a row stride that is not a multiple of 16 elements, e.g. K = 1000): the pointer kernel
+      cannot prove 16-byte row starts and loads one element at a time (0.24x cuBLAS at 1000^3), so such shapes
+      take the TMA kernel, whose descriptor states the stride once (0.77x; 128 x 128 tiles beyond one wave). The
+      wrapper falls back to pointers where TMA cannot run.
     """
     if device.type == "cpu":  # Triton's interpreter: small tiles, so test shapes span several tiles and K steps
         return dict(path="pointer", BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, GROUP_M=4, num_warps=4, num_stages=1)
-    if M <= 64:
-        return dict(path="tma", BLOCK_M=16, BLOCK_N=32, BLOCK_K=128, GROUP_M=1, num_warps=2, num_stages=6)
+    sms, major = _device_facts(device)
+    if M <= 64:  # decode
+        if not aligned and major >= 9:
+            return dict(path="tma", BLOCK_M=16, BLOCK_N=32, BLOCK_K=128, GROUP_M=1, num_warps=2, num_stages=6)
+        if M <= 16:
+            return dict(path="pointer", BLOCK_M=16, BLOCK_N=32, BLOCK_K=128, GROUP_M=1, num_warps=2, num_stages=6)
+        return dict(path="pointer", BLOCK_M=16, BLOCK_N=64, BLOCK_K=128, GROUP_M=1, num_warps=4, num_stages=4)
     if element_size > 2:  # fp32 (TF32 dot): twice the shared memory per tile; not part of the sweeps
         return dict(path="tma-persistent", BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, GROUP_M=8, num_warps=8, num_stages=3)
-    if triton.cdiv(M, 128) * triton.cdiv(N, 256) >= 0.7 * _sm_count(device):
+    if triton.cdiv(M, 128) * triton.cdiv(N, 256) >= 0.7 * sms:
         return dict(path="tma-persistent", BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=3)
+    one_wave = triton.cdiv(M, 64) * triton.cdiv(N, 128) <= sms  # of 64 x 128 tiles, one program per SM
+    if not aligned and major >= 9:
+        if one_wave:
+            return dict(path="tma", BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=5)
+        return dict(path="tma", BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=4)
+    if major >= 9 and one_wave:
+        if K % 128 == 0:
+            return dict(path="pointer", BLOCK_M=64, BLOCK_N=128, BLOCK_K=128, GROUP_M=8, num_warps=4, num_stages=4)
+        return dict(path="pointer", BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=6)
     return dict(path="pointer", BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=4)
+
+
+def strides_aligned(a, b) -> bool:
+    """Whether the row strides of A and of B (whichever of B's strides is not 1) are multiples of 16 elements:
+    what Triton needs to know before it vectorizes a load."""
+    return a.stride(0) % 16 == 0 and max(b.stride()) % 16 == 0
 
 def _tma_ready(t) -> bool:
     """TMA's rules: a 16-byte aligned start, unit stride in the last dimension, 16-byte multiples elsewhere."""
@@ -223,7 +253,7 @@ def matmul(a, b, bias=None, activation=None, config=None, path=None):
     c = torch.empty((M, N), device=a.device, dtype=a.dtype)
     if M == 0 or N == 0:
         return c
-    cfg = dict(config or pick_config(M, N, K, a.device, a.element_size()))
+    cfg = dict(config or pick_config(M, N, K, a.device, a.element_size(), strides_aligned(a, b)))
     if bias is not None and bias.stride(0) != 1:
         bias = bias.contiguous()
     path = path or cfg.get("path", "tma-persistent")

@@ -128,7 +128,8 @@ def matmul_section(explore: bool, budget: float) -> None:
             flops = 2 * M * N * K
             record("matmul", "matmul.py", shape, lambda: plain.matmul(a, b), base, want, tol, flops=flops)
             record("matmul", "matmul_fast.py", shape, lambda: fast.matmul(a, b), base, want, tol, flops=flops,
-                   extra={"config": fast.pick_config(M, N, K, a.device)})
+                   extra={"config": fast.pick_config(M, N, K, a.device, a.element_size(),
+                                                     fast.strides_aligned(a, b))})
             if dtype == torch.float16 and (M, N, K) in [(1024,) * 3, (4096,) * 3, (16, 4096, 4096)]:
                 record("autotune", "autotune_matmul.py", shape, lambda: tuned.matmul(a, b), base, want, tol, flops=flops)
             if not explore or out_of_time(budget) or M == 512:
