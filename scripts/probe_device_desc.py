@@ -16,6 +16,7 @@ Parts:
 5. confirm (only with --only confirm): the best of part 4 against the default at every pointer-path shape.
 6. final (only with --only final): the new pick_config against the old default; TMA tiles where K % 16 != 0.
 7. decode (only with --only decode): M <= 64 through TMA (shipped), the pointer kernel and device descriptors.
+8. odd (only with --only odd): 3000 x 1000 x 4096, the persistent TMA kernel's K step, stages and group size.
 Every variant is checked against torch before it is timed (probe_splitk.compare).
 Run: python3 scripts/probe_device_desc.py --json out.json [--only host|shapes|sweep]
      TRITON_INTERPRET=1 python3 scripts/probe_device_desc.py --smoke   (correctness on the CPU interpreter)
@@ -361,10 +362,28 @@ def decode_part(fast, compare, rows):
             rows.append({"part": "decode-host", "shape": title, "call": name, "host_us": us})
 
 
+def odd_part(fast, compare, rows):
+    """3000 x 1000 x 4096 (96 tiles of 128 x 256 for 132 SMs): the persistent TMA kernel's K step, stages and
+    group size, GPU time only."""
+    gen = torch.Generator(device="cuda").manual_seed(7)
+    a = torch.randn(3000, 4096, device="cuda", dtype=torch.float16, generator=gen)
+    b = torch.randn(4096, 1000, device="cuda", dtype=torch.float16, generator=gen)
+    variants = {"shipped": lambda: fast.matmul(a, b)}
+    for bm, bn, bk, w, st, g, path in [(128, 256, 32, 8, 5, 8, "tma-persistent"), (128, 256, 32, 8, 6, 8, "tma-persistent"),
+                                       (128, 256, 64, 8, 3, 1, "tma-persistent"), (128, 256, 64, 8, 3, 4, "tma-persistent"),
+                                       (128, 256, 64, 8, 3, 16, "tma-persistent"), (128, 256, 64, 8, 3, 8, "tma"),
+                                       (128, 256, 64, 8, 3, 8, "tma-persistent-ws"), (256, 128, 32, 8, 6, 8, "tma-persistent"),
+                                       (128, 256, 32, 8, 6, 8, "tma-persistent-ws")]:
+        cfg = dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=g, num_warps=w, num_stages=st)
+        variants[f"{path} {bm}x{bn}x{bk} w{w} s{st} g{g}"] = lambda cfg=cfg, path=path: fast.matmul(a, b, config=cfg,
+                                                                                                   path=path)
+    compare("odd 3000x1000x4096 fp16", 2 * 3000 * 1000 * 4096, a @ b, lambda: a @ b, variants, rows, (2e-2, 1e-2))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--json")
-    parser.add_argument("--only", choices=["host", "shapes", "sweep", "pointer", "confirm", "final", "decode"])
+    parser.add_argument("--only", choices=["host", "shapes", "sweep", "pointer", "confirm", "final", "decode", "odd"])
     parser.add_argument("--smoke", action="store_true")
     opts = parser.parse_args()
     if opts.smoke:
@@ -389,6 +408,8 @@ def main() -> int:
         final_part(fast, compare, rows)
     if opts.only == "decode":
         decode_part(fast, compare, rows)
+    if opts.only == "odd":
+        odd_part(fast, compare, rows)
     if opts.json:
         Path(opts.json).write_text(json.dumps({"gpu": torch.cuda.get_device_name(0), "torch": torch.__version__,
                                                "triton": triton.__version__, "rows": rows}, indent=1))
