@@ -39,8 +39,11 @@ CASES = [  # M, N, K, B transposed, bias, the path pick_config is expected to ta
 def test_every_branch_matches_torch(fast, M, N, K, transposed, with_bias, path, dtype):
     gen = torch.Generator(device="cuda").manual_seed(M + N + K)
     a = torch.randn(M, K, device="cuda", dtype=dtype, generator=gen)
-    b = (torch.randn(N, K, device="cuda", dtype=dtype, generator=gen).t() if transposed
-         else torch.randn(K, N, device="cuda", dtype=dtype, generator=gen))
+    b = (
+        torch.randn(N, K, device="cuda", dtype=dtype, generator=gen).t()
+        if transposed
+        else torch.randn(K, N, device="cuda", dtype=dtype, generator=gen)
+    )
     bias = torch.randn(N, device="cuda", dtype=dtype, generator=gen) if with_bias else None
     if torch.cuda.get_device_capability()[0] >= 9:
         cfg = fast.pick_config(M, N, K, a.device, a.element_size(), fast.strides_aligned(a, b))

@@ -61,7 +61,13 @@ def test_matmul_fast_one_wave_of_small_tiles_gets_the_deep_pipeline(h100):
     pick = _load("matmul_fast").pick_config
     # 1024^3: 128 tiles of 64 x 128 for 132 SMs, one program per SM: the whole shared memory for one program
     assert _tile(pick(1024, 1024, 1024, h100.device)) == ("pointer", 64, 128, 128, 4)
-    assert _tile(pick(1024, 1024, 1088, h100.device)) == ("pointer", 64, 128, 64, 6)  # K not a multiple of 128
+    assert _tile(pick(1024, 1024, 1088, h100.device)) == (
+        "pointer",
+        64,
+        128,
+        64,
+        6,
+    )  # K not a multiple of 128
     # 256 tiles: two programs share an SM, so each keeps to 96 KB
     assert _tile(pick(1024, 2048, 1024, h100.device)) == ("pointer", 64, 128, 64, 4)
 
@@ -72,14 +78,22 @@ def test_matmul_fast_deep_pipeline_only_where_the_shared_memory_is(h100, monkeyp
         torch.cuda, "get_device_properties", lambda device: SimpleNamespace(multi_processor_count=82, major=8)
     )  # an sm_86 card: 100 KB of shared memory per SM, no TMA
     assert _tile(fast.pick_config(1024, 1024, 1024, h100.device)) == ("pointer", 64, 128, 64, 4)
-    assert _tile(fast.pick_config(1000, 1000, 1000, h100.device, aligned=False)) == ("pointer", 64, 128, 64, 4)
+    assert _tile(fast.pick_config(1000, 1000, 1000, h100.device, aligned=False)) == (
+        "pointer",
+        64,
+        128,
+        64,
+        4,
+    )
 
 
 def test_matmul_fast_unaligned_strides_take_the_tma_kernel(h100):
     fast = _load("matmul_fast")
     a = torch.empty(1000, 1000, dtype=torch.float16)
     assert not fast.strides_aligned(a, a)
-    assert not fast.strides_aligned(a, torch.empty(1000, 1024, dtype=torch.float16).t())  # B = weight.t(), K = 1000
+    assert not fast.strides_aligned(
+        a, torch.empty(1000, 1024, dtype=torch.float16).t()
+    )  # B = weight.t(), K = 1000
     assert fast.strides_aligned(torch.empty(64, 1024), torch.empty(1024, 2048).t())
     assert fast.pick_config(1000, 1000, 1000, h100.device, aligned=False)["path"] == "tma"
     assert fast.pick_config(1000, 1000, 1000, h100.device, aligned=True)["path"] == "pointer"
