@@ -28,6 +28,9 @@ def get_autotune_configs():
         # The portable lesson-9 default, and a narrower tile for medium shapes (more programs to fill the SMs).
         triton.Config({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8}, num_warps=4, num_stages=4),
         triton.Config({"BLOCK_M": 64, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8}, num_warps=4, num_stages=4),
+        # The same tile when its programs make at most one wave (1024^3: 128 programs, 132 SMs): each SM holds one
+        # program, so a longer K step with 4 stages in flight (~192 KB of shared memory) costs no occupancy.
+        triton.Config({"BLOCK_M": 64, "BLOCK_N": 128, "BLOCK_K": 128, "GROUP_M": 8}, num_warps=4, num_stages=4),
         # Skinny M (decode: a handful of tokens times a weight matrix): small BLOCK_M wastes less, long BLOCK_K.
         triton.Config({"BLOCK_M": 16, "BLOCK_N": 64, "BLOCK_K": 128, "GROUP_M": 1}, num_warps=4, num_stages=4),
         triton.Config({"BLOCK_M": 16, "BLOCK_N": 32, "BLOCK_K": 256, "GROUP_M": 1}, num_warps=4, num_stages=3),

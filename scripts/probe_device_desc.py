@@ -17,6 +17,7 @@ Parts:
 6. final (only with --only final): the new pick_config against the old default; TMA tiles where K % 16 != 0.
 7. decode (only with --only decode): M <= 64 through TMA (shipped), the pointer kernel and device descriptors.
 8. odd (only with --only odd): 3000 x 1000 x 4096, the persistent TMA kernel's K step, stages and group size.
+9. autotune (only with --only autotune): lesson 10's search space, the config it picks and its GPU time.
 Every variant is checked against torch before it is timed (probe_splitk.compare).
 Run: python3 scripts/probe_device_desc.py --json out.json [--only host|shapes|sweep]
      TRITON_INTERPRET=1 python3 scripts/probe_device_desc.py --smoke   (correctness on the CPU interpreter)
@@ -380,10 +381,28 @@ def odd_part(fast, compare, rows):
     compare("odd 3000x1000x4096 fp16", 2 * 3000 * 1000 * 4096, a @ b, lambda: a @ b, variants, rows, (2e-2, 1e-2))
 
 
+def autotune_part(compare, rows):
+    """Lesson 10's reference search space at 1024^3, 4096^3 and 16 x 4096 x 4096: the config it picks and its GPU
+    time against torch."""
+    tuned = _load("autotune_matmul")
+    gen = torch.Generator(device="cuda").manual_seed(8)
+    for M, N, K in [(1024, 1024, 1024), (4096, 4096, 4096), (16, 4096, 4096)]:
+        a = torch.randn(M, K, device="cuda", dtype=torch.float16, generator=gen)
+        b = torch.randn(K, N, device="cuda", dtype=torch.float16, generator=gen)
+        tuned.matmul(a, b)  # the search, outside the timing
+        torch.cuda.synchronize()
+        title = f"autotune {M}x{N}x{K} fp16"
+        best = tuned.matmul_kernel.best_config
+        print(title, "picked:", best.kwargs, "warps", best.num_warps, "stages", best.num_stages, flush=True)
+        rows.append({"part": "autotune-pick", "shape": title, "config": str(best)})
+        compare(title, 2 * M * N * K, a @ b, lambda a=a, b=b: a @ b,
+                {"autotune_matmul": lambda a=a, b=b: tuned.matmul(a, b)}, rows, (2e-2, 1e-2))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--json")
-    parser.add_argument("--only", choices=["host", "shapes", "sweep", "pointer", "confirm", "final", "decode", "odd"])
+    parser.add_argument("--only", choices=["host", "shapes", "sweep", "pointer", "confirm", "final", "decode", "odd", "autotune"])
     parser.add_argument("--smoke", action="store_true")
     opts = parser.parse_args()
     if opts.smoke:
@@ -410,6 +429,8 @@ def main() -> int:
         decode_part(fast, compare, rows)
     if opts.only == "odd":
         odd_part(fast, compare, rows)
+    if opts.only == "autotune":
+        autotune_part(compare, rows)
     if opts.json:
         Path(opts.json).write_text(json.dumps({"gpu": torch.cuda.get_device_name(0), "torch": torch.__version__,
                                                "triton": triton.__version__, "rows": rows}, indent=1))
