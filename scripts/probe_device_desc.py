@@ -30,7 +30,6 @@ import importlib.util
 import json
 import statistics
 import sys
-import time
 from pathlib import Path
 
 import torch
@@ -38,6 +37,8 @@ import triton
 import triton.language as tl
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+from probe_launch_host import host_us  # noqa: E402
 
 
 def _load(name, folder="kernels"):
@@ -91,6 +92,18 @@ def device_desc_kernel(
         elif ACTIVATION == "silu":
             acc = acc * tl.sigmoid(acc)
         c_desc.store([off_m, off_n], acc.to(c_desc.dtype))
+
+
+def operands(M, N, K, dtype, transposed, with_bias, gen):
+    """A [M, K] and B [K, N] of randn on the GPU (B as weight.t() when `transposed`), an optional bias, torch's result
+    and torch's call (addmm with a bias)."""
+    a = torch.randn(M, K, device="cuda", dtype=dtype, generator=gen)
+    b = (torch.randn(N, K, device="cuda", dtype=dtype, generator=gen).t() if transposed
+         else torch.randn(K, N, device="cuda", dtype=dtype, generator=gen))
+    bias = torch.randn(N, device="cuda", dtype=dtype, generator=gen) if with_bias else None
+    want = torch.addmm(bias, a, b) if with_bias else a @ b
+    base = (lambda: torch.addmm(bias, a, b)) if with_bias else (lambda: a @ b)
+    return a, b, bias, want, base
 
 
 def _scratch(size, alignment, stream):
@@ -154,20 +167,6 @@ def smoke() -> int:
     return 1 if bad else 0
 
 
-def host_us(fn, n=200):
-    fn()
-    torch.cuda.synchronize()
-    times = []
-    for i in range(n):
-        if i % 20 == 0:
-            torch.cuda.synchronize()
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    torch.cuda.synchronize()
-    return statistics.median(times) * 1e6
-
-
 def host_part(fast, rows):
     gen = torch.Generator(device="cuda").manual_seed(2)
     for M, N, K in [(1024, 1024, 1024), (3000, 1000, 4096), (16, 4096, 4096)]:
@@ -188,7 +187,7 @@ def host_part(fast, rows):
         }
         for rnd in range(3):
             for name, fn in calls.items():
-                us = host_us(fn)
+                us = host_us(fn)[0]  # median of 200 calls
                 print(f"host {M}x{N}x{K} round {rnd} {name:<32} {us:7.1f} us per call", flush=True)
                 rows.append({"part": "host", "shape": f"{M}x{N}x{K}", "call": name, "round": rnd, "host_us": us})
 
@@ -201,12 +200,7 @@ def shapes_part(fast, compare, rows):
               (3000, 1000, 4096, torch.float16, False)]
     cases += [(n, n, n, torch.float16, True) for n in (1024, 4096, 8192)]
     for M, N, K, dtype, fused in cases:
-        a = torch.randn(M, K, device="cuda", dtype=dtype, generator=gen)
-        b = (torch.randn(N, K, device="cuda", dtype=dtype, generator=gen).t() if fused
-             else torch.randn(K, N, device="cuda", dtype=dtype, generator=gen))
-        bias = torch.randn(N, device="cuda", dtype=dtype, generator=gen) if fused else None
-        want = torch.addmm(bias, a, b) if fused else a @ b
-        base = (lambda a=a, b=b, bias=bias: torch.addmm(bias, a, b)) if fused else (lambda a=a, b=b: a @ b)
+        a, b, bias, want, base = operands(M, N, K, dtype, fused, fused, gen)
         variants = {
             "shipped": lambda a=a, b=b, bias=bias: fast.matmul(a, b, bias),
             "device descriptors": lambda a=a, b=b, bias=bias: device_default(fast, a, b, bias),
@@ -227,12 +221,7 @@ def sweep_part(compare, rows):
     ]
     for M, N, K, fused in [(1024, 1024, 1024, False), (1024, 1024, 1024, True), (2048, 2048, 2048, False),
                            (3000, 1000, 4096, False)]:
-        a = torch.randn(M, K, device="cuda", dtype=torch.float16, generator=gen)
-        b = (torch.randn(N, K, device="cuda", dtype=torch.float16, generator=gen).t() if fused
-             else torch.randn(K, N, device="cuda", dtype=torch.float16, generator=gen))
-        bias = torch.randn(N, device="cuda", dtype=torch.float16, generator=gen) if fused else None
-        want = torch.addmm(bias, a, b) if fused else a @ b
-        base = (lambda a=a, b=b, bias=bias: torch.addmm(bias, a, b)) if fused else (lambda a=a, b=b: a @ b)
+        a, b, bias, want, base = operands(M, N, K, torch.float16, fused, fused, gen)
         variants = {}
         for bm, bn, bk, w, s, p, ws in configs:
             name = f"{bm}x{bn}x{bk} w{w} s{s}" + (" pers" if p else "") + (" ws" if ws else "")
@@ -250,12 +239,7 @@ def pointer_part(fast, compare, rows):
              if not (bm * bn >= 16384 and w == 4 and bk == 128) and not (bm * bn <= 4096 and w == 8)]
     space += [(64, 128, 64, 4, 4, 4), (64, 128, 64, 4, 4, 16), (64, 128, 64, 4, 6, 8), (64, 128, 64, 2, 4, 8)]
     for M, N, K, dtype, fused in [(1024, 1024, 1024, torch.float16, False), (1024, 1024, 1024, torch.float16, True)]:
-        a = torch.randn(M, K, device="cuda", dtype=dtype, generator=gen)
-        b = (torch.randn(N, K, device="cuda", dtype=dtype, generator=gen).t() if fused
-             else torch.randn(K, N, device="cuda", dtype=dtype, generator=gen))
-        bias = torch.randn(N, device="cuda", dtype=dtype, generator=gen) if fused else None
-        want = torch.addmm(bias, a, b) if fused else a @ b
-        base = (lambda a=a, b=b, bias=bias: torch.addmm(bias, a, b)) if fused else (lambda a=a, b=b: a @ b)
+        a, b, bias, want, base = operands(M, N, K, dtype, fused, fused, gen)
         variants = {"shipped": lambda a=a, b=b, bias=bias: fast.matmul(a, b, bias)}
         for bm, bn, bk, w, s, g in space:
             cfg = dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=g, num_warps=w, num_stages=s)
@@ -278,12 +262,7 @@ def confirm_part(fast, compare, rows):
              (1024, 2048, 1024, torch.float16, False, False), (1024, 1024, 4096, torch.float16, False, False),
              (1536, 1536, 1536, torch.float16, False, False), (1000, 1000, 1000, torch.float16, False, False)]
     for M, N, K, dtype, transposed, with_bias in cases:
-        a = torch.randn(M, K, device="cuda", dtype=dtype, generator=gen)
-        b = (torch.randn(N, K, device="cuda", dtype=dtype, generator=gen).t() if transposed
-             else torch.randn(K, N, device="cuda", dtype=dtype, generator=gen))
-        bias = torch.randn(N, device="cuda", dtype=dtype, generator=gen) if with_bias else None
-        want = torch.addmm(bias, a, b) if with_bias else a @ b
-        base = (lambda a=a, b=b, bias=bias: torch.addmm(bias, a, b)) if with_bias else (lambda a=a, b=b: a @ b)
+        a, b, bias, want, base = operands(M, N, K, dtype, transposed, with_bias, gen)
         variants = {"shipped": lambda a=a, b=b, bias=bias: fast.matmul(a, b, bias)}
         for bm, bn, bk, w, st in space:
             cfg = dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, num_warps=w, num_stages=st)
@@ -310,12 +289,7 @@ def final_part(fast, compare, rows):
              (1000, 1000, 1000, torch.float16, True, True), (1000, 1000, 1000, torch.bfloat16, False, False),
              (2000, 1000, 1000, torch.float16, False, False), (1024, 1024, 1000, torch.float16, False, False)]
     for M, N, K, dtype, transposed, with_bias in cases:
-        a = torch.randn(M, K, device="cuda", dtype=dtype, generator=gen)
-        b = (torch.randn(N, K, device="cuda", dtype=dtype, generator=gen).t() if transposed
-             else torch.randn(K, N, device="cuda", dtype=dtype, generator=gen))
-        bias = torch.randn(N, device="cuda", dtype=dtype, generator=gen) if with_bias else None
-        want = torch.addmm(bias, a, b) if with_bias else a @ b
-        base = (lambda a=a, b=b, bias=bias: torch.addmm(bias, a, b)) if with_bias else (lambda a=a, b=b: a @ b)
+        a, b, bias, want, base = operands(M, N, K, dtype, transposed, with_bias, gen)
         variants = {"new default": lambda a=a, b=b, bias=bias: fast.matmul(a, b, bias),
                     "old default": lambda a=a, b=b, bias=bias: fast.matmul(a, b, bias, config=old, path="pointer")}
         if K % 16:
@@ -338,12 +312,7 @@ def decode_part(fast, compare, rows):
                                            (64, 4096, 4096, False, False), (32, 11008, 4096, False, False),
                                            (16, 4096, 4096, True, True)]:
         dtype = torch.float16
-        a = torch.randn(M, K, device="cuda", dtype=dtype, generator=gen)
-        b = (torch.randn(N, K, device="cuda", dtype=dtype, generator=gen).t() if transposed
-             else torch.randn(K, N, device="cuda", dtype=dtype, generator=gen))
-        bias = torch.randn(N, device="cuda", dtype=dtype, generator=gen) if with_bias else None
-        want = torch.addmm(bias, a, b) if with_bias else a @ b
-        base = (lambda a=a, b=b, bias=bias: torch.addmm(bias, a, b)) if with_bias else (lambda a=a, b=b: a @ b)
+        a, b, bias, want, base = operands(M, N, K, dtype, transposed, with_bias, gen)
         cfg = {k: v for k, v in fast.pick_config(M, N, K, a.device).items() if k != "path"}
         variants = {
             "shipped (tma)": lambda a=a, b=b, bias=bias: fast.matmul(a, b, bias),
@@ -358,7 +327,7 @@ def decode_part(fast, compare, rows):
         title = f"decode {M}x{N}x{K} fp16" + (" B.t()" if transposed else "") + (" +bias/addmm" if with_bias else "")
         compare(title, 2 * M * N * K, want, base, variants, rows, (2e-2, 1e-2))
         for name, fn in [("torch", base)] + list(variants.items()):
-            us = [host_us(fn) for _ in range(3)]
+            us = [host_us(fn)[0] for _ in range(3)]
             print(f"{title:<34} {name:<28} host {statistics.median(us):7.1f} us per call", flush=True)
             rows.append({"part": "decode-host", "shape": title, "call": name, "host_us": us})
 
@@ -407,7 +376,6 @@ def main() -> int:
     opts = parser.parse_args()
     if opts.smoke:
         return smoke()
-    sys.path.insert(0, str(ROOT / "scripts"))
     from probe_splitk import compare
 
     fast = _load("matmul_fast")
