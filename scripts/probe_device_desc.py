@@ -18,6 +18,7 @@ Parts:
 7. decode (only with --only decode): M <= 64 through TMA (shipped), the pointer kernel and device descriptors.
 8. odd (only with --only odd): 3000 x 1000 x 4096, the persistent TMA kernel's K step, stages and group size.
 9. autotune (only with --only autotune): lesson 10's search space, the config it picks and its GPU time.
+10. kmajor (only with --only kmajor): B = weight.t() with B's tile loaded K-major and transposed in registers.
 Every variant is checked against torch before it is timed (probe_splitk.compare).
 Run: python3 scripts/probe_device_desc.py --json out.json [--only host|shapes|sweep]
      TRITON_INTERPRET=1 python3 scripts/probe_device_desc.py --smoke   (correctness on the CPU interpreter)
@@ -350,6 +351,66 @@ def odd_part(fast, compare, rows):
     compare("odd 3000x1000x4096 fp16", 2 * 3000 * 1000 * 4096, a @ b, lambda: a @ b, variants, rows, (2e-2, 1e-2))
 
 
+@triton.jit
+def kmajor_kernel(a_ptr, w_ptr, bias_ptr, c_ptr, M, N, K, stride_am, stride_wn, stride_cm,
+                  HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                  GROUP_M: tl.constexpr):
+    """matmul_fast_kernel for B = weight.t() (EVEN_K assumed): B's tile loaded as weight's [BLOCK_N, BLOCK_K] rows
+    (K contiguous) and transposed in registers, instead of a [BLOCK_K, BLOCK_N] tile with a stride of K along N."""
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :]
+    w_ptrs = w_ptr + offs_n[:, None] * stride_wn + offs_k[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for _ in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=offs_m[:, None] < M, other=0.0)
+        w = tl.load(w_ptrs, mask=offs_n[:, None] < N, other=0.0)
+        acc = tl.dot(a, w.T, acc)
+        a_ptrs += BLOCK_K
+        w_ptrs += BLOCK_K
+    if HAS_BIAS:
+        acc += tl.load(bias_ptr + offs_n, mask=offs_n < N, other=0.0).to(tl.float32)[None, :]
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :]
+    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+def kmajor(a, b, bias, BM, BN, BK, w, st):
+    M, K = a.shape
+    N = b.shape[1]
+    weight = b.t()
+    assert weight.stride(1) == 1 and K % BK == 0
+    c = torch.empty((M, N), device=a.device, dtype=a.dtype)
+    grid = (triton.cdiv(M, BM) * triton.cdiv(N, BN),)
+    kmajor_kernel[grid](a, weight, bias if bias is not None else c, c, M, N, K, a.stride(0), weight.stride(0),
+                        c.stride(0), HAS_BIAS=bias is not None, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, GROUP_M=8,
+                        num_warps=w, num_stages=st)
+    return c
+
+
+def kmajor_part(fast, compare, rows):
+    """B = weight.t() at 1024^3 (F.linear's layout): the shipped pointer kernel against B loaded K-major."""
+    gen = torch.Generator(device="cuda").manual_seed(9)
+    for M, N, K, with_bias in [(1024, 1024, 1024, True), (1024, 1024, 1024, False), (1024, 1024, 4096, True)]:
+        a, b, bias, want, base = operands(M, N, K, torch.float16, True, with_bias, gen)
+        variants = {"shipped": lambda a=a, b=b, bias=bias: fast.matmul(a, b, bias)}
+        for bm, bn, bk, w, st in [(64, 128, 128, 4, 4), (64, 128, 128, 4, 3), (64, 128, 64, 4, 6), (128, 64, 128, 8, 4),
+                                  (64, 128, 64, 4, 4), (128, 128, 64, 8, 4)]:
+            variants[f"kmajor {bm}x{bn}x{bk} w{w} s{st}"] = (
+                lambda a=a, b=b, bias=bias, c=(bm, bn, bk, w, st): kmajor(a, b, bias, *c))
+        title = f"kmajor {M}x{N}x{K} fp16 B.t()" + (" +bias/addmm" if with_bias else "")
+        compare(title, 2 * M * N * K, want, base, variants, rows, (2e-2, 1e-2))
+
+
 def autotune_part(compare, rows):
     """Lesson 10's reference search space at 1024^3, 4096^3 and 16 x 4096 x 4096: the config it picks and its GPU
     time against torch."""
@@ -371,7 +432,7 @@ def autotune_part(compare, rows):
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--json")
-    parser.add_argument("--only", choices=["host", "shapes", "sweep", "pointer", "confirm", "final", "decode", "odd", "autotune"])
+    parser.add_argument("--only", choices=["host", "shapes", "sweep", "pointer", "confirm", "final", "decode", "odd", "autotune", "kmajor"])
     parser.add_argument("--smoke", action="store_true")
     opts = parser.parse_args()
     if opts.smoke:
@@ -399,6 +460,8 @@ def main() -> int:
         odd_part(fast, compare, rows)
     if opts.only == "autotune":
         autotune_part(compare, rows)
+    if opts.only == "kmajor":
+        kmajor_part(fast, compare, rows)
     if opts.json:
         Path(opts.json).write_text(json.dumps({"gpu": torch.cuda.get_device_name(0), "torch": torch.__version__,
                                                "triton": triton.__version__, "rows": rows}, indent=1))
