@@ -197,9 +197,9 @@ def pick_config(M, N, K, device, element_size=2, aligned=True) -> dict:
 
 
 def strides_aligned(a, b) -> bool:
-    """Whether the row strides of A and of B (whichever of B's strides is not 1) are multiples of 16 elements:
-    what Triton needs to know before it vectorizes a load."""
-    return a.stride(0) % 16 == 0 and max(b.stride()) % 16 == 0
+    """Whether the leading strides of A and of B (whichever of each one's strides is not 1: B may be weight.t())
+    are multiples of 16 elements: what Triton needs to know before it vectorizes a load."""
+    return max(a.stride()) % 16 == 0 and max(b.stride()) % 16 == 0
 
 def _tma_ready(t) -> bool:
     """TMA's rules: a 16-byte aligned start, unit stride in the last dimension, 16-byte multiples elsewhere."""

@@ -52,3 +52,15 @@ def test_every_branch_matches_torch(fast, M, N, K, transposed, with_bias, path, 
     want = a.float() @ b.float() + (bias.float() if with_bias else 0)
     tol = dict(atol=2e-2, rtol=1e-2) if dtype == torch.float16 else dict(atol=1e-1, rtol=2e-2)
     torch.testing.assert_close(got.float(), want, **tol)
+
+
+@pytest.mark.parametrize("M, K, path", [(1024, 1024, "pointer"), (1000, 1000, "tma")])
+def test_a_transposed_matches_torch(fast, M, K, path):
+    """A = x.t() (column-major A): its leading stride is M. TMA cannot load it (unit stride is along M), so even
+    where pick_config asks for TMA the wrapper runs the pointer kernel."""
+    gen = torch.Generator(device="cuda").manual_seed(M + K)
+    a = torch.randn(K, M, device="cuda", dtype=torch.float16, generator=gen).t()
+    b = torch.randn(K, 512, device="cuda", dtype=torch.float16, generator=gen)
+    if torch.cuda.get_device_capability()[0] >= 9:
+        assert fast.pick_config(M, 512, K, a.device, 2, fast.strides_aligned(a, b))["path"] == path
+    torch.testing.assert_close(fast.matmul(a, b).float(), a.float() @ b.float(), atol=2e-2, rtol=1e-2)

@@ -95,6 +95,8 @@ def test_matmul_fast_unaligned_strides_take_the_tma_kernel(h100):
         a, torch.empty(1000, 1024, dtype=torch.float16).t()
     )  # B = weight.t(), K = 1000
     assert fast.strides_aligned(torch.empty(64, 1024), torch.empty(1024, 2048).t())
+    assert fast.strides_aligned(torch.empty(1024, 64).t(), torch.empty(1024, 2048))  # A = x.t(): stride 64
+    assert not fast.strides_aligned(torch.empty(1000, 1000).t(), torch.empty(1000, 2048))  # A = x.t(): 1000
     assert fast.pick_config(1000, 1000, 1000, h100.device, aligned=False)["path"] == "tma"
     assert fast.pick_config(1000, 1000, 1000, h100.device, aligned=True)["path"] == "pointer"
 
