@@ -198,6 +198,7 @@ def strides_aligned(a, b) -> bool:
     are multiples of 16 elements: what Triton needs to know before it vectorizes a load."""
     return max(a.stride()) % 16 == 0 and max(b.stride()) % 16 == 0
 
+
 def _tma_ready(t) -> bool:
     """TMA's rules: a 16-byte aligned start, unit stride in the last dimension, 16-byte multiples elsewhere."""
     return t.stride(1) == 1 and (t.stride(0) * t.element_size()) % 16 == 0 and t.data_ptr() % 16 == 0

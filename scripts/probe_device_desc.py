@@ -27,7 +27,6 @@ Run: python3 scripts/probe_device_desc.py --json out.json [--only host|shapes|sw
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import statistics
 import sys
@@ -39,14 +38,7 @@ import triton.language as tl
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
-from probe_launch_host import host_us  # noqa: E402
-
-
-def _load(name, folder="kernels"):
-    spec = importlib.util.spec_from_file_location(name, ROOT / folder / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from probe_launch_host import _load, host_us  # noqa: E402
 
 
 @triton.jit

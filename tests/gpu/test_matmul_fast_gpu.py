@@ -2,11 +2,12 @@
 wave, the TMA kernel for strides that are not multiples of 16 elements, and its fallback to pointers where TMA
 cannot run), each against torch in fp32."""
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 import torch
+
+from tritonlab.engine.learner import load_module
 
 pytestmark = pytest.mark.gpu
 
@@ -15,10 +16,7 @@ KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 
 @pytest.fixture(scope="module")
 def fast():
-    spec = importlib.util.spec_from_file_location("k_matmul_fast_gpu", KERNELS / "matmul_fast.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(KERNELS / "matmul_fast.py")  # as the lab imports a learner's file
 
 
 CASES = [  # M, N, K, B transposed, bias, the path pick_config is expected to take on an sm_90 GPU
