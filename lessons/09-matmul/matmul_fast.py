@@ -153,7 +153,7 @@ def _sm_count(device) -> int:
     return _device_facts(device)[0]
 
 
-def pick_config(M, N, K, device, element_size=2, aligned=True) -> dict:
+def pick_config(M, N, K, device, element_size=2, aligned=True, b_transposed=False) -> dict:
     """Kernel path, tile and launch options for this shape, from sweeps on an H200 and an H100 (docs/GPU-RESULTS.md).
 
     - M <= 64 (decode): 16-row tiles with a long K step; at M = 16, B is read once, spread over 128 programs.
@@ -161,6 +161,10 @@ def pick_config(M, N, K, device, element_size=2, aligned=True) -> dict:
       an H200, torch 19.5) for about half the host time per call (no descriptors to encode). From M = 17 a
       16 x 64 tile, 4 warps: 0.85x instead of 0.58x at 32 x 11008 x 4096.
     - At least ~0.7 of a wave of 128 x 256 tiles: the persistent TMA kernel, one program per SM walking tiles.
+      Except up to ~40 GFLOP (2048^3 to 4096 x 2048 x 2048, ~30-50 us on an H200) with row-major B and aligned
+      strides: there the pointer kernel with the same tile and 4 stages takes 0.97x cuBLAS's GPU time against the
+      TMA kernel's 0.98x, but a call costs half the host time (30-39 us against 63-86: no descriptors to encode),
+      and at these sizes the host time shows in every call (docs/GPU-RESULTS.md, seventeenth session).
     - Below that (1024^3: 32 big tiles for 132 SMs): the pointer kernel with 64 x 128 tiles. When they make at
       most one wave (128 programs at 1024^3), each SM runs one program and nobody shares its shared memory, so on
       Hopper (227 KB per SM) a longer K step and a deeper pipeline are free: 64 x 128 x 128 with 4 stages (192 KB)
@@ -183,6 +187,8 @@ def pick_config(M, N, K, device, element_size=2, aligned=True) -> dict:
     if element_size > 2:  # fp32 (TF32 dot): twice the shared memory per tile; not part of the sweeps
         return dict(path="tma-persistent", BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, GROUP_M=8, num_warps=8, num_stages=3)
     if triton.cdiv(M, 128) * triton.cdiv(N, 256) >= 0.7 * sms:
+        if major >= 9 and aligned and not b_transposed and 2 * M * N * K <= 40e9:  # host time would show
+            return dict(path="pointer", BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=4)
         return dict(path="tma-persistent", BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=3)
     one_wave = triton.cdiv(M, 64) * triton.cdiv(N, 128) <= sms  # of 64 x 128 tiles, one program per SM
     if not aligned and major >= 9:
@@ -257,7 +263,8 @@ def matmul(a, b, bias=None, activation=None, config=None, path=None):
     c = torch.empty((M, N), device=a.device, dtype=a.dtype)
     if M == 0 or N == 0:
         return c
-    cfg = dict(config or pick_config(M, N, K, a.device, a.element_size(), strides_aligned(a, b)))
+    transposed = b.stride(0) == 1 and b.stride(1) != 1  # B = weight.t()
+    cfg = dict(config or pick_config(M, N, K, a.device, a.element_size(), strides_aligned(a, b), transposed))
     if bias is not None and bias.stride(0) != 1:
         bias = bias.contiguous()
     path = path or cfg.get("path", "tma-persistent")

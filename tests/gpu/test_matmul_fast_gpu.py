@@ -29,6 +29,8 @@ CASES = [  # M, N, K, B transposed, bias, the path pick_config is expected to ta
     (16, 4096, 4096, False, False, "pointer"),  # decode: 16-row tiles
     (48, 4096, 1024, True, True, "pointer"),  # decode, M > 16: 16 x 64 tiles
     (33, 1000, 1000, False, True, "tma"),  # decode with 1000-element rows
+    (2048, 2048, 2048, False, True, "pointer"),  # mid size: 128 x 256 x 64 through pointer loads, 4 stages
+    (2048, 2048, 2048, True, True, "tma-persistent"),  # the same with B = weight.t(): TMA
 ]
 
 
@@ -44,7 +46,7 @@ def test_every_branch_matches_torch(fast, M, N, K, transposed, with_bias, path, 
     )
     bias = torch.randn(N, device="cuda", dtype=dtype, generator=gen) if with_bias else None
     if torch.cuda.get_device_capability()[0] >= 9:
-        cfg = fast.pick_config(M, N, K, a.device, a.element_size(), fast.strides_aligned(a, b))
+        cfg = fast.pick_config(M, N, K, a.device, a.element_size(), fast.strides_aligned(a, b), transposed)
         assert cfg["path"] == path
     got = fast.matmul(a, b, bias)
     want = a.float() @ b.float() + (bias.float() if with_bias else 0)

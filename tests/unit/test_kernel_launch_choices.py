@@ -101,6 +101,26 @@ def test_matmul_fast_unaligned_strides_take_the_tma_kernel(h100):
     assert fast.pick_config(1000, 1000, 1000, h100.device, aligned=True)["path"] == "pointer"
 
 
+def test_matmul_fast_mid_sizes_take_pointer_loads_where_host_time_would_show(h100, monkeypatch):
+    fast = _load("matmul_fast")
+    pick = fast.pick_config
+    # 2048^3 .. 4096 x 2048 x 2048 (<= 40 GFLOP): the big tile through pointer loads, no descriptors to encode
+    assert _tile(pick(2048, 2048, 2048, h100.device)) == ("pointer", 128, 256, 64, 4)
+    assert _tile(pick(4096, 2048, 2048, h100.device)) == ("pointer", 128, 256, 64, 4)
+    # beyond it, B = weight.t() (pointer loads of a K-major B: 0.75x) or unaligned strides: the TMA kernel
+    assert pick(4096, 4096, 4096, h100.device)["path"] == "tma-persistent"
+    assert pick(4096, 4096, 2048, h100.device)["path"] == "tma-persistent"
+    assert pick(2048, 2048, 2048, h100.device, b_transposed=True)["path"] == "tma-persistent"
+    assert pick(2048, 2000, 2048, h100.device, aligned=False)["path"] == "tma-persistent"
+    monkeypatch.setattr(
+        torch.cuda,
+        "get_device_properties",
+        lambda device: SimpleNamespace(multi_processor_count=108, major=8),
+    )  # an A100: 164 KB of shared memory, 4 stages of this tile (192 KB) would not fit
+    fast._DEVICE.clear()
+    assert pick(2048, 2048, 2048, h100.device)["num_stages"] == 3
+
+
 def test_matmul_fast_decode_takes_pointer_loads_unless_the_strides_need_tma(h100):
     pick = _load("matmul_fast").pick_config
     assert _tile(pick(16, 4096, 4096, h100.device)) == ("pointer", 16, 32, 128, 6)  # no descriptors to encode
