@@ -135,17 +135,17 @@ def matmul_tma_kernel(
         c_desc.store([off_m, off_n], acc.to(c_desc.dtype))
 
 
-_DEVICE: dict = {}  # per GPU, asked once: (SM count, compute capability major)
+_DEVICE: dict = {}  # per GPU, asked once: (SM count, compute capability major, shared memory per program)
 
 
-def _device_facts(device) -> tuple[int, int]:
+def _device_facts(device) -> tuple[int, int, int]:
     """Asked once per GPU, not on every call: each torch.cuda property query costs microseconds of host
     time, and at 1024^3 the whole GEMM takes ~10 us on the GPU (the host's share: docs/GPU-RESULTS.md)."""
     index = device.index if device.index is not None else torch.cuda.current_device()
     facts = _DEVICE.get(index)
     if facts is None:
         props = torch.cuda.get_device_properties(index)
-        facts = _DEVICE[index] = (props.multi_processor_count, props.major)
+        facts = _DEVICE[index] = (props.multi_processor_count, props.major, props.shared_memory_per_block_optin)
     return facts
 
 
@@ -177,7 +177,7 @@ def pick_config(M, N, K, device, element_size=2, aligned=True, b_transposed=Fals
     """
     if device.type == "cpu":  # Triton's interpreter: small tiles, so test shapes span several tiles and K steps
         return dict(path="pointer", BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, GROUP_M=4, num_warps=4, num_stages=1)
-    sms, major = _device_facts(device)
+    sms, major, _ = _device_facts(device)
     if M <= 64:  # decode
         if not aligned and major >= 9:
             return dict(path="tma", BLOCK_M=16, BLOCK_N=32, BLOCK_K=128, GROUP_M=1, num_warps=2, num_stages=6)
@@ -200,6 +200,15 @@ def pick_config(M, N, K, device, element_size=2, aligned=True, b_transposed=Fals
             return dict(path="pointer", BLOCK_M=64, BLOCK_N=128, BLOCK_K=128, GROUP_M=8, num_warps=4, num_stages=4)
         return dict(path="pointer", BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=6)
     return dict(path="pointer", BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=4)
+
+
+def fit_stages(device, cfg, element_size) -> int:
+    """cfg's num_stages, or fewer where this GPU's shared memory per program cannot hold them (one A and one B tile
+    per stage): a TMA tile that runs through pointers on a GPU without TMA, 99 KB on most GeForce cards."""
+    if device.type != "cuda":
+        return cfg["num_stages"]
+    per_stage = (cfg["BLOCK_M"] + cfg["BLOCK_N"]) * cfg["BLOCK_K"] * element_size
+    return max(1, min(cfg["num_stages"], (_device_facts(device)[2] - 2048) // per_stage))
 
 
 def strides_aligned(a, b) -> bool:
@@ -271,6 +280,7 @@ def matmul(a, b, bias=None, activation=None, config=None, path=None):
     cfg.pop("path", None)
     if path.startswith("tma") and tma_path_ok(a, b, c):
         return matmul_tma(a, b, c, bias, activation, cfg, persistent="persistent" in path, warp_specialize="ws" in path)
+    cfg["num_stages"] = fit_stages(a.device, cfg, a.element_size())
     grid = (triton.cdiv(M, cfg["BLOCK_M"]) * triton.cdiv(N, cfg["BLOCK_N"]),)
     matmul_fast_kernel[grid](
         a, b, bias if bias is not None else c, c,

@@ -25,7 +25,9 @@ def h100(monkeypatch):
     monkeypatch.setattr(
         torch.cuda,
         "get_device_properties",
-        lambda device: SimpleNamespace(multi_processor_count=132, major=9),
+        lambda device: SimpleNamespace(
+            multi_processor_count=132, major=9, shared_memory_per_block_optin=232448
+        ),
     )
     monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     return SimpleNamespace(device=torch.device("cuda"), element_size=lambda: 2)
@@ -75,7 +77,11 @@ def test_matmul_fast_one_wave_of_small_tiles_gets_the_deep_pipeline(h100):
 def test_matmul_fast_deep_pipeline_only_where_the_shared_memory_is(h100, monkeypatch):
     fast = _load("matmul_fast")
     monkeypatch.setattr(
-        torch.cuda, "get_device_properties", lambda device: SimpleNamespace(multi_processor_count=82, major=8)
+        torch.cuda,
+        "get_device_properties",
+        lambda device: SimpleNamespace(
+            multi_processor_count=82, major=8, shared_memory_per_block_optin=101376
+        ),
     )  # an sm_86 card: 100 KB of shared memory per SM, no TMA
     assert _tile(fast.pick_config(1024, 1024, 1024, h100.device)) == ("pointer", 64, 128, 64, 4)
     assert _tile(fast.pick_config(1000, 1000, 1000, h100.device, aligned=False)) == (
@@ -115,10 +121,61 @@ def test_matmul_fast_mid_sizes_take_pointer_loads_where_host_time_would_show(h10
     monkeypatch.setattr(
         torch.cuda,
         "get_device_properties",
-        lambda device: SimpleNamespace(multi_processor_count=108, major=8),
-    )  # an A100: 164 KB of shared memory, 4 stages of this tile (192 KB) would not fit
+        lambda device: SimpleNamespace(
+            multi_processor_count=108, major=8, shared_memory_per_block_optin=166912
+        ),
+    )  # an A100: no TMA, 163 KB of shared memory per program
     fast._DEVICE.clear()
-    assert pick(2048, 2048, 2048, h100.device)["num_stages"] == 3
+    cfg = pick(2048, 2048, 2048, h100.device)
+    assert cfg["path"] == "tma-persistent" and cfg["num_stages"] == 3  # runs through pointers: 3 x 48 KB fits
+
+
+_GPUS = {  # shared_memory_per_block_optin: what torch reports
+    "H100/H200": 232448,
+    "A100": 166912,
+    "RTX 3090/4090": 101376,
+}
+
+
+@pytest.mark.parametrize("gpu, big_tile_stages", [("H100/H200", 4), ("A100", 3), ("RTX 3090/4090", 2)])
+@pytest.mark.parametrize("name", ["matmul", "matmul_bias"])
+def test_pipeline_stages_fit_the_gpus_shared_memory(name, gpu, big_tile_stages, monkeypatch):
+    """4 stages of 128 x 256 x 64 fp16 tiles are 192 KB: an A100 or a GeForce card would refuse the launch
+    (OutOfResources) at 4096^3, in the learner's verify as well as in the reference's bench."""
+    module = _load(name)
+    limit = _GPUS[gpu]
+    monkeypatch.setattr(
+        torch.cuda,
+        "get_device_properties",
+        lambda device: SimpleNamespace(
+            multi_processor_count=132, major=9, shared_memory_per_block_optin=limit
+        ),
+    )
+    fp16 = SimpleNamespace(device=torch.device("cuda"), element_size=lambda: 2)
+    fp32 = SimpleNamespace(device=torch.device("cuda"), element_size=lambda: 4)
+    assert module.fit_stages(fp16, 128, 256, 64, 4) == big_tile_stages
+    assert module.fit_stages(fp16, 128, 256, 64, 4) * (128 + 256) * 64 * 2 <= limit
+    assert module.fit_stages(fp16, 64, 128, 64, 4) == 4  # 96 KB: fits everywhere
+    assert module.fit_stages(fp32, 128, 256, 64, 3) * (128 + 256) * 64 * 4 <= limit  # a learner's fp32 sweep
+    cpu = SimpleNamespace(device=torch.device("cpu"), element_size=lambda: 2)
+    assert module.fit_stages(cpu, 128, 256, 64, 4) == 4  # the interpreter has no shared memory limit
+
+
+@pytest.mark.parametrize("gpu, stages", [("H100/H200", 4), ("A100", 3), ("RTX 3090/4090", 2)])
+def test_matmul_fast_pointer_stages_fit_the_gpus_shared_memory(gpu, stages, h100, monkeypatch):
+    fast = _load("matmul_fast")
+    limit = _GPUS[gpu]
+    monkeypatch.setattr(
+        torch.cuda,
+        "get_device_properties",
+        lambda device: SimpleNamespace(
+            multi_processor_count=132, major=8, shared_memory_per_block_optin=limit
+        ),
+    )
+    big = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_stages=4)
+    assert fast.fit_stages(h100.device, big, 2) == stages
+    assert fast.fit_stages(h100.device, dict(big, num_stages=2), 2) == 2  # never more than asked
+    assert fast.fit_stages(torch.device("cpu"), big, 2) == 4
 
 
 def test_matmul_fast_decode_takes_pointer_loads_unless_the_strides_need_tma(h100):
