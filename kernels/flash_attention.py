@@ -156,6 +156,11 @@ def attention(q, k, v, causal=False, sm_scale=None):
     if o.numel() == 0:
         return o
     config = _launch_config(head_dim, q.device.type == "cuda")
+    if q.device.type == "cuda":  # each stage holds a K and a V tile; Q stays: 128 KB at d = 128, 3 stages
+        limit = torch.cuda.get_device_properties(q.device).shared_memory_per_block_optin
+        per_stage = 2 * config["BLOCK_N"] * head_dim * q.element_size()
+        fits = (limit - 2048 - config["BLOCK_M"] * head_dim * q.element_size()) // per_stage
+        config["num_stages"] = max(1, min(config["num_stages"], fits))  # 99 KB GeForce cards: 2 at d = 128
     grid = lambda meta: (triton.cdiv(seq_len, meta["BLOCK_M"]), batch * heads)
     attention_kernel[grid](
         q, k, v, o,
