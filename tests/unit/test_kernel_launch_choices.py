@@ -137,20 +137,21 @@ _GPUS = {  # shared_memory_per_block_optin: what torch reports
 }
 
 
+def _pretend_gpu(monkeypatch, gpu, major):
+    """torch.cuda.get_device_properties answers for `gpu` (its shared memory per program); returns that limit."""
+    limit = _GPUS[gpu]
+    props = SimpleNamespace(multi_processor_count=132, major=major, shared_memory_per_block_optin=limit)
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda device: props)
+    return limit
+
+
 @pytest.mark.parametrize("gpu, big_tile_stages", [("H100/H200", 4), ("A100", 3), ("RTX 3090/4090", 2)])
 @pytest.mark.parametrize("name", ["matmul", "matmul_bias"])
 def test_pipeline_stages_fit_the_gpus_shared_memory(name, gpu, big_tile_stages, monkeypatch):
     """4 stages of 128 x 256 x 64 fp16 tiles are 192 KB: an A100 or a GeForce card would refuse the launch
     (OutOfResources) at 4096^3, in the learner's verify as well as in the reference's bench."""
     module = _load(name)
-    limit = _GPUS[gpu]
-    monkeypatch.setattr(
-        torch.cuda,
-        "get_device_properties",
-        lambda device: SimpleNamespace(
-            multi_processor_count=132, major=9, shared_memory_per_block_optin=limit
-        ),
-    )
+    limit = _pretend_gpu(monkeypatch, gpu, major=9)
     fp16 = SimpleNamespace(device=torch.device("cuda"), element_size=lambda: 2)
     fp32 = SimpleNamespace(device=torch.device("cuda"), element_size=lambda: 4)
     assert module.fit_stages(fp16, 128, 256, 64, 4) == big_tile_stages
@@ -164,14 +165,7 @@ def test_pipeline_stages_fit_the_gpus_shared_memory(name, gpu, big_tile_stages, 
 @pytest.mark.parametrize("gpu, stages", [("H100/H200", 4), ("A100", 3), ("RTX 3090/4090", 2)])
 def test_matmul_fast_pointer_stages_fit_the_gpus_shared_memory(gpu, stages, h100, monkeypatch):
     fast = _load("matmul_fast")
-    limit = _GPUS[gpu]
-    monkeypatch.setattr(
-        torch.cuda,
-        "get_device_properties",
-        lambda device: SimpleNamespace(
-            multi_processor_count=132, major=8, shared_memory_per_block_optin=limit
-        ),
-    )
+    _pretend_gpu(monkeypatch, gpu, major=8)
     big = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_stages=4)
     assert fast.fit_stages(h100.device, big, 2) == stages
     assert fast.fit_stages(h100.device, dict(big, num_stages=2), 2) == 2  # never more than asked
