@@ -102,3 +102,24 @@ def test_a_config_missing_a_kernel_parameter_is_named_only_inside_the_autotuner(
     inside = classify(_raised(exc, tuner), path)
     assert inside["cause"] == "config-missing-param" and inside["names"] == ["GROUP_M"], inside
     assert "triton.Config" in describe(inside, "en") and "GROUP_M" in describe(inside, "ja")
+
+
+def test_out_of_resources_says_what_the_kernel_needs_and_what_the_gpu_gives(tmp_path):
+    """Triton's OutOfResources at the launch line: the lab names the bytes, the limit and the two ways out."""
+    from triton.runtime.errors import OutOfResources
+
+    path = str(tmp_path / "learner.py")
+    smem = classify(_raised(OutOfResources(294912, 232448, "shared memory"), path), path)
+    assert smem["kind"] == "runtime" and smem["cause"] == "out-of-resources" and smem["line"] == 2, smem
+    assert (smem["resource"], smem["required"], smem["limit"]) == ("shared memory", 294912, 232448)
+    en, ja = describe(smem, "en"), describe(smem, "ja")
+    assert "294,912 bytes of shared memory" in en and "232,448" in en and "num_stages" in en
+    assert "294,912 バイトの共有メモリ" in ja and "232,448" in ja and "段数を減らす" in ja
+    threads = classify(_raised(OutOfResources(2048, 1024, "threads"), path), path)
+    assert "2,048 threads" in describe(threads, "en") and "ワープ数を減らして" in describe(threads, "ja")
+    other = classify(
+        _raised(RuntimeError("out of resource: shared memory"), path), path
+    )  # not Triton's class
+    assert other.get("cause") != "out-of-resources", other
+    odd = dict(smem, required=None)  # facts without numbers still get a sentence, with Triton's words
+    assert "294912" in describe(odd, "en") and "この GPU" in describe(odd, "ja")

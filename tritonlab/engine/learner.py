@@ -244,6 +244,14 @@ def classify(exc: BaseException, learner_file: str) -> dict:
                 "prune_line": getattr(root, "prune_line", None),
             },
         )
+    if said is None and type(root).__name__ == "OutOfResources":
+        # Triton refused to load the compiled kernel: it needs more of a per-program resource than the GPU has
+        resource = getattr(root, "name", None)
+        required, limit = getattr(root, "required", None), getattr(root, "limit", None)
+        said = (
+            f"the kernel needs {required} of {resource} per program and this GPU gives {limit}",
+            {"cause": "out-of-resources", "resource": resource, "required": required, "limit": limit},
+        )
     if said is not None:  # a cause the lab recognised: its sentence, Triton's words kept as the exception
         message, facts = said
         exception = f"{type(root).__name__}: {root}"

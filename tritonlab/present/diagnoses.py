@@ -271,6 +271,33 @@ def _compile(f: Facts) -> Said:
     return said
 
 
+def _out_of_resources(f: Facts, q: str) -> Said:
+    """Triton's OutOfResources: the compiled kernel asks more of a per-program resource than the GPU has."""
+    need, limit, resource = f["required"], f["limit"], f["resource"]
+    if not isinstance(need, int) or not isinstance(limit, int):
+        return Said(f"the GPU cannot run this launch: {q}", f"この GPU ではこの起動を実行できません: {q}")
+    if resource == "shared memory":
+        return Said(
+            f"the kernel needs {need:,} bytes of shared memory per program and this GPU gives {limit:,}. Every "
+            "pipeline stage (num_stages) holds one tile of each operand the loop loads: use fewer stages or "
+            "smaller tiles",
+            f"カーネルは 1 プログラムあたり {need:,} バイトの共有メモリを必要としますが、この GPU では {limit:,} "
+            "バイトまでです。パイプラインの 1 段(num_stages)ごとに、ループが読み込む各オペランドのタイルを 1 枚ずつ"
+            "持ちます。段数を減らすか、タイルを小さくしてください",
+        )
+    if resource == "threads":
+        return Said(
+            f"the launch asks for {need:,} threads per program (num_warps × 32) and this GPU allows {limit:,}: "
+            "use fewer warps",
+            f"この起動は 1 プログラムに {need:,} スレッド(num_warps × 32)を求めていますが、この GPU では {limit:,} "
+            "までです。ワープ数を減らしてください",
+        )
+    return Said(
+        f"the kernel needs {need:,} of {resource} per program and this GPU gives {limit:,}: {q}",
+        f"カーネルは 1 プログラムあたり {resource} を {need:,} 必要としますが、この GPU では {limit:,} までです: {q}",
+    )
+
+
 @says(Kind.RUNTIME)
 def _runtime(f: Facts) -> Said:
     q = verbatim(f["exception"] or f["message"])
@@ -310,6 +337,8 @@ def _runtime(f: Facts) -> Said:
             f"使われた autotuner の config が、カーネルに必要な {names} を設定していません。"
             "どの triton.Config もカーネルのタイル引数をすべて設定してください(起動ではなく config が渡すものです)",
         )
+    if f["cause"] == "out-of-resources":
+        return _out_of_resources(f, q)
     if f["cause"] == "grid-float":
         return Said(
             "the grid holds a float — the number of programs must be a whole number: n / BLOCK_SIZE is true "
