@@ -126,8 +126,9 @@ def test_matmul_fast_mid_sizes_take_pointer_loads_where_host_time_would_show(h10
         ),
     )  # an A100: no TMA, 163 KB of shared memory per program
     fast._DEVICE.clear()
-    cfg = pick(2048, 2048, 2048, h100.device)
-    assert cfg["path"] == "tma-persistent" and cfg["num_stages"] == 3  # runs through pointers: 3 x 48 KB fits
+    cfg = pick(2048, 2048, 2048, h100.device)  # no mid-size rule before Hopper: the TMA tile, which runs
+    assert cfg["path"] == "tma-persistent" and cfg["num_stages"] == 3  # through pointers there
+    assert fast.fit_stages(h100.device, cfg, 2) == 3  # 3 x 48 KB fits 163 KB
 
 
 _GPUS = {  # shared_memory_per_block_optin: what torch reports
