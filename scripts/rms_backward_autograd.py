@@ -5,6 +5,9 @@
   reference   kernels/rms_norm_backward.py as shipped (stage 2 adds a [64, 32] tile of `partial` per step)
   rows-dw     the same, with the exercise's stage 2: one partial row per step, and the SM count asked on every
               call (the reference until 2026-12-03)
+  one-launch  kernels/rms_norm_backward_one_launch.py: the same math, stage 2 run by the last programs to start
+              (one Triton launch per backward instead of two)
+  one-uncapped  the same without maxnreg=128 (ptxas takes 134 registers at N = 4096: one program per SM)
   torch       autograd's backward of F.rms_norm
 
 Each variant runs y.backward(dy, retain_graph=True) on one graph (gradients reset first), timed by
@@ -57,6 +60,23 @@ def _rows_module():
     return rb
 
 
+class _NoCap:
+    """A JIT function whose launches drop `maxnreg`: the one-launch kernel as ptxas allocates it uncapped."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __getitem__(self, grid):
+        launch = self.fn[grid]
+        return lambda *args, **kwargs: launch(*args, **{k: v for k, v in kwargs.items() if k != "maxnreg"})
+
+
+def _one_launch_uncapped():
+    module = _load("rms_norm_backward_one_launch")
+    module.rms_norm_bwd_kernel = _NoCap(module.rms_norm_bwd_kernel)  # looked up at call time
+    return module
+
+
 def _timed(y, dy, leaves):
     def run():
         for leaf in leaves:
@@ -71,7 +91,8 @@ def main() -> int:
     parser.add_argument("--json")
     opts = parser.parse_args()
     M, N = 8192, 4096
-    variants = {"reference": _load("rms_norm_backward"), "rows-dw": _rows_module()}
+    variants = {"reference": _load("rms_norm_backward"), "rows-dw": _rows_module(),
+                "one-launch": _load("rms_norm_backward_one_launch"), "one-uncapped": _one_launch_uncapped()}
     print(torch.cuda.get_device_name(0), torch.__version__, triton.__version__)
     out = []
     for dtype in (torch.float16, torch.bfloat16):
@@ -109,7 +130,7 @@ def main() -> int:
                    "ms": q[0], "ms_p20": q[1], "ms_p80": q[2], "vs_torch": best["torch"][0] / q[0],
                    "round_medians_ms": medians}
             out.append(row)
-            print(f"{name:<10} {row['dtype']:<9} {q[0] * 1e3:7.1f} µs  (p20 {q[1] * 1e3:.1f}, p80 {q[2] * 1e3:.1f})  "
+            print(f"{name:<12} {row['dtype']:<9} {q[0] * 1e3:7.1f} µs  (p20 {q[1] * 1e3:.1f}, p80 {q[2] * 1e3:.1f})  "
                   f"{row['vs_torch']:.2f}x torch   rounds: " + " ".join(f"{m * 1e3:.1f}" for m in medians))
     if opts.json:
         Path(opts.json).write_text(json.dumps({"gpu": torch.cuda.get_device_name(0), "torch": torch.__version__,

@@ -1,0 +1,21 @@
+# Eighteenth session, prepared for the next GPU session (no device was lent in the eighteenth): lesson 12's
+# one-launch backward (kernels/rms_norm_backward_one_launch.py) against the two-kernel reference and torch.
+# Run on the device from the repo root:  bash scripts/gpu_s18.sh   (~4 min)
+export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD TRITONLAB_HOME=/tmp/tlhome
+timeout 300 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_rms_one_launch_gpu.py \
+  tests/integration/test_rms_one_launch.py > $OUT/pytest.log 2>&1; echo "pytest rc=$?"; tail -3 $OUT/pytest.log
+for which in solution one-launch; do
+  if [ $which = solution ]; then src=--solution; else src="--file kernels/rms_norm_backward_one_launch.py"; fi
+  timeout 200 python3 -m tritonlab bench 12/rms-norm-backward $src --json > $OUT/bench-$which.json 2>$OUT/bench-$which.err
+  echo "bench $which rc=$?"
+  python3 -c "
+import json; d=json.load(open('$OUT/bench-$which.json'))
+for r in d.get('rows') or []:
+    f = lambda v: '-' if v is None else f'{v * 1e3:.1f}'
+    print('  ', r.get('label') or r.get('params'), r.get('dtype'), 'per call', f(r.get('ms')), 'vs torch', f(r.get('torch_ms')),
+          '| GPU', f(r.get('gpu_ms')), 'vs torch', f(r.get('torch_gpu_ms')), 'us')
+"
+done
+timeout 240 python3 scripts/rms_backward_autograd.py --json $OUT/autograd.json > $OUT/autograd.log 2>&1
+echo "autograd rc=$?"; grep -v -i warn $OUT/autograd.log | tail -14
+timeout 120 python3 scripts/probe_autograd_host.py > $OUT/host.log 2>&1; echo "host rc=$?"; tail -14 $OUT/host.log
