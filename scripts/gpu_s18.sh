@@ -19,3 +19,6 @@ done
 timeout 240 python3 scripts/rms_backward_autograd.py --json $OUT/autograd.json > $OUT/autograd.log 2>&1
 echo "autograd rc=$?"; grep -v -i warn $OUT/autograd.log | tail -14
 timeout 120 python3 scripts/probe_autograd_host.py > $OUT/host.log 2>&1; echo "host rc=$?"; tail -14 $OUT/host.log
+# matmul_fast's B = weight.t() test now lives in one helper (is_weight_t): the TMA path with B.t() on the GPU
+timeout 240 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_matmul_fast_gpu.py > $OUT/pytest-matmul-fast.log 2>&1
+echo "matmul_fast gpu tests rc=$?"; tail -2 $OUT/pytest-matmul-fast.log

@@ -222,10 +222,15 @@ def _tma_ready(t) -> bool:
     return t.stride(1) == 1 and (t.stride(0) * t.element_size()) % 16 == 0 and t.data_ptr() % 16 == 0
 
 
+def is_weight_t(b) -> bool:
+    """B = weight.t() (F.linear's layout): unit stride down a column, so B's rows are not contiguous."""
+    return b.stride(0) == 1 and b.stride(1) != 1
+
+
 def tma_path_ok(a, b, c) -> bool:
     if TensorDescriptor is None or a.device.type != "cuda" or _device_facts(a.device)[1] < 9:
         return False
-    b_rows = b.t() if b.stride(0) == 1 and b.stride(1) != 1 else b
+    b_rows = b.t() if is_weight_t(b) else b
     return _tma_ready(a) and _tma_ready(b_rows) and _tma_ready(c)
 
 
@@ -234,7 +239,7 @@ def matmul_tma(a, b, c, bias, activation, cfg, persistent=True, warp_specialize=
     M, K = a.shape
     N = b.shape[1]
     bm, bn, bk = cfg["BLOCK_M"], cfg["BLOCK_N"], cfg["BLOCK_K"]
-    transposed = b.stride(0) == 1 and b.stride(1) != 1
+    transposed = is_weight_t(b)
     a_desc = TensorDescriptor.from_tensor(a, [bm, bk])
     b_desc = TensorDescriptor.from_tensor(b.t(), [bn, bk]) if transposed else TensorDescriptor.from_tensor(b, [bk, bn])
     c_desc = TensorDescriptor.from_tensor(c, [bm, bn])
@@ -272,7 +277,7 @@ def matmul(a, b, bias=None, activation=None, config=None, path=None):
     c = torch.empty((M, N), device=a.device, dtype=a.dtype)
     if M == 0 or N == 0:
         return c
-    transposed = b.stride(0) == 1 and b.stride(1) != 1  # B = weight.t()
+    transposed = is_weight_t(b)
     cfg = dict(config or pick_config(M, N, K, a.device, a.element_size(), strides_aligned(a, b), transposed))
     if bias is not None and bias.stride(0) != 1:
         bias = bias.contiguous()
