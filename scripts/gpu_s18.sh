@@ -22,3 +22,7 @@ timeout 120 python3 scripts/probe_autograd_host.py > $OUT/host.log 2>&1; echo "h
 # matmul_fast's B = weight.t() test now lives in one helper (is_weight_t): the TMA path with B.t() on the GPU
 timeout 240 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_matmul_fast_gpu.py > $OUT/pytest-matmul-fast.log 2>&1
 echo "matmul_fast gpu tests rc=$?"; tail -2 $OUT/pytest-matmul-fast.log
+# the cross-program read (lesson 12's "last program sums the partial rows") through a GPU verify: the GPU cases
+# and the interpreter audit that records the read
+timeout 300 python3 -m pytest -q -p no:cacheprovider tests/integration/test_lessons_11_12.py -k last_program \
+  tests/unit/test_cross_program_read.py > $OUT/pytest-cross-read.log 2>&1; echo "cross-read rc=$?"; tail -2 $OUT/pytest-cross-read.log

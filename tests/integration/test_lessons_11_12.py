@@ -237,3 +237,52 @@ print(before, err())
     before, after = map(float, out.stdout.split())
     assert after < 1e-3
     assert before > 1.0 or before == after  # a Triton that fixed it upstream is fine too
+
+
+def test_the_last_program_summing_the_partial_rows_is_a_cross_program_read(worker, tmp_path):
+    """A learner's shortcut past the second kernel: the last program of stage 1 adds up every partial row. The
+    interpreter runs that program last, so dw comes out right there (a false pass before the cross-read
+    record); on a GPU it reads rows other programs have not written yet."""
+    source = (KERNELS / "rms_norm_backward.py").read_text(encoding="utf-8")
+    store = "    tl.store(partial_dw_ptr + pid * N + cols, dw_acc, mask=mask)\n"
+    sums = (
+        "    if pid == n_programs - 1:  # the last program adds up every partial row: no second kernel\n"
+        "        total = tl.zeros([BLOCK_N], dtype=tl.float32)\n"
+        "        for p in range(0, n_programs):\n"
+        "            total += tl.load(partial_dw_ptr + p * N + cols, mask=mask, other=0.0)\n"
+        "        tl.store(dw_ptr + cols, total.to(dw_ptr.dtype.element_ty), mask=mask)\n"
+    )
+    replacements = [
+        (store, store + sums),
+        (
+            "    partial_dw_ptr,  # *partial [P, N] fp32: row p written by program p (stage 1 of dw)\n",
+            "    partial_dw_ptr,  # *partial [P, N] fp32: row p written by program p (stage 1 of dw)\n    dw_ptr,\n",
+        ),
+        (
+            "(dy, x, weight, rstd, dx, partial, M, N, x.stride(0),",
+            "(dy, x, weight, rstd, dx, partial, dw, M, N, x.stride(0),",
+        ),
+        (
+            "    rms_norm_bwd_dw_kernel[(triton.cdiv(N, DW_BLOCK),)](partial, dw, P, N, BLOCK_N=DW_BLOCK, BLOCK_P=64)\n",
+            "    if M == 0:\n        dw.zero_()\n",
+        ),
+    ]
+    for old, new in replacements:
+        assert source.count(old) == 1, old
+        source = source.replace(old, new)
+    path = tmp_path / "last_program_sums.py"
+    path.write_text(source, encoding="utf-8")
+    load_line = (
+        source.splitlines().index(
+            "            total += tl.load(partial_dw_ptr + p * N + cols, mask=mask, other=0.0)"
+        )
+        + 1
+    )
+    store_line = source.splitlines().index(store.rstrip("\n")) + 1
+    result = verify(worker, "12/rms-norm-backward", file=str(path))
+    assert result.get("passed") is False, result.get("summary")
+    reads = [d for d in diagnoses_of(result) if d.get("kind") == "cross-program-read"]
+    assert reads, sorted({d.get("kind") for d in diagnoses_of(result)})
+    assert {(d["line"], d["store_line"], d["argument"]) for d in reads} == {
+        (load_line, store_line, "partial_dw_ptr")
+    }

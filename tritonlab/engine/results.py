@@ -92,6 +92,7 @@ class Kind(str, Enum):
     STORED_TWICE = "stored-twice"  # output elements stored by several programs (`store_once` contract)
     ALLOCATOR_MISSING = "allocator-missing"  # device-side tensor descriptors without triton.set_allocator
     RACE = "race"  # programs of one launch load and store one element without atomics (lost updates on a GPU)
+    CROSS_PROGRAM_READ = "cross-program-read"  # one program loads what another stores in the same launch
 
     @classmethod
     def parse(cls, value: Any) -> Kind | None:

@@ -82,6 +82,7 @@ LABELS: dict[Kind, Said] = {
     Kind.STORED_TWICE: Said("tiles computed twice", "タイルの重複計算"),
     Kind.ALLOCATOR_MISSING: Said("no allocator", "アロケータ未登録"),
     Kind.RACE: Said("race between programs", "プログラム間の競合"),
+    Kind.CROSS_PROGRAM_READ: Said("reads another program's store", "別のプログラムのストアを読む"),
 }
 
 
@@ -2496,6 +2497,37 @@ def _race(f: Facts) -> Said:
         "ので、ここでは値が正しくなります。GPU ではプログラムが同時に動くため、あるプログラムのストアが別の"
         "プログラムの更新を上書きして失われます。プログラムごとに自分の領域を持たせる(プログラムごとの部分"
         "結果を 2 段目で足す)か、tl.atomic_add を使ってください",
+    )
+
+
+@says(Kind.CROSS_PROGRAM_READ)
+def _cross_program_read(f: Facts) -> Said:
+    count, kernel = f["count"], f["kernel"] or "the kernel"
+    of = f" of {f['argument']}" if f["argument"] else ""
+    of_ja = f"{f['argument']} の " if f["argument"] else ""
+    reader = _program({"program_id": f["reader"]}) if f["reader"] else "?"
+    writer = _program({"program_id": f["writer"]}) if f["writer"] else "?"
+    at = f"line {f['line']}: " if f["line"] else ""
+    at_ja = f"{f['line']} 行目: " if f["line"] else ""
+    where = f" (line {f['store_line']})" if f["store_line"] else ""
+    where_ja = f" {f['store_line']} 行目で" if f["store_line"] else ""
+    if f["stored"] == "after":
+        here = "the interpreter ran this load before that store, so it read the old values"
+        here_ja = "インタプリタではこの読み込みがそのストアより先に実行されたので、古い値を読みました"
+    else:
+        here = "the interpreter ran that program first, so the values were already there"
+        here_ja = "インタプリタではそのプログラムが先に実行されたので、値はすでに書かれていました"
+    return Said(
+        f"{at}program {reader} loads {_n(count, 'en', 'element', 'elements', '')}{of} that program {writer} "
+        f"stores{where} in the same {kernel} launch, with no atomics between them — {here}. On a GPU the "
+        "programs of one launch run at the same time and in any order, so this load may see the value before "
+        "or after that store: read another program's results in a second launch (a second kernel, like the "
+        "second stage of a two-stage reduction), or make the reader wait for them with atomics",
+        f"{at_ja}{kernel} の 1 回の起動の中で、プログラム {writer} が{where_ja}ストアする {of_ja}"
+        f"{number(count)} 要素を、プログラム {reader} がアトミック操作なしに読み込んでいます。{here_ja}。GPU では "
+        "1 回の起動のプログラムは同時に、順不同に動くので、この読み込みがストアの前の値を見るか後の値を見るかは"
+        "決まりません。別のプログラムの結果は次の起動(2 段階のリダクションの第2段のような 2 つ目のカーネル)で"
+        "読むか、アトミック操作で読み手を待たせてください",
     )
 
 

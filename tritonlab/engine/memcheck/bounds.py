@@ -214,6 +214,11 @@ class MemcheckStats:
     # elements that several programs of one launch stored (a race or not): an unwritten row next to one names
     # the cause — the programs store into the same place (a store offset without the program's row)
     overlaps: list[dict] = dataclasses.field(default_factory=list)
+    # cross-program reads: in one launch without atomics, elements one program loaded and another stored.
+    # The interpreter runs programs in order, so the load saw the store (or not yet) by that order; a GPU
+    # runs them at once and in any order: a "last program sums the partial rows" kernel reads rows not yet
+    # written
+    cross_reads: list[dict] = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -237,6 +242,14 @@ class _Launch:
     stores: list = dataclasses.field(default_factory=list)
     rmw: list = dataclasses.field(default_factory=list)
     locked: bool = False
+    # the cross-read record: every program's plain loads (program, line, addresses) up to CROSS_READS
+    # addresses, each store's line (beside `stores`), each program's place in the run order, and whether the
+    # launch used any atomic (then programs may be waiting for each other: not judged)
+    reads: list = dataclasses.field(default_factory=list)
+    read_total: int = 0
+    store_lines: list = dataclasses.field(default_factory=list)
+    order: dict = dataclasses.field(default_factory=dict)
+    atomics: bool = False
 
 
 def _caller_facts(file: str, helper: FrameType, line: int) -> dict | None:
@@ -371,7 +384,10 @@ class InterpreterMemcheck:
                 raise
             finally:
                 memcheck._launches.pop()
+            races = len(memcheck.stats.races)
             memcheck._find_race(launch)
+            if len(memcheck.stats.races) == races:  # a read-modify-write race says it already
+                memcheck._find_cross_read(launch)
             return result
 
         self._patches.set(executor_cls, "__call__", call)
@@ -517,6 +533,8 @@ class InterpreterMemcheck:
 
     #: loads kept per program for the read-modify-write test (beyond it, that program's stores are not tested)
     RACE_LOADS = 1 << 22
+    #: loads kept per launch for the cross-read test (beyond it, later loads are not tested)
+    CROSS_READS = 1 << 21
 
     def _note_access(self, launch: _Launch, op: str, access: str, addrs: np.ndarray) -> None:
         """Record what the race test needs: this program's loads, each plain store, and the stored addresses
@@ -524,17 +542,24 @@ class InterpreterMemcheck:
         layer-norm backward guards its shared partial sums with one."""
         if op == "create_atomic_cas":
             launch.locked = True
+        if op in ("create_atomic_rmw", "create_atomic_cas"):
+            launch.atomics = True
         if op in ("create_atomic_rmw", "create_atomic_cas") or addrs.size == 0 or launch.locked:
             return
         program = tuple(getattr(self._builder, "grid_idx", None) or (0, 0, 0))
         if program != launch.program:
             launch.program, launch.program_loads, launch.program_loaded = program, [], 0
+            launch.order.setdefault(program, len(launch.order))
         if access == "load":
             if launch.program_loaded + addrs.size <= self.RACE_LOADS:
                 launch.program_loads.append(addrs.copy())
                 launch.program_loaded += int(addrs.size)
+            if not launch.atomics and launch.read_total + addrs.size <= self.CROSS_READS:
+                launch.reads.append((program, self._source_line(launch)[1], addrs.copy()))
+                launch.read_total += int(addrs.size)
             return
         launch.stores.append((program, addrs.copy()))
+        launch.store_lines.append(self._source_line(launch)[1])
         low, high = addrs.min(), addrs.max()
         near = [a for a in launch.program_loads if a.size and a.min() <= high and a.max() >= low]
         if near:  # only loads whose span meets the store's (an output buffer is seldom loaded)
@@ -588,6 +613,63 @@ class InterpreterMemcheck:
                 }
             )
             return
+
+    def _find_cross_read(self, launch: _Launch) -> None:
+        """After a launch without atomics: elements that one program loaded and another program stored.
+        One record per launch: the first such load's line, its buffer, how many elements, the reader and the
+        writer (with the store's line), and whether the store ran before the load here (the reader saw the
+        writer's value) or after it (the writer overwrote what the reader had read)."""
+        if launch.atomics or launch.locked or not launch.reads or not launch.stores or len(launch.order) < 2:
+            return
+        if len(self.stats.cross_reads) >= 8:
+            return
+        addrs = np.concatenate([a for _, a in launch.stores])
+        owners = np.concatenate(
+            [np.full(a.size, launch.order.get(p, -1), dtype=np.int64) for p, a in launch.stores]
+        )
+        by_addr = np.argsort(addrs, kind="stable")
+        addrs, owners = addrs[by_addr], owners[by_addr]
+        stored, first = np.unique(addrs, return_index=True)
+        lo, hi = np.minimum.reduceat(owners, first), np.maximum.reduceat(owners, first)
+        flagged: list[np.ndarray] = []
+        example = None
+        for program, line, read in launch.reads:
+            me = launch.order.get(program, -1)
+            at = np.minimum(np.searchsorted(stored, read), stored.size - 1)
+            other = (stored[at] == read) & ((lo[at] != me) | (hi[at] != me))
+            if not other.any():
+                continue
+            flagged.append(read[other])
+            if example is None:
+                k = int(at[other][0])
+                writer_order = int(lo[k] if lo[k] != me else hi[k])
+                example = (program, line, read[other][0], writer_order, me)
+        if example is None:
+            return
+        reader, line, addr, writer_order, me = example
+        writer = next(p for p, i in launch.order.items() if i == writer_order)
+        store_line = next(
+            (
+                sl
+                for (p, a), sl in zip(launch.stores, launch.store_lines, strict=True)
+                if p == writer and bool((a == addr).any())
+            ),
+            None,
+        )
+        region = next((r for r in launch.regions if bool(r.contains(np.array([addr]), 1)[0])), None)
+        self.stats.cross_reads.append(
+            {
+                "kernel": launch.kernel,
+                "file": launch.file,
+                "line": line,
+                "store_line": store_line,
+                "argument": region.name if region is not None else None,
+                "count": int(np.unique(np.concatenate(flagged)).size),
+                "reader": list(reader),
+                "writer": list(writer),
+                "stored": "before" if writer_order < me else "after",
+            }
+        )
 
     def _report(
         self, launch: _Launch, op: str, access: str, addrs: np.ndarray, ok: np.ndarray, nbytes: int

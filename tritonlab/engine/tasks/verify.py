@@ -2480,9 +2480,10 @@ def _learner_records(stats: dict | None, key: str, learner_file: str | None) -> 
 
 
 def _races(stats: dict, learner_file: str | None) -> list[dict]:
-    """The interpreter's race record (memcheck: elements that several programs of one launch loaded and
-    stored without atomics) as diagnoses, for the learner's kernels: a GPU loses updates there, while the
-    interpreter, running programs one by one, computes the right values."""
+    """The interpreter's race records as diagnoses, for the learner's kernels. `races`: elements that several
+    programs of one launch loaded and stored without atomics (a GPU loses updates there). `cross_reads`:
+    elements one program loaded and another stored in one launch without atomics (a GPU may run the load
+    before the store). The interpreter, running programs one by one, computes the right values in both."""
     found = []
     for race in _learner_records(stats, "races", learner_file):
         count, arg = _int(race.get("count")), race.get("argument")
@@ -2499,6 +2500,25 @@ def _races(stats: dict, learner_file: str | None) -> list[dict]:
                 f"stored back by more than one program of one {race.get('kernel')} launch (programs "
                 f"{' and '.join(str(p) for p in programs)}), without atomics: on a GPU one program's store "
                 "overwrites another's update — give each program its own slice or use tl.atomic_add",
+            }
+        )
+    for read in _learner_records(stats, "cross_reads", learner_file):
+        count, arg = _int(read.get("count")), read.get("argument")
+        reader, writer = read.get("reader"), read.get("writer")
+        found.append(
+            {
+                "kind": "cross-program-read",
+                "kernel": read.get("kernel"),
+                "argument": arg,
+                "count": count,
+                "reader": reader if isinstance(reader, list) else None,
+                "writer": writer if isinstance(writer, list) else None,
+                "line": read.get("line"),
+                "store_line": read.get("store_line"),
+                "stored": read.get("stored") if read.get("stored") in ("before", "after") else None,
+                "message": f"program {reader} loads {count} elements{' of ' + str(arg) if arg else ''} that "
+                f"program {writer} stores in the same {read.get('kernel')} launch, without atomics: on a GPU "
+                "the load may run before or after that store — read them in a second launch",
             }
         )
     return found
