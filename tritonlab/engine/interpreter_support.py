@@ -9,6 +9,7 @@ the interpreter, and never reported as GPU timing (bench says so).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import statistics
 import time
@@ -604,3 +605,36 @@ def repair_range_loop_variable() -> bool:
     transformer.visit_For = visit_For
     transformer._tritonlab_for = True
     return True
+
+
+@contextlib.contextmanager
+def programs_in_reverse():
+    """Run every launch's programs in the reverse of the interpreter's order while inside: program (x, y, z)
+    of a (gx, gy, gz) grid runs where (gx-1-x, gy-1-y, gz-1-z) would. The interpreter otherwise runs programs
+    in one fixed order, so a result that depends on that order (atomics adding floats, one program reading
+    another's store) never shows a second face here; on a GPU the order changes from run to run. Yields
+    whether the hook is in (False: an interpreter this does not know, nothing changed)."""
+    try:
+        from triton.runtime import interpreter
+
+        builder = interpreter.interpreter_builder
+        original = builder.set_grid_idx
+    except (ImportError, AttributeError):
+        yield False
+        return
+    if not hasattr(builder, "grid_dim"):
+        yield False
+        return
+
+    def set_grid_idx(x, y, z):
+        gx, gy, gz = builder.grid_dim
+        return original(gx - 1 - x, gy - 1 - y, gz - 1 - z)
+
+    builder.set_grid_idx = set_grid_idx
+    try:
+        yield True
+    finally:
+        if builder.__dict__.get("set_grid_idx") is set_grid_idx:
+            del builder.set_grid_idx
+        if builder.set_grid_idx is not original:  # it was an instance attribute before us: put it back
+            builder.set_grid_idx = original

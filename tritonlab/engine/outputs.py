@@ -9,7 +9,8 @@ a lesson must stay adding a folder, so `[exercise.verify]` says what to compare 
     grad_output = "randn"             how dy is made (seeded, the forward output's shape, dtype): randn | ones
     output_tolerance = { grad_w = { float16 = { atol = …, rtol = … } } }
                                       per output, over the per-dtype default
-    deterministic = true              on a GPU, a second identical run must give the same bits (no atomics)
+    deterministic = true              a second identical run must give the same bits (no atomics): every
+                                      case on a GPU; on the interpreter one case, its programs reversed
     ops         = ["ns::name", …]     these operators must be dispatched during the call (torch.library ops)
     compile     = true                on a GPU, torch.compile(fullgraph=True) of the wrapper must match eager
 
@@ -194,20 +195,29 @@ class Plan:
                     )
             return
 
-    def compare_bits(self, first, second, diagnoses: list) -> None:
-        """Two runs on identical inputs: the same bits, output by output (deterministic = true)."""
+    def compare_bits(self, first, second, diagnoses: list, order: str = "same") -> None:
+        """Two runs on identical inputs: the same bits, output by output (deterministic = true). `order`:
+        "same" (a GPU, where the order changes by itself) or "reversed" (the interpreter ran the second one's
+        programs in reverse order)."""
         for name, a, b in zip(self.names, first, second, strict=False):
             if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.shape == b.shape:
                 same = torch.equal(a, b) or torch.equal(torch.nan_to_num(a), torch.nan_to_num(b))
                 if not same:
                     differ = int((a != b).sum())
+                    how = (
+                        "with the programs run in reverse order"
+                        if order == "reversed"
+                        else "on the same inputs"
+                    )
                     diagnoses.append(
                         {
                             "kind": "nondeterministic",
                             "output": name,
                             "changed": differ,
-                            "message": f"{name}: two runs on the same inputs differ in {differ} elements — "
-                            "a reduction whose order changes between runs (atomics)",
+                            "order": order,
+                            "message": f"{name}: two runs {how} differ in {differ} elements — the "
+                            "result depends on the order programs run in (atomics, or a program reading "
+                            "another's result)",
                         }
                     )
 

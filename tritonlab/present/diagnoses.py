@@ -2394,6 +2394,20 @@ def _no_gradient(f: Facts) -> Said:
 @says(Kind.NONDETERMINISTIC)
 def _nondeterministic(f: Facts) -> Said:
     name = f["output"] or "?"
+    if f["order"] == "reversed":
+        return Said(
+            f"running the programs in reverse order changes {name} "
+            f"({_n(f['changed'], 'en', 'element', 'elements', '')} differ): the result depends on the order "
+            "the programs run in. The interpreter runs them in one fixed order; a GPU runs them at the same time, "
+            "in an order that changes from run to run, so its bits would change too. Atomics adding floats, or "
+            "one program reading another's result, do this — reduce in a fixed order (partial sums per program, "
+            "then a second pass that adds them in order)",
+            f"プログラムを逆順に実行すると {name} が変わります({number(f['changed'])} 要素が異なります)。"
+            "結果がプログラムの実行順序に依存しています。インタプリタはプログラムを決まった順に実行しますが、GPU では"
+            "同時に、実行ごとに変わる順序で動くので、ビットも実行ごとに変わります。浮動小数点を足すアトミック演算や、"
+            "別のプログラムの結果を読むプログラムがこれを起こします。順序を固定してリダクションしてください"
+            "(プログラムごとの部分和を作り、2 段目で順に足す)",
+        )
     return Said(
         f"two runs on the same inputs give different {name} ({_n(f['changed'], 'en', 'element', 'elements', '')} "
         "differ): the order of a reduction changes between runs (atomics) — reduce in a fixed order "

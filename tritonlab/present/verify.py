@@ -88,8 +88,24 @@ UNCHECKED = {
 }
 
 
+#: What replaces UNCHECKED["deterministic"] where the interpreter ran one case's programs in reverse order.
+REORDERED = Said(
+    "determinism on every case (one case ran again with its programs in reverse order and kept its bits; a GPU "
+    "runs every case twice)",
+    "すべてのケースでの決定性(1 ケースはプログラムを逆順にしてもう一度実行し、同じビットでした。GPU ではすべての"
+    "ケースを 2 回実行します)",
+)
+
+
 def _unchecked(cases: list, key: str) -> bool:
     return any(isinstance(_get(c, key), dict) and _get(c, key).get("checked") is False for c in cases)
+
+
+def _reordered(cases: list) -> bool:
+    return any(
+        isinstance(_get(c, "deterministic"), dict) and _get(c, "deterministic").get("how") == "reversed"
+        for c in cases
+    )
 
 
 def summary(result: Any, lang: str) -> str:
@@ -105,7 +121,11 @@ def summary(result: Any, lang: str) -> str:
     if _get(result, "passed"):
         be = backend_name(_get(result, "backend"), lang)
         verdict = Said(f"all {len(cases)} cases pass on the {be}", f"{be}で全 {len(cases)} ケースに合格")
-        unchecked = [UNCHECKED[k] for k in UNCHECKED if _unchecked(cases, k)]
+        unchecked = [
+            REORDERED if k == "deterministic" and _reordered(cases) else UNCHECKED[k]
+            for k in UNCHECKED
+            if _unchecked(cases, k)
+        ]
         if unchecked:
             verdict += Said(
                 " — not checked here: " + ", ".join(u.en for u in unchecked),

@@ -656,13 +656,21 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
     ][:64]
     payload: dict = {"outputs": _plain_tensors(got)}
     spec = exercise.verify
-    if spec.deterministic and backend == "gpu":  # the judge compares the two runs' bits
-        try:
-            payload["again"] = _plain_tensors(
-                exercise_env.LearnerCall(plan_loaded, backend)(*inputs.values(), **kwargs)
-            )
-        except Exception as exc:  # noqa: BLE001 - the second run failing is the learner's, say so
-            facts["again_error"] = classify(exc, loaded.file)
+    # The judge compares the two runs' bits. On a GPU every case runs twice; on the interpreter, whose order
+    # never changes, one case (the judge's "reorder") runs again with its programs in reverse order.
+    if spec.deterministic and (backend == "gpu" or case.get("reorder")):
+        from tritonlab.engine.interpreter_support import programs_in_reverse
+
+        with programs_in_reverse() if backend != "gpu" else contextlib.nullcontext(False) as reversed_:
+            try:
+                payload["again"] = _plain_tensors(
+                    exercise_env.LearnerCall(plan_loaded, backend)(*inputs.values(), **kwargs)
+                )
+            except Exception as exc:  # noqa: BLE001 - the second run failing is the learner's, say so
+                facts["again_error"] = classify(exc, loaded.file)
+        facts["again_order"] = "reversed" if reversed_ else "same"
+        if backend != "gpu" and not reversed_:
+            payload.pop("again", None)  # an interpreter this cannot reorder: nothing was checked
     if case.get("compile"):
         facts["compile"] = _compile(plan, loaded.wrapper, list(inputs.values()), kwargs, payload)
     payload["inputs"] = {

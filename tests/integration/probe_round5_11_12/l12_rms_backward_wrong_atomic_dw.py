@@ -1,4 +1,5 @@
-"""Learner: accumulates dw with tl.atomic_add into one zeroed fp32 row (no stage 2) and casts it in the wrapper."""
+"""Learner: accumulates dw with tl.atomic_add into one zeroed fp32 row (no stage 2) and casts it in the wrapper.
+Right values in an order that changes between GPU runs: the exercise asks for the same bits every run."""
 
 import torch
 import triton
