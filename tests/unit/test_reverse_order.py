@@ -89,3 +89,102 @@ def test_an_order_dependent_result_is_said_as_such_in_both_languages():
     assert ja.startswith("プログラムを逆順に実行すると grad_w が変わります(45 要素が異なります)")
     gpu = describe(dict(facts, order="same"), "en")
     assert gpu.startswith("two runs on the same inputs give different grad_w")
+
+
+WAITS = r"""
+import json
+import time
+import torch
+import triton
+import triton.language as tl
+from tritonlab.engine import interpreter_support
+from tritonlab.engine.interpreter_support import programs_in_reverse
+from tritonlab.engine.learner import classify
+from tritonlab.engine.memcheck import InterpreterMemcheck
+
+interpreter_support.prepare_interpreter()
+
+
+@triton.jit
+def roles_by_id(flag_ptr, out_ptr, P):
+    pid = tl.program_id(0)
+    if pid < P:
+        tl.store(out_ptr + pid, pid + 1.0)
+        tl.atomic_add(flag_ptr, 1)
+    else:
+        while tl.atomic_add(flag_ptr, 0) < P:  # waits for programs 0 .. P-1
+            pass
+        tl.store(out_ptr + pid, -1.0)
+
+
+@triton.jit
+def locked_sum(x_ptr, acc_ptr, lock_ptr, N: tl.constexpr):
+    cols = tl.arange(0, N)
+    x = tl.load(x_ptr + tl.program_id(0) * N + cols)
+    while tl.atomic_cas(lock_ptr, 0, 1) == 1:
+        pass
+    tl.store(acc_ptr + cols, tl.load(acc_ptr + cols) + x)
+    tl.atomic_xchg(lock_ptr, 0)
+
+
+def launch_roles():
+    roles_by_id[(4,)](torch.zeros(1, dtype=torch.int32), torch.zeros(4), 3)
+
+
+found = {}
+with InterpreterMemcheck(__file__) as mc:
+    launch_roles()  # in order: programs 0-2 run first, program 3's wait ends at once
+    found["in_order"] = "ok"
+    began = time.perf_counter()
+    try:
+        with programs_in_reverse():
+            launch_roles()
+        found["reversed"] = "ok"
+    except Exception as exc:
+        err = classify(exc, __file__)
+        found["reversed"] = {k: err.get(k) for k in ("kind", "cause", "line", "program_id", "times", "order")}
+    found["seconds"] = time.perf_counter() - began
+    with programs_in_reverse():
+        locked_sum[(3,)](torch.arange(12.0), torch.zeros(4), torch.zeros(1, dtype=torch.int32), N=4)
+    found["lock"] = "ok"
+print(json.dumps(found))
+"""
+
+
+def test_a_wait_for_programs_that_cannot_run_is_named_at_once_and_a_lock_is_not(tmp_path):
+    """Roles by program_id: run in reverse, the waiting program starts first and spins on an atomic that
+    nothing can change. The lab stops it after SPIN_LIMIT unchanged repeats (about a second), not at the
+    verify timeout, and names the line, the program and the order; a lock taken and released by each program
+    in turn (the official layer-norm backward) never spins."""
+    script = tmp_path / "waits.py"
+    script.write_text(WAITS)
+    found = last_json(
+        run_interpreted("import runpy, sys; runpy.run_path(sys.argv[1], run_name='__main__')", str(script))
+    )
+    assert found["in_order"] == "ok" and found["lock"] == "ok"
+    waits = found["reversed"]
+    assert waits["kind"] == "runtime" and waits["cause"] == "waits-forever", waits
+    line = next(
+        i for i, text in enumerate(WAITS.splitlines(), 1) if "while tl.atomic_add(flag_ptr, 0) < P" in text
+    )
+    assert waits["line"] == line and waits["program_id"] == [3, 0, 0] and waits["order"] == "reversed", waits
+    assert waits["times"] >= 1000 and found["seconds"] < 20, found
+
+
+def test_a_wait_that_cannot_end_is_said_in_both_languages():
+    facts = {
+        "kind": "runtime",
+        "cause": "waits-forever",
+        "line": 21,
+        "program_id": [3, 0, 0],
+        "grid": [4, 1, 1],
+        "times": 5000,
+        "order": "reversed",
+    }
+    en, ja = describe(facts, "en"), describe(facts, "ja")
+    assert en.startswith("program 3 repeated this atomic 5000 times and nothing it reads changed")
+    assert "reverse order" in en and "deadlock" in en and "ticket" in en
+    assert (
+        ja.startswith("プログラム 3 がこのアトミック操作を 5000 回繰り返しました") and "デッドロック" in ja
+    )
+    assert "runs after it" in describe(dict(facts, order="in-order"), "en")

@@ -607,6 +607,14 @@ def repair_range_loop_variable() -> bool:
     return True
 
 
+_REVERSED: list[bool] = []  # non-empty while programs_in_reverse is in force
+
+
+def reversed_order() -> bool:
+    """Whether launches run their programs in reverse order now (programs_in_reverse)."""
+    return bool(_REVERSED)
+
+
 @contextlib.contextmanager
 def programs_in_reverse():
     """Run every launch's programs in the reverse of the interpreter's order while inside: program (x, y, z)
@@ -631,9 +639,11 @@ def programs_in_reverse():
         return original(gx - 1 - x, gy - 1 - y, gz - 1 - z)
 
     builder.set_grid_idx = set_grid_idx
+    _REVERSED.append(True)
     try:
         yield True
     finally:
+        _REVERSED.pop()
         if builder.__dict__.get("set_grid_idx") is set_grid_idx:
             del builder.set_grid_idx
         if builder.set_grid_idx is not original:  # it was an instance attribute before us: put it back

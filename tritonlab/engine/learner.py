@@ -109,6 +109,20 @@ def classify(exc: BaseException, learner_file: str) -> dict:
     if oob is not None:
         info = oob.to_dict()
         return error("oob", oob.message, info.get("line") or line, detail=info)
+    try:
+        waits = memcheck.find_waits_forever(exc)
+    except Exception:
+        waits = None
+    if waits is not None:
+        facts = waits.to_dict()
+        return error(
+            "runtime",
+            str(waits),
+            waits.line or line,
+            exception=f"{type(waits).__name__}: {waits}",
+            cause="waits-forever",
+            **{k: v for k, v in facts.items() if k != "line"},
+        )
 
     text = " ".join(str(e) for e in chain)
     if any(marker in text for marker in CUDA_FAULT_MARKERS):

@@ -36,7 +36,7 @@ from .launches import (
     tensor_of,
     track_launches,
 )
-from .report import OutOfBounds, find_oob
+from .report import OutOfBounds, WaitsForever, find_oob, find_waits_forever
 
 __all__ = [
     "FAR_ROW_STRIDE",
@@ -45,7 +45,9 @@ __all__ = [
     "InterpreterMemcheck",
     "MemcheckStats",
     "OutOfBounds",
+    "WaitsForever",
     "find_oob",
+    "find_waits_forever",
     "is_poison",
     "poison_",
     "poison_bits",

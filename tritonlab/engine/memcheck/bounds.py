@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from .hooks import _interpret_mode, _kernel_file, _kernel_name, _Patches, _same_file
-from .report import _MAX_OFFSETS, OutOfBounds, _parsed_file, _spans_line, find_oob
+from .report import _MAX_OFFSETS, OutOfBounds, WaitsForever, _parsed_file, _spans_line, find_oob
 
 _UINT64 = 1 << 64
 
@@ -250,6 +250,10 @@ class _Launch:
     store_lines: list = dataclasses.field(default_factory=list)
     order: dict = dataclasses.field(default_factory=dict)
     atomics: bool = False
+    # the spin record: (program, line) of the last atomic, what it returned, and how many times in a row the
+    # same program repeated it there with the same result and the memory unchanged
+    spin: tuple = ()
+    spin_count: int = 0
 
 
 def _caller_facts(file: str, helper: FrameType, line: int) -> dict | None:
@@ -427,11 +431,17 @@ class InterpreterMemcheck:
                     padding = memcheck._undefined_padding(ptrs, mask)
                     if padding is not None:
                         args = (*args[:2], padding, *args[3:])
+                if name in ("create_atomic_rmw", "create_atomic_cas"):
+                    ptrs = args[ptr_pos]
+                    before = memcheck._peek(ptrs, mask)
                 memcheck._nested += 1
                 try:
-                    return original(*args, **kwargs)
+                    result = original(*args, **kwargs)
                 finally:
                     memcheck._nested -= 1
+                if name in ("create_atomic_rmw", "create_atomic_cas"):
+                    memcheck._note_atomic(result, before, memcheck._peek(ptrs, mask))
+                return result
 
             self._patches.set(builder, name, hooked)
 
@@ -528,6 +538,66 @@ class InterpreterMemcheck:
         if ok.all():
             return
         raise self._report(launch, op, access, addrs, ok, nbytes)
+
+    # -- spin-waits -----------------------------------------------------------------------------------------
+
+    #: repeats of one atomic by one program, at one line, with nothing changed, before it is called a wait
+    #: that cannot end (~4,000 such loop steps a second here: about a second of spinning, not the timeout)
+    SPIN_LIMIT = 5000
+
+    def _peek(self, ptrs: Any, mask: Any) -> bytes | None:
+        """The bytes the atomic's masked-in lanes point at (to see whether the atomic changed memory)."""
+        try:
+            data = np.asarray(getattr(ptrs, "data", ptrs)).astype(np.uint64, copy=False).reshape(-1)
+            if mask is not None:
+                m = np.asarray(getattr(mask, "data", mask)).astype(bool, copy=False)
+                data = data[np.broadcast_to(m, np.asarray(getattr(ptrs, "data", ptrs)).shape).reshape(-1)]
+            size = _element_bytes(ptrs)
+            if data.size == 0 or data.size > 64 or not self._launches or not self._launches[-1].checking:
+                return None
+            inside = np.zeros(data.shape, dtype=bool)
+            for region in self._launches[-1].regions:
+                inside |= region.contains(data, size)
+            if not inside.all():  # only memory the bounds check has vouched for is read
+                return None
+            import ctypes
+
+            return b"".join(ctypes.string_at(int(a), size) for a in data)
+        except Exception:  # noqa: BLE001 - a checker bug must not break the learner's run
+            return None
+
+    def _note_atomic(self, result: Any, before: bytes | None, after: bytes | None) -> None:
+        """Count the same program repeating the same atomic at the same line with the same result and memory
+        left as it was; past SPIN_LIMIT, raise WaitsForever: nothing else runs while this program waits."""
+        if not self._launches or before is None or before != after:
+            if self._launches:
+                self._launches[-1].spin, self._launches[-1].spin_count = (), 0
+            return
+        launch = self._launches[-1]
+        program = tuple(getattr(self._builder, "grid_idx", None) or (0, 0, 0))
+        file, line = self._source_line(launch)
+        try:
+            value = np.asarray(getattr(result, "data", result)).tobytes()
+        except Exception:  # noqa: BLE001
+            return
+        key = (program, line, value)
+        if launch.spin == key:
+            launch.spin_count += 1
+        else:
+            launch.spin, launch.spin_count = key, 1
+        if launch.spin_count >= self.SPIN_LIMIT:
+            from tritonlab.engine import interpreter_support
+
+            grid = tuple(getattr(self._builder, "grid_dim", None) or (1, 1, 1))
+            raise WaitsForever(
+                launch.kernel,
+                file,
+                line,
+                program,
+                grid,
+                launch.spin_count,
+                interpreter_support.reversed_order(),
+            )
 
     # -- races between programs -----------------------------------------------------------------------------
 

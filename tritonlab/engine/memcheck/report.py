@@ -695,6 +695,54 @@ def _oob_from_dict(d: dict) -> OutOfBounds:
     return OutOfBounds(**kwargs)
 
 
+class WaitsForever(Exception):
+    """A program of an interpreted launch repeats one atomic at one line, and neither the memory nor what the
+    atomic returns changes: a spin-wait on other programs. The interpreter runs one program at a time, so no
+    other program can ever change what it reads — it would spin until the timeout."""
+
+    def __init__(
+        self,
+        kernel: str,
+        file: str | None,
+        line: int | None,
+        program: tuple,
+        grid: tuple,
+        times: int,
+        reversed_order: bool,
+    ):
+        self.kernel, self.file, self.line, self.program, self.grid = kernel, file, line, program, grid
+        self.times, self.reversed_order = times, reversed_order
+        super().__init__(
+            f"program {program} of {kernel} repeated the atomic at line {line} {times} times and nothing it "
+            "reads changed: it waits for other programs that cannot run while it waits"
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "kernel": self.kernel,
+            "line": self.line,
+            "program_id": list(self.program),
+            "grid": list(self.grid),
+            "times": self.times,
+            "order": "reversed" if self.reversed_order else "in-order",
+        }
+
+
+def find_waits_forever(exc: BaseException | None) -> WaitsForever | None:
+    """The WaitsForever behind `exc`, following __cause__ and __context__ (the interpreter wraps errors)."""
+    seen: set[int] = set()
+    pending = [exc]
+    while pending:
+        e = pending.pop(0)
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, WaitsForever):
+            return e
+        pending.extend([e.__cause__, e.__context__])
+    return None
+
+
 def find_oob(exc: BaseException | None) -> OutOfBounds | None:
     """The OutOfBounds behind `exc`, following __cause__ and __context__ (the interpreter wraps errors)."""
     seen: set[int] = set()
