@@ -105,3 +105,22 @@ def test_the_file_reads_on_its_own():
     source = ONE_LAUNCH.read_text(encoding="utf-8")
     imports = {line.split()[1] for line in source.splitlines() if line.startswith(("import ", "from "))}
     assert imports == {"torch", "triton", "triton.language"}, imports
+
+
+def test_roles_by_program_id_wait_forever_when_the_programs_run_in_reverse(worker, tmp_path):
+    """The same kernel with roles by program_id instead of a ticket: in order it passes (stage 1 runs first);
+    the reverse-order case starts a stage-2 program first, and it waits for programs that cannot run. The lab
+    names the spin's line within seconds instead of the verify timeout — on a GPU this can deadlock."""
+    source = ONE_LAUNCH.read_text(encoding="utf-8")
+    ticket = "    ticket = tl.atomic_add(counters_ptr, 1)  # 0, 1, 2, … in the order programs start\n"
+    assert source.count(ticket) == 1
+    source = source.replace(ticket, "    ticket = tl.program_id(0)  # roles by program id\n")
+    spin = '        while tl.atomic_add(counters_ptr + 1, 0, sem="acquire") < P:'
+    line = source.splitlines().index(spin) + 1
+    path = tmp_path / "roles_by_program_id.py"
+    path.write_text(source, encoding="utf-8")
+    result = verify(worker, path)
+    assert result["passed"] is False, result.get("summary")
+    errors = [c["error"] for c in result["cases"] if c.get("error")]
+    assert errors and errors[0]["cause"] == "waits-forever", errors[:1]
+    assert errors[0]["line"] == line and errors[0]["order"] == "reversed", errors[0]
