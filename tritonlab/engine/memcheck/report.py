@@ -7,7 +7,7 @@ import ast
 import functools
 import linecache
 import re
-from typing import Any
+from typing import Any, TypeVar
 
 _MAX_OFFSETS = 8
 
@@ -728,8 +728,11 @@ class WaitsForever(Exception):
         }
 
 
-def find_waits_forever(exc: BaseException | None) -> WaitsForever | None:
-    """The WaitsForever behind `exc`, following __cause__ and __context__ (the interpreter wraps errors)."""
+_E = TypeVar("_E", bound=BaseException)
+
+
+def _behind(exc: BaseException | None, cls: type[_E]) -> _E | None:
+    """The `cls` exception behind `exc`, following __cause__ and __context__ (the interpreter wraps them)."""
     seen: set[int] = set()
     pending = [exc]
     while pending:
@@ -737,22 +740,17 @@ def find_waits_forever(exc: BaseException | None) -> WaitsForever | None:
         if e is None or id(e) in seen:
             continue
         seen.add(id(e))
-        if isinstance(e, WaitsForever):
+        if isinstance(e, cls):
             return e
         pending.extend([e.__cause__, e.__context__])
     return None
+
+
+def find_waits_forever(exc: BaseException | None) -> WaitsForever | None:
+    """The WaitsForever behind `exc`."""
+    return _behind(exc, WaitsForever)
 
 
 def find_oob(exc: BaseException | None) -> OutOfBounds | None:
-    """The OutOfBounds behind `exc`, following __cause__ and __context__ (the interpreter wraps errors)."""
-    seen: set[int] = set()
-    pending = [exc]
-    while pending:
-        e = pending.pop(0)
-        if e is None or id(e) in seen:
-            continue
-        seen.add(id(e))
-        if isinstance(e, OutOfBounds):
-            return e
-        pending.extend([e.__cause__, e.__context__])
-    return None
+    """The OutOfBounds behind `exc`."""
+    return _behind(exc, OutOfBounds)
