@@ -184,7 +184,5 @@ def test_a_wait_that_cannot_end_is_said_in_both_languages():
     en, ja = describe(facts, "en"), describe(facts, "ja")
     assert en.startswith("program 3 repeated this atomic 5000 times and nothing it reads changed")
     assert "reverse order" in en and "deadlock" in en and "ticket" in en
-    assert (
-        ja.startswith("プログラム 3 がこのアトミック操作を 5000 回繰り返しました") and "デッドロック" in ja
-    )
+    assert ja.startswith("プログラム 3 がこのアトミック操作を 5000 回繰り返しました") and "デッドロック" in ja
     assert "runs after it" in describe(dict(facts, order="in-order"), "en")
