@@ -103,16 +103,12 @@ def classify(exc: BaseException, learner_file: str) -> dict:
     try:
         from tritonlab.engine import memcheck
 
-        oob = memcheck.find_oob(exc)
+        oob, waits = memcheck.find_oob(exc), memcheck.find_waits_forever(exc)
     except Exception:
-        oob = None
+        oob = waits = None
     if oob is not None:
         info = oob.to_dict()
         return error("oob", oob.message, info.get("line") or line, detail=info)
-    try:
-        waits = memcheck.find_waits_forever(exc)
-    except Exception:
-        waits = None
     if waits is not None:
         facts = waits.to_dict()
         return error(

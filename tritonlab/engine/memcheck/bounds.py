@@ -306,6 +306,29 @@ def _element_bytes(handle: Any) -> int:
     return max(1, int(bits) // 8)
 
 
+def _lanes(ptrs: Any, mask: Any) -> np.ndarray:
+    """The addresses of a load's, store's or atomic's masked-in lanes, flat, as uint64."""
+    data = np.asarray(getattr(ptrs, "data", ptrs))
+    addrs = data.astype(np.uint64, copy=False).reshape(-1)
+    if mask is not None:
+        m = np.asarray(getattr(mask, "data", mask)).astype(bool, copy=False)
+        addrs = addrs[np.broadcast_to(m, data.shape).reshape(-1)]
+    return addrs
+
+
+def _covered(regions: list, addrs: np.ndarray, nbytes: int) -> np.ndarray:
+    """Per address: whether its nbytes lie inside one of the launch's tensors."""
+    ok = np.zeros(addrs.shape, dtype=bool)
+    for region in regions:
+        ok |= region.contains(addrs, nbytes)
+    return ok
+
+
+def _region_of(regions: list, addr: Any) -> Any:
+    """The launch's tensor that holds the byte at `addr`, or None."""
+    return next((r for r in regions if bool(r.contains(np.array([addr]), 1)[0])), None)
+
+
 def _signed(addr: int) -> int:
     return addr - _UINT64 if addr >= 1 << 63 else addr
 
@@ -431,7 +454,8 @@ class InterpreterMemcheck:
                     padding = memcheck._undefined_padding(ptrs, mask)
                     if padding is not None:
                         args = (*args[:2], padding, *args[3:])
-                if name in ("create_atomic_rmw", "create_atomic_cas"):
+                atomic = name in ("create_atomic_rmw", "create_atomic_cas")
+                if atomic:
                     ptrs = args[ptr_pos]
                     before = memcheck._peek(ptrs, mask)
                 memcheck._nested += 1
@@ -439,7 +463,7 @@ class InterpreterMemcheck:
                     result = original(*args, **kwargs)
                 finally:
                     memcheck._nested -= 1
-                if name in ("create_atomic_rmw", "create_atomic_cas"):
+                if atomic:
                     memcheck._note_atomic(result, before, memcheck._peek(ptrs, mask))
                 return result
 
@@ -515,11 +539,7 @@ class InterpreterMemcheck:
         if not self._launches:
             return
         launch = self._launches[-1]
-        data = np.asarray(getattr(ptrs, "data", ptrs))
-        addrs = data.astype(np.uint64, copy=False).reshape(-1)
-        if mask is not None:
-            m = np.asarray(getattr(mask, "data", mask)).astype(bool, copy=False)
-            addrs = addrs[np.broadcast_to(m, data.shape).reshape(-1)]
+        addrs = _lanes(ptrs, mask)
         nbytes = _element_bytes(ptrs)
         moved = addrs.size * nbytes
         if op == "create_atomic_rmw" or op == "create_atomic_cas":
@@ -532,9 +552,7 @@ class InterpreterMemcheck:
         self._note_access(launch, op, access, addrs)
         if not launch.checking or addrs.size == 0:
             return
-        ok = np.zeros(addrs.shape, dtype=bool)
-        for region in launch.regions:
-            ok |= region.contains(addrs, nbytes)
+        ok = _covered(launch.regions, addrs, nbytes)
         if ok.all():
             return
         raise self._report(launch, op, access, addrs, ok, nbytes)
@@ -548,17 +566,13 @@ class InterpreterMemcheck:
     def _peek(self, ptrs: Any, mask: Any) -> bytes | None:
         """The bytes the atomic's masked-in lanes point at (to see whether the atomic changed memory)."""
         try:
-            data = np.asarray(getattr(ptrs, "data", ptrs)).astype(np.uint64, copy=False).reshape(-1)
-            if mask is not None:
-                m = np.asarray(getattr(mask, "data", mask)).astype(bool, copy=False)
-                data = data[np.broadcast_to(m, np.asarray(getattr(ptrs, "data", ptrs)).shape).reshape(-1)]
+            data = _lanes(ptrs, mask)
             size = _element_bytes(ptrs)
             if data.size == 0 or data.size > 64 or not self._launches or not self._launches[-1].checking:
                 return None
-            inside = np.zeros(data.shape, dtype=bool)
-            for region in self._launches[-1].regions:
-                inside |= region.contains(data, size)
-            if not inside.all():  # only memory the bounds check has vouched for is read
+            if not _covered(
+                self._launches[-1].regions, data, size
+            ).all():  # only memory the check vouched for
                 return None
             import ctypes
 
@@ -610,11 +624,10 @@ class InterpreterMemcheck:
         """Record what the race test needs: this program's loads, each plain store, and the stored addresses
         this program loaded before (a read-modify-write). A lock (atomic_cas) excuses the launch: the official
         layer-norm backward guards its shared partial sums with one."""
-        if op == "create_atomic_cas":
-            launch.locked = True
-        if op in ("create_atomic_rmw", "create_atomic_cas"):
-            launch.atomics = True
-        if op in ("create_atomic_rmw", "create_atomic_cas") or addrs.size == 0 or launch.locked:
+        atomic = op in ("create_atomic_rmw", "create_atomic_cas")
+        launch.locked |= op == "create_atomic_cas"
+        launch.atomics |= atomic
+        if atomic or addrs.size == 0 or launch.locked:
             return
         program = tuple(getattr(self._builder, "grid_idx", None) or (0, 0, 0))
         if program != launch.program:
@@ -670,7 +683,7 @@ class InterpreterMemcheck:
                 continue
             first = racy[0]
             storers = sorted({p for p, a in launch.stores if bool((a == first).any())})[:2]
-            region = next((r for r in launch.regions if bool(r.contains(np.array([first]), 1)[0])), None)
+            region = _region_of(launch.regions, first)
             total = int(np.intersect1d(shared, np.concatenate([a for _, a in launch.rmw])).size)
             self.stats.races.append(
                 {
@@ -726,7 +739,7 @@ class InterpreterMemcheck:
             ),
             None,
         )
-        region = next((r for r in launch.regions if bool(r.contains(np.array([addr]), 1)[0])), None)
+        region = _region_of(launch.regions, addr)
         self.stats.cross_reads.append(
             {
                 "kernel": launch.kernel,

@@ -2480,20 +2480,16 @@ def _reorder_case(cases: list) -> int | None:
     4096 elements (several programs, and a rerun of tens of milliseconds: 12/rms-norm-backward's 33 x 300
     would add ~130 ms to a 1.3 s verify), else the smallest. Once per verify."""
 
-    def size(params: dict) -> int:
-        total = 1
-        for value in params.values():
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                total *= value
-        return total
+    def size(params: dict | None) -> int:
+        return _volume(params or {}, set(params or {}))
 
     if not cases:
         return None
     pool = [i for i in range(len(cases)) if cases[i][1] == "float32"] or list(range(len(cases)))
-    small = [i for i in pool if size(cases[i][0] or {}) <= 4096]
+    small = [i for i in pool if size(cases[i][0]) <= 4096]
     if small:
-        return max(small, key=lambda i: size(cases[i][0] or {}))
-    return min(pool, key=lambda i: size(cases[i][0] or {}))
+        return max(small, key=lambda i: size(cases[i][0]))
+    return min(pool, key=lambda i: size(cases[i][0]))
 
 
 def _learner_records(stats: dict | None, key: str, learner_file: str | None) -> list[dict]:
