@@ -131,6 +131,31 @@ def launch_roles():
     roles_by_id[(4,)](torch.zeros(1, dtype=torch.int32), torch.zeros(4), 3)
 
 
+@triton.jit
+def volatile_roles(flag_ptr, out_ptr, P):
+    pid = tl.program_id(0)
+    if pid < P:
+        tl.store(out_ptr + pid, pid + 1.0)
+        tl.atomic_add(flag_ptr, 1, sem="release")
+    else:
+        while tl.load(flag_ptr, volatile=True) < P:  # the CUDA habit: a volatile read of the flag
+            pass
+        tl.store(out_ptr + pid, -1.0)
+
+
+@triton.jit
+def volatile_reads(w_ptr, x_ptr, out_ptr, zeros_ptr, STEPS):
+    # look-alikes of a spin: one volatile scalar read STEPS times with a store after each, and STEPS volatile
+    # reads of zeros, each at its own address
+    for i in range(STEPS):
+        w = tl.load(w_ptr, volatile=True)
+        tl.store(out_ptr + i, w * tl.load(x_ptr + i))
+    acc = 0.0
+    for i in range(STEPS):
+        acc += tl.load(zeros_ptr + i, volatile=True)
+    tl.store(out_ptr + STEPS, acc)
+
+
 found = {}
 with InterpreterMemcheck(__file__) as mc:
     launch_roles()  # in order: programs 0-2 run first, program 3's wait ends at once
@@ -147,6 +172,18 @@ with InterpreterMemcheck(__file__) as mc:
     with programs_in_reverse():
         locked_sum[(3,)](torch.arange(12.0), torch.zeros(4), torch.zeros(1, dtype=torch.int32), N=4)
     found["lock"] = "ok"
+    try:
+        with programs_in_reverse():
+            volatile_roles[(4,)](torch.zeros(1, dtype=torch.int32), torch.zeros(4), 3)
+        found["volatile"] = "ok"
+    except Exception as exc:
+        err = classify(exc, __file__)
+        found["volatile"] = {k: err.get(k) for k in ("kind", "cause", "line", "program_id", "op")}
+    InterpreterMemcheck.SPIN_LIMIT = 300  # the look-alikes below repeat more than that (a long scalar loop
+    steps = 400  # is slow under the race check's per-program records)
+    out = torch.zeros(steps + 1)
+    volatile_reads[(1,)](torch.tensor([2.0]), torch.arange(float(steps)), out, torch.zeros(steps), steps)
+    found["reads"] = bool(torch.equal(out[:steps], 2.0 * torch.arange(float(steps))))
 print(json.dumps(found))
 """
 
@@ -169,6 +206,29 @@ def test_a_wait_for_programs_that_cannot_run_is_named_at_once_and_a_lock_is_not(
     )
     assert waits["line"] == line and waits["program_id"] == [3, 0, 0] and waits["order"] == "reversed", waits
     assert waits["times"] >= 1000 and found["seconds"] < 20, found
+    assert waits.get("op") is None or waits["op"] == "atomic"
+
+
+def test_a_wait_on_a_volatile_load_is_named_and_repeated_reads_that_store_are_not(tmp_path):
+    """The same roles by program_id, waiting on `tl.load(flag, volatile=True)` instead of an atomic: named with
+    its line and `op` "load". A loop that reads one scalar volatile more than SPIN_LIMIT times but stores after
+    each read, and as many volatile reads of zeros each at its own address, are not waits."""
+    script = tmp_path / "waits.py"
+    script.write_text(WAITS)
+    found = last_json(
+        run_interpreted("import runpy, sys; runpy.run_path(sys.argv[1], run_name='__main__')", str(script))
+    )
+    line = next(
+        i for i, text in enumerate(WAITS.splitlines(), 1) if "tl.load(flag_ptr, volatile=True) < P" in text
+    )
+    assert found["volatile"] == {
+        "kind": "runtime",
+        "cause": "waits-forever",
+        "line": line,
+        "program_id": [3, 0, 0],
+        "op": "load",
+    }, found
+    assert found["reads"] is True, found
 
 
 def test_a_wait_that_cannot_end_is_said_in_both_languages():
@@ -186,3 +246,6 @@ def test_a_wait_that_cannot_end_is_said_in_both_languages():
     assert "reverse order" in en and "deadlock" in en and "ticket" in en
     assert ja.startswith("プログラム 3 がこのアトミック操作を 5000 回繰り返しました") and "デッドロック" in ja
     assert "runs after it" in describe(dict(facts, order="in-order"), "en")
+    load = describe(dict(facts, op="load"), "en")
+    assert load.startswith("program 3 repeated this volatile load 5000 times"), load
+    assert describe(dict(facts, op="load"), "ja").startswith("プログラム 3 がこの volatile ロードを 5000 回")

@@ -300,9 +300,14 @@ def _out_of_resources(f: Facts, q: str) -> Said:
 
 
 def _waits_forever(f: Facts) -> Said:
-    """A spin-wait the interpreter caught: one program repeating an atomic that nothing can change."""
+    """A spin-wait the interpreter caught: one program repeating an atomic, or a volatile load, that nothing can
+    change."""
     program = _program(f) if f["program_id"] else "?"
     times = number(f["times"]) if f["times"] else "many"
+    if f.get("op") == "load":
+        what, what_ja = "this volatile load", "この volatile ロード"
+    else:
+        what, what_ja = "this atomic", "このアトミック操作"
     if f["order"] == "reversed":
         why = (
             "This case ran its programs in reverse order (the interpreter's check that a result does not depend "
@@ -316,13 +321,13 @@ def _waits_forever(f: Facts) -> Said:
         why = "It waits for a program that runs after it, or never."
         why_ja = "後に実行されるプログラム、あるいは実行されないプログラムを待っています。"
     return Said(
-        f"program {program} repeated this atomic {times} times and nothing it reads changed: it waits for "
+        f"program {program} repeated {what} {times} times and nothing it reads changed: it waits for "
         f"other programs, and the interpreter runs one program at a time, so none of them can run while it "
         f"waits. {why} On a GPU programs start in no promised order and a waiting program keeps its place on an "
         "SM: when waiting programs fill the SMs, the programs they wait for never start (a deadlock). Give "
         "programs their roles in the order they start (a ticket from tl.atomic_add on a counter), not by "
         "program_id, so that a program only ever waits for programs that are already running",
-        f"プログラム {program} がこのアトミック操作を {times} 回繰り返しましたが、読んでいる値は変わり"
+        f"プログラム {program} が{what_ja}を {times} 回繰り返しましたが、読んでいる値は変わり"
         "ませんでした。ほかのプログラムを待っていますが、インタプリタはプログラムを 1 つずつ実行するので、待って"
         f"いる間はどのプログラムも動けません。{why_ja}GPU でもプログラムの開始順は約束されておらず、待っている"
         "プログラムは SM 上の枠を占めたままです。待つプログラムが SM を埋めると、待たれている側は永遠に開始"

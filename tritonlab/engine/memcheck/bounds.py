@@ -329,6 +329,25 @@ def _region_of(regions: list, addr: Any) -> Any:
     return next((r for r in regions if bool(r.contains(np.array([addr]), 1)[0])), None)
 
 
+def _parameter_index(fn: Any, name: str) -> int | None:
+    """Where parameter `name` sits among `fn`'s positional parameters (None if it has none by that name): the
+    interpreter builder's signatures differ between Triton versions."""
+    try:
+        names = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return None
+    return names.index(name) if name in names else None
+
+
+def _argument(args: tuple, kwargs: dict, position: int | None, name: str) -> Any:
+    """The argument for parameter `name` at `position`, passed by position or by keyword (None if absent)."""
+    if name in kwargs:
+        return kwargs[name]
+    if position is not None and position < len(args):
+        return args[position]
+    return None
+
+
 def _signed(addr: int) -> int:
     return addr - _UINT64 if addr >= 1 << 63 else addr
 
@@ -435,6 +454,7 @@ class InterpreterMemcheck:
             original = getattr(builder, name, None)
             if not callable(original):
                 return
+            volatile_pos = _parameter_index(original, "is_volatile") if access == "load" else None
 
             def hooked(*args, **kwargs):
                 if memcheck._nested:
@@ -455,7 +475,10 @@ class InterpreterMemcheck:
                     if padding is not None:
                         args = (*args[:2], padding, *args[3:])
                 atomic = name in ("create_atomic_rmw", "create_atomic_cas")
-                if atomic:
+                # a volatile load (tl.load(..., volatile=True), tl.atomic_load, tl.atomic_poll) is the other
+                # way to wait on a flag: counted like an atomic, by the same rule
+                waits = atomic or _argument(args, kwargs, volatile_pos, "is_volatile") is True
+                if waits:
                     ptrs = args[ptr_pos]
                     before = memcheck._peek(ptrs, mask)
                 memcheck._nested += 1
@@ -463,8 +486,12 @@ class InterpreterMemcheck:
                     result = original(*args, **kwargs)
                 finally:
                     memcheck._nested -= 1
-                if atomic:
-                    memcheck._note_atomic(result, before, memcheck._peek(ptrs, mask))
+                if waits:
+                    memcheck._note_atomic(
+                        result, before, memcheck._peek(ptrs, mask), "atomic" if atomic else "load"
+                    )
+                elif access == "store" and memcheck._launches:  # a program that stores is not only waiting
+                    memcheck._launches[-1].spin, memcheck._launches[-1].spin_count = (), 0
                 return result
 
             self._patches.set(builder, name, hooked)
@@ -564,7 +591,8 @@ class InterpreterMemcheck:
     SPIN_LIMIT = 5000
 
     def _peek(self, ptrs: Any, mask: Any) -> bytes | None:
-        """The bytes the atomic's masked-in lanes point at (to see whether the atomic changed memory)."""
+        """The masked-in lanes' addresses and the bytes they point at (to see whether an atomic changed
+        memory, and that a repeated load reads the same place)."""
         try:
             data = _lanes(ptrs, mask)
             size = _element_bytes(ptrs)
@@ -576,13 +604,16 @@ class InterpreterMemcheck:
                 return None
             import ctypes
 
-            return b"".join(ctypes.string_at(int(a), size) for a in data)
+            return data.tobytes() + b"".join(ctypes.string_at(int(a), size) for a in data)
         except Exception:  # noqa: BLE001 - a checker bug must not break the learner's run
             return None
 
-    def _note_atomic(self, result: Any, before: bytes | None, after: bytes | None) -> None:
-        """Count the same program repeating the same atomic at the same line with the same result and memory
-        left as it was; past SPIN_LIMIT, raise WaitsForever: nothing else runs while this program waits."""
+    def _note_atomic(
+        self, result: Any, before: bytes | None, after: bytes | None, op: str = "atomic"
+    ) -> None:
+        """Count the same program repeating the same atomic (or volatile load, `op` "load") at the same line
+        on the same addresses with the same result and memory left as it was, with no plain store between;
+        past SPIN_LIMIT, raise WaitsForever: nothing else runs while this program waits."""
         if not self._launches or before is None or before != after:
             if self._launches:
                 self._launches[-1].spin, self._launches[-1].spin_count = (), 0
@@ -594,7 +625,7 @@ class InterpreterMemcheck:
             value = np.asarray(getattr(result, "data", result)).tobytes()
         except Exception:  # noqa: BLE001
             return
-        key = (program, line, value)
+        key = (program, line, value, before)
         if launch.spin == key:
             launch.spin_count += 1
         else:
@@ -611,6 +642,7 @@ class InterpreterMemcheck:
                 grid,
                 launch.spin_count,
                 interpreter_support.reversed_order(),
+                op,
             )
 
     # -- races between programs -----------------------------------------------------------------------------

@@ -696,9 +696,9 @@ def _oob_from_dict(d: dict) -> OutOfBounds:
 
 
 class WaitsForever(Exception):
-    """A program of an interpreted launch repeats one atomic at one line, and neither the memory nor what the
-    atomic returns changes: a spin-wait on other programs. The interpreter runs one program at a time, so no
-    other program can ever change what it reads — it would spin until the timeout."""
+    """A program of an interpreted launch repeats one atomic (or volatile load: `op`) at one line, and neither
+    the memory nor what it returns changes: a spin-wait on other programs. The interpreter runs one program at
+    a time, so no other program can ever change what it reads — it would spin until the timeout."""
 
     def __init__(
         self,
@@ -709,11 +709,12 @@ class WaitsForever(Exception):
         grid: tuple,
         times: int,
         reversed_order: bool,
+        op: str = "atomic",
     ):
         self.kernel, self.file, self.line, self.program, self.grid = kernel, file, line, program, grid
-        self.times, self.reversed_order = times, reversed_order
+        self.times, self.reversed_order, self.op = times, reversed_order, op
         super().__init__(
-            f"program {program} of {kernel} repeated the atomic at line {line} {times} times and nothing it "
+            f"program {program} of {kernel} repeated the {op} at line {line} {times} times and nothing it "
             "reads changed: it waits for other programs that cannot run while it waits"
         )
 
@@ -725,6 +726,7 @@ class WaitsForever(Exception):
             "grid": list(self.grid),
             "times": self.times,
             "order": "reversed" if self.reversed_order else "in-order",
+            "op": self.op,
         }
 
 
