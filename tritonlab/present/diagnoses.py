@@ -1307,6 +1307,21 @@ def _nan(f: Facts) -> Said:
             "埋めます。GPU ではそこにある値のままです)。それが結果に混ざっています。結果を変えない値を "
             "other= に渡してください(和なら 0.0、最大値なら float('-inf'))",
         )
+    if f["cause"] == "from-finite":
+        values = f["values"] if isinstance(f["values"], dict) else {}
+        said = "; ".join(
+            f"{name} = {', '.join(str(v) for v in list(vals)[:3])}" for name, vals in list(values.items())[:2]
+        )
+        hint = Said(
+            f"every input is finite{f' ({said} there)' if said else ''} — your arithmetic makes inf or NaN from "
+            "them: an intermediate overflows (exp of a large value is inf; inf / inf and inf − inf are NaN), "
+            "divides by zero, or takes the sqrt or log of a negative number. Rewrite the formula so that it "
+            "stays finite for large inputs (tanh(u) = 2·sigmoid(2u) − 1; subtract a max before exp)",
+            f"入力はすべて有限です{f'(そこでは {said})' if said else ''}。あなたの計算がそこから inf や NaN を"
+            "作っています。途中の値があふれる(大きな値の exp は inf になり、inf / inf や inf − inf は NaN)、"
+            "ゼロで割る、負の数の sqrt や log を取る、のどれかです。大きな入力でも有限のままになるよう式を書き"
+            "直してください(tanh(u) = 2·sigmoid(2u) − 1、exp の前に最大値を引く)",
+        )
     if f["cause"] == "inf-minus-inf":
         line = f["line"]
         hint = Said(

@@ -15,7 +15,7 @@ the rest of the engine used from the old single module is importable from here u
 
 from __future__ import annotations
 
-from .bounds import InterpreterMemcheck, MemcheckStats
+from .bounds import InterpreterMemcheck, MemcheckStats, padding_left_zero
 from .guards import (
     FAR_ROW_STRIDE,
     GuardedAllocation,
@@ -54,6 +54,7 @@ __all__ = [
     "poison_value",
     "phase",
     "poisoned_allocations",
+    "padding_left_zero",
     "tensor_of",
     "track_launches",
 ]

@@ -4,6 +4,7 @@ handed to the kernel before the access happens."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
 import inspect
 import linecache
@@ -18,6 +19,20 @@ from .hooks import _interpret_mode, _kernel_file, _kernel_name, _Patches, _same_
 from .report import _MAX_OFFSETS, OutOfBounds, WaitsForever, _parsed_file, _spans_line, find_oob
 
 _UINT64 = 1 << 64
+#: False inside padding_left_zero(): masked-off lanes of a load without other= read 0, as in the plain
+#: interpreter
+_PADDING_NAN = [True]
+
+
+@contextlib.contextmanager
+def padding_left_zero():
+    """Loads without other= keep the interpreter's own 0 in masked-off lanes instead of the lab's NaN: a
+    second run under it tells whether inf/NaN in an output came from that padding or from the arithmetic."""
+    _PADDING_NAN.append(False)
+    try:
+        yield
+    finally:
+        _PADDING_NAN.pop()
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -533,7 +548,7 @@ class InterpreterMemcheck:
         """`other` for a float load without one whose mask switches lanes off: NaN, so padding that reaches a
         sum, a max or a dot shows as NaN (cause `no-other`) instead of the interpreter's silent 0. Lanes only
         stored back under the same mask never reach the output, so a masked copy still passes."""
-        if not self._launches or not self._launches[-1].checking:
+        if not self._launches or not self._launches[-1].checking or not _PADDING_NAN[-1]:
             return None
         m = np.asarray(getattr(mask, "data", mask))
         if m.dtype != bool or bool(m.all()):

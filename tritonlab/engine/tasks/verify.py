@@ -1123,13 +1123,15 @@ def judge_case(
     for key in ("max_abs_err", "max_rel_err", "mismatches", "first", "map", "map_grid"):
         case[key] = report.get(key)
     _zero_row(exercise, report.get("diagnoses", []))
-    _padding_reached(report.get("diagnoses", []), stats)
+    _padding_reached(report.get("diagnoses", []), stats, facts.get("padding_nonfinite"))
     blocks = next((launch.get("meta") for launch in mine if launch.get("meta")), None)
     # the reference recomputed under one changed premise (padding counted in, another scale) before the value
     # patterns below, which would call such an output "scaled" or "nearly right"
     refit.explain(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, blocks, atol, rtol)
     refit.lead_rows(report.get("diagnoses", []), exercise, got, expected, params)
     _explain_values(report.get("diagnoses", []), got, expected, inputs, atol, rtol, learner_file)
+    if stats is not None and (facts.get("padding_nonfinite") is False or not stats.get("padded")):
+        _nonfinite_from_finite(report.get("diagnoses", []), got, expected, inputs)
     refit.input_axis(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, atol, rtol)
     if blocks:
         case["meta"] = dict(blocks)  # the tile sizes of the learner's launch: a K-loop pattern reads BLOCK_K
@@ -2546,9 +2548,13 @@ def _races(stats: dict, learner_file: str | None) -> list[dict]:
     return found
 
 
-def _padding_reached(diagnoses: list, stats: dict | None) -> None:
+def _padding_reached(diagnoses: list, stats: dict | None, padding: object = None) -> None:
     """inf/NaN in the output while a load without other= had lanes masked off (the interpreter's checker fills
-    them with NaN, where a GPU leaves them undefined): the padding reached the result — name that load."""
+    them with NaN, where a GPU leaves them undefined): the padding reached the result — name that load. Not
+    when the runner's second run, with that padding left 0, kept every inf/NaN (`padding` False): then the
+    arithmetic makes them."""
+    if padding is False:
+        return
     padded = stats.get("padded") if isinstance(stats, dict) else None
     lines = [
         p["line"]
@@ -2569,6 +2575,37 @@ def _padding_reached(diagnoses: list, stats: dict | None) -> None:
                 "and they reach the result — give other= the value that cannot change it (0.0 for a sum, "
                 "float('-inf') for a max)",
             )
+
+
+def _nonfinite_from_finite(diagnoses: list, got, expected, inputs: dict) -> None:
+    """inf/NaN that no padding made (the interpreter's second run kept them, or no load had masked-off lanes
+    without other=) at elements whose inputs are finite: the learner's arithmetic overflows there. Elementwise
+    inputs (the output's shape) say their values at the first such elements."""
+    for diag in diagnoses:
+        if diag.get("kind") != "nan" or diag.get("cause") is not None:
+            continue
+        bad = (~torch.isfinite(got.detach())) & torch.isfinite(expected.detach().to(got.device))
+        where = bad.reshape(-1).nonzero().reshape(-1)[:3].tolist()
+        shown: dict[str, list] = {}
+        for name, value in inputs.items():
+            if not isinstance(value, torch.Tensor) or not value.is_floating_point():
+                continue
+            if not bool(torch.isfinite(value).all()):
+                return  # an input holds inf/NaN itself: nothing to say about the arithmetic
+            if value.shape == got.shape and where:
+                flat = value.detach().reshape(-1)
+                shown[name] = [float(f"{float(flat[i]):.4g}") for i in where]
+        diag.update(cause="from-finite", elements=where, values=shown)
+        said = "; ".join(
+            f"{name} = {', '.join(str(v) for v in vals)}" for name, vals in list(shown.items())[:2]
+        )
+        diag["message"] = (
+            f"{_head(diag)}: every input is finite{f' ({said} there)' if said else ''} — your arithmetic "
+            "makes inf or NaN from them: an intermediate overflows (exp of a large value is inf; inf / inf "
+            "and inf − inf are NaN), divides by zero, or takes the sqrt or log of a negative number. Rewrite "
+            "the formula so that it stays finite for large inputs (tanh(u) = 2·sigmoid(2u) − 1; subtract a "
+            "max before exp)"
+        )
 
 
 def _raised_by_learner(info: dict, path: str | None) -> bool:

@@ -582,11 +582,45 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         "inputs": {k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])}
     }
     facts["inputs_returned"] = sorted(payload["inputs"])
+    if call.checker is not None and facts["stats"].get("padded") and type(got) is torch.Tensor:
+        padding = _padding_made_nonfinite(loaded, case, backend, values, got, lab, kwargs)
+        if padding is not None:  # the judge names the load without other= only when it is the cause
+            facts["padding_nonfinite"] = padding
     facts["check_ms"] = round((time.perf_counter() - checking) * 1e3, 3)  # guards, provenance, contracts
     if type(got) is torch.Tensor:
         payload["out"] = got.detach()
     _save(payload, case["output"], facts)
     return facts
+
+
+def _padding_made_nonfinite(loaded, case: dict, backend: str, values: dict, got, lab: dict, kwargs: dict):
+    """inf/NaN in the output of a run whose loads without other= had lanes masked off (the lab fills those
+    with NaN): run the case once more with that padding left 0. True: some of the inf/NaN went away, so the
+    padding reached the result; False: all stayed, the arithmetic makes them (an exp that overflows). None:
+    nothing to tell (no inf/NaN, or the second run could not be compared)."""
+    if not got.is_floating_point():
+        return None
+    bad = ~torch.isfinite(got.detach())
+    if not bool(bad.any()):
+        return None
+    exercise = loaded.exercise
+    allocator = memcheck.GuardedAllocator(loaded.device)
+    inputs = place_inputs(exercise, case["params"], case["dtype"], values, allocator, case.get("kwargs"))
+    positional, optional = call_args(exercise, inputs)
+    try:
+        with (
+            memcheck.padding_left_zero(),
+            contracts.pinned_autotune(exercise, loaded.module, lab.get("autotune")),
+        ):
+            again = exercise_env.LearnerCall(loaded, backend, allocator)(*positional, **optional, **kwargs)
+    except Exception:  # noqa: BLE001 - the first run's facts stand; this one only refines a cause
+        return None
+    output_spec = exercise.verify.output
+    if output_spec.startswith("inplace:"):
+        again = inputs[output_spec.split(":", 1)[1]]
+    if type(again) is not torch.Tensor or again.shape != got.shape or not again.is_floating_point():
+        return None
+    return not bool((~torch.isfinite(again.detach()))[bad].all())
 
 
 def _same(now: torch.Tensor, sent) -> bool:

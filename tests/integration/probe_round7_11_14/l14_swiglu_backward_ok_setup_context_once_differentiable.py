@@ -1,0 +1,79 @@
+"""Learner, with the torch >= 2.0 autograd.Function: forward(a, b) without ctx, setup_context(ctx, inputs, output)
+saving a and b, `ctx.set_materialize_grads(False)` with a backward that returns (None, None) when dc is None, and
+@once_differentiable on the backward (its kernels are not differentiable again).
+
+Right verdict: PASS (every case).
+"""
+
+import torch
+import triton
+import triton.language as tl
+from torch.autograd.function import once_differentiable
+
+BLOCK = 1024
+
+
+@triton.jit
+def _fwd(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    a = tl.load(a_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    c = a * tl.sigmoid(a) * b
+    tl.store(c_ptr + offs, c.to(c_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def _bwd(dc_ptr, a_ptr, b_ptr, da_ptr, db_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    dc = tl.load(dc_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    a = tl.load(a_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    sig = tl.sigmoid(a)
+    silu = a * sig
+    db = dc * silu
+    da = dc * b * (sig + silu * (1.0 - sig))
+    tl.store(da_ptr + offs, da.to(da_ptr.dtype.element_ty), mask=mask)
+    tl.store(db_ptr + offs, db.to(db_ptr.dtype.element_ty), mask=mask)
+
+
+class SwiGLU(torch.autograd.Function):
+    @staticmethod
+    def forward(a, b):
+        a, b = a.contiguous(), b.contiguous()
+        c = torch.empty_like(a)
+        n = a.numel()
+        if n:
+            _fwd[(triton.cdiv(n, BLOCK),)](a, b, c, n, BLOCK=BLOCK)
+        return c
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        a, b = inputs
+        ctx.save_for_backward(a, b)
+        ctx.set_materialize_grads(False)
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, dc):
+        if dc is None:
+            return None, None
+        a, b = ctx.saved_tensors
+        dc = dc.contiguous()
+        da = torch.empty_like(a)
+        db = torch.empty_like(b)
+        n = a.numel()
+        if n:
+            _bwd[(triton.cdiv(n, BLOCK),)](dc, a, b, da, db, n, BLOCK=BLOCK)
+        return da, db
+
+
+def swiglu(a, b):
+    if a.shape != b.shape:
+        raise ValueError(f"a {tuple(a.shape)} and b {tuple(b.shape)} differ")
+    if a.dtype != b.dtype or not a.is_floating_point():
+        raise TypeError(f"a is {a.dtype}, b is {b.dtype}")
+    if a.device != b.device:
+        raise ValueError(f"a on {a.device}, b on {b.device}")
+    return SwiGLU.apply(a, b)
