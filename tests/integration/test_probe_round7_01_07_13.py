@@ -159,7 +159,7 @@ def test_gelu_tanh_overflowing_exp_ratio_fails_on_its_arithmetic(worker):
     result = verify(worker, GT, "l02_gelu_tanh_wrong_tanh_exp_ratio_overflows.py")
     assert_fails(result)
     diag = first_diag(result)
-    assert diag["kind"] == "nan" and diag.get("cause") == "from-finite", diag
+    assert diag["kind"] == "nan" and diag.get("cause") is None and diag.get("finite_inputs") is True, diag
     assert "other=" not in diag["message"] and "overflows" in diag["message"], diag["message"]
     assert all(abs(v) > 10 for v in diag["values"]["x"]), diag
 
@@ -188,14 +188,12 @@ def test_add_checked_descriptor_over_offset_view_stops_at_y_descriptor(worker):
     )  # no launch at n = 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vague: the lab forwards Triton's raw 'AssertionError: base must be 16-byte aligned'; it should name "
-    "the tensor (y_ptr: a view that starts 3 elements, 12 bytes, into its buffer) as it does for descriptor offsets",
-)
 def test_add_checked_descriptor_over_offset_view_names_y(worker):
-    message = first_message(verify(worker, AC, "l05_add_checked_wrong_descriptor_rejects_offset_view.py"))
+    """Was Triton's raw 'AssertionError: base must be 16-byte aligned'; now cause descriptor-base, naming y_ptr."""
+    result = verify(worker, AC, "l05_add_checked_wrong_descriptor_rejects_offset_view.py")
+    message = first_message(result)
     assert "y_ptr" in message and "AssertionError" not in message, message
+    assert result["error"].get("cause") == "descriptor-base" and result["error"].get("base") == "y_ptr"
 
 
 # --- lesson 6: the sweep's knobs --------------------------------------------------------------------------------------
@@ -239,15 +237,13 @@ def test_persistent_tile_loop_one_short_fails_every_case_unwritten(worker):
     assert all("unwritten" in kinds(c) for c in bad)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="misleading: with one tile (M = N = K = 1) the loop range(pid, num_tiles - 1, P) is empty and the "
-    "first diagnosis says 'a return (or an if) before the store skips it' (cause store-never-ran); the file has "
-    "no return or if: it should name the tile loop's bound, as the larger cases do (cause tile-loop)",
-)
 def test_persistent_tile_loop_one_short_first_diagnosis_names_the_loop(worker):
-    diag = first_diag(verify(worker, PMM, "l13_persistent_matmul_wrong_tile_loop_stops_one_short.py"))
+    """Was 'a return (or an if) before the store skips it' at M = N = K = 1 (the loop range(pid, num_tiles - 1, P)
+    is empty there); the store sits in that loop, so the tile loop and its line are named."""
+    name = "l13_persistent_matmul_wrong_tile_loop_stops_one_short.py"
+    diag = first_diag(verify(worker, PMM, name))
     assert diag.get("cause") == "tile-loop", diag
+    assert diag["line"] == line_of(name, "for tile_id in tl.range(tl.program_id(axis=0), num_tiles - 1"), diag
     assert "loop" in diag["message"] and "a return (or an if)" not in diag["message"], diag["message"]
 
 
@@ -290,12 +286,9 @@ def test_descriptors_k_loop_floor_fails_only_k_below_block(worker):
     assert diag["kind"] == "mismatch" and diag.get("cause") == "computed-zero", diag
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vague: a K loop of K // BLOCK_K steps (none for K = 8 < BLOCK_K = 32) is told 'the kernel computes 0: "
-    "check what the computation starts from and what it multiplies by'; only K < BLOCK_K fails, so the message "
-    "could name the K loop's trip count (cdiv(K, BLOCK_K))",
-)
 def test_descriptors_k_loop_floor_names_the_k_loop(worker):
-    message = first_message(verify(worker, MD, "l13_matmul_descriptors_wrong_k_loop_floor.py"))
-    assert "BLOCK_K" in message and "loop" in message, message
+    """Was 'the kernel computes 0: check what the computation starts from'; the loop range(K // BLOCK_K) is named."""
+    name = "l13_matmul_descriptors_wrong_k_loop_floor.py"
+    diag = first_diag(verify(worker, MD, name))
+    assert "BLOCK_K" in diag["message"] and "loop" in diag["message"], diag["message"]
+    assert diag["loop_line"] == line_of(name, "range(K // BLOCK_K)"), diag

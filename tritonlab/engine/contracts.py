@@ -870,11 +870,35 @@ def _short_axis(
 # Shape mismatches, explained with the two shapes and the fix
 
 
+_POINTERS_GREW = re.compile(r"Expected pointer argument to have shape (\[.*?\]) but got (\[.*\])")
+
+
 def explain_shape_error(exc: BaseException, info: dict, file: str | None = None) -> None:
     """Triton says "Cannot make_shape_compatible: incompatible dimensions at index 0: 128 and 16". The two
     whole shapes are still in the frame that raised it: name them, say which one is the pointer block, and
     when one is the other reversed, name the fix (tl.trans). Adds facts `cause`, `value_shape`,
     `pointer_shape`/`shapes`."""
+    grown = _POINTERS_GREW.search(str(info.get("message", "")))
+    if grown:
+        # Triton 3.9: the value (or the mask) broadcast the store's pointers up to a bigger block
+        full, pointer = (tuple(int(d) for d in re.findall(r"\d+", g)) for g in grown.groups())
+        row = len(full) == 2 and len(pointer) == 2 and full[1] == pointer[0] and pointer[1] != full[1]
+        fix = (
+            f" — a per-row vector (length {pointer[0]}) was broadcast as a row ([None, :]) against the "
+            "[rows, columns] tile: broadcast per-row values as a column, v[:, None]"
+            if row
+            else " — build the value (and the mask) with the pointers' shape"
+        )
+        info.update(
+            cause="shape-mismatch",
+            value_shape=list(full),
+            pointer_shape=list(pointer),
+            grown=True,
+            row_as_row=row,
+            message=f"the stored value broadcasts the {list(pointer)} pointers up to {list(full)}: a store "
+            f"cannot widen its pointers{fix}",
+        )
+        return
     if "make_shape_compatible" not in str(info.get("message", "")):
         return
     found = _broadcast_frame(exc)

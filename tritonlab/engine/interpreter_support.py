@@ -129,6 +129,29 @@ def repair_scalar_index() -> bool:
     return True
 
 
+def _nvidia_min_dot_size(lhs_type, rhs_type) -> tuple[int, int, int]:
+    """NVIDIA's smallest tl.dot (M, N, K) by operand width, as Triton's CUDA backend states it (its
+    `min_dot_size`): K >= 16 for 16-bit operands, 8 for 32-bit, 32 for 8-bit, 4 for 64-bit."""
+    bits = lhs_type.scalar.primitive_bitwidth
+    return (1, 1, {8: 32, 32: 8, 64: 4}.get(bits, 16))
+
+
+def gpu_dot_sizes() -> bool:
+    """The interpreter accepts a tl.dot of any size (its min_dot_size is (1, 1, 1)); on an NVIDIA GPU the
+    same kernel fails to compile ("Input shapes should have M >= 1, N >= 1 and K >= 16"), so a block sized
+    from the input (BLOCK_N = next_power_of_2(seq) at seq = 1) passed here and failed there. Apply the
+    GPU's rule on the interpreter too. Idempotent; returns whether it is in place."""
+    try:
+        from triton.runtime import interpreter
+    except Exception:  # noqa: BLE001
+        return False
+    fns = getattr(getattr(interpreter, "interpreter_builder", None), "codegen_fns", None)
+    if not isinstance(fns, dict) or "min_dot_size" not in fns:
+        return False
+    fns["min_dot_size"] = _nvidia_min_dot_size
+    return True
+
+
 def repair_bf16_dot() -> bool:
     """Triton's interpreter (3.9 and older) multiplies bfloat16 dot operands as their raw uint16 bit patterns
     (numpy has no bfloat16), so every `tl.dot` on bf16 tiles returns garbage of order 1e10 — lesson 11's
@@ -382,6 +405,7 @@ def prepare_interpreter() -> None:
     host_clock_benchmarker()
     repair_scalar_index()
     repair_bf16_dot()
+    gpu_dot_sizes()
     repair_wrap_triton()
     repair_libdevice()
     repair_range_loop_variable()

@@ -93,6 +93,12 @@ _GENERATED_GRADS = re.compile(
 )
 
 
+_DOT_MIN = re.compile(r"Input shapes should have M >= \d+, N >= \d+ and K >= (\d+)")
+_DESC_BASE = re.compile(
+    r"(?:make_tensor_descriptor|TensorDescriptor(?:\.from_tensor)?)\(\s*(?:base=)?([\w.]+)"
+)
+
+
 def classify(exc: BaseException, learner_file: str) -> dict:
     """kind: syntax | compile | oob | cuda-fault | runtime, with the learner's line when it can be found."""
     chain, frames = _frames(exc)
@@ -160,6 +166,22 @@ def classify(exc: BaseException, learner_file: str) -> dict:
                 line = inner[-1]
                 break
     in_language = "/triton/language/" in innermost.replace("\\", "/")
+    small = _DOT_MIN.search(str(root)) if isinstance(root, AssertionError) else None
+    if small and learner_lines:
+        # the GPU's smallest tl.dot, applied on the interpreter too (interpreter_support.gpu_dot_sizes)
+        text = f"{type(root).__name__}: {root}"
+        k = int(small.group(1))
+        return error(
+            "compile",
+            f"line {line}: tl.dot needs a K dimension of at least {k} for these operands on an "
+            "NVIDIA GPU (the GPU compiler refuses smaller; the lab applies its rule here too) — a block "
+            "sized from the input (next_power_of_2 of a short length) can fall below it: make that block "
+            f"at least {k} (max({k}, triton.next_power_of_2(n))) and mask the extra lanes",
+            line,
+            exception=text,
+            cause="dot-too-small",
+            k=k,
+        )
     if in_language and learner_lines:
         text = f"{type(root).__name__}: {root}"
         return error("compile", text, line, exception=text)
@@ -201,6 +223,21 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             "load and store take the element offsets of the block's corner (e.g. [pid_m * BLOCK_M, k]), not "
             "tile numbers",
             {"cause": "descriptor-offset", "call": call},
+        )
+    elif "base must be 16-byte aligned" in str(root) and line is not None:
+        # a tensor descriptor (in the kernel or on the host) over a tensor whose first element is not 16-byte
+        # aligned: valid input (a view into its buffer) that a descriptor cannot take
+        import linecache
+
+        call = linecache.getline(learner_file, line).strip()[:120]
+        base = _DESC_BASE.search(call)
+        name = base.group(1) if base else None
+        said = (
+            f"line {line}: a tensor descriptor's base must be 16-byte aligned, and "
+            f"{name or 'this tensor'} starts elsewhere — a view that begins a few elements into its buffer "
+            "(x[3:], a slice) is valid input: check data_ptr() % 16 in the wrapper and load such a tensor "
+            "with pointers (or a contiguous copy) instead of a descriptor",
+            {"cause": "descriptor-base", "call": call, "base": name},
         )
     elif isinstance(root, TypeError) and "failed to specialize argument of type: str" in str(root):
         # a GPU launch refuses a str for a parameter that is not tl.constexpr (the runner refuses it on the

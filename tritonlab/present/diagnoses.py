@@ -201,6 +201,27 @@ def _compile(f: Facts) -> Said:
             f"[{', '.join(str(d) for d in dims)}]" for dims in (f["value_shape"], f["pointer_shape"])
         )
         flipped = list(f["value_shape"]) == list(f["pointer_shape"])[::-1] and len(f["value_shape"]) == 2
+        if f["grown"]:
+            fix = (
+                Said(
+                    f" — a per-row vector (length {f['pointer_shape'][0]}) was broadcast as a row ([None, :]) "
+                    "against the [rows, columns] tile: broadcast per-row values as a column, v[:, None]",
+                    f"。行ごとのベクトル(長さ {f['pointer_shape'][0]})が [rows, columns] のタイルに対して行として"
+                    "([None, :])ブロードキャストされています。行ごとの値は列として v[:, None] でブロード"
+                    "キャストしてください",
+                )
+                if f["row_as_row"]
+                else Said(
+                    " — build the value (and the mask) with the pointers' shape",
+                    "。値(とマスク)をポインタと同じ形で作ってください",
+                )
+            )
+            return Said(
+                f"the stored value broadcasts the {pointer} pointers up to {value}: a store cannot widen its "
+                f"pointers{fix.en}",
+                f"ストアする値がポインタ {pointer} を {value} に広げています。ストアはポインタを広げられません"
+                f"{fix.ja}",
+            )
         if f["operand"] == "mask":  # the store's boolean operand is the mask, not the value
             fix = (
                 Said(
@@ -258,6 +279,18 @@ def _compile(f: Facts) -> Said:
             f"tl.static_range はコンパイル時にループを展開するので、範囲は tl.constexpr でなければなりませんが、"
             f"{name} は実行時の引数です。range({name})(または tl.range)を使うか、{name} を tl.constexpr に"
             "してください。インタプリタでは動いてしまいますが、GPU ではコンパイルできません",
+        )
+    if f["cause"] == "dot-too-small" and f["k"]:
+        k = f["k"]
+        return Said(
+            f"tl.dot needs a K dimension of at least {k} for these operands on an NVIDIA GPU (the GPU compiler "
+            "refuses smaller; the lab applies its rule here too) — a block sized from the input "
+            f"(next_power_of_2 of a short length) can fall below it: make that block at least {k} "
+            f"(max({k}, triton.next_power_of_2(n))) and mask the extra lanes",
+            f"NVIDIA の GPU では、このオペランドの tl.dot は K 次元が {k} 以上必要です(GPU のコンパイラは"
+            "それより小さいものを拒否します。ラボはこの規則をここでも適用しています)。入力から決めたブロック"
+            f"(短い長さの next_power_of_2)はこれを下回ることがあります。そのブロックを {k} 以上"
+            f"(max({k}, triton.next_power_of_2(n)))にし、増えたレーンはマスクしてください",
         )
     q = verbatim(f["exception"] or f["message"])
     said = Said(f"Triton could not compile the kernel: {q}", f"Triton がカーネルをコンパイルできません: {q}")
@@ -413,6 +446,18 @@ def _runtime(f: Facts) -> Said:
             "eps)",
             f"backward が返した勾配は {number(returned)} 個ですが、演算子の入力は {number(inputs)} 個です。"
             "入力ごとに 1 つずつ、順番どおりに返してください(eps のようなテンソルでない入力には None)",
+        )
+    if f["cause"] == "descriptor-base":
+        name = verbatim(f["base"]) if f["base"] else "this tensor"
+        name_ja = verbatim(f["base"]) if f["base"] else "このテンソル"
+        return Said(
+            f"a tensor descriptor's base must be 16-byte aligned, and {name} starts elsewhere — a view that "
+            "begins a few elements into its buffer (x[3:], a slice) is valid input: check data_ptr() % 16 in "
+            "the wrapper and load such a tensor with pointers (or a contiguous copy) instead of a descriptor",
+            f"テンソルディスクリプタのベースは 16 バイト境界に揃っている必要がありますが、{name_ja} の先頭は"
+            "揃っていません。バッファの途中から始まるビュー(x[3:] やスライス)も正しい入力です。ラッパーで "
+            "data_ptr() % 16 を確かめ、そのようなテンソルはディスクリプタではなくポインタ(または連続な"
+            "コピー)で読んでください",
         )
     if f["cause"] == "descriptor-offset":
         call = verbatim(f["call"]) if f["call"] else "the descriptor call"
@@ -1063,6 +1108,18 @@ def _unwritten(f: Facts) -> Said:
             f"{number(count)} 要素が書き込まれていません。同じタイルを書いたプログラムがあります。"
             "プログラム ID をタイルの行と列(pid_m, pid_n)に分ける計算を確認してください",
         )
+    if cause == "tile-loop" and f["line"]:
+        loop = f["line"]
+        return Said(
+            f"{_n(count, 'en', 'element was', 'elements were', '')} never written: the persistent tile loop "
+            f"(line {loop}) ran no iteration in this case, so it never reached a tile — with P programs, program "
+            "pid must take tiles pid, pid + P, pid + 2P, … while below num_tiles (start at tl.program_id(0), "
+            "step by P, stop at num_tiles)",
+            f"{number(count)} 要素が書き込まれていません。このケースでは {loop} 行目のパーシステントなタイル"
+            "ループが一度も回らず、どのタイルにも届いていません。P 個のプログラムなら、プログラム pid は "
+            "num_tiles 未満のタイル pid、pid + P、pid + 2P、… を受け持ちます(tl.program_id(0) から始めて "
+            "P ずつ進め、num_tiles で止めてください)",
+        )
     if cause == "tile-loop":
         return Said(
             f"{_n(count, 'en', 'element was', 'elements were', '')} never written: the persistent tile loop never "
@@ -1143,6 +1200,18 @@ def _unwritten(f: Facts) -> Said:
             f"出力の {number(count)} "
             "個のスロットが書き込まれていません。そのためのプログラムが起動されていません"
             f"({number(f['tiles'])} ブロックに対してグリッドは {number(f['programs'])} プログラム)",
+        )
+    if cause == "store-loop-empty":
+        loop = f["line"]
+        return Said(
+            f"no element was written ({_n(n, 'en', 'element', 'elements', '')} still "
+            f"{'holds' if n == 1 else 'hold'} the poison): your kernel was launched but never ran its tl.store — "
+            f"it sits in the loop at line {loop}, which ran no iteration in this case: check that loop's bounds "
+            "(a bound one short, or a count rounded down such as K // BLOCK_K when K < BLOCK_K: use tl.cdiv)",
+            f"どの要素も書き込まれていません({number(n)} 要素がポイズン値のままです)。カーネルは起動されましたが、"
+            f"tl.store を一度も実行していません。ストアは {loop} 行目のループの中にあり、このケースではその"
+            "ループが一度も回りませんでした。ループの範囲を確認してください(1 つ足りない上限や、K < BLOCK_K "
+            "のときの K // BLOCK_K のような切り捨ての回数。tl.cdiv を使います)",
         )
     if cause == "store-never-ran":
         return Said(
@@ -1307,7 +1376,7 @@ def _nan(f: Facts) -> Said:
             "埋めます。GPU ではそこにある値のままです)。それが結果に混ざっています。結果を変えない値を "
             "other= に渡してください(和なら 0.0、最大値なら float('-inf'))",
         )
-    if f["cause"] == "from-finite":
+    if f["cause"] is None and f["finite_inputs"]:
         values = f["values"] if isinstance(f["values"], dict) else {}
         said = "; ".join(
             f"{name} = {', '.join(str(v) for v in list(vals)[:3])}" for name, vals in list(values.items())[:2]
@@ -1598,6 +1667,16 @@ def _pattern(f: Facts) -> Said | None:
         return Said(
             f"the bias was added {steps} times, once per K step — add it once, after the loop",
             f"バイアスが K ステップごとに {steps} 回足されています。ループの後で一度だけ足してください",
+        )
+    if cause == "computed-zero" and f["loop_line"]:
+        line, count = f["loop_line"], verbatim(f["loop_count"] or "n // BLOCK")
+        return Said(
+            f"every element was stored, and every stored value is 0 — the loop at line {line} runs {count} "
+            "steps, rounded down: when the size is smaller than the block it runs none, and nothing is "
+            "accumulated — count the steps with tl.cdiv and mask the last block",
+            f"すべての要素がストアされていて、その値がすべて 0 です。{line} 行目のループは {count} 回、つまり"
+            "切り捨てた回数だけ回ります。大きさがブロックより小さいと一度も回らず、何も足し込まれません。"
+            "回数は tl.cdiv で数え、最後のブロックはマスクしてください",
         )
     if cause == "computed-zero":
         return Said(
@@ -1989,6 +2068,14 @@ def _input_modified(f: Facts) -> Said:
 @says(Kind.PERF_BYTES)
 def _perf_bytes(f: Facts) -> Said:
     moved, budget = f"{int(f['moved'] or 0):,}", f"{int(f['budget'] or 0):,}"
+    if f["loaded"] is not None and f["reads"] is not None:
+        loaded, reads = f"{int(f['loaded']):,}", f"{int(f['reads']):,}"
+        return Said(
+            f"correct, but the kernel moved {moved} bytes where {budget} are enough: it loaded {loaded} bytes "
+            f"where {reads} are enough — it reads some data more than once",
+            f"結果は正しいものの、{budget} バイトで足りるところを {moved} バイト転送しています。読み込みは "
+            f"{reads} バイトで足りるところを {loaded} バイトで、同じデータを複数回読んでいます",
+        )
     return Said(
         f"correct, but the kernel moved {moved} bytes where {budget} are enough: it reads some data more "
         "than once",

@@ -579,7 +579,9 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     # Only inputs that no longer hold the judge's values travel back (the judge names the change): a GPU case
     # of 16M elements then moves one tensor, not three.
     payload: dict[str, Any] = {
-        "inputs": {k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])}
+        "inputs": {
+            k: _compact(v) for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])
+        }
     }
     facts["inputs_returned"] = sorted(payload["inputs"])
     if call.checker is not None and facts["stats"].get("padded") and type(got) is torch.Tensor:
@@ -588,7 +590,7 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
             facts["padding_nonfinite"] = padding
     facts["check_ms"] = round((time.perf_counter() - checking) * 1e3, 3)  # guards, provenance, contracts
     if type(got) is torch.Tensor:
-        payload["out"] = got.detach()
+        payload["out"] = _compact(got)
     _save(payload, case["output"], facts)
     return facts
 
@@ -621,6 +623,16 @@ def _padding_made_nonfinite(loaded, case: dict, backend: str, values: dict, got,
     if type(again) is not torch.Tensor or again.shape != got.shape or not again.is_floating_point():
         return None
     return not bool((~torch.isfinite(again.detach()))[bad].all())
+
+
+def _compact(t: torch.Tensor) -> torch.Tensor:
+    """A changed input as the judge needs it (its shape and values): a view whose storage is larger than its
+    elements (the far-rows layout spreads rows 2**30 elements apart) is copied first, since torch.save writes
+    a view's whole storage — gigabytes, past the runner's file-size limit."""
+    t = t.detach()
+    if t.untyped_storage().nbytes() > 2 * t.numel() * t.element_size() + 4096:
+        return t.clone()
+    return t
 
 
 def _same(now: torch.Tensor, sent) -> bool:
@@ -708,7 +720,7 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
     if case.get("compile"):
         facts["compile"] = _compile(plan, loaded.wrapper, list(inputs.values()), kwargs, payload)
     payload["inputs"] = {
-        k: v for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])
+        k: _compact(v) for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])
     }
     facts["inputs_returned"] = sorted(payload["inputs"])
     facts["check_ms"] = round((time.perf_counter() - checking) * 1e3, 3)  # with a second run, torch.compile
