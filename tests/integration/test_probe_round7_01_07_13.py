@@ -255,13 +255,8 @@ def test_persistent_group_column_full_height_fails_only_grouped(worker):
     assert {"unwritten", "stored-twice"} <= kinds(bad[0]), kinds(bad[0])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="misleading: tile columns computed with GROUP_M instead of group_size_m (GROUP_M = 1 passes) are "
-    "diagnosed as the tile loop: 'step the tile loop by the number of programs (for tile_id in range(pid, "
-    "num_tiles, NUM_PROGRAMS))' — the file's loop is exactly that; the grouped order (tile_coords) is the cause",
-)
 def test_persistent_group_column_full_height_names_the_grouped_order(worker):
+    """Was 'step the tile loop by the number of programs' for a loop that does; the grouped mapping is named."""
     result = verify(worker, PMM, "l13_persistent_matmul_wrong_group_column_full_height.py")
     messages = [d["message"] for d in failed(result)[0]["diagnoses"]]
     assert not any("step the tile loop by the number of programs" in m for m in messages), messages

@@ -2621,6 +2621,19 @@ def _compiled_differs(f: Facts) -> Said:
 @says(Kind.STORED_TWICE)
 def _stored_twice(f: Facts) -> Said:
     count = f["count"]
+    if f["loop_steps"]:  # the loop already steps by the program count: the tile id's mapping repeats tiles
+        return Said(
+            f"{_n(count, 'en', 'element', 'elements', '')} of the output {'was' if count == 1 else 'were'} stored "
+            "by more than one program, though the tile loop steps by the program count: two tile ids map to the "
+            "same tile — check how a tile id becomes (pid_m, pid_n): in the grouped order the group's height is "
+            "h = min(num_pid_m - first_pid_m, GROUP_M), pid_m = first_pid_m + tile_id % h and "
+            "pid_n = (tile_id % num_pid_in_group) // h — h, not GROUP_M",
+            f"出力の {number(count)} 要素が複数のプログラムからストアされています。タイルのループはプログラム数"
+            "ずつ進んでいるので、2 つのタイル ID が同じタイルに対応しています。タイル ID から (pid_m, pid_n) "
+            "を求める計算を確認してください。グループ順では、グループの高さは h = min(num_pid_m - "
+            "first_pid_m, GROUP_M) で、pid_m = first_pid_m + tile_id % h、pid_n = (tile_id % "
+            "num_pid_in_group) // h です。GROUP_M ではなく h を使います",
+        )
     return Said(
         f"{_n(count, 'en', 'element', 'elements', '')} of the output {'was' if count == 1 else 'were'} stored by "
         "more than one program: tiles are computed several times — step the tile loop by the number of "

@@ -1092,11 +1092,21 @@ def judge_case(
     if (exercise.verify.contracts or {}).get("store_once") and twice:
         # a persistent loop that does not step by the program count: every tile is computed by several
         # programs — right values, the exercise's point missed (the interpreter records every store)
+        steps = _loop_has_step(learner_file)
         report.setdefault("diagnoses", []).append(
             {
                 "kind": "stored-twice",
                 "count": twice,
-                "message": f"{twice} elements of the output were stored by more than one program: tiles are "
+                "loop_steps": steps,
+                "message": (
+                    f"{twice} elements of the output were stored by more than one program, though the "
+                    "tile loop steps by the program count: two tile ids map to the same tile — check how a "
+                    "tile id becomes (pid_m, pid_n): in the grouped order the group's height is "
+                    "h = min(num_pid_m - first_pid_m, GROUP_M), pid_m = first_pid_m + tile_id % h and "
+                    "pid_n = (tile_id % num_pid_in_group) // h — h, not GROUP_M"
+                )
+                if steps
+                else f"{twice} elements of the output were stored by more than one program: tiles are "
                 "computed several times — step the tile loop by the number of programs "
                 "(for tile_id in range(pid, num_tiles, NUM_PROGRAMS))",
             }
@@ -2036,6 +2046,27 @@ def _all_zero_stored(diagnoses: list, provenance, numel: int, learner_file: str 
                 "computes 0: "
                 "check what the computation starts from and what it multiplies by"
             )
+
+
+def _loop_has_step(path: str | None) -> bool:
+    """Whether a for loop in the learner's file steps by something other than 1 (range(pid, n, P), tl.range
+    with a step): a persistent tile loop that already takes every P-th tile."""
+    import ast
+
+    if not path:
+        return False
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For) and isinstance(node.iter, ast.Call):
+            args = node.iter.args
+            if ast.unparse(node.iter.func) in ("range", "tl.range") and len(args) >= 3:
+                step = args[2]
+                if not (isinstance(step, ast.Constant) and step.value == 1):
+                    return True
+    return False
 
 
 def _floor_loop(path: str | None) -> tuple[int, str] | None:
