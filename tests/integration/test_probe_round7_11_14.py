@@ -177,14 +177,10 @@ def test_attention_default_scale_one_over_d_fails_only_the_default_scale(worker)
     assert first_diag(result).get("cause") == "scale"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the lab says 'the scale is applied twice' (form 'twice': 1/d is (1/sqrt(d))**2); but every case with "
-    "an explicit sm_scale passes, so the scale is applied once and only its DEFAULT is wrong: the verdict should "
-    "name the default 1/sqrt(d) (the lesson's contract scale = ['sm_scale', 'D ** -0.5'])",
-)
 def test_attention_default_scale_one_over_d_names_the_default(worker):
+    """Was 'the scale is applied twice'; the cases with an explicit sm_scale pass, so the default is named."""
     message = first_message(verify(worker, AT, SCALE_D))
+    assert first_diag(verify(worker, AT, SCALE_D)).get("form") == "default"
     assert "twice" not in message and any(w in message for w in ("default", "sqrt", "√", "D ** -0.5")), (
         message
     )

@@ -1573,6 +1573,16 @@ def _pattern(f: Facts) -> Said | None:
                 "指数関数は exp2 なのに、log2(e) がスケールに含まれていません",
             ),
         }
+        if f["form"] == "default":
+            default = verbatim(f["default"] or "its default")
+            return Said(
+                f"every case that passes {keyword} passes, and every case that leaves it out fails: the output "
+                f"equals the reference at {keyword} = {fitted} where the default is {right} — the default is "
+                f"wrong: when {keyword} is None use {default}",
+                f"{keyword} を渡すケースはすべて通り、省略するケースはすべて失敗しています。出力は {keyword} = "
+                f"{fitted} の参照実装と一致しますが、既定値は {right} です。既定値が誤っています。{keyword} が "
+                f"None のときは {default} を使ってください",
+            )
         form = forms.get(str(f["form"]))
         how = Said("flatter", "平坦に") if factor < 1 else Said("sharper", "鋭く")
         return Said(

@@ -2203,6 +2203,28 @@ def _not_the_tail(first: dict, bad: list) -> bool:
     return True
 
 
+def _default_scale(first: dict, bad: list, good: list, contracts: dict | None) -> bool:
+    """Every failing case leaves the scale keyword (contract `scale`) to its default and fits another scale,
+    while a case that passes the keyword passes: the scale is applied once — only the default is wrong."""
+    spec = (contracts or {}).get("scale") or []
+    if len(spec) != 2 or first.get("cause") != "scale":
+        return False
+    keyword, default = spec
+    if not all(
+        c["diagnoses"][0].get("cause") == "scale" and keyword not in (c.get("kwargs") or {}) for c in bad
+    ):
+        return False
+    if not any(keyword in (c.get("kwargs") or {}) for c in good):
+        return False
+    first.update(form="default", default=default)
+    first["message"] = (
+        f"{_head(first)}: every case that passes {keyword} passes, and every case that leaves it out fails: "
+        f"the output equals the reference at {keyword} = {first.get('fitted')} where the default is "
+        f"{first.get('right')} — the default is wrong: when {keyword} is None use {default}"
+    )
+    return True
+
+
 def _args_order(first: dict, bad: list) -> bool:
     """Part of the output unwritten in every failing case, and the count written equal to one other scalar
     argument (not 0 everywhere): the element count the kernel bounds its stores by received that argument —
@@ -2256,6 +2278,8 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
         return
     first = bad[0]["diagnoses"][0]
     if first.get("cause") == "input-axis":  # one case already named the input and its axis
+        return
+    if _default_scale(first, bad, good, contracts):
         return
     if _far_rows_only(first, bad, good):
         return
