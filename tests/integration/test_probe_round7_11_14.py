@@ -153,14 +153,8 @@ def test_attention_p_against_old_max_is_nan_in_every_case(worker):
     assert first_diag(result)["kind"] == "nan"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the lab says 'line 26 starts a running state at -inf ... start at a large finite value (-1e30)' (the "
-    "m_i init line, cause inf-minus-inf); the NaN is exp2(s - m_i) = exp2(+inf) on the first block: p taken "
-    "against the old max, and m_i = -1e30 would give inf as well. Right: the p line, naming the running max "
-    "(as the online softmax verdict does for the same slip)",
-)
 def test_attention_p_against_old_max_names_the_p_line_not_the_init(worker):
+    """Was 'line 26 starts a running state at -inf … start at -1e30' (which would not help); cause old-max now."""
     result = verify(worker, AT, OLD_MAX)
     diag = first_diag(result)
     assert diag.get("line") == line_of(OLD_MAX, "        p = tl.exp2(s - m_i[:, None])"), diag

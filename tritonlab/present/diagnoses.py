@@ -1391,6 +1391,18 @@ def _nan(f: Facts) -> Said:
             "ゼロで割る、負の数の sqrt や log を取る、のどれかです。大きな入力でも有限のままになるよう式を書き"
             "直してください(tanh(u) = 2·sigmoid(2u) − 1、exp の前に最大値を引く)",
         )
+    if f["cause"] == "old-max":
+        line, m = f["line"], f["name"] or "m_i"
+        hint = Said(
+            f"line {line} subtracts the running max {m} before it is updated with this block's max — on the "
+            f"first block {m} is still its start (-inf), so exp of s - {m} is inf (and with any finite start the "
+            f"terms overflow whenever the max grows): compute the new max first (m_new = maximum({m}, max(s))) "
+            "and take the terms against it",
+            f"{line} 行目で、このブロックの最大値で更新する前の途中の最大値 {m} を引いています。最初のブロック"
+            f"では {m} はまだ初期値(-inf)なので、s - {m} の exp は inf になります(有限の初期値でも、最大値が"
+            f"大きくなるたびに項があふれます)。先に新しい最大値(m_new = maximum({m}, max(s)))を求め、項は"
+            "それに対して計算してください",
+        )
     if f["cause"] == "inf-minus-inf":
         line = f["line"]
         hint = Said(

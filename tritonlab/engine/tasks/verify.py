@@ -1600,6 +1600,17 @@ def _explain_values(
     for diag in diagnoses:
         if diag.get("kind") == "nan" and diag.get("cause") is None and learner_file:
             line = _neg_inf_state(learner_file)
+            early = _against_old_max(learner_file, line) if line else None
+            if early is not None:  # exp(s - m) with m still the old running max: -inf on the first block
+                diag.update(cause="old-max", line=early[0], name=early[1], init_line=line)
+                at, m = early
+                diag["message"] = (
+                    f"{_head(diag)}: line {at} subtracts the running max {m} before it is updated with "
+                    f"this block's max — on the first block {m} is still its start (-inf), so exp of s - {m} "
+                    "is inf (and with any finite start the terms overflow whenever the max grows): compute "
+                    f"the new max first (m_new = maximum({m}, max(s))) and take the terms against it"
+                )
+                continue
             if line:  # a running state started at -inf: lanes that never see a value compute -inf - -inf
                 diag.update(cause="inf-minus-inf", line=line)
                 diag["message"] = (
@@ -2102,6 +2113,53 @@ def _neg_inf_state(path: str) -> int | None:
         for number, text in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
             if _NEG_INF_FULL.search(text.split("#", 1)[0]):
                 return number
+    return None
+
+
+def _against_old_max(path: str, init_line: int) -> tuple[int, str] | None:
+    """(line, name) of an exp/exp2 of `x - name` inside a loop, before the loop reassigns `name`, where `name`
+    is the running state started at -inf on `init_line`: the block's terms taken against the old max."""
+    import ast
+
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+    names = {
+        t.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and node.lineno == init_line
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
+    if len(names) != 1:
+        return None
+    (name,) = names
+
+    def uses(node: ast.AST) -> bool:
+        return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+    def against(stmt: ast.stmt) -> bool:
+        for call in ast.walk(stmt):
+            if not isinstance(call, ast.Call) or not call.args:
+                continue
+            func = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+            if func not in ("exp", "exp2"):
+                continue
+            arg = call.args[0]
+            if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Sub) and uses(arg.right):
+                return not uses(arg.left)  # exp(m_i - m_new) is the rescale, not a block's terms
+        return False
+
+    for loop in ast.walk(tree):
+        if not isinstance(loop, (ast.For, ast.While)):
+            continue
+        for stmt in loop.body:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else []
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                break  # reassigned: later statements see the new max
+            if isinstance(stmt, ast.Assign) and against(stmt):
+                return stmt.lineno, name
     return None
 
 
