@@ -276,14 +276,12 @@ def test_autotune_split_k_without_reset_fails(worker):
     assert not result["passed"] and "reset_to_zero" in first_message(result)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass: the lab runs early_config_prune over the GPU configs but never the perf_model, which "
-    "Triton calls as perf_model(**nargs, **kwargs, **config.all_kwargs()): TypeError on a GPU",
-)
 def test_autotune_perf_model_with_prune_signature_fails(worker):
+    """Was a false pass: Triton calls perf_model(**nargs, **kwargs, **config.all_kwargs()) once per GPU config
+    (TypeError for a prune-style signature); the lab makes that call on the interpreter too."""
     result = verify(worker, AT, "l10_autotune_wrong_perf_model_prune_signature.py")
     assert not result["passed"] and "perf_model" in first_message(result)
+    assert result["error"].get("cause") == "perf-model" and result["error"].get("model") == "estimate_ms"
 
 
 # --- lesson 10: debug-rms-norm ---------------------------------------------------------------------------------------

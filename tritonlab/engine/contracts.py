@@ -579,18 +579,47 @@ class PruneLeftNothing(RuntimeError):
         )
 
 
+class PerfModelFailed(RuntimeError):
+    """The learner's `perf_model` raised when called as a GPU's autotuner calls it, once per config with
+    keywords only: perf_model(**named_args, **kwargs, **config.all_kwargs())."""
+
+    def __init__(self, model, error: BaseException):
+        self.model_name = getattr(model, "__name__", None)
+        try:
+            self.model_line: int | None = inspect.getsourcelines(model)[1]
+        except (OSError, TypeError):
+            self.model_line = None
+        self.error = f"{type(error).__name__}: {error}"[:200]
+        super().__init__(f"perf_model {self.model_name} raised when the autotuner called it: {self.error}")
+
+
 def _guard_prune(tuner, configs: list, sizes_of: list[str]) -> None:
-    """Run the tuner's early_config_prune over the file's GPU configs before each launch, as a GPU's
-    autotuner does with several configs (an instance attribute over Autotuner.run; removed by the caller)."""
+    """Run the tuner's early_config_prune, then its perf_model (with top_k), over the file's GPU configs
+    before each launch, as a GPU's autotuner does with several configs (Autotuner.prune_configs calls the
+    model as perf_model(**named_args, **kwargs, **config.all_kwargs()): a model written for another
+    signature raises there and here). An instance attribute over Autotuner.run; removed by the caller."""
     prune = getattr(tuner, "early_config_prune", None)
-    if not callable(prune):
+    model = getattr(tuner, "perf_model", None)
+    if not callable(prune) and not callable(model):
         return
 
     def guarded(*args, **kwargs):
         nargs = dict(zip(getattr(tuner, "arg_names", []), args, strict=False))
-        if not prune(list(configs), nargs, **kwargs):
-            sizes = {k: nargs[k] for k in sizes_of if isinstance(nargs.get(k), int)}
-            raise PruneLeftNothing(len(configs), sizes, prune)
+        kept = list(configs)
+        if callable(prune):
+            kept = prune(list(configs), nargs, **kwargs)
+            if not kept:
+                sizes = {k: nargs[k] for k in sizes_of if isinstance(nargs.get(k), int)}
+                raise PruneLeftNothing(len(configs), sizes, prune)
+        top_k = getattr(tuner, "configs_top_k", 1.0)
+        if isinstance(top_k, float) and top_k <= 1.0:
+            top_k = max(1, int(len(kept) * top_k))
+        if callable(model) and isinstance(top_k, int) and len(kept) > top_k:
+            for config in kept:
+                try:
+                    model(**nargs, **kwargs, **config.all_kwargs())
+                except Exception as e:  # noqa: BLE001 - the learner's model: said with its line
+                    raise PerfModelFailed(model, e) from e
         return type(tuner).run(tuner, *args, **kwargs)  # the class's run, as hooked at launch time
 
     tuner.run = guarded

@@ -99,6 +99,22 @@ _DESC_BASE = re.compile(
 )
 
 
+def _behind_named(exc: BaseException, name: str) -> BaseException | None:
+    """The exception of class `name` in exc's chain (__cause__ / __context__), or None."""
+    seen: set[int] = set()
+    item: BaseException | None = exc
+    pending: list[BaseException | None] = [exc]
+    while pending:
+        item = pending.pop(0)
+        if item is None or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if type(item).__name__ == name:
+            return item
+        pending += [item.__cause__, item.__context__]
+    return None
+
+
 def classify(exc: BaseException, learner_file: str) -> dict:
     """kind: syntax | compile | oob | cuda-fault | runtime, with the learner's line when it can be found."""
     chain, frames = _frames(exc)
@@ -290,6 +306,17 @@ def classify(exc: BaseException, learner_file: str) -> dict:
                 "prune": getattr(root, "prune_name", None),
                 "prune_line": getattr(root, "prune_line", None),
             },
+        )
+    perf = _behind_named(exc, "PerfModelFailed")
+    if said is None and perf is not None:
+        # the learner's perf_model, called as a GPU's autotuner calls it (the lab's check on the interpreter)
+        name, at = getattr(perf, "model_name", None), getattr(perf, "model_line", None)
+        said = (
+            f"your perf_model{f' ({name}, line {at})' if at else ''} raised when the autotuner called it "
+            f"({getattr(perf, 'error', '')}): the autotuner calls it once per config with keywords only — "
+            "perf_model(**the kernel's arguments, **the config's meta-parameters) — and ranks configs by the "
+            "number it returns; take those names as parameters (or **kwargs)",
+            {"cause": "perf-model", "model": name, "model_line": at, "error": getattr(perf, "error", None)},
         )
     if said is None and type(root).__name__ == "OutOfResources":
         # Triton refused to load the compiled kernel: it needs more of a per-program resource than the GPU has

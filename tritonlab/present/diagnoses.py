@@ -419,6 +419,20 @@ def _runtime(f: Facts) -> Said:
             "グリッドに float が入っています。program の数は整数でなければなりません。n / BLOCK_SIZE は"
             "小数を返す割り算なので、triton.cdiv(n, BLOCK_SIZE) を使ってください",
         )
+    if f["cause"] == "perf-model":
+        name, at = f["model"] or "perf_model", f["model_line"]
+        error = verbatim(f["error"] or "an error")
+        where_en = f" ({name}, line {at})" if at else ""
+        where_ja = f"({name}、{at} 行目)" if at else ""
+        return Said(
+            f"your perf_model{where_en} raised when the autotuner called it ({error}): the autotuner calls it "
+            "once per config with keywords only — perf_model(**the kernel's arguments, **the config's "
+            "meta-parameters) — and ranks configs by the number it returns; take those names as parameters "
+            "(or **kwargs)",
+            f"perf_model{where_ja}が autotuner からの呼び出しで例外を出しました({error})。autotuner は "
+            "config ごとにキーワード引数だけで呼び出し(perf_model(**カーネルの引数, **config のメタパラメータ))、"
+            "返された数で config を順位付けします。それらの名前を引数(または **kwargs)で受け取ってください",
+        )
     if f["cause"] == "prune-empty":
         sizes = f["sizes"] if isinstance(f["sizes"], Mapping) else {}
         shown = ", ".join(f"{k}={v}" for k, v in sizes.items())
