@@ -265,15 +265,14 @@ def test_matmul_bias_mask_uses_m_names_the_bias(worker):
 # --- lesson 10: autotune-matmul --------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass: split-K atomics into C with no reset_to_zero / zeroing pre_hook are right with the "
-    "interpreter's single config (no benchmark runs), wrong on a GPU where timing every config adds A @ B "
-    "into C again and again",
-)
 def test_autotune_split_k_without_reset_fails(worker):
+    """Was a false pass: one interpreter config never benchmarks. The pinned cases now let the autotuner time the
+    pinned config and a twin (one run each, as a GPU does), so C comes out 3x A @ B; the cause names it."""
     result = verify(worker, AT, "l10_autotune_wrong_split_k_atomic_no_reset.py")
     assert not result["passed"] and "reset_to_zero" in first_message(result)
+    bad = public_failed(result)
+    assert bad and all("@autotune=" in c["name"] for c in bad), [c["name"] for c in bad]
+    assert first_diag(result).get("cause") == "autotune-side-effect" and first_diag(result)["runs"] == 3
 
 
 def test_autotune_perf_model_with_prune_signature_fails(worker):

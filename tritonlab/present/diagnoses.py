@@ -1704,6 +1704,18 @@ def _pattern(f: Facts) -> Said | None:
             f"the bias was added {steps} times, once per K step — add it once, after the loop",
             f"バイアスが K ステップごとに {steps} 回足されています。ループの後で一度だけ足してください",
         )
+    if cause == "autotune-side-effect":
+        runs = f["runs"] or 2
+        return Said(
+            f"the autotuner ran your kernel {runs - 1} more times while it timed the configs (as it does on a "
+            f"GPU), and the output came out {runs}× the right one — the kernel accumulates into its output "
+            "(tl.atomic_add, +=), so every timing run added again: give @triton.autotune reset_to_zero=[the "
+            "output's name] (or zero it in a Config pre_hook)",
+            f"autotuner が config の時間を測るあいだにカーネルをさらに {runs - 1} 回実行し(GPU でも同じです)、"
+            f"出力が正しい値の {runs} 倍になりました。カーネルが出力に足し込んでいる(tl.atomic_add や +=)"
+            "ので、計測のたびにまた足されています。@triton.autotune に reset_to_zero=[出力の引数名] を渡すか、"
+            "Config の pre_hook で 0 にしてください",
+        )
     if cause == "computed-zero" and f["loop_line"]:
         line, count = f["loop_line"], verbatim(f["loop_count"] or "n // BLOCK")
         return Said(

@@ -35,6 +35,7 @@ from .launches import (
     phase,
     tensor_of,
     track_launches,
+    unrecorded,
 )
 from .report import OutOfBounds, WaitsForever, find_oob, find_waits_forever
 
@@ -57,6 +58,7 @@ __all__ = [
     "padding_left_zero",
     "tensor_of",
     "track_launches",
+    "unrecorded",
 ]
 # private helpers other engine modules and tests reach through the package (the runner's provenance watch uses
 # _kernel_file, _kernel_name, _arg_names and _compiled_fn)

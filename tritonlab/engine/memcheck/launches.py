@@ -185,6 +185,18 @@ def _install_launch_hooks() -> _Patches:
 
 
 @contextlib.contextmanager
+def unrecorded() -> Iterator[None]:
+    """Launches inside are not recorded (the lab's own runs of the learner's kernel: the autotuner's timing
+    runs in a pinned case), so the grid and launch checks read the learner's launch alone."""
+    stashed = list(_launch_sinks)
+    _launch_sinks.clear()
+    try:
+        yield
+    finally:
+        _launch_sinks[:0] = stashed
+
+
+@contextlib.contextmanager
 def track_launches() -> Iterator[list[dict]]:
     """Collect one {kernel, file, grid} dict per kernel launch (compiled or interpreted, autotuned or not).
 

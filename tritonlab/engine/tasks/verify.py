@@ -1155,6 +1155,7 @@ def judge_case(
     # one value per program's block expected (a program map): what the output holds inside each block
     _block_values(report.get("diagnoses", []), got, expected, block, atol, rtol, unwritten, twice)
     _overlapped(report.get("diagnoses", []), stats, learner_file)
+    _benched_into_output(report.get("diagnoses", []), got, expected, _int(facts.get("autotune_benched")))
     if stats is not None and (facts.get("padding_nonfinite") is False or not stats.get("padded")):
         # last: every pattern above names its own cause first; this is what is left of an inf/NaN
         _nonfinite_from_finite(report.get("diagnoses", []), got, expected, inputs)
@@ -2737,6 +2738,31 @@ def _padding_reached(diagnoses: list, stats: dict | None, padding: object = None
                 "and they reach the result — give other= the value that cannot change it (0.0 for a sum, "
                 "float('-inf') for a max)",
             )
+
+
+def _benched_into_output(diagnoses: list, got, expected, benched: int) -> None:
+    """A pinned autotune case ran the kernel `benched` more times while the autotuner timed its configs (as a
+    GPU's autotuner does). An output that came out (benched + 1) times the reference accumulated every run:
+    atomics or += into an output the autotuner never resets."""
+    if not benched or not got.is_floating_point():
+        return
+    g, e = got.detach().double(), expected.detach().double().to(got.device)
+    big = e.abs() > 1e-3 * float(e.abs().max()) if e.numel() else e.bool()
+    if not bool(big.any()) or not bool(torch.isfinite(g).all()):
+        return
+    ratio = (g[big] / e[big]).median().item()
+    if abs(ratio - (benched + 1)) > 0.02 * (benched + 1):
+        return
+    for diag in diagnoses:
+        if diag.get("kind") == "mismatch":
+            diag.update(cause="autotune-side-effect", runs=benched + 1)
+            diag["message"] = (
+                f"{_head(diag)}: the autotuner ran your kernel {benched} more times while it timed the "
+                f"configs (as it does on a GPU), and the output came out {benched + 1}× the right one — the "
+                "kernel accumulates into its output (tl.atomic_add, +=), so every timing run added again: "
+                "give @triton.autotune reset_to_zero=[the output's name] (or zero it in a Config pre_hook)"
+            )
+            return
 
 
 def _nonfinite_from_finite(diagnoses: list, got, expected, inputs: dict) -> None:

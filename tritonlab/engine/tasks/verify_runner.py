@@ -537,8 +537,10 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         facts.setdefault("notes", []).append(contracts.far_rows_contiguous(name, declined))
     began = __import__("time").perf_counter()
     try:
-        with contracts.pinned_autotune(exercise, loaded.module, lab.get("autotune")):
+        with contracts.pinned_autotune(exercise, loaded.module, lab.get("autotune")) as pinned:
             got = call(*positional, **optional, **kwargs)
+        if pinned and pinned.get("@benched"):  # the autotuner timed the pinned config and its twin first
+            facts["autotune_benched"] = int(pinned["@benched"])
     except BaseException as exc:  # even BaseException or sys.exit: the learner's line, not a dead runner
         if contracts.is_real_interrupt(exc):
             raise
