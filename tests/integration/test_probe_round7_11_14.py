@@ -222,17 +222,15 @@ def test_rms_backward_dx_without_weight_names_the_weight(worker):
 # --- lesson 12: RMS norm operators ------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass: rms_norm_bwd stores dx over its input dy (and returns dy.clone()) under "
-    "mutates_args={}, the promise the lesson says lets the compiler reorder and reuse; the lab never compares an "
-    "operator's tensor arguments before and after its call (dy is not one of the lab's inputs)",
-)
 def test_rms_op_backward_writing_its_input_under_empty_mutates_args_fails(worker):
+    """Was a false pass: the op stored dx over dy under mutates_args={}; the lab compares an op's undeclared
+    tensor arguments before and after each call now (kind op-mutates)."""
     result = verify(worker, RO, "l12_rms_op_wrong_bwd_op_mutates_dy_undeclared.py")
     assert_fails(result)
     message = first_message(result)
     assert "mutates_args" in message and "dy" in message, message
+    diag = first_diag(result)
+    assert diag["kind"] == "op-mutates" and diag["arg"] == "dy" and diag["op"].endswith("rms_norm_bwd"), diag
 
 
 @pytest.mark.xfail(

@@ -261,6 +261,9 @@ class OpRecorder:
     def __init__(self, wanted: list[str]):
         self.wanted = list(wanted)
         self.seen: set[str] = set()
+        #: [{op, arg}]: a tensor argument the operator changed while its schema does not declare it mutated
+        #: (mutates_args={} over a kernel that stores into an input): torch.compile may reorder or drop it
+        self.mutated: list[dict] = []
         self._mode = None
 
     def __enter__(self):
@@ -270,7 +273,7 @@ class OpRecorder:
 
         from tritonlab.engine import op_launches
 
-        seen, wanted = self.seen, set(self.wanted)
+        seen, wanted, mutated = self.seen, set(self.wanted), self.mutated
 
         class _Mode(TorchDispatchMode):
             def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -278,8 +281,13 @@ class OpRecorder:
                 op = str(func._schema.name)  # "aten::add": the operator, any overload
                 seen.add(op)
                 if op in wanted:  # its body runs in here: a kernel it launches must go through wrap_triton
+                    kept = _undeclared_copies(func, args, kwargs or {})
                     with op_launches.inside(op):
-                        return func(*args, **(kwargs or {}))
+                        out = func(*args, **(kwargs or {}))
+                    for name, (now, before) in kept.items():
+                        if not _same_values(now, before) and {"op": op, "arg": name} not in mutated:
+                            mutated.append({"op": op, "arg": name})
+                    return out
                 return func(*args, **(kwargs or {}))
 
         self._mode = _Mode()
@@ -293,6 +301,32 @@ class OpRecorder:
 
     def missing(self) -> list[str]:
         return [name for name in self.wanted if name not in self.seen]
+
+
+def _undeclared_copies(func, args: tuple, kwargs: dict) -> dict:
+    """name -> (tensor, a copy of it) for each tensor argument the operator's schema does not mark as
+    written (no `Tensor(a!)`): what the call must leave unchanged."""
+    kept: dict = {}
+    try:
+        params = list(func._schema.arguments)
+    except Exception:  # noqa: BLE001 - no schema to read: nothing to check
+        return kept
+    for index, param in enumerate(params):
+        value = args[index] if index < len(args) else kwargs.get(param.name)
+        alias = getattr(param, "alias_info", None)
+        if isinstance(value, torch.Tensor) and not (alias is not None and alias.is_write):
+            kept[param.name] = (value, value.detach().clone())
+    return kept
+
+
+def _same_values(now, before) -> bool:
+    a = now.detach()
+    if a.is_floating_point():
+        return bool(
+            torch.equal(torch.isnan(a), torch.isnan(before))
+            and torch.equal(a.nan_to_num(), before.nan_to_num())
+        )
+    return bool(torch.equal(a, before))
 
 
 def op_diagnoses(recorder: OpRecorder, learner_file: str) -> list[dict]:

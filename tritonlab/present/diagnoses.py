@@ -76,6 +76,7 @@ LABELS: dict[Kind, Said] = {
     Kind.NONDETERMINISTIC: Said("not deterministic", "非決定的な結果"),
     Kind.OP_NOT_USED: Said("operator not called", "呼ばれない演算子"),
     Kind.OP_NOT_YOURS: Said("someone else's operator", "別ファイルの演算子"),
+    Kind.OP_MUTATES: Said("undeclared mutation", "宣言されていない書き換え"),
     Kind.GRAPH_BREAK: Said("torch.compile failed", "torch.compile の失敗"),
     Kind.COMPILED_DIFFERS: Said("compiled result differs", "コンパイル後の結果の違い"),
     Kind.KERNEL_NOT_WRAPPED: Said("kernel launched without wrap_triton", "wrap_triton なしのカーネル起動"),
@@ -2625,6 +2626,19 @@ def _op_not_yours(f: Facts) -> Said:
         "file with @triton_op",
         f"実行された演算子 {op} はあなたのファイルではなく {origin} で登録されたものです。自分のファイルで "
         "@triton_op を使って登録してください",
+    )
+
+
+@says(Kind.OP_MUTATES)
+def _op_mutates(f: Facts) -> Said:
+    op, arg = f["op"] or "?", f["arg"] or "?"
+    return Said(
+        f"the operator {op} changed its argument {arg}, which it does not declare mutated: torch.compile and "
+        "autograd take an operator's inputs as read-only unless mutates_args names them — store into a new "
+        f"tensor, or declare mutates_args={{'{arg}'}}",
+        f"演算子 {op} が引数 {arg} を書き換えていますが、書き換えることを宣言していません。torch.compile と "
+        "autograd は、mutates_args に名前がない限り演算子の入力を読み取り専用とみなします。新しいテンソルに"
+        f"ストアするか、mutates_args={{'{arg}'}} と宣言してください",
     )
 
 

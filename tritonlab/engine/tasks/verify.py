@@ -884,6 +884,19 @@ def _op_diagnoses(exercise, facts: dict, learner_file: str) -> list[dict]:
                     "file: register it in your file with @triton_op",
                 }
             )
+    for item in facts.get("ops_mutated") or []:
+        op, arg = (item.get(k) if isinstance(item, dict) else None for k in ("op", "arg"))
+        if op in wanted and isinstance(arg, str) and arg.isidentifier():
+            found.append(
+                {
+                    "kind": "op-mutates",
+                    "op": op,
+                    "arg": arg,
+                    "message": f"the operator {op} changed its argument {arg}, which it does not declare "
+                    f"mutated: torch.compile and autograd take an operator's inputs as read-only unless "
+                    f"mutates_args names them — store into a new tensor, or declare mutates_args={{'{arg}'}}",
+                }
+            )
     return found
 
 
