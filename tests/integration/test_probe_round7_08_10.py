@@ -230,16 +230,11 @@ def test_matmul_split_k_plain_store_fails(worker):
     assert first_diag(result)["kind"] == "mismatch"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="misleading: the K-loop refit says 'the accumulator is re-created inside the K loop' (the last "
-    "split holds exactly the last K step), though every element was stored by 3 programs (bytes_stored = 3 x "
-    "C): a race between the splits; stored-twice is only reported under the store_once contract",
-)
 def test_matmul_split_k_plain_store_names_the_race(worker):
+    """Was 'the accumulator is re-created inside the K loop'; the splits' overlapping stores are named."""
     result = verify(worker, MM, "l09_matmul_wrong_split_k_plain_store_race.py")
     diag = first_diag(result)
-    assert diag.get("cause") != "acc-reset", diag
+    assert diag.get("cause") == "stored-over", diag
     assert "more than one program" in diag["message"], diag["message"]
 
 
@@ -252,14 +247,11 @@ def test_matmul_bias_mask_uses_m_fails_from_column_m(worker):
     assert diag["kind"] == "mismatch" and diag["cols"] == [[17, 32]], diag  # M = 17, N = 33
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vague: 'N elements differ ... in columns 17-32' with no cause, though the output is exactly the "
-    "reference with bias[j] = 0 for j >= M (the bias load's mask compares offs_n with M)",
-)
 def test_matmul_bias_mask_uses_m_names_the_bias(worker):
-    message = first_message(verify(worker, MB, "l09_matmul_bias_wrong_bias_mask_uses_m.py"))
-    assert "bias" in message, message
+    """Was a bare column range; the output is the reference less the bias from column M on (input-missing)."""
+    diag = first_diag(verify(worker, MB, "l09_matmul_bias_wrong_bias_mask_uses_m.py"))
+    assert "bias" in diag["message"], diag["message"]
+    assert diag.get("cause") == "input-missing" and (diag["first_col"], diag["last_col"]) == (17, 32), diag
 
 
 # --- lesson 10: autotune-matmul --------------------------------------------------------------------------------------
@@ -293,14 +285,11 @@ def test_rms_gemma_weight_offset_fails_except_the_zero_row(worker):
     assert all(c["params"]["N"] > 1 for c in public_failed(result))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vague: no cause, though every column j is off by its own factor (1 + w_j) / w_j in every row: a "
-    "per-column scale, the weight's fingerprint",
-)
 def test_rms_gemma_weight_offset_names_the_weight(worker):
-    message = first_message(verify(worker, RMS, "l10_rms_wrong_gemma_weight_offset.py"))
-    assert "weight" in message, message
+    """Was a bare mismatch; every column is the reference times (1 + w) / w (input-factor, one-plus)."""
+    diag = first_diag(verify(worker, RMS, "l10_rms_wrong_gemma_weight_offset.py"))
+    assert "weight" in diag["message"], diag["message"]
+    assert diag.get("cause") == "input-factor" and diag.get("form") == "one-plus", diag
 
 
 def test_rms_eps_added_after_sqrt_fails_on_the_eps_case(worker):

@@ -234,9 +234,16 @@ def test_pinned_autotune_picks_the_files_gpu_tile_and_restores_the_tuner():
         verify=SimpleNamespace(contracts={"autotune": {"configs_function": "get_autotune_configs"}})
     )
     before = list(tuner.configs)
+    kept = {k: vars(tuner).get(k) for k in ("_do_bench", "early_config_prune", "perf_model")}
     with contracts.pinned_autotune(exercise, module, "smallest") as pinned:
-        assert pinned == {"BLOCK_M": 16, "BLOCK_N": 32} and [c.kwargs for c in tuner.configs] == [pinned]
+        # the pinned tile and its twin: the autotuner times both (one run each) before the real launch
+        assert pinned == {"BLOCK_M": 16, "BLOCK_N": 32} and [c.kwargs for c in tuner.configs] == [pinned] * 2
+        assert tuner.configs[0] is not tuner.configs[1] and tuner.early_config_prune is None
+        calls = []
+        assert tuner._do_bench(lambda: calls.append(1), quantiles=(0.5, 0.2, 0.8)) == [1.0, 1.0, 1.0]
+        assert calls == [1] and pinned["@benched"] == 1
     assert tuner.configs == before
+    assert {k: vars(tuner).get(k) for k in kept} == kept
     with contracts.pinned_autotune(exercise, module, "largest") as pinned:
         assert pinned == {"BLOCK_M": 128, "BLOCK_N": 256}
     with contracts.pinned_autotune(exercise, module, None) as pinned:  # no directive: the file's own configs

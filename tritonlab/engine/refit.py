@@ -281,6 +281,58 @@ def input_axis(
             return
 
 
+def input_terms(
+    diagnoses: list, got: torch.Tensor, expected: torch.Tensor, inputs: dict, atol: float, rtol: float
+) -> None:
+    """A 1D input with one value per output column (a bias, a weight) that the output has wrongly: left out of
+    some columns (the output is the reference less that input there: its load's mask or offsets skip them,
+    cause `input-missing`), or applied as another factor in every column — not at all, as (1 + w), or twice
+    (cause `input-factor`, `form` "missing" | "one-plus" | "twice"). Each form is the reference recomputed
+    from the output's own values and must match within the case's tolerance."""
+    diag = _unexplained(diagnoses)
+    if diag is None or got.dim() != 2 or got.shape != expected.shape or not got.is_floating_point():
+        return
+    cols = got.shape[1]
+    g, e = got.detach().double(), expected.detach().double().to(got.device)
+
+    def close(alt: torch.Tensor, where: torch.Tensor | None = None) -> bool:
+        ok = (g - alt).abs() <= atol + rtol * alt.abs()
+        return bool((ok if where is None else ok[:, where]).all())
+
+    wrong = ~((g - e).abs() <= atol + rtol * e.abs())
+    columns = wrong.any(dim=0)
+    for name, value in inputs.items():
+        if not (isinstance(value, torch.Tensor) and value.dim() == 1 and value.shape[0] == cols):
+            continue
+        w = value.detach().double().to(got.device)[None, :]
+        if not bool(torch.isfinite(w).all()):
+            continue
+        if bool(columns.any()) and close(e - w, columns):
+            bad = columns.nonzero().flatten().tolist()
+            diag.update(cause="input-missing", input=name, first_col=bad[0], last_col=bad[-1])
+            diag["message"] = (
+                f"{head(diag)}: in columns {bad[0]}–{bad[-1]} the output is the reference without {name} — "
+                f"{name} was not added there: check the mask and the offsets of {name}'s load (one value per "
+                "output column, masked against the number of columns)"
+            )
+            return
+        if bool((w.abs() < 1e-3).any()):
+            continue  # a factor of ~0 or 1/~0: nothing to tell apart
+        forms = (("missing", e / w), ("one-plus", e * (1 + w) / w), ("twice", e * w))
+        for form, alt in forms:
+            if close(alt):
+                diag.update(cause="input-factor", input=name, form=form)
+                said = {
+                    "missing": f"every column is the reference divided by its {name}: {name} is not applied",
+                    "one-plus": f"every column is the reference times (1 + {name}) / {name}: {name} is "
+                    f"applied as (1 + {name}) — a Gemma-style offset the reference does not use",
+                    "twice": f"every column is the reference times its {name} once more: {name} is applied "
+                    "twice",
+                }[form]
+                diag["message"] = f"{head(diag)}: {said}"
+                return
+
+
 # --- inf/NaN in the first rows of a sequence ------------------------------------------------------
 
 

@@ -1482,6 +1482,20 @@ def _runs(values: list) -> list:
 def _pattern(f: Facts) -> Said | None:
     """The cross-case and value-pattern causes a mismatch and an inf/NaN diagnosis share."""
     cause = f["cause"]
+    if cause == "stored-over":
+        arg, stored = f["overlap_argument"] or "the output", f["overlap_count"]
+        return Said(
+            f"{_n(stored, 'en', 'element', 'elements', '')} of {arg} were stored by more than one program of one "
+            "launch, and the last store wins (in an order a GPU does not keep): a program's store reaches into "
+            "another program's part — mask each store to the program's own rows and columns (a block past the "
+            "end of a segment, e.g. one head's last query block running into the next head's rows of a flat "
+            "[B*H*S, D] tensor)",
+            f"{arg} の {number(stored)} 要素が、1 回の起動の複数のプログラムからストアされていて、最後のストア"
+            "が残ります(GPU はその順序を守りません)。あるプログラムのストアが別のプログラムの担当部分に"
+            "届いています。各ストアをそのプログラム自身の行と列にマスクしてください(区間の終わりを越える"
+            "ブロック。たとえば平らな [B*H*S, D] テンソルで、あるヘッドの最後のクエリブロックが次のヘッドの"
+            "行に入り込む場合)",
+        )
     if cause == "loop-steps":
         param, block = f["param"] or "N", f["block"] or "BLOCK"
         return Said(
@@ -1503,6 +1517,38 @@ def _pattern(f: Facts) -> Said | None:
             f"失敗したケースはすべて {said} で呼んだもので、それ以外のケースはすべて合格しています。これらの"
             "キーワードがラッパーとカーネルの何を変えるかを確認してください",
         )
+    if cause == "input-missing":
+        name, a, b = f["input"] or "bias", f["first_col"], f["last_col"]
+        return Said(
+            f"in columns {a}–{b} the output is the reference without {name} — {name} was not added there: "
+            f"check the mask and the offsets of {name}'s load (one value per output column, masked against the "
+            "number of columns)",
+            f"列 {a}–{b} では、出力は {name} を除いた参照実装の結果です。そこでは {name} が足されていません。"
+            f"{name} のロードのマスクとオフセットを確認してください(出力の列ごとに 1 つの値で、マスクは列数と"
+            "比べます)",
+        )
+    if cause == "input-factor":
+        name = f["input"] or "weight"
+        forms = {
+            "missing": Said(
+                f"every column is the reference divided by its {name}: {name} is not applied",
+                f"どの列も参照実装の結果をその列の {name} で割ったものです。{name} が掛けられていません",
+            ),
+            "one-plus": Said(
+                f"every column is the reference times (1 + {name}) / {name}: {name} is applied as (1 + {name}) "
+                "— a Gemma-style offset the reference does not use",
+                f"どの列も参照実装の結果の (1 + {name}) / {name} 倍です。{name} が (1 + {name}) として掛けられて"
+                "います。参照実装にはない Gemma 式のオフセットです",
+            ),
+            "twice": Said(
+                f"every column is the reference times its {name} once more: {name} is applied twice",
+                f"どの列も参照実装の結果にその列の {name} をもう一度掛けたものです。{name} が 2 回掛けられて"
+                "います",
+            ),
+        }
+        form = forms.get(str(f["form"]))
+        if form is not None:
+            return form
     if cause == "input-axis":
         name, cols = f["input"] or "bias", f["length"]
         return Said(

@@ -1160,6 +1160,7 @@ def judge_case(
     refit.lead_rows(report.get("diagnoses", []), exercise, got, expected, params)
     _explain_values(report.get("diagnoses", []), got, expected, inputs, atol, rtol, learner_file)
     refit.input_axis(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, atol, rtol)
+    refit.input_terms(report.get("diagnoses", []), got, expected, inputs, atol, rtol)
     if blocks:
         case["meta"] = dict(blocks)  # the tile sizes of the learner's launch: a K-loop pattern reads BLOCK_K
         _k_loop(report.get("diagnoses", []), got, inputs, params, blocks, kwargs, atol, rtol)
@@ -2641,6 +2642,21 @@ def _overlapped(diagnoses: list, stats: dict | None, learner_file: str | None) -
         return
     worst = max(overlaps, key=lambda o: _int(o.get("count")))
     for diag in diagnoses:
+        if diag.get("kind") in ("mismatch", "nan") and diag.get("cause") in (None, "all-wrong", "acc-reset"):
+            # (a split-K whose programs each store their partial looks like "only the last K step" too, but an
+            # accumulator reset in the loop makes no two programs store the same element)
+            # wrong values where programs wrote over each other: the last store wins, in an order no GPU keeps
+            diag.update(
+                cause="stored-over", overlap_argument=worst.get("argument"), overlap_count=worst.get("count")
+            )
+            diag["message"] = (
+                f"{_head(diag)}: {worst.get('count')} elements of {worst.get('argument')} were stored by "
+                "more than one program of one launch, and the last store wins (in an order a GPU does not "
+                "keep): a program's store reaches into another program's part — mask each store to the "
+                "program's own rows and columns (a block past the end of a segment, e.g. one head's last "
+                "query block running into the next head's rows of a flat [B*H*S, D] tensor)"
+            )
+            continue
         if diag.get("kind") == "unwritten" and diag.get("cause") in _REACH_CAUSES:
             diag.update(
                 cause="overlap", overlap_argument=worst.get("argument"), overlap_count=worst.get("count")
