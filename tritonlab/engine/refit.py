@@ -333,6 +333,24 @@ def input_terms(
                 return
 
 
+def input_terms_per_output(
+    plan, inputs: dict, got: tuple, expected: tuple, tols: dict, diagnoses: list
+) -> None:
+    """input_terms for each output of a verify plan (a gradient without its weight: grad_x is the reference
+    divided by w, column by column)."""
+    from tritonlab.engine import outputs
+
+    for index, name in enumerate(plan.names):
+        value = got[index] if index < len(got) else None
+        ref = expected[index] if index < len(expected) else None
+        if not isinstance(value, torch.Tensor) or not isinstance(ref, torch.Tensor):
+            continue
+        mine = [d for d in diagnoses if d.get("output") == name]
+        if mine:
+            atol, rtol = outputs._tolerance(tols, name)
+            input_terms(mine, value, ref.to(value.device), inputs, atol, rtol)
+
+
 # --- inf/NaN in the first rows of a sequence ------------------------------------------------------
 
 

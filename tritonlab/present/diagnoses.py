@@ -2150,6 +2150,19 @@ def _no_kernel(f: Facts) -> Said:
 @says(Kind.INPUT_MODIFIED)
 def _input_modified(f: Facts) -> Said:
     arg, changed = f["arg"], number(f["changed"])
+    if f["holds"]:
+        held = str(f["holds"])
+        grad = held.startswith("grad_")
+        what = f"{held} (the gradient of {held[5:]})" if grad else held
+        what_ja = f"{held}({held[5:]} の勾配)" if grad else held
+        return Said(
+            f"your code stored {what} over its input {arg} ({arg} now holds {held}): inputs are read-only — "
+            f"autograd and the caller may still use {arg}; store {held} into a new tensor "
+            f"(torch.empty_like({arg}))",
+            f"{what_ja}を入力 {arg} の上にストアしています({arg} の中身が {held} になっています)。入力は読み取り"
+            f"専用です。autograd や呼び出し側がまだ {arg} を使うかもしれません。{held} は新しいテンソル"
+            f"(torch.empty_like({arg}))にストアしてください",
+        )
     return Said(
         f"your kernel modified its input {arg} ({_n(f['changed'], 'en', 'element', 'elements', '')} changed): "
         "inputs are read-only — store "

@@ -719,6 +719,34 @@ def _input_diagnoses(exercise, inputs: dict, payload: dict, diagnoses: list) -> 
             )
 
 
+def _input_holds_output(plan, payload: dict, expected: tuple, tols: dict, diagnoses: list) -> None:
+    """An input the run changed that now holds one of the plan's outputs (Liger's backward writes grad_a over
+    a): say which, instead of only "modified"."""
+    returned: dict = payload["inputs"] if isinstance(payload.get("inputs"), dict) else {}
+    for diag in diagnoses:
+        if diag.get("kind") != "input-modified":
+            continue
+        now = returned.get(diag.get("arg"))
+        if not _plain(now):
+            continue
+        for index, name in enumerate(plan.names):
+            ref = expected[index] if index < len(expected) else None
+            if not isinstance(ref, torch.Tensor) or ref.shape != now.shape:
+                continue
+            atol, rtol = outputs._tolerance(tols, name)
+            a, e = now.detach().float(), ref.detach().float().to(now.device)
+            if bool(((a - e).abs() <= atol + rtol * e.abs()).all()):
+                arg = diag["arg"]
+                diag["holds"] = name
+                what = f"{name} (the gradient of {name[5:]})" if name.startswith("grad_") else name
+                diag["message"] = (
+                    f"your code stored {what} over its input {arg} ({arg} now holds {name}): inputs are "
+                    f"read-only — autograd and the caller may still use {arg}; store {name} into a new "
+                    f"tensor (torch.empty_like({arg}))"
+                )
+                break
+
+
 def judge_plan_case(
     exercise,
     learner_file: str,
@@ -787,6 +815,8 @@ def judge_plan_case(
     _zero_row(exercise, diagnoses)
     _one_partial(exercise, plan, inputs, params, kwargs, got, tols, mine, diagnoses)
     refit.along_input(exercise, plan, inputs, params, got, expected, tols, mine, diagnoses)
+    refit.input_terms_per_output(plan, inputs, got, expected, tols, diagnoses)
+    _input_holds_output(plan, payload, expected, tols, diagnoses)
     backward_ran = bool(got) and isinstance(got[0], torch.Tensor)  # a tuple or None returned: it never did
     if plan.grad_inputs and mine and backward_ran and not any(x["phase"] == "backward" for x in mine):
         # the gradients came from torch: the forward's kernel ran, none of the learner's ran in .backward()
