@@ -2104,16 +2104,25 @@ def _all_zero_stored(diagnoses: list, provenance, numel: int, learner_file: str 
             )
 
 
+def _learner_tree(path: str | None):
+    """The learner's file parsed (an ast.Module), or None when there is none or it does not parse."""
+    import ast
+
+    if not path:
+        return None
+    try:
+        return ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+
+
 def _loop_has_step(path: str | None) -> bool:
     """Whether a for loop in the learner's file steps by something other than 1 (range(pid, n, P), tl.range
     with a step): a persistent tile loop that already takes every P-th tile."""
     import ast
 
-    if not path:
-        return False
-    try:
-        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+    tree = _learner_tree(path)
+    if tree is None:
         return False
     for node in ast.walk(tree):
         if isinstance(node, ast.For) and isinstance(node.iter, ast.Call):
@@ -2130,11 +2139,8 @@ def _floor_loop(path: str | None) -> tuple[int, str] | None:
     division (range(K // BLOCK_K), tl.range(0, K // BLOCK_K)), else None."""
     import ast
 
-    if not path:
-        return None
-    try:
-        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+    tree = _learner_tree(path)
+    if tree is None:
         return None
     for node in ast.walk(tree):
         if not isinstance(node, ast.For) or not isinstance(node.iter, ast.Call):
@@ -2166,9 +2172,8 @@ def _against_old_max(path: str, init_line: int) -> tuple[int, str] | None:
     is the running state started at -inf on `init_line`: the block's terms taken against the old max."""
     import ast
 
-    try:
-        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+    tree = _learner_tree(path)
+    if tree is None:
         return None
     names = {
         t.id
@@ -2941,11 +2946,8 @@ def _store_loop_line(path: str | None) -> int | None:
     in a loop that ran no iteration, not behind a return."""
     import ast
 
-    if not path:
-        return None
-    try:
-        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+    tree = _learner_tree(path)
+    if tree is None:
         return None
     loops: list[int] = []
     found = False
