@@ -152,14 +152,11 @@ def test_softmax_exp2_without_log2e_fails_on_every_multi_value_row(worker):
     assert first_diag(result)["kind"] == "mismatch", first_diag(result)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the mismatch gives no cause: the output is softmax(x * ln 2), which a temperature refit (as lesson "
-    "11's scale contract does) would name as exp2 without log2(e)",
-)
 def test_softmax_exp2_without_log2e_names_log2e(worker):
-    message = first_message(verify(worker, SM, "l08_softmax_wrong_exp2_without_log2e.py"))
-    assert "log2" in message, message
+    """Was a bare mismatch; the output is softmax(x · ln 2): exp2 without log2(e) (cause softmax-scale, ln2)."""
+    diag = first_diag(verify(worker, SM, "l08_softmax_wrong_exp2_without_log2e.py"))
+    assert "log2" in diag["message"], diag["message"]
+    assert diag.get("cause") == "softmax-scale" and diag.get("form") == "ln2", diag
 
 
 # --- lesson 8: row-sum -----------------------------------------------------------------------------------------------

@@ -251,6 +251,59 @@ def explain(
         diag["message"] = _scale_message(diag)
 
 
+def softmax_temperature(
+    diagnoses: list, exercise, got: torch.Tensor, inputs: dict, params: dict, kwargs: dict, atol, rtol
+) -> None:
+    """A softmax output (the reference says softmax) that equals softmax(x · c) for one c ≠ 1 within the
+    tolerance: the scores were scaled on the way to the exponential. c = ln 2 is exp2 without log2(e); c =
+    log2(e) is log2(e) folded in but exp kept (cause `softmax-scale`, `factor`, `form` "ln2" | "log2e")."""
+    diag = _unexplained(diagnoses)
+    if diag is None or "softmax" not in str(exercise.reference) or got.dim() != 2 or got.shape[1] < 2:
+        return
+    name, x = next(
+        (
+            (n, v)
+            for n, v in inputs.items()
+            if isinstance(v, torch.Tensor) and v.shape == got.shape and v.is_floating_point()
+        ),
+        (None, None),
+    )
+    if x is None:
+        return
+    g, xf = got.detach().double(), x.detach().double().to(got.device)
+    if not bool(torch.isfinite(g).all()):
+        return
+    # log-probabilities against each row's largest: log g_ij - log g_i* = c (x_ij - x_i*), where none
+    # underflowed
+    top = g.argmax(dim=1, keepdim=True)
+    valid = g > 1e-30
+    lg = torch.where(valid, g, torch.ones_like(g)).log()
+    dl = (lg - lg.gather(1, top))[valid]
+    dx = (xf - xf.gather(1, top))[valid]
+    spread = float((dx * dx).sum())
+    if spread <= 0:
+        return
+    c = float((dx * dl).sum()) / spread
+    if not math.isfinite(c) or c <= 0 or abs(math.log(c)) < SCALE_MIN:
+        return
+    alt = _reference(exercise, {**inputs, str(name): x * c}, params, kwargs)
+    if not isinstance(alt, torch.Tensor) or alt.shape != got.shape or not _close(got, alt, atol, rtol):
+        return
+    form = next(
+        (f for f, value in (("ln2", 1 / LOG2_E), ("log2e", LOG2_E)) if abs(math.log(c / value)) < FORM_CLOSE),
+        None,
+    )
+    diag.update(cause="softmax-scale", factor=round(c, 4), form=form, input=name)
+    why = {
+        "ln2": "the exponential is exp2 but x is not multiplied by log2(e) first (exp(x) = exp2(x·log2(e)))",
+        "log2e": "x is multiplied by log2(e) but the exponential is exp, not exp2",
+    }.get(str(form), "the scores are scaled on the way to the exponential")
+    diag["message"] = (
+        f"{head(diag)}: the output equals softmax({name} × {c:.4g}) — the softmax is "
+        f"{'flatter' if c < 1 else 'sharper'} than asked: {why}"
+    )
+
+
 def input_axis(
     diagnoses: list, exercise, got: torch.Tensor, inputs: dict, params: dict, kwargs: dict, atol, rtol
 ) -> None:

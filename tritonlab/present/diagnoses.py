@@ -1517,6 +1517,30 @@ def _pattern(f: Facts) -> Said | None:
             f"失敗したケースはすべて {said} で呼んだもので、それ以外のケースはすべて合格しています。これらの"
             "キーワードがラッパーとカーネルの何を変えるかを確認してください",
         )
+    if cause == "softmax-scale":
+        c, name = float(f["factor"] or 1.0), f["input"] or "x"
+        why = {
+            "ln2": Said(
+                "the exponential is exp2 but x is not multiplied by log2(e) first (exp(x) = exp2(x · log2(e)))",
+                "指数関数は exp2 なのに、x に先に log2(e) を掛けていません(exp(x) = exp2(x · log2(e)))",
+            ),
+            "log2e": Said(
+                "x is multiplied by log2(e) but the exponential is exp, not exp2",
+                "x に log2(e) を掛けているのに、指数関数が exp2 ではなく exp です",
+            ),
+        }.get(
+            str(f["form"]),
+            Said(
+                "the scores are scaled on the way to the exponential",
+                "指数関数に渡す前にスコアが拡大・縮小されています",
+            ),
+        )
+        return Said(
+            f"the output equals softmax({name} × {c:.4g}) — the softmax is {'flatter' if c < 1 else 'sharper'} "
+            f"than asked: {why.en}",
+            f"出力は softmax({name} × {c:.4g}) と一致します。ソフトマックスが指定より"
+            f"{'平坦' if c < 1 else '鋭く'}になっています。{why.ja}",
+        )
     if cause == "input-missing":
         name, a, b = f["input"] or "bias", f["first_col"], f["last_col"]
         return Said(

@@ -1191,6 +1191,7 @@ def judge_case(
     _explain_values(report.get("diagnoses", []), got, expected, inputs, atol, rtol, learner_file)
     refit.input_axis(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, atol, rtol)
     refit.input_terms(report.get("diagnoses", []), got, expected, inputs, atol, rtol)
+    refit.softmax_temperature(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, atol, rtol)
     if blocks:
         case["meta"] = dict(blocks)  # the tile sizes of the learner's launch: a K-loop pattern reads BLOCK_K
         _k_loop(report.get("diagnoses", []), got, inputs, params, blocks, kwargs, atol, rtol)
