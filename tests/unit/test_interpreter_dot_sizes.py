@@ -64,3 +64,24 @@ def test_a_dot_below_the_minimum_is_said_in_both_languages():
     en, ja = describe(facts, "en"), describe(facts, "ja")
     assert "at least 16" in en and "max(16, triton.next_power_of_2(n))" in en, en
     assert "16 以上" in ja and "NVIDIA" in ja, ja
+
+
+def test_the_gpu_compilers_refusal_gets_the_same_cause(tmp_path):
+    """On a GPU the same dot fails in Triton's compiler (a CompilationError around the assertion): the lab says
+    it as it does on the interpreter."""
+    from tritonlab.engine.learner import classify
+
+    learner = tmp_path / "attention.py"
+    learner.write_text("import triton\n")
+
+    class CompilationError(Exception):
+        pass
+
+    CompilationError.__module__ = "triton.compiler.errors"
+    exc = CompilationError(
+        "at 3:14:\n    acc = tl.dot(p, v, acc)\n              ^\n"
+        "AssertionError('Input shapes should have M >= 1, N >= 1 and K >= 16')"
+    )
+    err = classify(exc, str(learner))
+    assert err["kind"] == "compile" and err["cause"] == "dot-too-small" and err["k"] == 16, err
+    assert "at least 16" in err["message"], err["message"]

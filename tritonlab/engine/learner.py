@@ -99,6 +99,21 @@ _DESC_BASE = re.compile(
 )
 
 
+def _dot_too_small(k: int, line: int | None, text: str) -> dict:
+    """A tl.dot whose K is below NVIDIA's minimum for its operands (cause `dot-too-small`)."""
+    return error(
+        "compile",
+        f"line {line}: tl.dot needs a K dimension of at least {k} for these operands on an "
+        "NVIDIA GPU (the GPU compiler refuses smaller; the lab applies its rule here too) — a block "
+        "sized from the input (next_power_of_2 of a short length) can fall below it: make that block "
+        f"at least {k} (max({k}, triton.next_power_of_2(n))) and mask the extra lanes",
+        line,
+        exception=text,
+        cause="dot-too-small",
+        k=k,
+    )
+
+
 def _behind_named(exc: BaseException, name: str) -> BaseException | None:
     """The exception of class `name` in exc's chain (__cause__ / __context__), or None."""
     seen: set[int] = set()
@@ -162,6 +177,9 @@ def classify(exc: BaseException, learner_file: str) -> dict:
     if compile_error is not None:
         cline = _compilation_line(compile_error, learner_file)
         message = _compile_message(compile_error)
+        small = _DOT_MIN.search(str(compile_error))
+        if small:  # the GPU compiler's smallest tl.dot: said as on the interpreter
+            return _dot_too_small(int(small.group(1)), cline or line, message)
         return error("compile", message, cline or line, exception=message)
 
     root_frames = traceback.extract_tb(root.__traceback__)
@@ -185,19 +203,7 @@ def classify(exc: BaseException, learner_file: str) -> dict:
     small = _DOT_MIN.search(str(root)) if isinstance(root, AssertionError) else None
     if small and learner_lines:
         # the GPU's smallest tl.dot, applied on the interpreter too (interpreter_support.gpu_dot_sizes)
-        text = f"{type(root).__name__}: {root}"
-        k = int(small.group(1))
-        return error(
-            "compile",
-            f"line {line}: tl.dot needs a K dimension of at least {k} for these operands on an "
-            "NVIDIA GPU (the GPU compiler refuses smaller; the lab applies its rule here too) — a block "
-            "sized from the input (next_power_of_2 of a short length) can fall below it: make that block "
-            f"at least {k} (max({k}, triton.next_power_of_2(n))) and mask the extra lanes",
-            line,
-            exception=text,
-            cause="dot-too-small",
-            k=k,
-        )
+        return _dot_too_small(int(small.group(1)), line, f"{type(root).__name__}: {root}")
     if in_language and learner_lines:
         text = f"{type(root).__name__}: {root}"
         return error("compile", text, line, exception=text)
