@@ -168,14 +168,11 @@ def test_row_sum_mask_without_start_stops_at_the_chunk_load(worker):
     assert "x_ptr" in error["message"] and "lanes < n_cols" in error["message"], error["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vague: 'the mask (lanes < n_cols) lets these lanes through' never says that the pointer's offsets "
-    "are cols = start + lanes while the mask ignores the loop's start",
-)
 def test_row_sum_mask_without_start_names_the_chunk_offset(worker):
-    message = first_message(verify(worker, RS, "l08_row_sum_wrong_mask_without_start.py"))
-    assert "start" in message, message  # ("n_cols" is in today's message: look for the chunk's start)
+    """Was 'the mask (lanes < n_cols) lets these lanes through'; now names cols = start + lanes (loop_offset)."""
+    result = verify(worker, RS, "l08_row_sum_wrong_mask_without_start.py")
+    message = first_message(result)
+    assert "cols = start + lanes" in message and "bound cols" in message, message
 
 
 def test_row_sum_row_start_from_n_cols_stops_at_the_chunk_load(worker):

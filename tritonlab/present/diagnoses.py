@@ -875,6 +875,18 @@ def _mask_hint(d: Facts) -> Said:
             f"{adv['pointer']} はループの中で進みますが、マスクは {adv['index']} を {adv['bound']} と比べていて、"
             f"この上限は小さくなりません。残りの分({adv['bound']} - k * BLOCK_K)で制限してください",
         )
+    offset = d["loop_offset"]
+    if mask and isinstance(offset, Mapping):
+        var, index = offset["loop_var"], offset["mask_index"]
+        moved = f"{offset['index']} = {offset['expr']}" if offset.get("index") else f"{var} + {index}"
+        bound = offset.get("index") or f"{var} + {index}"
+        return Said(
+            f"the pointer's offsets are {moved}, but the mask ({mask}) compares {index}, which leaves out the "
+            f"loop's {var}: from the loop's second step on, lanes past the end pass it — bound {bound} instead",
+            f"ポインタのオフセットは {moved} ですが、マスク ({mask}) が比べているのは {index} で、ループ変数 "
+            f"{var} が入っていません。ループの 2 回目以降は末尾を越えたレーンもマスクを通ってしまいます。"
+            f"{bound} のほうを制限してください",
+        )
     if mask and d["extra"]:
         added = " + ".join(str(x) for x in d["extra"])
         return Said(

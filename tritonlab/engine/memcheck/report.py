@@ -215,6 +215,8 @@ class OutOfBounds(Exception):
                 f"{adv['bound']}, which never shrinks: bound it by what is left ({adv['bound']} - k * "
                 "BLOCK_K)"
             )
+        if mask and facts.get("loop_offset"):
+            return loop_offset_hint(mask, facts["loop_offset"])
         if mask and facts.get("extra"):
             return (
                 f"the mask ({mask}) bounds the indices, but the pointer also adds "
@@ -277,6 +279,16 @@ def caller_range_hint(caller: dict | None) -> str | None:
         f"this access in {helper} has no mask, and {helper} walks the range its caller gives it — the call "
         f"at line {caller['line']} passes {given}: keep that range inside the tensor there (or mask the "
         "access here)"
+    )
+
+
+def loop_offset_hint(mask: str, offset: dict) -> str:
+    var, index = offset["loop_var"], offset["mask_index"]
+    moved = f"{offset['index']} = {offset['expr']}" if offset.get("index") else f"{var} + {index}"
+    bound = offset.get("index") or f"{var} + {index}"
+    return (
+        f"the pointer's offsets are {moved}, but the mask ({mask}) compares {index}, which leaves out the "
+        f"loop's {var}: from the loop's second step on, lanes past the end pass it — bound {bound} instead"
     )
 
 
@@ -494,6 +506,10 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
         advance = _loop_bound(file, line, call.args[0].id, mask_source or "")
         if advance:
             facts["advance"] = advance
+    if mask and not precedence and "advance" not in facts and file and line:
+        offset = _loop_offset(file, line, source, mask_source or "")
+        if offset:
+            facts["loop_offset"] = offset
     facts["pointer_names"] = set(re.findall(r"[A-Za-z_]\w*", source))
     facts["pointer_source"], facts["mask_source"] = source, mask_source
     extra = _extra_terms(call.args[0], text, mentioned | set(axes), file, line)
@@ -582,6 +598,53 @@ def _loop_bound(file: str, line: int, pointer: str, mask: str) -> dict | None:
             if isinstance(bound, ast.Name) and bound.id not in changed:
                 left = ast.get_source_segment(mask.strip(), compare.left) or "the index"
                 return {"pointer": pointer, "bound": bound.id, "index": left}
+    return None
+
+
+def _loop_offset(file: str, line: int, pointer: str, mask: str) -> dict | None:
+    """The faulting access sits in `for start in range(...)` and its pointer's offset includes the loop's
+    variable (`cols = start + lanes`, or `+ start + lanes` inline), but the mask bounds only the part that
+    does not move (`lanes < n_cols`): from the loop's second step on, lanes past the end pass. Returns the
+    offset's name and expression, the loop variable and the mask's index."""
+    tree = _parsed_file(file)
+    if tree is None:
+        return None
+    loops = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.For) and isinstance(n.target, ast.Name) and _spans_line(n, line)
+    ]
+    if not loops:
+        return None
+    loop = min(loops, key=lambda n: (getattr(n, "end_lineno", n.lineno) or n.lineno) - n.lineno)
+    assert isinstance(loop.target, ast.Name)
+    var = loop.target.id
+    mentioned = set(re.findall(r"[A-Za-z_]\w*", mask))
+    if var in mentioned:
+        return None
+    # the names assigned inside the loop, before the access, from an expression that uses the loop variable
+    moving: dict[str, tuple[str, set[str]]] = {}
+    for node in ast.walk(loop):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.lineno < line
+        ):
+            names = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            if var in names or names & set(moving):
+                moving[node.targets[0].id] = (ast.unparse(node.value), names - {var})
+    in_pointer = set(re.findall(r"[A-Za-z_]\w*", pointer))
+    if in_pointer & mentioned & (set(moving) | {var}):
+        return None
+    for name, (expr, parts) in moving.items():
+        if name in in_pointer and parts & mentioned and name not in mentioned:
+            index = sorted(parts & mentioned)[0]
+            return {"index": name, "expr": expr, "loop_var": var, "mask_index": index}
+    if var in in_pointer:  # `x_ptr + start + lanes` inline
+        index = next((n for n in sorted(mentioned) if n in in_pointer), None)
+        if index:
+            return {"index": None, "expr": None, "loop_var": var, "mask_index": index}
     return None
 
 
