@@ -642,9 +642,9 @@ def _loop_offset(file: str, line: int, pointer: str, mask: str) -> dict | None:
             index = sorted(parts & mentioned)[0]
             return {"index": name, "expr": expr, "loop_var": var, "mask_index": index}
     if var in in_pointer:  # `x_ptr + start + lanes` inline
-        index = next((n for n in sorted(mentioned) if n in in_pointer), None)
-        if index:
-            return {"index": None, "expr": None, "loop_var": var, "mask_index": index}
+        inline = next((n for n in sorted(mentioned) if n in in_pointer), None)
+        if inline:
+            return {"index": None, "expr": None, "loop_var": var, "mask_index": inline}
     return None
 
 
