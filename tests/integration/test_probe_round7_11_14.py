@@ -223,17 +223,14 @@ def test_rms_op_backward_writing_its_input_under_empty_mutates_args_fails(worker
     assert diag["kind"] == "op-mutates" and diag["arg"] == "dy" and diag["op"].endswith("rms_norm_bwd"), diag
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass (arguably a design choice): both operators are torch.library.custom_op with bare launches; "
-    "the exercise is 'Register it: triton_op, wrap_triton' and the lesson says a custom_op is a black box to "
-    "Inductor; the lab checks only that ops of those names ran (op_launches.py: 'a launch inside a plain "
-    "custom_op body is no concern here')",
-)
 def test_rms_op_custom_op_instead_of_triton_op_is_named(worker):
+    """Was a false pass: both operators were torch.library.custom_op with bare launches, a black box to
+    torch.compile; the runner reports how each operator was registered (ops_registered), kind op-not-triton."""
     result = verify(worker, RO, "l12_rms_op_wrong_custom_op_instead_of_triton_op.py")
     assert_fails(result)
-    assert "triton_op" in first_message(result)
+    assert "triton_op" in first_message(result) and "custom_op" in first_message(result)
+    diag = first_diag(result)
+    assert diag["kind"] == "op-not-triton" and diag["how"] == "custom_op", diag
 
 
 # --- lesson 14: SwiGLU ------------------------------------------------------------------------------------------------

@@ -375,6 +375,35 @@ def op_origin(name: str) -> str | None:
     return None
 
 
+def op_registration(name: str) -> str | None:
+    """How the operator `name` was registered: "triton_op" (torch.library.triton_op: torch.compile traces its
+    wrap_triton launches), "custom_op" (torch.library.custom_op: a black box to torch.compile), "library"
+    (torch.library.define / Library.impl, outside torch's op definitions), or None when this torch has no
+    triton_op or the operator does not exist."""
+    try:
+        import torch.library as library
+        from torch._library.custom_ops import OPDEFS
+    except Exception:
+        return None
+    if not hasattr(library, "triton_op"):
+        return None
+    opdef = OPDEFS.get(name)
+    if opdef is None:
+        namespace, _, op = name.partition("::")
+        try:
+            getattr(getattr(torch.ops, namespace), op)
+        except Exception:  # noqa: BLE001 - never defined: op-not-used says so
+            return None
+        return "library"
+    init = getattr(opdef, "_init_fn", None)
+    if str(getattr(init, "__qualname__", "")).startswith("triton_op."):
+        return "triton_op"
+    dispatch = getattr(opdef, "_torch_dispatch_fns", None) or {}
+    if any(getattr(mode, "__name__", "") == "FunctionalTensorMode" for mode in dispatch):
+        return "triton_op"  # what triton_op adds to the custom_op it makes, in any torch that has it
+    return "custom_op"
+
+
 def _check_tensor(name: str, got, expected) -> list[dict]:
     if got is None:
         return [

@@ -87,6 +87,7 @@ class Kind(str, Enum):
     OP_NOT_USED = "op-not-used"  # the exercise's torch.library operator was never called
     OP_NOT_YOURS = "op-not-yours"  # the operator that ran was registered by another file
     OP_MUTATES = "op-mutates"  # an operator changed a tensor argument its schema does not declare mutated
+    OP_NOT_TRITON = "op-not-triton"  # the operator is a custom_op (or torch.library.define), not a triton_op
     GRAPH_BREAK = "graph-break"  # torch.compile(fullgraph=True) of the wrapper failed
     COMPILED_DIFFERS = "compiled-differs"  # the compiled wrapper's result differs from the eager one
     KERNEL_NOT_WRAPPED = "kernel-not-wrapped"  # a bare kernel[grid](...) inside an operator, not wrap_triton

@@ -77,6 +77,7 @@ LABELS: dict[Kind, Said] = {
     Kind.OP_NOT_USED: Said("operator not called", "呼ばれない演算子"),
     Kind.OP_NOT_YOURS: Said("someone else's operator", "別ファイルの演算子"),
     Kind.OP_MUTATES: Said("undeclared mutation", "宣言されていない書き換え"),
+    Kind.OP_NOT_TRITON: Said("not a triton_op", "triton_op ではない"),
     Kind.GRAPH_BREAK: Said("torch.compile failed", "torch.compile の失敗"),
     Kind.COMPILED_DIFFERS: Said("compiled result differs", "コンパイル後の結果の違い"),
     Kind.KERNEL_NOT_WRAPPED: Said("kernel launched without wrap_triton", "wrap_triton なしのカーネル起動"),
@@ -2734,6 +2735,20 @@ def _op_mutates(f: Facts) -> Said:
         f"演算子 {op} が引数 {arg} を書き換えていますが、書き換えることを宣言していません。torch.compile と "
         "autograd は、mutates_args に名前がない限り演算子の入力を読み取り専用とみなします。新しいテンソルに"
         f"ストアするか、mutates_args={{'{arg}'}} と宣言してください",
+    )
+
+
+@says(Kind.OP_NOT_TRITON)
+def _op_not_triton(f: Facts) -> Said:
+    op = f["op"] or "?"
+    by = "torch.library.custom_op" if f["how"] != "library" else "torch.library.define/impl"
+    return Said(
+        f"the operator {op} is registered with {by}: torch.compile treats such an operator as a black box and "
+        "never sees its Triton kernels — register it with @torch.library.triton_op and launch the kernels "
+        "through wrap_triton",
+        f"演算子 {op} は {by} で登録されています。torch.compile はこうした演算子を中の見えない箱として扱い、"
+        "その中の Triton カーネルを見ません。@torch.library.triton_op で登録し、カーネルは wrap_triton を"
+        "通して起動してください",
     )
 
 

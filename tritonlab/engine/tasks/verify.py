@@ -914,6 +914,23 @@ def _op_diagnoses(exercise, facts: dict, learner_file: str) -> list[dict]:
                     "file: register it in your file with @triton_op",
                 }
             )
+    registered: dict[str, Any] = (
+        facts["ops_registered"] if isinstance(facts.get("ops_registered"), dict) else {}
+    )
+    for name in wanted:
+        how = registered.get(name)
+        if name in seen and how in ("custom_op", "library"):
+            by = "torch.library.custom_op" if how == "custom_op" else "torch.library.define/impl"
+            found.append(
+                {
+                    "kind": "op-not-triton",
+                    "op": name,
+                    "how": how,
+                    "message": f"the operator {name} is registered with {by}: torch.compile treats such an "
+                    "operator as a black box and never sees its Triton kernels — register it with "
+                    "@torch.library.triton_op and launch the kernels through wrap_triton",
+                }
+            )
     for item in facts.get("ops_mutated") or []:
         op, arg = (item.get(k) if isinstance(item, dict) else None for k in ("op", "arg"))
         if op in wanted and isinstance(arg, str) and arg.isidentifier():

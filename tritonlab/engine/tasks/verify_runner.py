@@ -692,6 +692,7 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
     facts["ops_seen"] = [name for name in wanted if name in recorder.seen]
     facts["ops_mutated"] = recorder.mutated[:8]
     facts["ops_origin"] = {name: outputs.op_origin(name) for name in wanted}
+    facts["ops_registered"] = {name: outputs.op_registration(name) for name in wanted}
     got = tuple(got) if isinstance(got, (tuple, list)) else (got,)
     facts["returned"] = [
         None
