@@ -133,6 +133,30 @@ def evaluate_bytes(expression: str, params: dict, size: int) -> float:
     return float(evaluate(expression, dict(params, element_size=size)))
 
 
+HOOKS_LEFT: list[str] = []  # sys.settrace / sys.setprofile hooks a learner call left installed (removed)
+
+
+def _remove_hooks(before: tuple) -> None:
+    """Put back the trace and profile hooks that were installed before the learner's call; name each one the
+    call left changed (the runner reports it as tampering: integrity.py)."""
+    import sys
+
+    trace, profile = before
+    if sys.getprofile() is not profile:
+        sys.setprofile(profile)
+        HOOKS_LEFT.append("sys.setprofile")
+    if sys.gettrace() is not trace:
+        sys.settrace(trace)
+        HOOKS_LEFT.append("sys.settrace")
+
+
+def take_hooks_left() -> list[str]:
+    """The hooks learner calls left installed since the last call of this (each name once)."""
+    found = sorted(set(HOOKS_LEFT))
+    HOOKS_LEFT.clear()
+    return found
+
+
 class LearnerCall:
     """Calls the learner's wrapper under the lab's watch: launches recorded, the learner's own allocations
     poisoned (and guarded), every load/store bounds-checked on the interpreter, the GPU synchronised.
@@ -156,6 +180,7 @@ class LearnerCall:
 
     def __call__(self, *args, **kwargs):
         import contextlib
+        import sys
 
         import torch
 
@@ -170,7 +195,11 @@ class LearnerCall:
                 self.checked, self.unchecked_reason = self.checker.active, self.checker.reason
             for watcher in self.watchers:
                 stack.enter_context(watcher)
-            result = (self.target or self.loaded.wrapper)(*args, **kwargs)
+            hooks = sys.gettrace(), sys.getprofile()
+            try:
+                result = (self.target or self.loaded.wrapper)(*args, **kwargs)
+            finally:  # before any of the lab's checks runs: a hook left installed would run inside them
+                _remove_hooks(hooks)
             if self.checker is not None:  # the checker can give up mid-way (it says why)
                 self.checked, self.unchecked_reason = self.checker.active, self.checker.reason
             if self.loaded.device.type == "cuda":

@@ -2886,6 +2886,25 @@ def _allocator_missing(f: Facts) -> Said:
 
 @says(Kind.TAMPERED)
 def _tampered(f: Facts) -> Said:
+    if f["changed"] and f["what"] == "hook":
+        names = verbatim(", ".join(str(n) for n in list(f["changed"])[:4]))
+        return Said(
+            f"your code left a Python hook installed ({names}) when it returned: it would run inside the lab's "
+            "checks, so the lab removed it and this run fails. Remove the sys.setprofile / sys.settrace call",
+            f"あなたのコードが戻るときに Python のフック({names})を設定したままにしていました。フックはラボの"
+            "チェックの中で動いてしまうため、ラボが外し、この実行は不合格です。sys.setprofile / sys.settrace "
+            "の呼び出しを消してください",
+        )
+    if f["changed"] and f["what"] == "library":
+        names = verbatim(", ".join(str(n) for n in list(f["changed"])[:4]))
+        return Said(
+            f"your file replaced functions that the lab's checks use ({names}): a verdict computed with "
+            "rewritten torch, numpy or Python functions is worth nothing, so this run fails. Remove the lines "
+            "that assign to them",
+            f"あなたのファイルがラボのチェックで使う関数({names})を置き換えました。書き換えられた torch・numpy・"
+            "Python の関数で出した判定には意味がないため、この実行は不合格です。それらに代入している行を"
+            "消してください",
+        )
     if f["changed"]:
         names = verbatim(", ".join(str(n) for n in list(f["changed"])[:4]))
         return Said(

@@ -18,11 +18,29 @@ import triton.language as tl
 
 @triton.jit
 def attn_fwd(
-    Q, K, V, O,
-    stride_qz, stride_qh, stride_qm, stride_kz, stride_kh, stride_kn,
-    stride_vz, stride_vh, stride_vn, stride_oz, stride_oh, stride_om,
-    H, seq_len, qk_scale,
-    CAUSAL: tl.constexpr, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+    Q,
+    K,
+    V,
+    O,
+    stride_qz,
+    stride_qh,
+    stride_qm,
+    stride_kz,
+    stride_kh,
+    stride_kn,
+    stride_vz,
+    stride_vh,
+    stride_vn,
+    stride_oz,
+    stride_oh,
+    stride_om,
+    H,
+    seq_len,
+    qk_scale,
+    CAUSAL: tl.constexpr,
+    HEAD_DIM: tl.constexpr,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
 ):
     start_m = tl.program_id(0)
     off_z = tl.program_id(1) // H
@@ -61,12 +79,18 @@ def attn_fwd(
         acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
         m_i = m_new
     o = acc / l_i[:, None]
-    tl.store(O + rows[:, None] * stride_om + offs_d[None, :], o.to(O.dtype.element_ty), mask=rows[:, None] < seq_len)
+    tl.store(
+        O + rows[:, None] * stride_om + offs_d[None, :],
+        o.to(O.dtype.element_ty),
+        mask=rows[:, None] < seq_len,
+    )
 
 
 def attention(q, k, v, causal=False, sm_scale=None):
     if q.dim() != 4 or k.shape != q.shape or v.shape != q.shape:
-        raise ValueError(f"q, k, v must share one 4D shape, got {tuple(q.shape)}, {tuple(k.shape)}, {tuple(v.shape)}")
+        raise ValueError(
+            f"q, k, v must share one 4D shape, got {tuple(q.shape)}, {tuple(k.shape)}, {tuple(v.shape)}"
+        )
     if q.dtype not in (torch.float16, torch.bfloat16) or k.dtype != q.dtype or v.dtype != q.dtype:
         raise TypeError(f"q, k, v must be all float16 or all bfloat16, got {q.dtype}, {k.dtype}, {v.dtype}")
     if not (q.device == k.device == v.device):
@@ -82,10 +106,28 @@ def attention(q, k, v, causal=False, sm_scale=None):
         return o
     BLOCK = 64 if q.is_cuda else 16  # square tiles: one row index for q, k and v
     attn_fwd[(triton.cdiv(S, BLOCK), B * H)](
-        q, k, v, o,
-        q.stride(0), q.stride(1), q.stride(2), k.stride(0), k.stride(1), k.stride(2),
-        v.stride(0), v.stride(1), v.stride(2), o.stride(0), o.stride(1), o.stride(2),
-        H, S, sm_scale * 1.4426950408889634,
-        CAUSAL=bool(causal), HEAD_DIM=D, BLOCK_M=BLOCK, BLOCK_N=BLOCK,
+        q,
+        k,
+        v,
+        o,
+        q.stride(0),
+        q.stride(1),
+        q.stride(2),
+        k.stride(0),
+        k.stride(1),
+        k.stride(2),
+        v.stride(0),
+        v.stride(1),
+        v.stride(2),
+        o.stride(0),
+        o.stride(1),
+        o.stride(2),
+        H,
+        S,
+        sm_scale * 1.4426950408889634,
+        CAUSAL=bool(causal),
+        HEAD_DIM=D,
+        BLOCK_M=BLOCK,
+        BLOCK_N=BLOCK,
     )
     return o

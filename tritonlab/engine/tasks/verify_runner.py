@@ -408,7 +408,7 @@ def run(job: dict, backend: str, send) -> None:
                 facts["file_facts"] = contracts.check_file(loaded.exercise, loaded.module)
         if index == 0:
             facts["inputs_ms"] = inputs_ms  # what rebuilding every case's inputs took (scripts/judge_cost.py)
-        rewritten = integrity.changed(lab_code)
+        rewritten = integrity.changed(lab_code) + exercise_env.take_hooks_left()
         if rewritten:  # facts recorded by rewritten code are worth nothing: the case stops here
             facts = {"diagnoses": [], "error": _tampered(rewritten)}
         send(dict(facts, type="case", index=index))
@@ -416,7 +416,7 @@ def run(job: dict, backend: str, send) -> None:
             return
     for index, reject in enumerate(job.get("rejects") or []):
         facts = run_reject(loaded, reject, backend)
-        rewritten = integrity.changed(lab_code)
+        rewritten = integrity.changed(lab_code) + exercise_env.take_hooks_left()
         if rewritten:
             send({"type": "reject", "index": index, "error": _tampered(rewritten)})
             return
@@ -501,8 +501,20 @@ def _nbytes(values: dict | None) -> int:
 
 
 def _tampered(names: list[str]) -> dict:
-    text = "the learner's file changed the lab's own code: " + ", ".join(names[:8])
-    return error("tampered", text, None, changed=names[:8])
+    """`what`: "hook" (a trace/profile hook left installed), "library" (torch, numpy or Python's builtins
+    rewritten), else "lab" (the lab's own code)."""
+    if any(n.startswith("sys.") for n in names):
+        what = "hook"
+    elif any(not n.startswith(("tritonlab.", "triton.")) for n in names):
+        what = "library"
+    else:
+        what = "lab"
+    text = {
+        "hook": "the learner's call left a hook installed that would run inside the lab's checks: ",
+        "library": "the learner's file replaced functions the lab's checks use: ",
+        "lab": "the learner's file changed the lab's own code: ",
+    }[what] + ", ".join(names[:8])
+    return error("tampered", text, None, changed=names[:8], what=what)
 
 
 def _inputs_differ(names: list[str]) -> dict:

@@ -1,4 +1,4 @@
-# expect: mismatch
+# expect: tampered
 # ruff: noqa  (a hostile learner file: its oddities are the point)
 import torch
 import triton

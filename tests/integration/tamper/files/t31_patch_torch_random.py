@@ -49,6 +49,9 @@ import sys
 # A correct kernel in a file that, at import, makes torch's random functions return ones. The runner built
 # every case's inputs before this ran (from the judge's seeds), so the file still gets the judge's values and
 # its kernel passes on them; had the patch reached the inputs, its outputs would not match the judge's.
+# The wrapper puts torch back on its first call: a file that leaves torch rewritten fails as `tampered`
+# (integrity.py watches torch's functions), which would hide what this file checks.
+_saved = (torch.randn, torch.rand)
 _ones = lambda *a, **k: torch.ones(*a, **{k_: v for k_, v in k.items() if k_ in ("dtype", "device")})
 torch.randn = _ones
 torch.rand = _ones
@@ -57,6 +60,9 @@ torch.Tensor.uniform_ = lambda self, *a, **k: self.fill_(1)
 
 
 def add(x, y):
+    if "normal_" in vars(torch.Tensor):  # inherited from torch._C.TensorBase before the patch
+        torch.randn, torch.rand = _saved
+        del torch.Tensor.normal_, torch.Tensor.uniform_
     check(x, y)
     out = torch.empty_like(x)
     add_kernel[grid(x.numel())](x, y, out, x.numel(), BLOCK=256)

@@ -1,0 +1,137 @@
+"""Learner, after Triton's tutorial 05 (layer norm backward), adapted to RMS norm: one program per row; row i adds its
+dy * x_hat into group buffer i % GROUP_SIZE_M, guarded by a spin lock (`while tl.atomic_cas(Lock, 0, 1) == 1`), a
+Count flag telling the first writer to store instead of add, and `tl.atomic_xchg(Lock, 0)` to release; a second
+kernel sums the GROUP_SIZE_M buffers. No lost updates, but the order in which the rows of a group are added depends
+on which program takes the lock first: on a GPU that changes from run to run, so dw's last bits do too (the
+tutorial says so). This lesson asks for a dw that is bitwise reproducible (verify.deterministic).
+
+Right verdict: FAIL with a non-deterministic grad_w (the lab re-runs one float32 case with its programs in reverse
+order), the message naming the order of the lock-protected accumulation (or atomics); values otherwise right.
+"""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rms_fwd(X, W, Y, Rstd, N, stride, eps, BLOCK_SIZE_N: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE_N)
+    mask = cols < N
+    x = tl.load(X + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+    rstd = 1 / tl.sqrt(tl.sum(x * x, axis=0) / N + eps)
+    w = tl.load(W + cols, mask=mask, other=0.0).to(tl.float32)
+    tl.store(Y + row * N + cols, (x * rstd * w).to(Y.dtype.element_ty), mask=mask)
+    tl.store(Rstd + row, rstd)
+
+
+@triton.jit
+def rms_bwd_dx_fused(
+    DX, DY, DW, X, W, Rstd, Lock, stride, N, GROUP_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr
+):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE_N)
+    mask = cols < N
+    X += row * stride
+    DY += row * N
+    DX += row * N
+    lock_id = row % GROUP_SIZE_M
+    Lock += lock_id
+    Count = Lock + GROUP_SIZE_M
+    DW = DW + lock_id * N + cols
+    x = tl.load(X + cols, mask=mask, other=0).to(tl.float32)
+    dy = tl.load(DY + cols, mask=mask, other=0).to(tl.float32)
+    w = tl.load(W + cols, mask=mask, other=0.0).to(tl.float32)
+    rstd = tl.load(Rstd + row)
+    xhat = x * rstd
+    wdy = w * dy
+    c1 = tl.sum(xhat * wdy, axis=0) / N
+    dx = (wdy - xhat * c1) * rstd
+    tl.store(DX + cols, dx.to(DX.dtype.element_ty), mask=mask)
+    partial_dw = dy * xhat
+    while tl.atomic_cas(Lock, 0, 1) == 1:
+        pass
+    count = tl.load(Count)
+    if count == 0:
+        tl.atomic_xchg(Count, 1)
+    else:
+        partial_dw += tl.load(DW, mask=mask)
+    tl.store(DW, partial_dw, mask=mask)
+    tl.debug_barrier()
+    tl.atomic_xchg(Lock, 0)
+
+
+@triton.jit
+def rms_bwd_dw(DW, FINAL_DW, M, N, BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr):
+    pid = tl.program_id(0)
+    cols = pid * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    dw = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for i in range(0, M, BLOCK_SIZE_M):
+        rows = i + tl.arange(0, BLOCK_SIZE_M)
+        mask = (rows[:, None] < M) & (cols[None, :] < N)
+        offs = rows[:, None] * N + cols[None, :]
+        dw += tl.load(DW + offs, mask=mask, other=0.0)
+    tl.store(FINAL_DW + cols, tl.sum(dw, axis=0).to(FINAL_DW.dtype.element_ty), mask=cols < N)
+
+
+class RMSNorm(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        M, N = x.shape
+        y = torch.empty((M, N), dtype=x.dtype, device=x.device)
+        rstd = torch.empty((M,), dtype=torch.float32, device=x.device)
+        BLOCK_SIZE_N = max(16, triton.next_power_of_2(N))
+        if M:
+            rms_fwd[(M,)](x, weight, y, rstd, N, x.stride(0), eps, BLOCK_SIZE_N=BLOCK_SIZE_N)
+        ctx.save_for_backward(x, weight, rstd)
+        ctx.BLOCK_SIZE_N = BLOCK_SIZE_N
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):
+        x, w, rstd = ctx.saved_tensors
+        M, N = x.shape
+        GROUP_SIZE_M = 64
+        if N <= 8192:
+            GROUP_SIZE_M = 96
+        if N <= 4096:
+            GROUP_SIZE_M = 128
+        if N <= 1024:
+            GROUP_SIZE_M = 256
+        if not x.is_cuda:
+            GROUP_SIZE_M = 4  # a few rows per group on the interpreter
+        locks = torch.zeros(2 * GROUP_SIZE_M, dtype=torch.int32, device=x.device)
+        _dw = torch.zeros((GROUP_SIZE_M, N), dtype=torch.float32, device=x.device)
+        dw = torch.empty((N,), dtype=w.dtype, device=w.device)
+        dy = dy.contiguous()
+        dx = torch.empty_like(dy)
+        if M:
+            rms_bwd_dx_fused[(M,)](
+                dx,
+                dy,
+                _dw,
+                x,
+                w,
+                rstd,
+                locks,
+                x.stride(0),
+                N,
+                GROUP_SIZE_M=GROUP_SIZE_M,
+                BLOCK_SIZE_N=ctx.BLOCK_SIZE_N,
+            )
+        grid = lambda meta: (triton.cdiv(N, meta["BLOCK_SIZE_N"]),)
+        rms_bwd_dw[grid](_dw, dw, min(GROUP_SIZE_M, M), N, BLOCK_SIZE_M=32, BLOCK_SIZE_N=128)
+        return dx, dw, None
+
+
+def rms_norm(x, weight, eps=1e-6):
+    if x.dim() != 2 or weight.dim() != 1 or weight.shape[0] != x.shape[1]:
+        raise ValueError(f"expected x [M, N] and weight [N], got {tuple(x.shape)} and {tuple(weight.shape)}")
+    if x.device != weight.device:
+        raise ValueError("x and weight are on different devices")
+    if x.dtype != weight.dtype:
+        raise TypeError(f"x is {x.dtype}, weight is {weight.dtype}")
+    if x.stride(-1) != 1:
+        raise ValueError("x must have unit stride along its rows")
+    return RMSNorm.apply(x, weight.contiguous(), eps)
