@@ -245,12 +245,6 @@ def test_add_refusing_empty_input_names_the_raise(worker):
     assert "26 行目" in summary(result, "ja") and "有効" in summary(result, "ja")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass: numel + ndim checks accept x (4, 25) with y (25, 4) (same size, same ndim, different "
-    "shape); every listed reject differs in numel or ndim, so the lab says PASSED 18/18. The TODO asks to raise "
-    "when the shapes differ: a reject with equal numel and ndim (e.g. (4, 25) vs (25, 4)) would catch it.",
-)
 def test_add_checked_numel_and_ndim_only_fails(worker):
     result = verify(worker, AC, "l05_add_checked_wrong_numel_and_ndim_only.py")
     assert_fails(result)

@@ -104,19 +104,7 @@ ROW_SUM_SPLIT = "l08_row_sum_ok_split_row_atomic_then_cast.py"
 
 CORRECT = [
     (SM, "l08_softmax_ok_pad_minus_1e9_reciprocal.py"),
-    pytest.param(
-        RS,
-        ROW_SUM_SPLIT,
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason=(
-                "false fail: M=1, N=1 fails with 'the load at line 30 has no other=' (it has other=0.0). With "
-                "BLOCK_SIZE = 1 the chunk's second step is all masked; Triton's interpreter turns a falsy "
-                "1-element other into None (semantic.load: `other.handle if other else None`) and the lab's "
-                "no-other NaN padding (memcheck/bounds.py) fills the lane. A GPU keeps other=0.0."
-            ),
-        ),
-    ),
+    (RS, ROW_SUM_SPLIT),  # was a false fail: a falsy 1-element other=0.0 became NaN padding
     (SR, "l08_softmax_rows_ok_transposed_tile_axis0.py"),
     (MM, "l09_matmul_ok_broadcast_product_sum_no_dot.py"),
     (MB, "l09_matmul_bias_ok_jit_epilogue_helpers.py"),
@@ -145,18 +133,13 @@ def test_bm_names_autotune_ran_the_pinned_variants(worker):
 # --- lesson 8: softmax -----------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "false pass: the loop-less kernel launched with BLOCK_SIZE = min(next_pow2(N), 4096) never reads or "
-        "stores columns >= 4096; the interpreter's cases stop at N = 1000 (and the random case jitters the smaller "
-        "half), so every case passes. The GPU list (N = 32768) fails it; the interpreter needs a case with "
-        "N > 4096 (row-sum has 1 x 5000) or a launch check that BLOCK_SIZE < n_cols with no column loop."
-    ),
-)
 def test_softmax_block_capped_at_4096_fails(worker):
+    """Was a false pass (interpreter cases stopped at N = 1000); the case M=2, N=5000 finds the unwritten tail."""
     result = verify(worker, SM, "l08_softmax_wrong_block_capped_4096_no_loop.py")
     assert not result["passed"]
+    bad = public_failed(result)
+    assert bad and all(c["params"]["N"] == 5000 for c in bad), [c["name"] for c in bad]
+    assert "4096" in first_message(result), first_message(result)
 
 
 def test_softmax_pad_minus_100_fails_on_the_low_row_only(worker):
@@ -331,18 +314,14 @@ def test_matmul_fast_even_k_modulo_reversed_names_the_promise(worker):
 # --- lesson 10: autotune-matmul --------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "false pass: the grid is fixed at cdiv(M, 32) * cdiv(N, 32); with the configs' tiles named BM/BN, "
-        "contracts._tile_area reads BLOCK_M/BLOCK_SIZE_M only (area 1 for every config), so '@autotune=smallest' "
-        "and 'largest' both pin the first config (128 x 256, over-launched harmlessly). The 16-row configs "
-        "(under-launched: M = 17 loses row 16 with 16 x 32) are never run."
-    ),
-)
 def test_autotune_fixed_grid_under_short_tile_names_fails(worker):
+    """Was a false pass: tiles named BM/BN were not read (contracts.tile_names), so both pinned cases ran the
+    first config; the smallest tile (16 rows) now runs and loses row 16 at M = 17."""
     result = verify(worker, AT, "l10_autotune_wrong_bm_names_grid_fixed_32.py")
     assert not result["passed"]
+    bad = public_failed(result)
+    assert bad and all("@autotune=smallest" in c["name"] for c in bad), [c["name"] for c in bad]
+    assert first_diag(result)["kind"] == "unwritten", first_diag(result)
 
 
 @pytest.mark.xfail(

@@ -541,11 +541,34 @@ def _tile_configs(module, spec: dict) -> list:
     return list(tiles)
 
 
+_TILE_AXIS = re.compile(r"(?:BLOCK|BLK|TILE|B)_?(?:SIZE_?)?([MN])", re.IGNORECASE)
+
+
+def tile_names(keys) -> tuple[str, str] | None:
+    """The names of a GEMM tile's two sides among a config's or launch's keyword names: BLOCK_M / BLOCK_N,
+    BLOCK_SIZE_M, BM, TILE_M, BLK_M … (the first of each side), or None without both."""
+    found: dict[str, str] = {}
+    for key in sorted(keys, key=lambda k: (not str(k).startswith("BLOCK_"), str(k))):
+        match = _TILE_AXIS.fullmatch(str(key))
+        if match:
+            found.setdefault(match.group(1).upper(), str(key))
+    return (found["M"], found["N"]) if "M" in found and "N" in found else None
+
+
+def tile_of(meta: dict) -> tuple[int, int] | None:
+    """(BLOCK_M, BLOCK_N) of a launch's or config's keywords, whatever the learner named them."""
+    names = tile_names(meta)
+    if names is None:
+        return None
+    bm, bn = meta.get(names[0]), meta.get(names[1])
+    if isinstance(bm, int) and isinstance(bn, int) and bm > 0 and bn > 0:
+        return bm, bn
+    return None
+
+
 def _tile_area(config) -> int:
-    kw = config.kwargs
-    return int(kw.get("BLOCK_M", kw.get("BLOCK_SIZE_M", 1))) * int(
-        kw.get("BLOCK_N", kw.get("BLOCK_SIZE_N", 1))
-    )
+    tile = tile_of(config.kwargs)
+    return tile[0] * tile[1] if tile else 1
 
 
 #: a variant key the lab reads itself (never passed to the wrapper): `"@autotune" = "smallest"` runs that case
@@ -707,8 +730,6 @@ def _count_bench(facts: dict | None):
 
 # ----------------------------------------------------------------------------------------------------------
 # Unwritten output, explained from the recorded launches
-
-_TILE_NAMES = (("BLOCK_M", "BLOCK_N"), ("BLOCK_SIZE_M", "BLOCK_SIZE_N"))
 
 
 def explain_unwritten(
@@ -907,11 +928,9 @@ def _tile_blocks(launch: dict, block, shape: tuple) -> list[int] | None:
     if len(shape) == 1 and isinstance(block, int) and block > 0:
         return [block]
     if len(shape) == 2:
-        meta = launch.get("meta") or {}
-        for m_name, n_name in _TILE_NAMES:
-            bm, bn = meta.get(m_name), meta.get(n_name)
-            if isinstance(bm, int) and isinstance(bn, int) and bm > 0 and bn > 0:
-                return [bm, bn]
+        tile = tile_of(launch.get("meta") or {})
+        if tile is not None:
+            return list(tile)
     return None
 
 

@@ -1869,7 +1869,7 @@ def _carried_tiles(diagnoses: list, got, expected, meta: dict, atol: float, rtol
     tested, each against every tile at once, on the output's own device (one tile at a time on the CPU took
     minutes for a 4096 x 4096 GPU case: wrong matmul files on the H200, eleventh session)."""
     diag = next((d for d in diagnoses if d.get("kind") == "mismatch"), None)
-    bm, bn = meta.get("BLOCK_M"), meta.get("BLOCK_N")
+    bm, bn = contracts.tile_of(meta) or (None, None)
     if (
         diag is None
         or diag.get("cause") not in (None, "all-wrong")
