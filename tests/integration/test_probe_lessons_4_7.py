@@ -155,7 +155,8 @@ def test_offsets_without_program_id(worker):
 def test_shape_checked_by_numel_only(worker):
     result = verify(worker, "5/add-checked", "l05_add_checked_wrong_numel_only.py")
     assert [(c["name"], kinds(c)) for c in failed(result)] == [
-        ("rejects same size, different shape", {"validation"})
+        ("rejects same size, different shape", {"validation"}),
+        ("rejects same rank, other shape", {"validation"}),
     ]
 
 

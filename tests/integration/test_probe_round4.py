@@ -217,6 +217,7 @@ def test_add_checked_flattening_accepts_two_bad_inputs(worker):
     assert sorted(c["name"] for c in failed(result)) == [
         "rejects non-contiguous input",
         "rejects non-contiguous x",
+        "rejects same rank, other shape",
         "rejects same size, different shape",
     ]
     assert all(kinds(c) == {"validation"} for c in failed(result))

@@ -284,12 +284,6 @@ def test_copy_2d_strides_in_bytes_stops_at_the_load(worker):
     assert "stride_xm = 4" in error["message"] and "(1, 7)" in error["message"], error["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vague: 'the pointer steps with stride_xm = 4, stride_xn = 28, which is not a stride of x_ptr (its "
-    "strides are (1, 7))' — every passed stride is exactly element_size (4) times x's; it should say that "
-    "strides count elements, not bytes (drop the * x.element_size()).",
-)
 def test_copy_2d_strides_in_bytes_says_elements_not_bytes(worker):
     message = first_message(verify(worker, C2, "l07_copy_2d_wrong_strides_in_bytes.py"))
     assert "bytes" in message or "element_size" in message, message

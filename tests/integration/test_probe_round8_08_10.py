@@ -189,15 +189,6 @@ def test_softmax_rows_mask_bounds_swapped_stops_at_the_load(worker):
     assert error["detail"]["arg"] == "input_ptr" and error["detail"]["reason"] == "past_end", error["detail"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "wrong cause: 'the mask ... bounds every index, yet these lanes land past the end: unless one of its "
-        "bounds is wrong, the address itself is off — check the strides and any offset'. The bounds are x's "
-        "sizes in the other order (rows < n_cols, cols < n_rows); memcheck/report.py:_wrong_bound returns None "
-        "for that pattern, assuming a transposed allocation, but x is the lab's own input: the mask is wrong."
-    ),
-)
 def test_softmax_rows_mask_bounds_swapped_names_the_bounds(worker):
     error = verify(worker, SR, SR_SWAPPED)["error"]
     message = error["message"]
@@ -224,16 +215,6 @@ def test_matmul_k_offset_plus_advance_stops_at_the_a_load(worker):
     assert error["detail"]["arg"] == "a_ptr" and "K=65" in error["case"], error
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "wrong cause: 'the mask ((offs_m[:, None] < M) & k_mask[None, :]) lets these lanes through: it must be "
-        "False for every offset past the end'. The mask is right for slice k; the address is not: the load adds "
-        "k * BLOCK_K * stride_ak AND a_ptrs advances by BLOCK_K each step, so step k reads slice 2k. The message "
-        "should name the double step (memcheck/report.py:_plain_mask_hint has an 'advance' fact for the "
-        "opposite slip only)."
-    ),
-)
 def test_matmul_k_offset_plus_advance_names_the_double_step(worker):
     message = first_message(verify(worker, MM, DOUBLE_STEP))
     assert "lets these lanes through" not in message, message

@@ -128,10 +128,18 @@ def test_online_softmax_log2e_in_16_bit_fails_16_bit_dtypes_only_as_lost_precisi
     assert all(c["dtype"] in ("float16", "bfloat16") for c in failed(result)), [
         c["name"] for c in failed(result)
     ]
-    diag = first_diag(result)
+    # the random case's size is secret and changes per run: judge the listed cases' first diagnosis
+    listed = [c for c in failed(result) if "random" not in c["name"]]
+    assert listed, [c["name"] for c in failed(result)]
+    diag = listed[0]["diagnoses"][0]
     assert diag["kind"] == "mismatch" and diag.get("lossy16") is True, diag
-    assert "fp16/bf16" in diag["message"] and "float32" in diag["message"], diag["message"]
-    assert "16 ビット" in summary(result, "ja")
+    # the sentence that names the 16-bit rounding goes with the first failing case: the near-miss one, or,
+    # when the secret random case is no near miss, the cross-case one (only float16 and bfloat16 fail)
+    first = first_diag(result)
+    message = first["message"]
+    assert "float32" in message and ("fp16/bf16" in message or first.get("cause") == "dtype-only"), message
+    if first.get("cause") == "dtype-only":
+        assert first["dtype"] == "bfloat16 and float16", first
 
 
 @pytest.mark.xfail(
@@ -161,15 +169,6 @@ def test_attention_kv_rows_from_query_block_reads_past_the_keys(worker):
     assert error["line"] == line_of(KV_ROWS, "k = tl.load(k_ptrs"), error
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="wrong cause: the lab says 'the mask (cols[None, :] < seq_len) lets these lanes through: it must be "
-    "False for every offset past the end', steering the learner to the mask; the mask is right for the keys it "
-    "means (cols), it is the pointer that reads other keys: k_ptrs/v_ptrs are built from `rows`, the QUERY "
-    "block's start_m * BLOCK_M + arange — it should name that line (or say the pointer's key index is not the "
-    "mask's cols)",
-)
 def test_attention_kv_rows_from_query_block_names_the_pointer_not_the_mask(worker):
     error = verify(worker, AT, KV_ROWS)["error"]
     assert "lets these lanes through" not in error["message"], error["message"]
@@ -192,13 +191,6 @@ def test_attention_batch_head_strides_swapped_fails_only_where_a_second_head_exi
     assert [c["passed"] for c in ran] == [True] * 8 + [False], [c["name"] for c in ran]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="wrong cause: the lab says 'the mask (offs_m[:, None] < seq_len) never bounds offs_d (axis 1): add a "
-    "bound for it to the mask' — following that advice would mask head 1 away; the offsets past the end come "
-    "from the base offset `Q += z * sqh + h * sqz` (batch and head strides swapped), which it should name",
-)
 def test_attention_batch_head_strides_swapped_names_the_base_offset(worker):
     error = verify(worker, AT, STRIDES)["error"]
     assert "offs_d" not in error["message"], error["message"]
@@ -243,16 +235,6 @@ def test_rms_backward_w_loaded_without_other_is_nan_in_grad_x_only(worker):
     assert big["diagnoses"][0]["rows_count"] == 10  # every row, not only the zeroed row 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="wrong cause: every row of grad_x is NaN (the backward's `w = tl.load(W + cols, mask=mask)` has no "
-    "other=, the lab fills those lanes with NaN, and tl.sum(xhat * w * dy) reads them), but the lab says '(row 0 "
-    "of x is all zeros: eps is missing or added too late)' (ja: add eps before the square root) — "
-    "verify.py:_zero_row tags any NaN diagnosis containing row 0, and run_plan_case never re-runs with the "
-    "padding left 0 as run_case does (_padding_made_nonfinite); it should name the load without other= and its "
-    "line",
-)
 def test_rms_backward_w_loaded_without_other_names_the_load_not_eps(worker):
     result = verify(worker, RB, W_OTHER)
     diag = first_diag(result)
@@ -277,14 +259,6 @@ def test_rms_op_forward_declaring_x_mutated_fails_at_import(worker):
     assert error["line"] == line_of(MUTATES, "rms_norm_forward.register_autograd("), error
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="vague: the lab shows torch's raw 'Cannot register autograd formula for non-functional operator … "
-    "(Tensor(a0!) x, …)' at the register_autograd line, in English in the ja summary too; it should say in the "
-    "learner's words that mutates_args={'x'} on the forward (line of the decorator) declares x written in place "
-    "— x is only read: mutates_args={}",
-)
 def test_rms_op_forward_declaring_x_mutated_names_mutates_args(worker):
     result = verify(worker, RO, MUTATES)
     assert "mutates_args" in summary(result, "en"), summary(result, "en")

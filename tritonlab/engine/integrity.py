@@ -44,6 +44,9 @@ LIBRARIES = ("torch", "torch.serialization", "numpy", "builtins")
 CLASSES = (("torch", "Tensor"), ("torch._C", "TensorBase"))
 
 Entry = tuple[Any, Any, Any, Any, Any]  # owner (module or class), attribute, object, __code__, __defaults__
+#: what Python itself adds to a class on first use: copyreg caches `__slotnames__` when a tensor is copied or
+#: pickled (tests/unit/test_inputs.py deep-copies a case's tensors)
+LAZY = frozenset({"__slotnames__"})
 ADDED = object()  # the attribute slot of an entry that holds a class's attribute names (anything added)
 
 
@@ -121,7 +124,8 @@ def changed(entries: dict[str, Entry]) -> list[str]:
     found: list[str] = []
     for label, (owner, attr, value, code, defaults) in entries.items():
         if attr is ADDED:
-            found.extend(f"{label[:-2]}.{name}" for name in sorted(set(vars(owner)) - value))
+            added = set(vars(owner)) - value - LAZY
+            found.extend(f"{label[:-2]}.{name}" for name in sorted(added))
             continue
         now = vars(owner).get(attr)
         if now is not value and not _torch_wraps(now, value):

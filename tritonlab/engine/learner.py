@@ -93,6 +93,40 @@ _GENERATED_GRADS = re.compile(
 )
 
 
+_NON_FUNCTIONAL = re.compile(
+    r"Cannot register autograd formula for non-functional operator <CustomOpDef\(([\w.:]+)\)> "
+    r"with schema (.*?)\. Please create"
+)
+#: the arguments a schema marks written: `Tensor(a0!) x`, `Tensor(a1!)? bias`, `Tensor(a2!)[] xs`
+_SCHEMA_WRITTEN = re.compile(r"\(\w+!\)(?:\[\])?\??\s+(\w+)")
+
+
+def _mutates_declared(learner_file: str, op: str) -> tuple[int | None, str | None]:
+    """(line, source text) of the `mutates_args=` of the decorator in the learner's file that registers the
+    operator `op` (`@triton_op("lib::name", mutates_args=...)`, custom_op alike); (None, None) when none is
+    found (a name built at run time, a registration without a decorator)."""
+    try:
+        source = Path(learner_file).read_text(encoding="utf-8")
+        tree = ast.parse(source)
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return None, None
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for deco in node.decorator_list:
+            if not isinstance(deco, ast.Call) or not deco.args:
+                continue
+            first = deco.args[0]
+            if not isinstance(first, ast.Constant) or first.value != op:
+                continue
+            kw = next((k for k in deco.keywords if k.arg == "mutates_args"), None)
+            if kw is None:
+                return deco.lineno, None
+            text = ast.get_source_segment(source, kw.value)
+            return kw.value.lineno, (text or "")[:80] or None
+    return None, None
+
+
 _DOT_MIN = re.compile(r"Input shapes should have M >= \d+, N >= \d+ and K >= (\d+)")
 _DESC_BASE = re.compile(
     r"(?:make_tensor_descriptor|TensorDescriptor(?:\.from_tensor)?)\(\s*(?:base=)?([\w.]+)"
@@ -227,6 +261,26 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             f"your backward returned {returned} gradient{'s' if returned != 1 else ''} for an operator with "
             f"{inputs} inputs — return one per input, in order (None for a non-tensor input such as eps)",
             {"cause": "grad-count", "inputs": inputs, "returned": returned},
+        )
+    elif functional := _NON_FUNCTIONAL.search(str(root)):
+        # torch's register_autograd on an operator whose schema marks an input written (mutates_args names
+        # it): an autograd formula attaches to functional operators only
+        op, written = functional.group(1), _SCHEMA_WRITTEN.findall(functional.group(2))
+        at, declared = _mutates_declared(learner_file, op)
+        names = ", ".join(written) or "an input"
+        where = f"line {at}: " if at else ""
+        said = (
+            f"{where}the operator {op} declares {names} written in place (mutates_args={declared or '{…}'}), "
+            "which makes it a non-functional operator, and torch attaches an autograd formula "
+            "(register_autograd) only to a functional one — mutates_args lists only the inputs the operator "
+            f"writes into: a forward that only reads {names} declares mutates_args={{}}",
+            {
+                "cause": "op-not-functional",
+                "op": op,
+                "args": written[:8],
+                "mutates_line": at,
+                "declared": declared,
+            },
         )
     elif isinstance(root, TypeError) and "has no len()" in str(root) and _launch_line(learner_file, line):
         said = (

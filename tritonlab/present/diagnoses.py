@@ -463,6 +463,8 @@ def _runtime(f: Facts) -> Said:
             f"backward が返した勾配は {number(returned)} 個ですが、演算子の入力は {number(inputs)} 個です。"
             "入力ごとに 1 つずつ、順番どおりに返してください(eps のようなテンソルでない入力には None)",
         )
+    if f["cause"] == "op-not-functional":
+        return _op_not_functional(f)
     if f["cause"] == "descriptor-base":
         name = verbatim(f["base"]) if f["base"] else "this tensor"
         name_ja = verbatim(f["base"]) if f["base"] else "このテンソル"
@@ -518,6 +520,28 @@ def _runtime(f: Facts) -> Said:
             "できません",
         )
     return Said(f"your code raised an exception: {q}", f"コードが例外を送出しました: {q}")
+
+
+def _op_not_functional(f: Facts) -> Said:
+    """register_autograd refused an operator whose mutates_args names an input (torch: non-functional)."""
+    op = verbatim(f["op"]) if f["op"] else "the operator"
+    op_ja = verbatim(f["op"]) if f["op"] else "演算子"
+    args = [str(a) for a in f["args"] or []] if isinstance(f["args"], list) else []
+    names = ", ".join(args) or "an input"
+    names_ja = ", ".join(args) or "入力"
+    declared = f"mutates_args={f['declared']}" if f["declared"] else "mutates_args"
+    at = f["mutates_line"]
+    return Said(
+        (f"line {at}: " if at else "")
+        + f"{declared} declares that {op} writes {names} in place, so it is a non-functional operator, and torch "
+        "attaches an autograd formula (register_autograd) only to a functional one — mutates_args lists only "
+        f"the inputs the operator writes into: if it only reads {names}, declare mutates_args={{}}",
+        (f"{at} 行目の " if at else "")
+        + f"{declared} は、{op_ja} が {names_ja} をその場で書き換えると宣言しています。入力を書き換える"
+        "(関数的でない)演算子には、torch は autograd の式(register_autograd)を登録できません。"
+        f"mutates_args には演算子が書き込む入力だけを並べます。{names_ja} を読むだけなら "
+        "mutates_args={} としてください",
+    )
 
 
 @says(Kind.TIMEOUT)
@@ -839,6 +863,18 @@ def _mask_hint(d: Facts) -> Said:
         )
     mask, unbounded = _code(d["mask"]), d["unbounded"] or []
     arg = d["arg"] or "?"
+    in_bytes = d["strides_in_bytes"]
+    if isinstance(in_bytes, Mapping) and in_bytes.get("strides"):
+        steps = ", ".join(f"{x['name']} = {x['value']}" for x in in_bytes["strides"])
+        strides, size = shape(d["strides"] or ()), in_bytes["element_size"]
+        return Said(
+            f"the pointer steps with {steps}: that is {arg}'s strides {strides} times {size}, the size of an "
+            "element in bytes — Triton's pointer arithmetic counts elements, not bytes: pass the strides as "
+            "tensor.stride() gives them (drop the * element_size())",
+            f"ポインタは {steps} で進んでいますが、これは {arg} のストライド {strides} の {size} 倍、つまり要素 1 "
+            "つのバイト数を掛けた値です。Triton のポインタ演算はバイトではなく要素の数で進むので、ストライドは "
+            "tensor.stride() の値をそのまま渡してください(* element_size() を外してください)",
+        )
     if d["foreign"]:
         steps = ", ".join(f"{x['name']} = {x['value']}" for x in d["foreign"])
         strides = shape(d["strides"] or ())
@@ -848,6 +884,44 @@ def _mask_hint(d: Facts) -> Said:
             f"ポインタは {steps} で進んでいますが、これは {arg} のストライドではありません({arg} のストライドは "
             f"{strides})。{arg} 自身のストライドで進めてください",
         )
+    base = d["base_offset"]
+    if mask and isinstance(base, Mapping) and base.get("whole"):
+        whole = base["whole"]
+        spans_en = ", ".join(f"{w['expr']}, {w['extent']} entries" for w in whole)
+        spans_ja = "、".join(f"{w['expr']}({w['extent']} 要素)" for w in whole)
+        if len(whole) == 1:
+            left = Said(
+                f"the only index the mask ({mask}) leaves out covers its whole axis ({spans_en}) and cannot run "
+                "past it",
+                f"マスク ({mask}) が制限していないのは軸全体を覆うインデックス {spans_ja} だけで、これは軸の外に"
+                "出られません",
+            )
+        else:
+            left = Said(
+                f"the indices the mask ({mask}) leaves out each cover their whole axis ({spans_en}) and cannot "
+                "run past it",
+                f"マスク ({mask}) が制限していないインデックスはどれも軸全体を覆っていて({spans_ja})、軸の外には"
+                "出られません",
+            )
+        hint = left + Said(
+            ": the address itself is off — check the strides and the offsets added to the pointer",
+            "。アドレスそのものがずれています。ストライドとポインタに足したオフセットを確認してください",
+        )
+        if base.get("pointer"):
+            hint += Said(
+                f", starting with {base['code']} (line {base['line']})",
+                f"。まず {base['line']} 行目の {base['code']} です",
+            )
+            swapped = base.get("swapped")
+            if isinstance(swapped, Mapping) and swapped.get("indices"):
+                (i1, i2), (s1, s2) = swapped["indices"], swapped["strides"]
+                hint += Said(
+                    f", which multiplies {i1} by {s1} and {i2} by {s2}: those two strides look swapped ({i1} goes "
+                    f"with {s2}, {i2} with {s1})",
+                    f"。{i1} に {s1}、{i2} に {s2} を掛けていますが、この 2 つのストライドは逆のようです"
+                    f"({i1} には {s2}、{i2} には {s1})",
+                )
+        return hint
     if unbounded:
         names_en = " and ".join(f"{u['name']} (axis {u['axis']})" for u in unbounded)
         names_ja = "、".join(f"{u['name']}(軸 {u['axis']})" for u in unbounded)
@@ -867,6 +941,29 @@ def _mask_hint(d: Facts) -> Said:
             "chained comparison is not elementwise) — put each comparison in parentheses: (a < n) & (b < m)",
             f"マスク ({mask}) は見かけどおりに制限していません。{part} では Python の & が < より先に結合します"
             "(連鎖比較も要素ごとにはなりません)。比較をそれぞれ括弧で囲んでください: (a < n) & (b < m)",
+        )
+    double = d["double_step"]
+    if isinstance(double, Mapping) and double.get("pointer"):
+        pointer, var, offset, step, at = (
+            double[k] for k in ("pointer", "loop_var", "offset", "step", "line")
+        )
+        op = d["op"] or d["access"] or "load"
+        what = (
+            Said("the load", "このロード")
+            if op == "load"
+            else Said("the store", "このストア")
+            if op == "store"
+            else Said("the atomic", "このアトミック演算")
+        )
+        return Said(
+            f"{what.en} adds {offset} to {pointer}, and {pointer} also advances by {step} at each step of the loop "
+            f"(line {at}): the loop's offset is applied twice, so step {var} reads where step 2 * {var} belongs "
+            f"while the mask checks step {var} — keep one of the two: use {pointer} alone, or drop the {pointer} "
+            "+= line",
+            f"{what.ja}は {pointer} に {offset} を足していますが、{pointer} 自体もループの各ステップで {step} "
+            f"ずつ進んでいます({at} 行目)。ループのオフセットが二重にかかるため、ステップ {var} はステップ "
+            f"2 * {var} の位置を読み、マスクはステップ {var} の範囲を確かめています。どちらか一方だけにして"
+            f"ください: {pointer} をそのまま使うか、{pointer} += の行を削除してください",
         )
     if mask and isinstance(d["advance"], Mapping):
         adv = d["advance"]
@@ -920,6 +1017,45 @@ def _mask_hint(d: Facts) -> Said:
             f"マスク ({mask}) の項 {term} は {index} を {bound} = {value} で制限していますが、{index} は "
             f"{stride} を通じて {arg} の軸 {axis} を指していて、この軸の長さは {extent} です。"
             f"{extent}..{value - 1} の値がマスクを通り、末尾を越えてしまいます。{fix.ja}",
+        )
+    swapped_bounds = d["swapped_bounds"]
+    if mask and isinstance(swapped_bounds, Mapping) and swapped_bounds.get("pairs"):
+        pairs = swapped_bounds["pairs"]
+        given_en = " and ".join(f"{p['index']} with {p['bound']}" for p in pairs)
+        given_ja = "、".join(f"{p['index']} を {p['bound']} と" for p in pairs)
+        axes_en = ", ".join(
+            f"{p['index']} indexes axis {p['axis']} of {arg}, which has {p['extent']} entries "
+            f"({p['expected']} = {p['extent']})"
+            for p in pairs
+        )
+        axes_ja = "、".join(
+            f"{p['index']} は {arg} の軸 {p['axis']}({p['extent']} 要素、{p['expected']} = {p['extent']})"
+            for p in pairs
+        )
+        fix_en = " and ".join(f"{p['index']} with {p['expected']}" for p in pairs)
+        fix_ja = "、".join(f"{p['index']} は {p['expected']} と" for p in pairs)
+        return Said(
+            f"the mask ({mask}) compares {given_en}: the bounds are swapped — {axes_en}: compare {fix_en}",
+            f"マスク ({mask}) は {given_ja}比べていて、範囲の上限が入れ替わっています。{axes_ja}を指して"
+            f"います。{fix_ja}比べてください",
+        )
+    other = d["other_index"]
+    if mask and isinstance(other, Mapping) and other.get("index"):
+        index, bounded, axis = other["index"], other["mask_index"], other["axis"]
+        where_en = where_ja = ""
+        if other.get("pointer"):
+            where_en = f" ({other['pointer']} = {other['assigned']}, line {other['line']})"
+            where_ja = f"({other['line']} 行目: {other['pointer']} = {other['assigned']})"
+        target = other.get("pointer")
+        made = f"{bounded} = {other['mask_expr']}" if other.get("mask_expr") else bounded
+        return Said(
+            f"the mask ({mask}) bounds {bounded}, but the pointer's index on axis {axis} is {index}{where_en}, "
+            f"which is neither {bounded} nor made from it: the mask checks other elements than the ones read — "
+            f"build {target or 'the pointer'} from what the mask's index is made of ({made})",
+            f"マスク ({mask}) が制限しているのは {bounded} ですが、ポインタの軸 {axis} のインデックスは {index} "
+            f"です{where_ja}。{index} は {bounded} でも {bounded} から作った値でもないので、マスクが確かめる要素"
+            f"と実際に読む要素が食い違っています。{target or 'ポインタ'} はマスクのインデックスと同じもの"
+            f"({made})から作ってください",
         )
     if mask and d["bounded"]:
         allocated = shape(d["shape"] or ())
@@ -1759,11 +1895,13 @@ def _pattern(f: Facts) -> Said | None:
             f"{dtype} のケースでだけ、そのずれが見えています",
         )
     if cause == "dtype-only":
-        dtype, passing = str(f["dtype"]), ", ".join(str(d) for d in f["passing"] or [])
+        types, passing = str(f["dtype"]).split(" and "), ", ".join(str(d) for d in f["passing"] or [])
+        dtype, dtype_ja = " and ".join(types), "と".join(types)
+        verb = "overflows or loses" if len(types) == 1 else "overflow or lose"
         return Said(
-            f"only {dtype} cases fail ({passing} pass) — {dtype} overflows or loses precision in an "
+            f"only {dtype} cases fail ({passing} pass) — {dtype} {verb} precision in an "
             "intermediate: compute in float32 (.to(tl.float32)) before the arithmetic and round once at the store",
-            f"{dtype} のケースだけが失敗しています({passing} は合格)。途中の計算で {dtype} があふれるか精度を"
+            f"{dtype_ja} のケースだけが失敗しています({passing} は合格)。途中の計算で {dtype_ja} があふれるか精度を"
             "失っています。演算の前に float32 にして(.to(tl.float32))、ストアで一度だけ丸めてください",
         )
     if cause == "k-steps":

@@ -154,10 +154,15 @@ class OutOfBounds(Exception):
         facts = _mask_facts(self.code, self.file, self.line)
         names = facts.pop("pointer_names", set())
         pointer_source, mask_source = facts.pop("pointer_source", ""), facts.pop("mask_source", None)
+        base, moves = facts.pop("pointer_base", None), facts.pop("pointer_moves", True)
         if facts.get("bounded") and self.ints:
             wrong = _wrong_bound(pointer_source, mask_source, self.ints, self.shape, self.strides)
             if wrong:
                 facts["wrong_bound"] = wrong
+            else:
+                swapped = _swapped_bounds(pointer_source, mask_source, self.ints, self.shape, self.strides)
+                if swapped:
+                    facts["swapped_bounds"] = swapped
         if self.ints and self.strides is not None:
             foreign = [
                 {"name": n, "value": v}
@@ -166,6 +171,23 @@ class OutOfBounds(Exception):
             ]
             if foreign:
                 facts["foreign"] = foreign
+                in_bytes = _strides_in_bytes(pointer_source, names, self.ints, self.strides)
+                if in_bytes:
+                    facts["strides_in_bytes"] = in_bytes
+        unbounded = facts.get("unbounded") or []
+        if facts.get("mask") and unbounded and not moves and self.ints and self.shape and self.strides:
+            whole = _whole_axes(
+                [u["name"] for u in unbounded],
+                pointer_source,
+                self.ints,
+                self.shape,
+                self.strides,
+                self.file or "",
+                self.line or 0,
+            )
+            if whole:
+                moved = _moved_base(self.file or "", self.line or 0, base, self.ints) if base else None
+                facts["base_offset"] = {"whole": whole, **(moved or {"pointer": None})}
         return facts
 
     def _mask_hint(self, what: str) -> str:
@@ -190,12 +212,18 @@ class OutOfBounds(Exception):
         range_hint = caller_range_hint(self.caller) if not mask and facts.get("parsed") else None
         if range_hint:
             return range_hint
+        if facts.get("strides_in_bytes"):
+            return strides_in_bytes_hint(
+                self.arg or "?", tuple(self.strides or ()), facts["strides_in_bytes"]
+            )
         if facts.get("foreign"):
             steps = ", ".join(f"{f['name']} = {f['value']}" for f in facts["foreign"])
             return (
                 f"the pointer steps with {steps}, which is not a stride of {self.arg} (its strides are "
                 f"{tuple(self.strides or ())}): step through {self.arg} with its own strides"
             )
+        if mask and facts.get("base_offset"):
+            return base_offset_hint(mask, facts["base_offset"])
         if unbounded:
             names = " and ".join(f"{u['name']} (axis {u['axis']})" for u in unbounded)
             if mask:
@@ -208,6 +236,8 @@ class OutOfBounds(Exception):
                 "tighter than < (and a chained comparison is not elementwise) — put each comparison in "
                 "parentheses: (a < n) & (b < m)"
             )
+        if facts.get("double_step"):
+            return double_step_hint(what, facts["double_step"])
         if mask and facts.get("advance"):
             adv = facts["advance"]
             return (
@@ -225,6 +255,10 @@ class OutOfBounds(Exception):
             )
         if mask and facts.get("wrong_bound"):
             return wrong_bound_hint(mask, self.arg or "?", facts["wrong_bound"])
+        if mask and facts.get("swapped_bounds"):
+            return swapped_bounds_hint(mask, self.arg or "?", facts["swapped_bounds"])
+        if mask and facts.get("other_index"):
+            return other_index_hint(mask, facts["other_index"])
         if mask and facts.get("bounded"):
             return (
                 f"the mask ({mask}) bounds every index, yet these lanes land past the end: unless one of its "
@@ -319,6 +353,74 @@ def wrong_bound_hint(mask: str, arg: str, wrong: dict) -> str:
     )
 
 
+def strides_in_bytes_hint(arg: str, strides: tuple, in_bytes: dict) -> str:
+    steps = ", ".join(f"{s['name']} = {s['value']}" for s in in_bytes["strides"])
+    size = in_bytes["element_size"]
+    return (
+        f"the pointer steps with {steps}: that is {arg}'s strides {strides} times {size}, the size of an "
+        "element in bytes — Triton's pointer arithmetic counts elements, not bytes: pass the strides as "
+        "tensor.stride() gives them (drop the * element_size())"
+    )
+
+
+def base_offset_hint(mask: str, base: dict) -> str:
+    whole = base["whole"]
+    spans = ", ".join(f"{w['expr']}, {w['extent']} entries" for w in whole)
+    left = (
+        f"the only index the mask ({mask}) leaves out covers its whole axis ({spans}) and cannot run past it"
+        if len(whole) == 1
+        else f"the indices the mask ({mask}) leaves out each cover their whole axis ({spans}) and cannot run "
+        "past it"
+    )
+    hint = f"{left}: the address itself is off — check the strides and the offsets added to the pointer"
+    if base.get("pointer"):
+        hint += f", starting with {base['code']} (line {base['line']})"
+        swapped = base.get("swapped")
+        if swapped:
+            (i1, i2), (s1, s2) = swapped["indices"], swapped["strides"]
+            hint += (
+                f", which multiplies {i1} by {s1} and {i2} by {s2}: those two strides look swapped "
+                f"({i1} goes with {s2}, {i2} with {s1})"
+            )
+    return hint
+
+
+def double_step_hint(what: str, step: dict) -> str:
+    pointer, var = step["pointer"], step["loop_var"]
+    return (
+        f"{what} adds {step['offset']} to {pointer}, and {pointer} also advances by {step['step']} at each "
+        f"step of the loop (line {step['line']}): the loop's offset is applied twice, so step {var} reads "
+        f"where step 2 * {var} belongs while the mask checks step {var} — keep one of the two: use {pointer} "
+        f"alone, or drop the {pointer} += line"
+    )
+
+
+def swapped_bounds_hint(mask: str, arg: str, swapped: dict) -> str:
+    pairs = swapped["pairs"]
+    given = " and ".join(f"{p['index']} with {p['bound']}" for p in pairs)
+    axes = ", ".join(
+        f"{p['index']} indexes axis {p['axis']} of {arg}, which has {p['extent']} entries "
+        f"({p['expected']} = {p['extent']})"
+        for p in pairs
+    )
+    fix = " and ".join(f"{p['index']} with {p['expected']}" for p in pairs)
+    return f"the mask ({mask}) compares {given}: the bounds are swapped — {axes}: compare {fix}"
+
+
+def other_index_hint(mask: str, other: dict) -> str:
+    index, bounded, axis = other["index"], other["mask_index"], other["axis"]
+    where = (
+        f" ({other['pointer']} = {other['assigned']}, line {other['line']})" if other.get("pointer") else ""
+    )
+    target = other.get("pointer") or "the pointer"
+    made = f"{bounded} = {other['mask_expr']}" if other.get("mask_expr") else bounded
+    return (
+        f"the mask ({mask}) bounds {bounded}, but the pointer's index on axis {axis} is {index}{where}, "
+        f"which is neither {bounded} nor made from it: the mask checks other elements than the ones read — "
+        f"build {target} from what the mask's index is made of ({made})"
+    )
+
+
 _PRODUCT = re.compile(r"\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*\*\s*([A-Za-z_]\w*)\b")
 
 
@@ -330,6 +432,49 @@ def _wrong_bound(
     out-of-range values pass the mask (rows < n_cols while rows runs past n_rows). Returns the term, the
     index, the bound and its value, the axis and its length, and the integer argument equal to that length
     (the bound it should use), when there is one."""
+    found = _bound_terms(pointer, mask, ints, shape, strides)
+    if found is None:
+        return None
+    axis_of, terms = found
+    assert shape is not None and mask is not None  # _bound_terms checked them
+    # the bounds are the tensor's sizes in another order (the output allocated like x, not transposed): the
+    # mask is right and the allocation is what is off - the plain 'bounds every index' sentence says so
+    # (unless the names say the mask swapped them: _swapped_bounds)
+    if len(terms) == len(shape) and sorted(int(ints[b]) for _, _, b in terms) == sorted(
+        int(d) for d in shape
+    ):
+        return None
+    for node, index, bound in terms:
+        axis, stride = axis_of[index]
+        extent, value = int(shape[axis]), int(ints[bound])
+        if value <= extent:
+            continue
+        candidates = [
+            n
+            for n, v in ints.items()
+            if v == extent and n != bound and "stride" not in n.lower() and not n.upper().startswith("BLOCK")
+        ]
+        stem = index.rstrip("s").lower()
+        candidates.sort(key=lambda n: stem not in n.lower())
+        return {
+            "term": ast.get_source_segment(mask.strip(), node),
+            "index": index,
+            "bound": bound,
+            "bound_value": value,
+            "axis": axis,
+            "stride": stride,
+            "extent": extent,
+            "expected": candidates[0] if candidates else None,
+        }
+    return None
+
+
+def _bound_terms(
+    pointer: str, mask: str | None, ints: dict, shape: tuple | None, strides: tuple | None
+) -> tuple[dict[str, tuple[int, str]], list[tuple[ast.Compare, str, str]]] | None:
+    """The mask's terms `index < size` whose index steps along one axis of the tensor (it multiplies exactly
+    one of the tensor's strides) and whose size is an integer argument: the index's axis and stride name, and
+    the terms as (the comparison, its index, the size it is bounded by)."""
     if not mask or not shape or not strides or len(shape) != len(strides):
         return None
     try:
@@ -364,35 +509,7 @@ def _wrong_bound(
         indices = [n.id for n in ast.walk(left) if isinstance(n, ast.Name) and n.id in axis_of]
         if len(set(indices)) == 1:
             terms.append((node, indices[0], right.id))
-    # the bounds are the tensor's sizes in another order (the output allocated like x, not transposed): the
-    # mask is right and the allocation is what is off - the plain 'bounds every index' sentence says so
-    if len(terms) == len(shape) and sorted(int(ints[b]) for _, _, b in terms) == sorted(
-        int(d) for d in shape
-    ):
-        return None
-    for node, index, bound in terms:
-        axis, stride = axis_of[index]
-        extent, value = int(shape[axis]), int(ints[bound])
-        if value <= extent:
-            continue
-        candidates = [
-            n
-            for n, v in ints.items()
-            if v == extent and n != bound and "stride" not in n.lower() and not n.upper().startswith("BLOCK")
-        ]
-        stem = index.rstrip("s").lower()
-        candidates.sort(key=lambda n: stem not in n.lower())
-        return {
-            "term": ast.get_source_segment(mask.strip(), node),
-            "index": index,
-            "bound": bound,
-            "bound_value": value,
-            "axis": axis,
-            "stride": stride,
-            "extent": extent,
-            "expected": candidates[0] if candidates else None,
-        }
-    return None
+    return axis_of, terms
 
 
 def promise_holds(promise: dict) -> bool:
@@ -510,6 +627,17 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
         offset = _loop_offset(file, line, source, mask_source or "")
         if offset:
             facts["loop_offset"] = offset
+    if file and line:
+        double = _double_step(file, line, call.args[0], text)
+        if double:
+            facts["double_step"] = double
+        if mask and not precedence and not unbounded:
+            other = _other_index(file, line, call.args[0], text, mask_source or "")
+            if other:
+                facts["other_index"] = other
+        first = _add_terms(call.args[0])[0]
+        facts["pointer_base"] = first.id if isinstance(first, ast.Name) else None
+        facts["pointer_moves"] = _moves_in_loop(file, line, source)
     facts["pointer_names"] = set(re.findall(r"[A-Za-z_]\w*", source))
     facts["pointer_source"], facts["mask_source"] = source, mask_source
     extra = _extra_terms(call.args[0], text, mentioned | set(axes), file, line)
@@ -648,6 +776,348 @@ def _loop_offset(file: str, line: int, pointer: str, mask: str) -> dict | None:
     return None
 
 
+_INDEX_PREFIXES = ("offs", "off", "offset", "offsets", "idx", "pid", "index")
+_SIZE_PREFIXES = ("n", "num", "size", "len")
+_AXIS_ALIASES = {"row": "m", "col": "n"}
+
+
+def _name_tokens(name: str, drop: tuple[str, ...]) -> set[str]:
+    """The words of an index or size name that say which axis it is about: `rows` -> {m}, `offs_n` -> {n},
+    `n_cols` -> {n}, `M` -> {m} (row/col read as m/n; the index's offs/pid and the size's n/num prefixes
+    dropped)."""
+    words = [w.rstrip("s") or w for w in name.lower().split("_") if w]
+    if len(words) > 1:
+        words = [w for w in words if w not in drop] or words
+    return {_AXIS_ALIASES.get(w, w) for w in words}
+
+
+def _names_axis(index: str, bound: str) -> bool:
+    """Whether the size's name says the same axis as the index's (rows and n_rows, offs_m and M)."""
+    return bool(_name_tokens(index, _INDEX_PREFIXES) & _name_tokens(bound, _SIZE_PREFIXES + _INDEX_PREFIXES))
+
+
+def _swapped_bounds(
+    pointer: str, mask: str | None, ints: dict, shape: tuple | None, strides: tuple | None
+) -> dict | None:
+    """The mask bounds each index by the size of another axis ((rows < n_cols) & (cols < n_rows)): the bounds
+    are the tensor's sizes in another order, which _wrong_bound leaves to the allocation sentence, but the
+    names say the mask is what is swapped: each mismatched index is named like the size of its own axis and
+    not like the size it is compared with. Returns the mismatched terms with the size each one needs."""
+    found = _bound_terms(pointer, mask, ints, shape, strides)
+    if found is None or shape is None:
+        return None
+    axis_of, terms = found
+    if len(terms) != len(shape) or len(terms) < 2 or len({index for _, index, _ in terms}) != len(terms):
+        return None
+    if sorted(int(ints[b]) for _, _, b in terms) != sorted(int(d) for d in shape):
+        return None
+    pairs = []
+    for _, index, bound in terms:
+        axis = axis_of[index][0]
+        extent = int(shape[axis])
+        if int(ints[bound]) == extent:
+            continue
+        expected = [b for _, _, b in terms if int(ints[b]) == extent and _names_axis(index, b)]
+        if not expected or _names_axis(index, bound):
+            return None
+        pairs.append(
+            {"index": index, "bound": bound, "expected": expected[0], "axis": axis, "extent": extent}
+        )
+    return {"pairs": pairs} if len(pairs) >= 2 else None
+
+
+def _strides_in_bytes(pointer: str, names: set, ints: dict, strides: tuple) -> dict | None:
+    """Every stride the pointer steps with is one of the tensor's strides times one element size (2, 4 or 8
+    bytes): the wrapper passed strides in bytes (x.stride(0) * x.element_size()), as for a char* in CUDA,
+    where Triton counts elements. Where the pointer shows an index's axis ([:, None] / [None, :] of a 2D
+    tensor), the stride must be that axis's."""
+    used = [(n, int(v)) for n, v in ints.items() if n in names and "stride" in n.lower()]
+    if not used or all(v in strides for _, v in used):
+        return None
+    axis_of: dict[str, int] = {}
+    for axis, pattern in _AXIS_PATTERNS:
+        for index in pattern.findall(pointer):
+            axis_of.setdefault(index, axis)
+    stride_axis: dict[str, int] = {}
+    for a, b in _PRODUCT.findall(pointer):
+        for index, stride in ((a, b), (b, a)):
+            if index in axis_of and stride in ints:
+                stride_axis.setdefault(stride, axis_of[index])
+    for size in (2, 4, 8):
+        if all(v and v % size == 0 and v // size in strides for _, v in used) and all(
+            len(strides) != 2 or n not in stride_axis or strides[stride_axis[n]] == v // size for n, v in used
+        ):
+            return {
+                "element_size": size,
+                "strides": [{"name": n, "value": v, "elements": v // size} for n, v in used],
+            }
+    return None
+
+
+_WHOLE_ARANGE = re.compile(r"tl\.arange\(\s*0\s*,\s*(\w+)\s*\)")
+
+
+def _whole_axes(
+    unbounded: list[str], pointer: str, ints: dict, shape: tuple, strides: tuple, file: str, line: int
+) -> list[dict] | None:
+    """Every index the mask leaves out is `tl.arange(0, SIZE)` with SIZE no longer than the axis it walks
+    (offs_d over HEAD_DIM): none of them can leave the tensor, so the mask is not what lets lanes out. The
+    axis is the one whose stride the index multiplies (stride 1 when it multiplies none). Returns each
+    index's arange and its axis's length, or None when one of them could run past its axis."""
+    if not unbounded or not line or len(shape) != len(strides):
+        return None
+    whole = []
+    for name in unbounded:
+        made = _sole_assignment(name, file, line) or ""
+        match = _WHOLE_ARANGE.fullmatch(made)
+        if not match:
+            return None
+        size_name = match.group(1)
+        size = int(size_name) if size_name.isdigit() else ints.get(size_name)
+        stride_names = [b if a == name else a for a, b in _PRODUCT.findall(pointer) if name in (a, b)]
+        if stride_names:
+            value = ints.get(stride_names[0])
+        elif re.search(rf"(\*\s*{re.escape(name)}\b|\b{re.escape(name)}\s*(\[[^\]]*\])?\s*\*)", pointer):
+            return None  # multiplied by something that is not a stride argument
+        else:
+            value = 1
+        if size is None or value is None or list(strides).count(value) != 1:
+            return None
+        axis = list(strides).index(value)
+        if int(size) > int(shape[axis]):
+            return None
+        whole.append({"name": name, "expr": made, "axis": axis, "extent": int(shape[axis])})
+    return whole
+
+
+def _moves_in_loop(file: str, line: int, pointer: str) -> bool:
+    """Whether a loop around `line` moves the pointer: its variable is in the pointer's expression, or it
+    advances one of the pointer's names (`a_ptrs += BLOCK_K * stride_ak`)."""
+    tree = _parsed_file(file)
+    if tree is None:
+        return True
+    names = set(re.findall(r"[A-Za-z_]\w*", pointer))
+    for loop in ast.walk(tree):
+        if not isinstance(loop, (ast.For, ast.While)) or not _spans_line(loop, line):
+            continue
+        if (
+            isinstance(loop, ast.For)
+            and {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)} & names
+        ):
+            return True
+        if any(
+            isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id in names
+            for n in ast.walk(loop)
+        ):
+            return True
+    return False
+
+
+def _enclosing_function(tree: ast.Module, line: int) -> ast.FunctionDef | None:
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and _spans_line(n, line)]
+    return min(functions, key=lambda n: (n.end_lineno or n.lineno) - n.lineno) if functions else None
+
+
+def _unwrapped(node: ast.expr) -> ast.expr:
+    """`z.to(tl.int64)` -> `z`: a cast around an index."""
+    while (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("to", "cast")
+    ):
+        node = node.func.value
+    return node
+
+
+def _moved_base(file: str, line: int, base: str, ints: dict) -> dict | None:
+    """The last statement above `line`, in the same kernel, that moves the pointer `base` (`Q += z *
+    stride_qz + h * stride_qh`, or `Q = Q + ...`): its text and line, and, when it multiplies two indices by
+    two stride arguments whose names go the other way round (z by sqh and h by sqz), those."""
+    found = parsed_source(file)
+    if found is None:
+        return None
+    source, tree = found
+    function = _enclosing_function(tree, line)
+    if function is None:
+        return None
+    moves: list[tuple[ast.stmt, ast.expr]] = []
+    for node in ast.walk(function):
+        if getattr(node, "lineno", line) >= line:
+            continue
+        if (
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.op, ast.Add)
+            and isinstance(node.target, ast.Name)
+            and node.target.id == base
+        ):
+            moves.append((node, node.value))
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id == base
+            and isinstance(node.value, ast.BinOp)
+            and isinstance(node.value.op, ast.Add)
+        ):
+            terms = _add_terms(node.value)
+            if isinstance(terms[0], ast.Name) and terms[0].id == base:
+                moves.append((node, node.value))
+    if not moves:
+        return None
+    statement, value = max(moves, key=lambda m: m[0].lineno)
+    products = []
+    for term in _add_terms(value):
+        if isinstance(term, ast.BinOp) and isinstance(term.op, ast.Mult):
+            left, right = _unwrapped(term.left), _unwrapped(term.right)
+            if isinstance(left, ast.Name) and isinstance(right, ast.Name):
+                if right.id in ints and left.id not in ints:
+                    products.append((left.id, right.id))
+                elif left.id in ints and right.id not in ints:
+                    products.append((right.id, left.id))
+    swapped = None
+    if len(products) == 2:
+        (i1, s1), (i2, s2) = products
+        if (
+            ints[s1] != ints[s2]
+            and not _names_stride(i1, s1)
+            and not _names_stride(i2, s2)
+            and _names_stride(i1, s2)
+            and _names_stride(i2, s1)
+        ):
+            swapped = {"indices": [i1, i2], "strides": [s1, s2]}
+    code = ast.get_source_segment(source, statement) or ast.unparse(statement)
+    return {"pointer": base, "code": " ".join(code.split()), "line": statement.lineno, "swapped": swapped}
+
+
+def _names_stride(index: str, stride: str) -> bool:
+    """Whether a stride's name says the index's axis: z and sqz / stride_qz, head and stride_head."""
+    core = stride.lower().replace("stride", "").strip("_")
+    for word in _name_tokens(index, _INDEX_PREFIXES):
+        if (len(word) == 1 and core.endswith(word)) or (len(word) > 1 and word in core):
+            return True
+    return False
+
+
+def _add_terms(node: ast.expr) -> list[ast.expr]:
+    """The terms of `a + b + c` (one term when the expression is not a sum)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _add_terms(node.left) + _add_terms(node.right)
+    return [node]
+
+
+def _double_step(file: str, line: int, pointer: ast.expr, text: str) -> dict | None:
+    """The access adds the loop's offset to a pointer the loop also advances (`a_ptrs + k * BLOCK_K *
+    stride_ak` with `a_ptrs += BLOCK_K * stride_ak` in the same loop): step k lands on step 2k. Returns the
+    pointer, the offset added, the advance, its line and the loop variable."""
+    tree = _parsed_file(file)
+    if tree is None:
+        return None
+    loops = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.For) and isinstance(n.target, ast.Name) and _spans_line(n, line)
+    ]
+    if not loops:
+        return None
+    loop = min(loops, key=lambda n: (getattr(n, "end_lineno", n.lineno) or n.lineno) - n.lineno)
+    assert isinstance(loop.target, ast.Name)
+    var = loop.target.id
+    terms = _add_terms(pointer)
+    if len(terms) < 2 or not isinstance(terms[0], ast.Name):
+        return None
+    base = terms[0].id
+    steps = [
+        n
+        for n in ast.walk(loop)
+        if isinstance(n, ast.AugAssign)
+        and isinstance(n.op, ast.Add)
+        and isinstance(n.target, ast.Name)
+        and n.target.id == base
+    ]
+    if not steps:
+        return None
+    step = steps[0]
+    step_names = {n.id for n in ast.walk(step.value) if isinstance(n, ast.Name)} - {var}
+    for term in terms[1:]:
+        names = {n.id for n in ast.walk(term) if isinstance(n, ast.Name)}
+        if var in names and names & step_names:
+            return {
+                "pointer": base,
+                "offset": ast.get_source_segment(text, term) or ast.unparse(term),
+                "step": ast.unparse(step.value),
+                "line": step.lineno,
+                "loop_var": var,
+            }
+    return None
+
+
+def _other_index(file: str, line: int, pointer: ast.expr, text: str, mask: str) -> dict | None:
+    """The mask bounds an index on one axis (`cols[None, :] < seq_len`), but the pointer's index on that axis
+    is another variable (`k_ptrs = K + rows[None, :] * stride_kn + ...`), neither the mask's index nor made
+    from the same variables (cols = start_n + offs_n; rows = start_m * BLOCK_M + ...): the mask checks other
+    elements than the ones the access reads. Returns the pointer and its assignment (when it is a name),
+    the pointer's index, the mask's and the axis."""
+    found = parsed_source(file)
+    if found is None:
+        return None
+    source, tree = found
+    function = _enclosing_function(tree, line)
+    if function is None:
+        return None
+    params = {a.arg for a in function.args.args + function.args.kwonlyargs}
+    terms = _add_terms(pointer)
+    pointer_text = ast.get_source_segment(text, pointer) or ""
+    base, assigned, assigned_line = None, "", None
+    if isinstance(terms[0], ast.Name) and terms[0].id not in params:
+        base = terms[0].id
+        made = [
+            n
+            for n in ast.walk(function)
+            if isinstance(n, ast.Assign)
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name)
+            and n.targets[0].id == base
+            and n.lineno < line
+        ]
+        if made:
+            last = max(made, key=lambda n: n.lineno)
+            assigned = " ".join((ast.get_source_segment(source, last.value) or "").split())
+            assigned_line = last.lineno
+    pointer_axes: dict[int, set[str]] = {}
+    for axis, pattern in _AXIS_PATTERNS:
+        for name in pattern.findall(pointer_text + " " + assigned):
+            pointer_axes.setdefault(axis, set()).add(name)
+    if not pointer_axes:
+        return None
+    mentioned = set(re.findall(r"[A-Za-z_]\w*", mask))
+
+    def varying(name: str) -> set[str]:
+        """The name and the variables it is made from (not the kernel's parameters, constants or tl)."""
+        made = _assignments(name, file, line)
+        names = {name} | set(re.findall(r"[A-Za-z_]\w*", made))
+        return {n for n in names if n not in params and n not in ("tl", "arange", "None") and not n.isupper()}
+
+    for axis, pattern in _AXIS_PATTERNS:
+        for bounded in pattern.findall(mask):
+            used = pointer_axes.get(axis) or set()
+            if not used or bounded in used or used & mentioned:
+                continue
+            index = sorted(used)[0]
+            if len(used) != 1 or varying(bounded) & varying(index):
+                continue
+            mask_expr = _sole_assignment(bounded, file, line)
+            return {
+                "pointer": base if assigned else None,
+                "assigned": assigned or None,
+                "line": assigned_line,
+                "index": index,
+                "mask_index": bounded,
+                "mask_expr": mask_expr,
+                "axis": axis,
+            }
+    return None
+
+
 @functools.lru_cache(maxsize=8)
 def _parse(source: str) -> ast.Module | None:
     try:
@@ -731,6 +1201,20 @@ def _assignments(name: str, file: str, line: int, lookback: int = 60) -> str:
         if match:
             found.append(match.group(1))
     return " ".join(found)
+
+
+def _sole_assignment(name: str, file: str, line: int, lookback: int = 60) -> str | None:
+    """The right-hand side of `name = ...` when it is the only assignment to `name` in the lines above `line`
+    (no `+=` either), without its comment and runs of blanks."""
+    pattern = re.compile(rf"^\s*{re.escape(name)}\s*(\+|-)?=(?!=)\s*(.+)$")
+    found = [
+        match
+        for number in range(max(1, line - lookback), line)
+        if (match := pattern.match(linecache.getline(file, number)))
+    ]
+    if len(found) != 1 or found[0].group(1):
+        return None
+    return " ".join(found[0].group(2).split("#", 1)[0].split()) or None
 
 
 def _oob_from_dict(d: dict) -> OutOfBounds:

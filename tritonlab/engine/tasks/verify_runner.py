@@ -10,6 +10,7 @@ nothing here decides pass or fail.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import sys
 import time
@@ -739,9 +740,103 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
         k: _compact(v) for k, v in inputs.items() if type(v) is torch.Tensor and not _same(v, values[k])
     }
     facts["inputs_returned"] = sorted(payload["inputs"])
+    if call.checker is not None and facts["stats"].get("padded"):
+        padding = _plan_padding(loaded, plan, case, backend, values, got, kwargs, facts["stats"]["padded"])
+        if padding:  # the judge names a load without other= only for an output whose inf/NaN it made
+            facts["padding_nonfinite"] = padding
     facts["check_ms"] = round((time.perf_counter() - checking) * 1e3, 3)  # with a second run, torch.compile
     _save(payload, case["output"], facts)
     return facts
+
+
+def _plan_padding(
+    loaded, plan, case: dict, backend: str, values: dict, got: tuple, kwargs: dict, padded
+) -> dict:
+    """run_case's `_padding_made_nonfinite` for a plan case, per output: a float output with inf/NaN after a
+    run whose loads without other= had lanes masked off (filled with NaN) -> {"cleared": whether some of
+    them went away in a second run with that padding left 0, "rows_left": the rows (axis 0) of a 2-D or
+    larger output still inf/NaN there, "lines": the padded loads' lines}. With a backward and loads padded in
+    several lines, a third run leaves only the forward's padding 0: the loads still padded there are the
+    backward's; an output whose cleared inf/NaN that run keeps got them from the backward's loads, one whose
+    cleared inf/NaN it loses from the forward's, and "lines" holds that phase's (the backward's first when
+    both). The tutorial's weight load without other= is harmless in the forward, which stores under the same
+    mask, and poisons the backward's row sum."""
+    bad: dict[str, tuple[int, torch.Tensor]] = {}
+    for index, value in enumerate(got[: len(plan.names)]):
+        if type(value) is torch.Tensor and value.is_floating_point():
+            mask = ~torch.isfinite(value.detach())
+            if bool(mask.any()):
+                bad[plan.names[index]] = (index, mask)
+    lines = [
+        p["line"]
+        for p in padded
+        if isinstance(p, dict) and isinstance(p.get("line"), int) and not isinstance(p.get("line"), bool)
+    ]
+    if not bad or not lines:
+        return {}
+    zero = _plan_again(loaded, plan, case, backend, values, kwargs, forward_only=False)
+    if zero is None:
+        return {}
+    backward = None
+    if plan.grad_inputs and len(lines) > 1:
+        backward = _plan_again(loaded, plan, case, backend, values, kwargs, forward_only=True)
+    found: dict[str, dict] = {}
+    for name, (index, mask) in bad.items():
+        still = _still_nonfinite(zero[1], index, mask)
+        if still is None:
+            continue
+        gone = mask & ~still
+        entry: dict[str, Any] = {"cleared": bool(gone.any()), "lines": lines[:8]}
+        if still.dim() >= 2:
+            rows = still.reshape(still.shape[0], -1).any(dim=1).nonzero().reshape(-1)
+            entry["rows_left"] = rows[:64].tolist()
+        if entry["cleared"] and backward is not None:
+            after = [line for line in lines if line in backward[0]]  # padded in the backward
+            kept = _still_nonfinite(backward[1], index, gone)
+            if after and kept is not None:  # each phase's loads when its padding reached this output
+                before = [line for line in lines if line not in after]
+                chosen = (after if bool(kept.any()) else []) + (before if bool((gone & ~kept).any()) else [])
+                entry["lines"] = (chosen or lines)[:8]
+        found[name] = entry
+    return found
+
+
+def _plan_again(loaded, plan, case: dict, backend: str, values: dict, kwargs: dict, forward_only: bool):
+    """The plan case run once more with the padding of loads without other= left 0 (everywhere, or with
+    `forward_only` in the wrapper's call only: the backward, run after it, keeps the lab's NaN): (the lines
+    of the loads still padded with NaN, the outputs), or None when that run raised."""
+    from tritonlab.engine import outputs
+
+    wrapper = loaded.wrapper
+
+    def forward_zero(*args, **kw):
+        with memcheck.padding_left_zero():
+            return wrapper(*args, **kw)
+
+    exercise = loaded.exercise
+    allocator = memcheck.GuardedAllocator(loaded.device)
+    inputs = place_inputs(exercise, case["params"], case["dtype"], values, allocator)
+    again = outputs.wrapped(
+        dataclasses.replace(loaded, wrapper=forward_zero) if forward_only else loaded, plan
+    )
+    call = exercise_env.LearnerCall(again, backend, allocator)
+    try:
+        with contextlib.nullcontext() if forward_only else memcheck.padding_left_zero():
+            result = call(*inputs.values(), **kwargs)
+    except Exception:  # noqa: BLE001 - the first run's facts stand; this one only refines a cause
+        return None
+    stats = call.checker.stats.to_dict() if call.checker is not None else {}
+    lines = {p.get("line") for p in stats.get("padded") or [] if isinstance(p, dict)}
+    return lines, tuple(result) if isinstance(result, (tuple, list)) else (result,)
+
+
+def _still_nonfinite(values: tuple, index: int, where: torch.Tensor) -> torch.Tensor | None:
+    """The elements of `where` that output `index` of a second run still holds as inf/NaN, or None when that
+    output is not a float tensor of the same shape."""
+    value = values[index] if index < len(values) else None
+    if type(value) is not torch.Tensor or value.shape != where.shape or not value.is_floating_point():
+        return None
+    return where & ~torch.isfinite(value.detach()).to(where.device)
 
 
 def _plain_tensors(values) -> dict:
