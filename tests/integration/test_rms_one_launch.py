@@ -7,7 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+import torch
 
 from tritonlab.engine.client import WorkerClient
 from tritonlab.engine.replay import with_replay
@@ -82,6 +84,8 @@ for M, N in [(9, 70), (2, 300)]:
 def test_every_program_takes_one_ticket_and_every_stage1_program_reports_done(tmp_path):
     """After a launch, counters = [P + C, P]: one ticket per program (a ticket per thread would count 32-1024 per
     program), and the P stage-1 programs each published once."""
+    if tuple(int(x) for x in np.__version__.split(".")[:2]) >= (2, 4):
+        pytest.skip("Triton's interpreter breaks in range loops with numpy >= 2.4 (pyproject pins numpy<2.4)")
     script = tmp_path / "counters.py"
     script.write_text(_COUNTERS, encoding="utf-8")
     env = {**os.environ, "TRITON_INTERPRET": "1"}
@@ -111,6 +115,8 @@ def test_roles_by_program_id_wait_forever_when_the_programs_run_in_reverse(worke
     """The same kernel with roles by program_id instead of a ticket: in order it passes (stage 1 runs first);
     the reverse-order case starts a stage-2 program first, and it waits for programs that cannot run. The lab
     names the spin's line within seconds instead of the verify timeout — on a GPU this can deadlock."""
+    if torch.cuda.is_available():  # the reverse order is the interpreter's run; a GPU launches in order
+        pytest.skip("an interpreter check: on the H200 the GPU ran the programs in order and passed")
     source = ONE_LAUNCH.read_text(encoding="utf-8")
     ticket = "    ticket = tl.atomic_add(counters_ptr, 1)  # 0, 1, 2, … in the order programs start\n"
     assert source.count(ticket) == 1
