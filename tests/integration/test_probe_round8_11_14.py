@@ -357,18 +357,24 @@ def test_swiglu_up_loaded_from_gate_pointer_fails_every_value_case(worker):
     assert first_diag(result)["kind"] == "mismatch"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="vague: the lab says 'every element is wrong — check the operation, the argument order and the "
-    "dtype'; the kernel never loads b (both loads read gate_ptr: the output is silu(a) * a), which the lab's "
-    "recorded loads show — it should say b is never read and name the second load's line",
-)
 def test_swiglu_up_loaded_from_gate_pointer_says_b_is_never_read(worker):
+    """Was 'every element is wrong'; the runner records which inputs the kernels loaded from (fact unread),
+    and the judge names b (cause input-unread). The load's line is not named (the loads are recorded by
+    storage, not by line)."""
     result = verify(worker, SW, UP_FROM_GATE)
     diag = first_diag(result)
-    assert "never read" in diag["message"] or "not read" in diag["message"], diag["message"]
-    assert diag.get("line") == line_of(UP_FROM_GATE, "up = tl.load(gate_ptr"), diag
+    assert diag.get("cause") == "input-unread" and diag["inputs"] == ["b"], diag
+    assert "never loaded b" in diag["message"], diag["message"]
+    assert "一度もロードしていません" in summary(result, "ja")
+
+
+def test_a_kernel_that_reads_every_input_is_not_called_unread(worker):
+    """The false side: w and b swapped in the launch (every input is loaded, the output is wrong)."""
+    result = verify(
+        worker, "1/fused-gelu", "../probe_round8_01_07/l01_fused_gelu_wrong_w_b_swapped_in_launch.py"
+    )
+    assert_fails(result)
+    assert all(d.get("cause") != "input-unread" for c in failed(result) for d in c["diagnoses"])
 
 
 # --- lesson 14: SwiGLU backward ---------------------------------------------------------------------------------------

@@ -1690,6 +1690,17 @@ def _pattern(f: Facts) -> Said | None:
             f"出力は softmax({name} × {c:.4g}) と一致します。ソフトマックスが指定より"
             f"{'平坦' if c < 1 else '鋭く'}になっています。{why.ja}",
         )
+    if cause == "input-unread":
+        names = [str(n) for n in f["inputs"] or []] or ["?"]
+        listed_en, listed_ja = " and ".join(names), "、".join(names)
+        return Said(
+            f"your kernels never loaded {listed_en} — {'its' if len(names) == 1 else 'their'} values cannot "
+            "reach the output: check the pointer each tl.load reads from (an input loaded through another "
+            "input's pointer?) and that the wrapper passes it to the kernel",
+            f"あなたのカーネルは {listed_ja} を一度もロードしていません。その値は出力に届きません。各 tl.load が"
+            "どのポインタから読んでいるか(別の入力のポインタで読んでいないか)と、ラッパーがそれをカーネルに"
+            "渡しているかを確認してください",
+        )
     if cause == "input-missing":
         name, a, b = f["input"] or "bias", f["first_col"], f["last_col"]
         return Said(

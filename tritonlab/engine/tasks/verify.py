@@ -1215,6 +1215,7 @@ def judge_case(
         _k_loop(report.get("diagnoses", []), got, inputs, params, blocks, kwargs, atol, rtol)
         _carried_tiles(report.get("diagnoses", []), got, expected, blocks, atol, rtol)
     _all_zero_stored(report.get("diagnoses", []), facts.get("provenance"), got.numel(), learner_file)
+    _input_unread(report.get("diagnoses", []), facts.get("provenance"))
     # one value per program's block expected (a program map): what the output holds inside each block
     _block_values(report.get("diagnoses", []), got, expected, block, atol, rtol, unwritten, twice)
     _overlapped(report.get("diagnoses", []), stats, learner_file)
@@ -2094,6 +2095,24 @@ def _block_values(
 def _plain_number(value: float) -> int | float:
     """A float that is a whole number as an int (a program id), for the facts and the sentences."""
     return int(value) if float(value).is_integer() else float(value)
+
+
+def _input_unread(diagnoses: list, provenance) -> None:
+    """A wrong output that no pattern explained, from kernels that never loaded one of the inputs (the
+    runner's fact `unread`, interpreter only): `up = tl.load(gate_ptr + offs)` where `b_ptr` was meant. Cause
+    `input-unread`, with the inputs' names."""
+    unread = provenance.get("unread") if isinstance(provenance, dict) else None
+    names = [str(n)[:60] for n in unread or [] if isinstance(n, str) and n.isidentifier()][:4]
+    diag = next((d for d in diagnoses if d.get("kind") == "mismatch"), None)
+    if not names or diag is None or diag.get("cause") not in (None, "all-wrong"):
+        return
+    diag.update(cause="input-unread", inputs=names)
+    listed = " and ".join(names)
+    diag["message"] = (
+        f"{_head(diag)}: your kernels never loaded {listed} — {'its' if len(names) == 1 else 'their'} values "
+        "cannot reach the output: check the pointer each tl.load reads from (an input loaded through another "
+        "input's pointer?) and that the wrapper passes it to the kernel"
+    )
 
 
 def _all_zero_stored(diagnoses: list, provenance, numel: int, learner_file: str | None = None) -> None:

@@ -256,6 +256,32 @@ class Provenance:
             "after_first": [int(i) for i in torch.nonzero(after).reshape(-1)[:_FIRST].tolist()],
         }
 
+    def unread(self, inputs: dict, got) -> list[str]:
+        """Interpreter: the inputs no learner launch loaded from. Said only when the bounds checker saw every
+        launch's loads (block-pointer and descriptor loads are not seen) and every storage a launch loaded is
+        an input's, the output's, or one a learner kernel wrote: a storage torch made (`b.contiguous()`) may
+        be an input's copy, and then nothing is said."""
+        if self.backend != "interpreter" or not self.launch_loaded or not all(self.launch_seen_load):
+            return []
+        ptrs = {
+            name: value.untyped_storage().data_ptr()
+            for name, value in inputs.items()
+            if type(value) is torch.Tensor and value.numel()
+        }
+        loaded: set[int] = set().union(*self.launch_loaded)
+        known = set(ptrs.values())
+        if isinstance(got, torch.Tensor):
+            known.add(got.untyped_storage().data_ptr())
+        given = {t.untyped_storage().data_ptr(): t for _, _, _, t in self.read}
+        for ptr in loaded - known:
+            tensor = given.get(ptr)
+            if tensor is None:
+                return []
+            storage = tensor.untyped_storage()
+            if not self._written(ptr, storage.nbytes(), tensor.element_size()):
+                return []
+        return [name for name, ptr in ptrs.items() if ptr not in loaded][:4]
+
     def copied(self, got, inputs: dict) -> dict | None:
         """The answer made outside the kernels and only copied by one: a tensor a learner launch was given,
         that no learner kernel wrote and that is not an input, holding exactly the returned values
@@ -576,6 +602,9 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     facts["returned"] = type(got).__name__ if type(got) is not torch.Tensor else "Tensor"
     facts["returned_tensor"] = isinstance(got, torch.Tensor)  # a subclass too: the judge names it
     facts["provenance"] = watch.facts(got)
+    unread = watch.unread(inputs, got)
+    if unread:  # the judge names it only for an output whose values no other pattern explains
+        facts["provenance"]["unread"] = unread
     if not output_spec.startswith("inplace:") and type(got) is torch.Tensor and got.numel():
         same = [
             k
