@@ -208,16 +208,13 @@ def test_fix_oob_scalar_program_mask_stops_at_the_load(worker):
     stops_at(verify(worker, FO, name), "runtime", name, "x = tl.load(x_ptr + offsets, mask=full_block")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vague: the lab relays Triton's interpreter error 'ValueError: mask has unsupported dtype' for "
-    "mask=(pid + 1) * BLOCK_SIZE <= n_elements; it should say the mask is one value for the whole program, not "
-    "one per lane (offsets < n_elements), so the last, partial block would never be computed.",
-)
 def test_fix_oob_scalar_program_mask_is_explained(worker):
-    message = first_message(verify(worker, FO, "l04_fix_oob_wrong_skips_partial_block.py"))
+    """Was Triton's raw 'ValueError: mask has unsupported dtype'; now cause mask-not-lanes (learner.classify)."""
+    result = verify(worker, FO, "l04_fix_oob_wrong_skips_partial_block.py")
+    message = first_message(result)
     assert "unsupported dtype" not in message or "scalar" in message, message
     assert "offsets" in message, message
+    assert (result.get("error") or {}).get("cause") == "mask-not-lanes", result.get("error")
 
 
 def test_runtime_shape_square_in_fp16_is_named_a_16_bit_rounding(worker):

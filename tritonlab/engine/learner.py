@@ -351,6 +351,16 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             "division, use triton.cdiv(n, BLOCK_SIZE)",
             {"cause": "grid-float"},
         )
+    if said is None and isinstance(root, ValueError) and "mask has unsupported dtype" in str(root):
+        # Triton's interpreter refuses a mask that is not a block of booleans; a GPU broadcasts a scalar one,
+        # and a per-program guard ((pid + 1) * BLOCK <= n) then skips the last block's valid lanes silently
+        said = (
+            "the mask is not a block of booleans, one per lane: a comparison of scalars (one value for the "
+            "whole program, like (pid + 1) * BLOCK_SIZE <= n_elements) or a block of integers — build it "
+            "from the offsets, mask = offsets < n_elements, so the valid lanes of the last, partial block "
+            "still load and store",
+            {"cause": "mask-not-lanes"},
+        )
     if said is None and "No valid autotuner configs after pruning" in str(root):
         # the learner's early_config_prune left nothing (a GPU's autotuner, or the lab's check of the GPU
         # configs on the interpreter): name the prune, the sizes and the count

@@ -414,6 +414,17 @@ def _runtime(f: Facts) -> Said:
         return _out_of_resources(f, q)
     if f["cause"] == "waits-forever":
         return _waits_forever(f)
+    if f["cause"] == "mask-not-lanes":
+        return Said(
+            "the mask is not a block of booleans, one per lane: a comparison of scalars (one value for the "
+            "whole program, like (pid + 1) * BLOCK_SIZE <= n_elements) or a block of integers — build it "
+            "from the offsets, mask = offsets < n_elements, so the valid lanes of the last, partial block "
+            "still load and store",
+            "マスクがレーンごとの真偽値のブロックになっていません。スカラー同士の比較(program 全体で 1 つの値。"
+            "例: (pid + 1) * BLOCK_SIZE <= n_elements)か、整数のブロックです。オフセットから "
+            "mask = offsets < n_elements として作れば、最後の端数ブロックでも範囲内のレーンはロード・ストア"
+            "されます",
+        )
     if f["cause"] == "grid-float":
         return Said(
             "the grid holds a float — the number of programs must be a whole number: n / BLOCK_SIZE is true "
