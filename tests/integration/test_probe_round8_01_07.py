@@ -304,17 +304,13 @@ def test_transpose_returned_as_t_view_fails_on_layout(worker):
     assert all(c["params"]["M"] == 1 and c["params"]["N"] == 1 for c in public_passed(result))  # 1 x 1 view
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="wrong cause: 'the output comes back with strides (1, 13), not row-major: allocate it with "
-    "torch.empty(x.shape, ...) (torch.empty_like keeps x's layout)' — the wrapper did allocate with torch.empty "
-    "and returned buf.t(), and a transpose's output is [N, M], not x.shape; it should say the result is a "
-    "transposed view of a copy and the kernel must write x[i, j] to output[j, i] of a new [N, M] tensor.",
-)
 def test_transpose_returned_as_t_view_names_the_view(worker):
-    message = first_message(verify(worker, TR, "l07_transpose_wrong_returns_t_view.py"))
+    """Was 'allocate it with torch.empty(x.shape, ...)' (wrong for a transpose); now the transposed layout."""
+    result = verify(worker, TR, "l07_transpose_wrong_returns_t_view.py")
+    message = first_message(result)
     assert "torch.empty(x.shape" not in message, message
     assert "view" in message or ".t()" in message, message
+    assert first_diag(result).get("transposed") is True, first_diag(result)
 
 
 def test_bias_add_b_masked_against_rows_names_b_load(worker):

@@ -92,6 +92,7 @@ CASES = [
         "BLOCK_SIZE=1024",
     ),
     ({"kind": "output-layout", "strides": [1, 7]}, "(1, 7)", "torch.empty(x.shape"),
+    ({"kind": "output-layout", "strides": [1, 13], "shape": [13, 7], "transposed": True}, ".t()", "(7, 13)"),
     ({"kind": "kernel-bypassed", "input": "x"}, "x.contiguous()", "strided"),
     ({"kind": "autotune-key", "key": [], "expected_any": ["M", "N", "K"]}, "key is empty", "M, N, K"),
     (

@@ -206,14 +206,25 @@ def check_case(exercise, params: dict, kwargs: dict, inputs: dict, got, launches
         and hasattr(got, "is_contiguous")
         and not got.is_contiguous()
     ):
+        # a row-major [N, M] buffer returned through .t(): strides (1, N) on shape [M, N]
+        transposed = got.dim() == 2 and min(got.shape) > 1 and tuple(got.stride()) == (1, got.shape[0])
+        message = (
+            f"the output is laid out transposed (shape {tuple(got.shape)}, strides {tuple(got.stride())}): "
+            f"the memory of a row-major {tuple(reversed(got.shape))} tensor, seen through .t() (or made by "
+            "torch.empty_like of a transposed tensor) — allocate the output row-major in its own shape, "
+            f"torch.empty({tuple(got.shape)}, ...), and store each element at its place there"
+            if transposed
+            else f"the output comes back with strides {tuple(got.stride())}, not row-major: "
+            "allocate it with torch.empty(x.shape, ...) (torch.empty_like keeps x's layout)"
+        )
         facts.append(
             {
                 "kind": "output-layout",
                 "strides": list(got.stride()),
                 "shape": list(got.shape),
                 "expected": "contiguous",
-                "message": f"the output comes back with strides {tuple(got.stride())}, not row-major: "
-                "allocate it with torch.empty(x.shape, ...) (torch.empty_like keeps x's layout)",
+                "transposed": transposed,
+                "message": message,
             }
         )
     for name in spec.get("knobs") or []:

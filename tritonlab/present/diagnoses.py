@@ -2587,6 +2587,19 @@ def _grid_size(f: Facts) -> Said:
 @says(Kind.OUTPUT_LAYOUT)
 def _output_layout(f: Facts) -> Said:
     strides = shape(f["strides"] or ())
+    if f["transposed"] and len(f["shape"] or ()) == 2:
+        dims = shape(f["shape"])
+        flipped = shape(list(reversed(f["shape"])))
+        return Said(
+            f"the output is laid out transposed (shape {dims}, strides {strides}): the memory of a row-major "
+            f"{flipped} tensor, seen through .t() (or made by torch.empty_like of a transposed tensor) — "
+            f"allocate the output row-major in its own shape, torch.empty({dims}, ...), and store each element "
+            "at its place there",
+            f"出力のレイアウトが転置になっています(形状 {dims}、ストライド {strides})。行優先の {flipped} の"
+            "テンソルのメモリを .t() で見たもの(または転置されたテンソルの torch.empty_like で作ったもの)です。"
+            f"出力はそれ自身の形状で行優先に確保し(torch.empty({dims}, ...))、各要素をそこでの位置にストア"
+            "してください",
+        )
     return Said(
         f"the output comes back with strides {strides}, not row-major: allocate it with "
         "torch.empty(x.shape, ...) "
