@@ -320,17 +320,19 @@ def test_autotune_block_k_8_config_fails(worker):
     assert "BLOCK_K" in first_message(result)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "false pass (fake): a Config pre_hook writes torch's a @ b into C before each launch and the kernel stores "
-        "0 * acc + 1 * C back; every element is stored by the learner's kernel, so verify_runner.Provenance sees "
-        "no torch-written element (the pre_hook's write precedes the launch) and copied() skips the output itself."
-    ),
-)
 def test_autotune_pre_hook_filling_c_with_torch_fails(worker):
+    """Was a false pass: C held torch's a @ b before the first launch (the pre_hook) and the kernel loaded it
+    back; the runner keeps what each storage held before the first launch (fact prefilled)."""
     result = verify(worker, AT, "l10_autotune_wrong_fake_pre_hook_fills_c.py")
     assert not result["passed"]
+    kinds_seen = {d["kind"] for c in failed(result) for d in c["diagnoses"]}
+    assert "prefilled-output" in kinds_seen, kinds_seen
+
+
+def test_split_k_zeroing_c_in_a_pre_hook_is_not_prefilled(worker):
+    """The false side: a pre_hook that zeroes C (split-K's reset) leaves all-zero bits, never an answer."""
+    result = verify(worker, AT, "../probe_round7_08_10/l10_autotune_ok_split_k_config_pre_hook.py")
+    assert result["passed"], result.get("summary")
 
 
 # --- lesson 10: debug-rms-norm ---------------------------------------------------------------------------------------

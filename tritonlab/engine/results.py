@@ -77,6 +77,7 @@ class Kind(str, Enum):
     WRITTEN_AFTER_KERNEL = "written-after-kernel"  # changed after the last learner launch
     PARTLY_WRITTEN_BY_TORCH = "partly-written-by-torch"  # elements no learner kernel stored
     COPIED_ANSWER = "copied-answer"  # a kernel only copied an answer torch/numpy made in the wrapper
+    PREFILLED_OUTPUT = "prefilled-output"  # the output held the answer before the first launch; loaded back
     RETURNED_INPUT = "returned-input"  # the wrapper returned one of its inputs, not a kernel's output
     NOT_A_PLAIN_TENSOR = "not-a-plain-tensor"  # a tensor subclass, or an output the judge cannot read
     TAMPERED = "tampered"  # foreign lines on the runner's result channel

@@ -67,6 +67,7 @@ LABELS: dict[Kind, Said] = {
     Kind.NOT_KERNEL_OUTPUT: Said("not your kernel's output", "カーネル以外の出力"),
     Kind.WRITTEN_AFTER_KERNEL: Said("written after the kernel", "カーネル後の書き換え"),
     Kind.COPIED_ANSWER: Said("the answer was only copied", "答えのコピーのみ"),
+    Kind.PREFILLED_OUTPUT: Said("the answer was there before the kernel", "カーネルの前から答えがあった"),
     Kind.RETURNED_INPUT: Said("returned an input", "入力をそのまま返却"),
     Kind.PARTLY_WRITTEN_BY_TORCH: Said("filled outside the kernel", "カーネル外での書き込み"),
     Kind.NOT_A_PLAIN_TENSOR: Said("not a plain tensor", "通常でないテンソル"),
@@ -2788,6 +2789,19 @@ def _copied_answer(f: Facts) -> Said:
         f"{entry.ja} が返したのは {argument} の完全なコピーです。{kernel.ja} はそれを受け取っただけで、"
         "あなたのカーネルは計算していません(ラッパーの中で torch か numpy が計算しました)。答えはカーネル自身が"
         "入力から計算したものでなければなりません",
+    )
+
+
+@says(Kind.PREFILLED_OUTPUT)
+def _prefilled_output(f: Facts) -> Said:
+    entry = _entry(f)
+    return Said(
+        f"the output already held these exact values before your first kernel ran (torch, a Config pre_hook "
+        f"or {entry.en} wrote them), and your kernel loaded them back: the answer must come from your kernel's "
+        "own arithmetic on the inputs",
+        f"出力には、最初のカーネルが動く前からこの値がそのまま入っていました(torch か Config の pre_hook か "
+        f"{entry.ja} が書き込みました)。カーネルはそれを読み戻しただけです。答えはカーネル自身が入力から計算"
+        "したものでなければなりません",
     )
 
 

@@ -1305,6 +1305,16 @@ def _provenance(facts, got, entry: str, diagnoses: list) -> None:
             }
         )
         return
+    if facts.get("prefilled") is True and facts.get("loads_output") is True:
+        diagnoses.append(
+            {
+                "kind": "prefilled-output",
+                "entry": entry,
+                "message": f"the output already held these exact values before your first kernel ran (torch, "
+                f"a Config pre_hook or {entry}() wrote them), and your kernel loaded them back: the answer "
+                "must come from your kernel's own arithmetic on the inputs",
+            }
+        )
     copied = facts.get("copied")
     if isinstance(copied, dict):
         kernel, argument = str(copied.get("kernel", "?"))[:100], str(copied.get("argument", "?"))[:100]

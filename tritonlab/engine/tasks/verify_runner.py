@@ -131,6 +131,10 @@ class Provenance:
                 before = {ptr: s.clone() for ptr, s in storages.items() if ptr not in watch.unwatched}
                 for ptr, copy in before.items():
                     watch.first_before.setdefault(ptr, copy)
+            else:  # what each storage held before the first learner launch (`prefilled`: small cases)
+                for ptr, s in storages.items():
+                    if ptr not in watch.unwatched and ptr not in watch.first_before:
+                        watch.first_before[ptr] = s.clone()
             watch.in_learner_launch += 1
             try:
                 return fn(this, *args, **kwargs)
@@ -236,6 +240,7 @@ class Provenance:
         extra = {}
         if self.backend == "interpreter":
             extra = {
+                "prefilled": self._prefilled(got, ptr),
                 # stored by a learner kernel, yet still the poison: values computed from memory nobody wrote
                 "stored_poison": int((covered & poison).sum()),
                 "loads_output": any(ptr in loaded for loaded in self.launch_loaded),
@@ -255,6 +260,20 @@ class Provenance:
             "after_changed": int(after.sum()),
             "after_first": [int(i) for i in torch.nonzero(after).reshape(-1)[:_FIRST].tolist()],
         }
+
+    def _prefilled(self, got, ptr: int) -> bool:
+        """Interpreter: the output already held its final values (not all zero bits, no poison) before the
+        first learner launch, e.g. written by an autotune Config pre_hook or the wrapper; with `loads_output`
+        the judge says the kernel only passed them through."""
+        first = self.first_before.get(ptr)
+        if first is None:
+            return False
+        was = torch.empty(0, dtype=got.dtype, device=got.device).set_(
+            first, got.storage_offset(), got.shape, got.stride()
+        )
+        bits = _INT_OF_SIZE[got.element_size()]
+        old, new = was.view(bits), got.view(bits)
+        return bool(old.ne(0).any()) and not bool(memcheck.is_poison(was).any()) and bool(old.eq(new).all())
 
     def unread(self, inputs: dict, got) -> list[str]:
         """Interpreter: the inputs no learner launch loaded from. Said only when the bounds checker saw every
@@ -602,6 +621,8 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     facts["returned"] = type(got).__name__ if type(got) is not torch.Tensor else "Tensor"
     facts["returned_tensor"] = isinstance(got, torch.Tensor)  # a subclass too: the judge names it
     facts["provenance"] = watch.facts(got)
+    if output_spec.startswith("inplace:"):  # the output is an input: it held values before any launch
+        facts["provenance"].pop("prefilled", None)
     unread = watch.unread(inputs, got)
     if unread:  # the judge names it only for an output whose values no other pattern explains
         facts["provenance"]["unread"] = unread
