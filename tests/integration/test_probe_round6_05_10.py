@@ -165,7 +165,7 @@ def test_add_checked_returning_none_fails_every_reject_as_accepted(worker):
     result = verify(worker, AC, "l05_add_checked_wrong_returns_none.py")
     bad = failed(result)
     rejects = [c for c in result["cases"] if c.get("kind") == "reject"]
-    assert len(rejects) == 9 and bad == rejects  # every reject of the lesson, the broadcastable y included
+    assert len(rejects) == 10 and bad == rejects  # every reject of the lesson, the broadcastable y included
     assert all(c["diagnoses"][0]["cause"] == "accepted" for c in bad)
 
 
