@@ -677,10 +677,9 @@ def _loop_bound(file: str, line: int, pointer: str, mask: str) -> dict | None:
     tree = _parsed_file(file)
     if tree is None:
         return None
-    loops = [n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and _spans_line(n, line)]
-    if not loops:
+    loop = _innermost_loop(tree, line)
+    if loop is None:
         return None
-    loop = min(loops, key=lambda n: (getattr(n, "end_lineno", n.lineno) or n.lineno) - n.lineno)
     steps = [
         n
         for n in ast.walk(loop)
@@ -729,6 +728,18 @@ def _loop_bound(file: str, line: int, pointer: str, mask: str) -> dict | None:
     return None
 
 
+def _innermost_loop(tree: ast.Module, line: int, named_for: bool = False) -> ast.For | ast.While | None:
+    """The innermost loop around `line`: any for/while, or with named_for only `for NAME in ...` loops."""
+    loops = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.For, ast.While))
+        and (not named_for or (isinstance(n, ast.For) and isinstance(n.target, ast.Name)))
+        and _spans_line(n, line)
+    ]
+    return min(loops, key=lambda n: (getattr(n, "end_lineno", n.lineno) or n.lineno) - n.lineno, default=None)
+
+
 def _loop_offset(file: str, line: int, pointer: str, mask: str) -> dict | None:
     """The faulting access sits in `for start in range(...)` and its pointer's offset includes the loop's
     variable (`cols = start + lanes`, or `+ start + lanes` inline), but the mask bounds only the part that
@@ -737,15 +748,9 @@ def _loop_offset(file: str, line: int, pointer: str, mask: str) -> dict | None:
     tree = _parsed_file(file)
     if tree is None:
         return None
-    loops = [
-        n
-        for n in ast.walk(tree)
-        if isinstance(n, ast.For) and isinstance(n.target, ast.Name) and _spans_line(n, line)
-    ]
-    if not loops:
+    loop = _innermost_loop(tree, line, named_for=True)
+    if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name):
         return None
-    loop = min(loops, key=lambda n: (getattr(n, "end_lineno", n.lineno) or n.lineno) - n.lineno)
-    assert isinstance(loop.target, ast.Name)
     var = loop.target.id
     mentioned = set(re.findall(r"[A-Za-z_]\w*", mask))
     if var in mentioned:
@@ -1012,15 +1017,9 @@ def _double_step(file: str, line: int, pointer: ast.expr, text: str) -> dict | N
     tree = _parsed_file(file)
     if tree is None:
         return None
-    loops = [
-        n
-        for n in ast.walk(tree)
-        if isinstance(n, ast.For) and isinstance(n.target, ast.Name) and _spans_line(n, line)
-    ]
-    if not loops:
+    loop = _innermost_loop(tree, line, named_for=True)
+    if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name):
         return None
-    loop = min(loops, key=lambda n: (getattr(n, "end_lineno", n.lineno) or n.lineno) - n.lineno)
-    assert isinstance(loop.target, ast.Name)
     var = loop.target.id
     terms = _add_terms(pointer)
     if len(terms) < 2 or not isinstance(terms[0], ast.Name):
