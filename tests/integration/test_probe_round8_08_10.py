@@ -227,20 +227,17 @@ IDENTITY = "l09_matmul_wrong_fake_identity_dot_over_torch_product.py"
 def test_identity_times_torch_product_is_a_copied_answer(worker):
     result = verify(worker, MM, IDENTITY)
     assert not result["passed"] and result.get("error") is None, result.get("error")
-    diag = first_diag(result)
-    assert diag["kind"] == "copied-answer", diag
-    assert "コピー" in describe(diag, "ja")
+    diag = first_diag(result)  # a float16 case: torch's float32 product is not the output's dtype
+    assert diag["kind"] == "torch-work" and diag["op"] in ("mm", "matmul") and diag["line"] == 85, diag
+    assert "PyTorch" in describe(diag, "ja")
+    fp32 = [c for c in failed(result) if c.get("dtype") == "float32"]
+    assert fp32 and all(c["diagnoses"][0]["kind"] == "copied-answer" for c in fp32)
+    assert "コピー" in describe(fp32[0]["diagnoses"][0], "ja")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "false pass per case: every float16 case passes — the answer is handed over in float32 (ref = a.float() "
-        "@ b.float()), so verify_runner.Provenance.copied (same dtype and shape as the output) never matches; "
-        "the kernel never loaded a or b in any case. The file fails only because the float32 cases exist."
-    ),
-)
 def test_identity_times_torch_product_fails_every_case(worker):
+    """Was a false pass per case: the float16 cases passed (the answer was handed over in float32, which the
+    copied-answer rule cannot match); torch's product on the inputs is now `torch-work`."""
     result = verify(worker, MM, IDENTITY)
     passing = [c["name"] for c in result["cases"] if c["passed"] and "reject" not in c["name"]]
     assert not passing, passing
@@ -267,17 +264,17 @@ def test_matmul_bias_or_string_fails_where_relu_is_not_asked(worker):
     assert all(d["kind"] == "mismatch" for c in bad for d in c["diagnoses"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "vague: 'every element is wrong — check the operation, the argument order and the dtype' (then bare "
-        "element counts). Every failing output equals relu(a @ b + bias): negative values are clamped to 0 where "
-        "no activation / silu is asked. The message should say so (relu applied, negatives zeroed)."
-    ),
-)
 def test_matmul_bias_or_string_names_the_relu(worker):
-    message = first_message(verify(worker, MB, OR_STRING))
+    """Was vague ('every element is wrong'): each failing output is the answer for another activation, which
+    the judge now tries (cause other-variant), naming the `if` at line 62."""
+    result = verify(worker, MB, OR_STRING)
+    message = first_message(result)
     assert re.search(r"relu|negative", message, re.IGNORECASE), message
+    diags = [c["diagnoses"][0] for c in public_failed(result)]
+    plain = [d for d in diags if d.get("asked") is None]
+    assert plain and all(d["cause"] == "other-variant" and d["matches"] == ["relu"] for d in plain), plain
+    assert all(d["line"] == line_of(OR_STRING, '"relu6":  # noqa') for d in plain)
+    assert "62 行目" in describe(plain[0], "ja") and "relu" in describe(plain[0], "ja")
 
 
 # --- lesson 9: matmul-fast -------------------------------------------------------------------------------------------
@@ -305,19 +302,22 @@ def test_autotune_fixed_grid_under_short_tile_names_fails(worker):
     assert first_diag(result)["kind"] == "unwritten", first_diag(result)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "false pass: the 64 x 64 x 8 config is neither the smallest nor the largest tile, so the interpreter "
-        "never compiles it; on a GPU the float16 cases compile every config and tl.dot with K = 8 fails "
-        "('K >= 16', a CompilationError Triton's autotuner does not skip). The lab applies the GPU's dot sizes "
-        "(interpreter_support.gpu_dot_sizes) only to the pinned configs (contracts.pinned_autotune)."
-    ),
-)
 def test_autotune_block_k_8_config_fails(worker):
+    """Was a false pass: the 64 x 64 x 8 config is neither the smallest nor the largest tile, so no pinned case
+    ran it; on a GPU the float16 cases compile every config and tl.dot with K = 8 fails ('K >= 16'). The
+    "largest" case now times every other GPU config once, as a GPU's autotuner does, and names the config."""
     result = verify(worker, AT, "l10_autotune_wrong_middle_config_block_k_8.py")
     assert not result["passed"]
-    assert "BLOCK_K" in first_message(result)
+    error = result["error"]
+    assert error["cause"] == "dot-too-small" and error["config"]["BLOCK_K"] == 8, error
+    assert error["line"] == error["config_line"] == 31 and error["dot_line"] == 82, error
+    assert "BLOCK_K=8" in first_message(result)
+    assert "BLOCK_K=8" in describe(error, "en") and "BLOCK_K=8" in describe(error, "ja"), describe(
+        error, "ja"
+    )
+    assert "オートチューン" in describe(error, "ja")
+    # float32 dots compile from K = 8: those cases pass with the same config
+    assert all(c["passed"] for c in result["cases"] if c["dtype"] == "float32"), result["summary"]
 
 
 def test_autotune_pre_hook_filling_c_with_torch_fails(worker):

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tritonlab.engine.client import WorkerClient
+from tritonlab.present.diagnoses import describe
 from tritonlab.present.verify import summary
 
 PROBES = Path(__file__).parent / "probe_round8_11_14"
@@ -388,18 +389,16 @@ def test_swiglu_backward_dsilu_sign_flipped_breaks_grad_a_only(worker):
     assert diag["output"] == "grad_a" and "formula in the backward" in diag["message"], diag
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="false pass: the backward asks torch.autograd.grad for the gradients and a Triton kernel only copies "
-    "them into da and db; the lab requires a kernel in the backward (no-kernel-launched) but has no "
-    "copied-answer / provenance check for gradient outputs (docs/DEVELOPERS.md: 'No provenance check for plan "
-    "outputs yet'; verify_runner.run_plan_case)",
-)
 def test_swiglu_backward_autograd_grads_copied_by_a_kernel_fails(worker):
+    """Was a false pass: torch.autograd.grad computed the gradients and a kernel only copied them. The lab now
+    follows the inputs' values through torch's operators (engine/torch_work.py): silu and silu_backward ran on
+    a's values from the learner's line 51."""
     result = verify(worker, SB, "l14_swiglu_backward_fake_autograd_grads_copied_by_kernel.py")
     assert_fails(result)
-    assert "copied-answer" in {d["kind"] for c in failed(result) for d in c["diagnoses"]}
+    assert all(c["passed"] for c in result["cases"] if c.get("kind") == "reject")
+    diag = first_diag(result)
+    assert diag["kind"] == "torch-work" and diag["line"] == 51 and diag["input"] == "a", diag
+    assert "silu" in diag["op"] and "silu" in describe(diag, "ja") and "51 行目" in describe(diag, "ja")
 
 
 # --- lesson 14: cross-entropy -----------------------------------------------------------------------------------------
@@ -428,14 +427,10 @@ def test_cross_entropy_base2_lse_not_converted_names_the_units(worker):
     assert any(w in diag["message"] for w in ("log2", "ln 2", "base 2", "base-2")), diag["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="false pass: the wrapper computes torch.logsumexp(logits.float(), dim=1) — the whole reduction the "
-    "problem asks for — and the Triton kernel only gathers logits[row, target] and stores lse - x_t; the kernel "
-    "writes every loss, and the copied-answer rule (verify_runner.Provenance.copied) only flags an output equal "
-    "to a tensor torch made, so nothing flags torch doing the vocabulary reduction",
-)
 def test_cross_entropy_torch_logsumexp_handed_to_a_gather_kernel_fails(worker):
+    """Was a false pass: torch.logsumexp did the vocabulary reduction and the kernel only gathered x_t."""
     result = verify(worker, CE, "l14_cross_entropy_fake_torch_logsumexp_kernel_gathers.py")
     assert_fails(result)
+    diag = first_diag(result)
+    assert diag["kind"] == "torch-work" and diag["op"] == "logsumexp" and diag["input"] == "logits", diag
+    assert diag["line"] == 38 and "logsumexp" in describe(diag, "en") and "logsumexp" in describe(diag, "ja")

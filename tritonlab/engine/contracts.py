@@ -8,6 +8,7 @@ may never reach the launch, an output may come back in the wrong layout. Each ch
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import copy
 import inspect
@@ -15,6 +16,7 @@ import math
 import re
 import weakref
 from collections.abc import Iterator
+from pathlib import Path
 
 #: What the judge accepts from a runner's contract facts and notes (anything else is dropped, never trusted).
 FACT_KINDS = frozenset(
@@ -691,13 +693,18 @@ def pinned_autotune(exercise, module, which: str | None) -> Iterator[dict | None
         for t, _, _ in saved
     }
     facts = dict(chosen.kwargs) if chosen is not None else None
+    # the "largest" case also times every other GPU config once, as a GPU's autotuner compiles and runs each:
+    # a config that cannot compile there (a tl.dot with BLOCK_K = 8 on float16) fails the launch on a GPU
+    others = [c for c in tiles if c is not chosen] if which == "largest" else []
     try:
         for tuner, _, _ in saved:
             # the chosen config and a twin: with two configs Triton's autotuner times both before the real
             # launch, running the kernel (with its reset_to_zero, restore_value and pre_hooks) as a GPU's does
             # — a kernel that accumulates into its output without a reset shows here. One timing run each;
             # the prune and the perf model already ran over the GPU configs (_guard_prune).
-            tuner.configs = [chosen, _twin(chosen)]
+            tuner.configs = [chosen, _twin(chosen), *others]
+            if facts is not None and callable(getattr(type(tuner), "_bench", None)):
+                tuner._bench = _naming_bench(tuner, facts)
             tuner.early_config_prune = None
             tuner.perf_model = None
             tuner._do_bench = _count_bench(facts)
@@ -709,6 +716,7 @@ def pinned_autotune(exercise, module, which: str | None) -> Iterator[dict | None
     finally:
         for tuner, configs, cache in saved:
             tuner.configs = configs
+            vars(tuner).pop("_bench", None)
             for key, value in kept[id(tuner)].items():
                 setattr(tuner, key, value)
             if isinstance(getattr(tuner, "cache", None), dict):
@@ -716,6 +724,65 @@ def pinned_autotune(exercise, module, which: str | None) -> Iterator[dict | None
                 tuner.cache.update(cache)
         for tuner in guarded:
             vars(tuner).pop("run", None)
+
+
+def _naming_bench(tuner, facts: dict):
+    """The autotuner's _bench, which times one config, keeping that config's keywords in facts["@config"]
+    while it runs: a launch that fails there names the config (explain_config_error)."""
+
+    def bench(*args, config, **meta):
+        facts["@config"] = dict(getattr(config, "kwargs", {}) or {})
+        result = type(tuner)._bench(tuner, *args, config=config, **meta)
+        facts.pop("@config", None)
+        return result
+
+    return bench
+
+
+def config_line(file: str | None, kwargs: dict) -> int | None:
+    """The line of the learner's `triton.Config({...})` whose literal keywords are `kwargs`, or None."""
+    if not file or not kwargs:
+        return None
+    try:
+        tree = ast.parse(Path(file).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Dict)):
+            continue
+        func = node.func
+        if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) != "Config":
+            continue
+        try:
+            literal = ast.literal_eval(node.args[0])
+        except (ValueError, SyntaxError, TypeError):
+            continue
+        if literal == kwargs:
+            return node.lineno
+    return None
+
+
+def explain_config_error(pinned: dict | None, info: dict, file: str | None = None) -> None:
+    """A launch that failed while the autotuner timed one of the file's other GPU configs: name that config
+    (fact `config`, and `config_line`, the line of its triton.Config). A tl.dot below the GPU's minimum K
+    there is a config the GPU cannot compile: its line is the config's."""
+    config = (pinned or {}).get("@config")
+    if not config or not isinstance(info, dict):
+        return
+    line = config_line(file, config)
+    info["config"] = config
+    if line is not None:
+        info["config_line"] = line
+    if info.get("cause") == "dot-too-small":
+        shown = ", ".join(f"{k}={v}" for k, v in config.items())
+        info["message"] = (
+            f"the autotune config {{{shown}}} gives tl.dot a K "
+            f"dimension below {info.get('k')}, the least an NVIDIA GPU compiles for these operands: a GPU's "
+            "autotuner compiles every config and this one fails the launch — raise that config's K block to "
+            f"at least {info.get('k')} (or drop the config)"
+        )
+        if line is not None:
+            info["dot_line"], info["line"] = info.get("line"), line
 
 
 def _twin(config):

@@ -78,6 +78,7 @@ class Kind(str, Enum):
     PARTLY_WRITTEN_BY_TORCH = "partly-written-by-torch"  # elements no learner kernel stored
     COPIED_ANSWER = "copied-answer"  # a kernel only copied an answer torch/numpy made in the wrapper
     PREFILLED_OUTPUT = "prefilled-output"  # the output held the answer before the first launch; loaded back
+    TORCH_WORK = "torch-work"  # torch ran a reduction/product/activation/backward on an input's values
     RETURNED_INPUT = "returned-input"  # the wrapper returned one of its inputs, not a kernel's output
     NOT_A_PLAIN_TENSOR = "not-a-plain-tensor"  # a tensor subclass, or an output the judge cannot read
     TAMPERED = "tampered"  # foreign lines on the runner's result channel

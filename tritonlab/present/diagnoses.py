@@ -68,6 +68,7 @@ LABELS: dict[Kind, Said] = {
     Kind.WRITTEN_AFTER_KERNEL: Said("written after the kernel", "カーネル後の書き換え"),
     Kind.COPIED_ANSWER: Said("the answer was only copied", "答えのコピーのみ"),
     Kind.PREFILLED_OUTPUT: Said("the answer was there before the kernel", "カーネルの前から答えがあった"),
+    Kind.TORCH_WORK: Said("torch did the kernel's work", "カーネルの仕事を torch が計算"),
     Kind.RETURNED_INPUT: Said("returned an input", "入力をそのまま返却"),
     Kind.PARTLY_WRITTEN_BY_TORCH: Said("filled outside the kernel", "カーネル外での書き込み"),
     Kind.NOT_A_PLAIN_TENSOR: Said("not a plain tensor", "通常でないテンソル"),
@@ -282,6 +283,18 @@ def _compile(f: Facts) -> Said:
             f"tl.static_range はコンパイル時にループを展開するので、範囲は tl.constexpr でなければなりませんが、"
             f"{name} は実行時の引数です。range({name})(または tl.range)を使うか、{name} を tl.constexpr に"
             "してください。インタプリタでは動いてしまいますが、GPU ではコンパイルできません",
+        )
+    if f["cause"] == "dot-too-small" and f["k"] and isinstance(f["config"], dict) and f["config"]:
+        k = f["k"]
+        shown = "{" + ", ".join(f"{name}={value}" for name, value in f["config"].items()) + "}"
+        return Said(
+            f"the autotune config {shown} gives tl.dot a K dimension below {k}, the least an NVIDIA GPU "
+            "compiles for these operands: a GPU's autotuner compiles every config, and this one fails the "
+            f"launch — raise that config's K block to at least {k} (or drop the config)",
+            f"オートチューンの config {shown} では tl.dot の K 次元が {k} 未満になります。NVIDIA の GPU "
+            "はこのオペランドでそれより小さい tl.dot をコンパイルしません。GPU のオートチューナーはすべての "
+            f"config をコンパイルするので、この config で起動が失敗します。その config の K ブロックを {k} 以上に"
+            "してください(または config を削除してください)",
         )
     if f["cause"] == "dot-too-small" and f["k"]:
         k = f["k"]
@@ -1949,6 +1962,44 @@ def _pattern(f: Facts) -> Said | None:
             f"the bias was added {steps} times, once per K step — add it once, after the loop",
             f"バイアスが K ステップごとに {steps} 回足されています。ループの後で一度だけ足してください",
         )
+    if cause == "other-variant" and f["keyword"]:
+        key, line = f["keyword"], f["line"]
+        matches = f["matches"] if isinstance(f["matches"], list) else [f["matches"]]
+
+        def en(value: Any) -> str:
+            return f"{key}={value!r}" if value is not None else f"no {key}"
+
+        def ja(value: Any) -> str:
+            return f"{key}={value!r}" if value is not None else f"{key} なし"
+
+        return Said(
+            f"every element is the right answer for {' or '.join(map(en, matches))}, but this case asks for "
+            f"{en(f['asked'])}: the kernel took the wrong branch — "
+            + (f"check the condition at line {line}" if line else "check the condition that chooses it"),
+            f"すべての要素が {' または '.join(map(ja, matches))} の場合の正しい答えになっていますが、このケース"
+            f"は {ja(f['asked'])} です。カーネルが違う分岐に入っています。"
+            + (f"{line} 行目の条件を確認してください" if line else "分岐を選ぶ条件を確認してください"),
+        )
+    if cause == "negatives-zeroed":
+        count, asked, line = f["count"], f["activation"], f["line"]
+        what_en = f"activation={asked!r}" if asked else "no activation"
+        what_ja = f"activation={asked!r} を" if asked else "活性化関数なしを"
+        return Said(
+            f"{count} elements are wrong, and each is a negative value of the right answer that came out 0 "
+            f"(every other element is right): a ReLU is applied where this case asks for {what_en} — "
+            + (
+                f"check the condition at line {line} that chooses it"
+                if line
+                else "check the condition that chooses the activation"
+            ),
+            f"{count} 個の要素が誤りで、どれも正しい答えでは負の値なのに 0 になっています(ほかの要素は正しい)。"
+            f"このケースは{what_ja}求めているのに ReLU がかかっています。"
+            + (
+                f"{line} 行目の活性化を選ぶ条件を確認してください"
+                if line
+                else "活性化を選ぶ条件を確認してください"
+            ),
+        )
     if cause == "autotune-side-effect":
         runs = f["runs"] or 2
         return Said(
@@ -2789,6 +2840,25 @@ def _copied_answer(f: Facts) -> Said:
         f"{entry.ja} が返したのは {argument} の完全なコピーです。{kernel.ja} はそれを受け取っただけで、"
         "あなたのカーネルは計算していません(ラッパーの中で torch か numpy が計算しました)。答えはカーネル自身が"
         "入力から計算したものでなければなりません",
+    )
+
+
+@says(Kind.TORCH_WORK)
+def _torch_work(f: Facts) -> Said:
+    entry, op, name = _entry(f), f["op"] or "an operator", f["input"] or "an input"
+    line = f["line"]
+    at_en = f"line {line}: " if line else ""
+    at_ja = f"{line} 行目: " if line else ""
+    others = [str(o) for o in f["others"] or []][:3]
+    more_en = f" (also {', '.join(others)})" if others else ""
+    more_ja = f"(ほかに {', '.join(others)})" if others else ""
+    return Said(
+        f"{at_en}PyTorch computed {op} on the values of the input {name}{more_en}: the exercise asks your "
+        f"Triton kernel to do that computation. {entry.en} may allocate, reshape, cast and launch, but the "
+        "arithmetic on the inputs must be your kernel's",
+        f"{at_ja}入力 {name} の値に対して PyTorch が {op} を計算しています{more_ja}。この計算こそ演習で Triton "
+        f"カーネルにさせるものです。{entry.ja} で行ってよいのは確保・形の変更・型変換・起動までで、入力に対する"
+        "演算はカーネル自身が行わなければなりません",
     )
 
 

@@ -14,6 +14,7 @@ kernel wrote (provenance: not-kernel-output, written-after-kernel, partly-writte
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import itertools
 import json
@@ -832,6 +833,8 @@ def judge_plan_case(
         )
     diagnoses.extend(_op_diagnoses(exercise, facts, learner_file))
     diagnoses.extend(_unwrapped_diagnoses(exercise, facts))
+    if exercise.expect_kernel:
+        diagnoses.extend(_torch_work(facts.get("torch_work"), exercise.entry))
     _overlapped(diagnoses, stats, learner_file)
     spec = exercise.verify
     if spec.compile and first:
@@ -1119,6 +1122,8 @@ def judge_case(
         return case
     if exercise.expect_kernel and mine:
         _provenance(facts.get("provenance"), got, exercise.entry, diagnoses)
+    if exercise.expect_kernel:
+        diagnoses.extend(_torch_work(facts.get("torch_work"), exercise.entry))
     diagnoses.extend(
         d
         for d in facts.get("contracts") or []
@@ -1220,6 +1225,10 @@ def judge_case(
     _block_values(report.get("diagnoses", []), got, expected, block, atol, rtol, unwritten, twice)
     _overlapped(report.get("diagnoses", []), stats, learner_file)
     _benched_into_output(report.get("diagnoses", []), got, expected, _int(facts.get("autotune_benched")))
+    _other_variant(
+        report.get("diagnoses", []), exercise, inputs, params, kwargs, got, expected, atol, rtol, learner_file
+    )
+    _negatives_zeroed(report.get("diagnoses", []), got, expected, kwargs, atol, rtol, learner_file)
     if stats is not None and (facts.get("padding_nonfinite") is False or not stats.get("padded")):
         # last: every pattern above names its own cause first; this is what is left of an inf/NaN
         _nonfinite_from_finite(report.get("diagnoses", []), got, expected, inputs)
@@ -1276,6 +1285,36 @@ def _keyword_missing(exercise, kwargs: dict, names) -> dict | None:
         f"{entry}(..., {', '.join(shown)}) and the expected values depend on it: keep the parameter (as the "
         "exercise's wrapper has it) and use it",
     }
+
+
+def _torch_work(found, entry: str) -> list[dict]:
+    """The runner's fact `torch_work` (engine/torch_work.py): a reduction, product, activation or backward
+    formula that torch ran on an input's values from a line of the learner's file. One diagnosis, naming the
+    first such operator and line (and how many more there were)."""
+    items = [
+        f
+        for f in found or []
+        if isinstance(f, dict) and isinstance(f.get("op"), str) and isinstance(f.get("line"), int)
+    ]
+    if not items:
+        return []
+    first = items[0]
+    op, name, line = first["op"][:80], str(first.get("input") or "?")[:80], first["line"]
+    more = [f"{f['op'][:80]} (line {f['line']})" for f in items[1:4]]
+    return [
+        {
+            "kind": "torch-work",
+            "entry": entry,
+            "op": op,
+            "input": name,
+            "line": line,
+            "others": more,
+            "message": f"line {line}: PyTorch computed {op} on values of the input {name} (the call your "
+            f"{entry}() makes there): the exercise asks your Triton kernel to do that computation — the "
+            "wrapper may allocate, reshape, cast and launch, but the arithmetic on the inputs must be the "
+            "kernel's" + (f"; also {', '.join(more)}" if more else ""),
+        }
+    ]
 
 
 def _provenance(facts, got, entry: str, diagnoses: list) -> None:
@@ -2887,6 +2926,143 @@ def _padding_reached_plan(diagnoses: list, padding: object) -> None:
         text = str(diag.get("message", ""))
         rest = text[len(output) + 2 :] if text.startswith(f"{output}: ") else text
         _no_other(diag, lines, f"{output}: {_head({'message': rest})}")
+
+
+def _other_variant(diagnoses, exercise, inputs, params, kwargs, got, expected, atol, rtol, file) -> None:
+    """The output is the right answer for another value of one of the case's keywords (activation="relu"
+    where "silu" is asked, or no activation at all): the kernel took another branch. Cause `other-variant`,
+    facts `keyword`, `asked`, `matches` and `line` (the first `if` that compares with the matched value).
+    Said only when exactly one other answer explains the output, ten times better than the asked one."""
+    diag = next(
+        (d for d in diagnoses if d.get("kind") == "mismatch" and d.get("cause") in (None, "all-wrong")), None
+    )
+    if diag is None or not got.is_floating_point() or got.shape != expected.shape:
+        return
+    seen: dict[str, list] = {}
+    for variant in exercise.verify.variants or []:
+        for key, value in variant.items():
+            if not str(key).startswith(contracts.DIRECTIVE) and isinstance(value, (str, int, float, bool)):
+                seen.setdefault(str(key), [])
+                if value not in seen[str(key)]:
+                    seen[str(key)].append(value)
+    g = got.detach().double()
+    e = expected.detach().double().to(got.device)
+    if not bool(torch.isfinite(g).all()) or not bool(torch.isfinite(e).all()):
+        return
+    off = float((g - e).abs().max())
+    matched: list[tuple[str, Any, float]] = []
+    for key, values in seen.items():
+        for value in [None, *values]:
+            if kwargs.get(key) == value:
+                continue
+            other = {k: v for k, v in kwargs.items() if k != key}
+            if value is not None:
+                other[key] = value
+            try:
+                answer = exercise_env.reference(exercise, dict(inputs), params, other)
+            except Exception:  # noqa: BLE001 - a reference that needs the keyword: not this one
+                continue
+            if not isinstance(answer, torch.Tensor) or answer.shape != got.shape:
+                continue
+            a = answer.detach().double().to(got.device)
+            if torch.allclose(a, e, atol=atol, rtol=rtol):
+                continue  # the keyword does not change the answer (a tile size)
+            err = float((g - a).abs().max())
+            if torch.allclose(g, a, atol=atol, rtol=rtol) and err <= 0.1 * off:
+                matched.append((key, value, err))
+    keys = {key for key, _, _ in matched}
+    if len(keys) != 1:  # none, or answers of two keywords alike
+        return
+    key = keys.pop()
+    best = min(err for _, _, err in matched)
+    # the closest answers (a wide float32 tolerance also admits silu for relu); several where they are the
+    # same (one positive element: no activation and relu alike)
+    values = [value for _, value, err in matched if err <= 2 * best + 1e-12]
+    line = next((n for n in (_branch_line(file, v) for v in values) if n), None)
+    diag.update(cause="other-variant", keyword=key, asked=kwargs.get(key), matches=values, line=line)
+
+    def shown(value) -> str:
+        return f"{key}={value!r}" if value is not None else f"no {key}"
+
+    where = f" — check the condition at line {line}" if line else " — check the condition that chooses it"
+    diag["message"] = (
+        f"every element is the right answer for {' or '.join(map(shown, values))}, but this case asks for "
+        f"{shown(kwargs.get(key))}: the kernel took the wrong branch{where}"
+    )
+
+
+def _branch_line(file, value) -> int | None:
+    """The line of the first `if` in the learner's file that compares with the constant `value` (`X ==
+    "relu"`, `"relu" != X`)."""
+    if value is None:
+        return None
+    try:
+        with open(file, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError, TypeError):
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If):
+            continue
+        for test in ast.walk(node.test):
+            if isinstance(test, ast.Compare) and any(isinstance(op, (ast.Eq, ast.NotEq)) for op in test.ops):
+                sides = [test.left, *test.comparators]
+                if any(
+                    isinstance(n, ast.Constant) and type(n.value) is type(value) and n.value == value
+                    for n in sides
+                ):
+                    return node.lineno
+    return None
+
+
+def _negatives_zeroed(diagnoses: list, got, expected, kwargs: dict, atol: float, rtol: float, file) -> None:
+    """Every wrong element is a negative value of the right answer that came out 0, and every other element
+    is right: got = relu(expected), a ReLU applied where the case asks for none (`if ACTIVATION == "relu" or
+    "relu6":` is always true). Cause `negatives-zeroed`, with the `if` line that applies a ReLU (`line`)."""
+    diag = next(
+        (d for d in diagnoses if d.get("kind") == "mismatch" and d.get("cause") in (None, "all-wrong")), None
+    )
+    if diag is None or not got.is_floating_point() or got.shape != expected.shape:
+        return
+    g, e = got.detach().double(), expected.detach().double().to(got.device)
+    if not bool(torch.isfinite(g).all()) or not bool(torch.isfinite(e).all()):
+        return
+    wrong = (g - e).abs() > atol + rtol * e.abs()
+    if not bool(wrong.any()) or not bool((e[wrong] < 0).all()) or not bool((g[wrong].abs() <= atol).all()):
+        return
+    line = _relu_line(file)
+    asked = kwargs.get("activation")
+    diag.update(cause="negatives-zeroed", count=int(wrong.sum()), activation=asked, line=line)
+    diag["message"] = (
+        f"{int(wrong.sum())} elements are wrong, and each is a negative value of the right answer that came "
+        "out "
+        "0 (every other element is right): a ReLU is applied where this case asks for "
+        + (f"activation={asked!r}" if asked else "no activation")
+        + (
+            f" — check the condition at line {line} that chooses it"
+            if line
+            else " — check the condition that chooses the activation"
+        )
+    )
+
+
+def _relu_line(file) -> int | None:
+    """The line of the first `if` in the learner's file whose branch applies a ReLU (tl.maximum or relu)."""
+    try:
+        with open(file, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError, TypeError):
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If):
+            continue
+        for inner in (n for stmt in node.body for n in ast.walk(stmt)):
+            if isinstance(inner, ast.Call):
+                func = inner.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if name in ("maximum", "relu"):
+                    return node.lineno
+    return None
 
 
 def _benched_into_output(diagnoses: list, got, expected, benched: int) -> None:

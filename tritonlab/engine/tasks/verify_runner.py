@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from tritonlab.engine import contracts, cuda_ipc, exercise_env, memcheck
+from tritonlab.engine import contracts, cuda_ipc, exercise_env, memcheck, torch_work
 from tritonlab.engine.inputs import (
     call_args,
     case_inputs,
@@ -578,6 +578,8 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     watch = Provenance(loaded.file, backend, unwatched=allocator.sparse_storages())
     checker = StoreRecorder(loaded.file, watch) if backend == "interpreter" else None
     call = exercise_env.LearnerCall(loaded, backend, allocator, checker=checker, watchers=[watch])
+    work = torch_work.TorchWork(loaded.file, inputs, lambda: call.launches)
+    call.watchers.append(work)
     variant, lab = contracts.directives(case.get("kwargs") or {})
     kwargs, dropped = contracts.split_kwargs(loaded.wrapper, variant)
     positional, optional = call_args(exercise, inputs)
@@ -594,6 +596,7 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         name = declined.pop("input")
         facts.setdefault("notes", []).append(contracts.far_rows_contiguous(name, declined))
     began = __import__("time").perf_counter()
+    pinned = None
     try:
         with contracts.pinned_autotune(exercise, loaded.module, lab.get("autotune")) as pinned:
             got = call(*positional, **optional, **kwargs)
@@ -604,6 +607,7 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
             raise
         facts["error"] = classify(exc, loaded.file)
         contracts.explain_shape_error(exc, facts["error"], loaded.file)
+        contracts.explain_config_error(pinned, facts["error"], loaded.file)
         facts["launches"] = [_launch(launch) for launch in call.launches]
         return facts
     facts["ms_wall"] = round((__import__("time").perf_counter() - began) * 1e3, 3)
@@ -637,6 +641,8 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     copied = watch.copied(got, inputs)
     if copied is not None:
         facts["provenance"]["copied"] = copied
+    if work.found:  # torch computed on the inputs what the exercise asks a kernel to compute
+        facts["torch_work"] = work.found
     mine = [launch for launch in call.launches if same_file(launch.get("file"), loaded.file)]
     if isinstance(got, torch.Tensor):  # layout, knobs and input storage need the runner's own memory
         facts["contracts"] = contracts.check_case(exercise, case["params"], kwargs, inputs, got, mine)
@@ -730,6 +736,8 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
     inputs = place_inputs(exercise, case["params"], case["dtype"], values, allocator)
     plan_loaded = outputs.wrapped(loaded, plan)
     call = exercise_env.LearnerCall(plan_loaded, backend, allocator)
+    work = torch_work.TorchWork(loaded.file, inputs, lambda: call.launches)
+    call.watchers.append(work)
     kwargs = case.get("kwargs") or {}
     wanted = list(exercise.verify.ops or [])
     began = __import__("time").perf_counter()
@@ -752,6 +760,8 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
         facts["stats"] = stats
     facts["guards"] = allocator.check()
     facts["unwrapped"] = _unwrapped(call.launches, loaded.file)
+    if work.found:  # torch computed on the inputs what the exercise asks a kernel to compute
+        facts["torch_work"] = work.found
     facts["ops_seen"] = [name for name in wanted if name in recorder.seen]
     facts["ops_mutated"] = recorder.mutated[:8]
     facts["ops_origin"] = {name: outputs.op_origin(name) for name in wanted}

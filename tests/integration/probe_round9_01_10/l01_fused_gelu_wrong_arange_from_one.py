@@ -1,0 +1,34 @@
+"""Learner (wrong): the offsets are built with tl.arange(1, BLOCK_SIZE + 1) — the learner counts lanes from 1
+("element 1 to element BLOCK_SIZE", a one-based habit). Every program works one element to the right: program p
+handles p * BLOCK_SIZE + 1 ... (p + 1) * BLOCK_SIZE, so element 0 is never written and every other element is
+computed from its own x, w, b (the shift is the same for load and store).
+Right verdict: FAIL — element 0 unwritten in every case; the first diagnosis should point at the offsets
+(the arange's start of 1, line of `offsets =`), not at the grid."""
+
+import torch
+import torch.nn.functional as F  # noqa: F401 (kept from the starter)
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def fused_gelu_kernel(x_ptr, w_ptr, b_ptr, y_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(1, BLOCK_SIZE + 1)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask).to(tl.float32)
+    w = tl.load(w_ptr + offsets, mask=mask).to(tl.float32)
+    b = tl.load(b_ptr + offsets, mask=mask).to(tl.float32)
+    z = x * w + b
+    y = 0.5 * z * (1.0 + tl.erf(z * 0.7071067811865476))
+    tl.store(y_ptr + offsets, y.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+def fused_gelu(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, BLOCK_SIZE: int = 1024) -> torch.Tensor:
+    if not (x.shape == w.shape == b.shape):
+        raise ValueError("x, w and b must have the same shape")
+    y = torch.empty_like(x)
+    n_elements = x.numel()
+    grid = lambda meta: (triton.cdiv(n_elements, meta["BLOCK_SIZE"]),)  # noqa: E731
+    fused_gelu_kernel[grid](x, w, b, y, n_elements, BLOCK_SIZE=BLOCK_SIZE)
+    return y

@@ -1,0 +1,134 @@
+"""engine/torch_work.py: which torch operators on the inputs' values count as the kernel's work done by torch.
+
+Each rule with a false-pass side (torch did the work: found) and a false-fail side (a wrapper's legitimate torch
+calls: not found). The "learner" functions live in a file of their own, as a learner's wrapper does."""
+
+import importlib.util
+import textwrap
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from tritonlab.engine.torch_work import TorchWork  # noqa: E402
+
+LEARNER = """
+import torch
+import torch.nn.functional as F
+
+
+def lse_in_torch(logits, target):
+    lse = torch.logsumexp(logits.float(), dim=1)
+    return lse
+
+
+def legit(logits, target):
+    out = torch.empty_like(logits)              # allocation: no input values
+    xf = logits.float().contiguous().view(-1)   # cast, copy, view
+    padded = F.pad(logits, (0, 3))              # a pad
+    scaled = logits * 0.5                       # elementwise arithmetic on an input
+    assert int(target.max()) < logits.shape[1]  # validating integer class ids
+    partial = torch.empty_like(logits)          # a kernel's scratch (stage 1 writes it) ...
+    return partial
+
+
+def second_stage(partial):
+    return partial.sum(0)                        # ... and torch sums it (lesson 12's stage 2)
+
+
+def grads_by_autograd(a, b, dc):
+    with torch.enable_grad():
+        a_ = a.detach().requires_grad_()
+        b_ = b.detach().requires_grad_()
+        return torch.autograd.grad(F.silu(a_) * b_, (a_, b_), dc)
+
+
+def derived(x):
+    shifted = x - 1.0        # elementwise: allowed, but its result still carries x's values
+    return shifted.exp()     # the transcendental the kernel should compute
+"""
+
+
+@pytest.fixture(scope="module")
+def learner(tmp_path_factory):
+    path = tmp_path_factory.mktemp("learner") / "learner_file.py"
+    path.write_text(textwrap.dedent(LEARNER))
+    spec = importlib.util.spec_from_file_location("learner_file", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, str(path)
+
+
+def _inputs():
+    return {"logits": torch.randn(4, 8), "target": torch.randint(0, 8, (4,))}
+
+
+def test_a_torch_reduction_on_an_input_is_found_with_the_learners_line(learner):
+    module, path = learner
+    inputs = _inputs()
+    with TorchWork(path, inputs) as work:
+        module.lse_in_torch(**inputs)
+    assert [(f["op"], f["input"]) for f in work.found] == [("logsumexp", "logits")]
+    assert work.found[0]["line"] == 7  # the torch.logsumexp line of LEARNER
+
+
+def test_allocations_casts_pads_scales_and_integer_checks_are_not_work(learner):
+    module, path = learner
+    inputs = _inputs()
+    with TorchWork(path, inputs) as work:
+        module.legit(**inputs)
+    assert work.found == []
+
+
+def test_a_buffer_a_learner_kernel_was_given_is_the_kernels(learner):
+    """partial = torch.empty_like(x) carries nothing; even a buffer that held a copy of x is the kernel's once
+    a learner launch was given it (the launch record's ptrs), so torch's second-stage sum is allowed."""
+    module, path = learner
+    inputs = _inputs()
+    launches: list = []
+    with TorchWork(path, inputs, lambda: launches) as work:
+        partial = inputs["logits"].clone()  # tainted: a copy of the input's values
+        launches.append({"file": path, "ptrs": [partial.data_ptr()]})
+        module.second_stage(partial)
+    assert work.found == []
+    # the same sum with no launch in between: torch summed the input's copy itself
+    with TorchWork(path, inputs, lambda: []) as work:
+        module.second_stage(inputs["logits"].clone())
+    assert [f["op"] for f in work.found] == ["sum"]
+
+
+def test_a_launch_of_another_files_kernel_does_not_clear_the_taint(learner):
+    module, path = learner
+    inputs = _inputs()
+    launches: list = []
+    with TorchWork(path, inputs, lambda: launches) as work:
+        copy = inputs["logits"].clone()
+        launches.append({"file": "/elsewhere/kernels.py", "ptrs": [copy.data_ptr()]})
+        module.second_stage(copy)
+    assert [f["op"] for f in work.found] == ["sum"]
+
+
+def test_gradients_from_torch_autograd_in_the_learners_backward_are_found(learner):
+    module, path = learner
+    a, b = torch.randn(3, 5), torch.randn(3, 5)
+    with TorchWork(path, {"a": a, "b": b}) as work:
+        module.grads_by_autograd(a, b, torch.ones(3, 5))
+    ops = {f["op"] for f in work.found}
+    assert "silu" in ops and any(op.endswith("_backward") for op in ops), ops
+    assert {f["input"] for f in work.found} <= {"a", "b"}
+
+
+def test_values_derived_from_an_input_keep_its_name(learner):
+    module, path = learner
+    x = torch.randn(6)
+    with TorchWork(path, {"x": x}) as work:
+        module.derived(x)
+    assert [(f["op"], f["input"]) for f in work.found] == [("exp", "x")]
+
+
+def test_the_labs_own_torch_calls_are_not_the_learners(learner):
+    _, path = learner
+    inputs = _inputs()
+    with TorchWork(path, inputs) as work:
+        torch.logsumexp(inputs["logits"], dim=1)  # this test file is not the learner's
+    assert work.found == []

@@ -1,0 +1,178 @@
+"""Work the learner's file hands to PyTorch: the computation the exercise asks a Triton kernel to do, done by
+torch on the inputs instead (`torch.logsumexp(logits)` handed to a kernel that only gathers,
+`torch.autograd.grad` in a backward whose kernel only copies the gradients). The copied-answer rule
+(Provenance.copied) sees only an output that equals a tensor torch made; here torch made part of the answer
+and a kernel finished it.
+
+A TorchDispatchMode follows the inputs' values through every aten operator the call dispatches (taint: an
+operator's outputs carry its floating-point inputs' names; allocation-like operators, `empty_like` and the
+like, carry none; a buffer handed to one of the learner's kernels is the kernel's from then on). An
+operator of the kinds below, dispatched from a line of the learner's file on values that came from an input,
+is a fact {op, input, line}. Elementwise arithmetic (a scale, a cast, a pad) is not: wrappers do that
+legitimately. Inside an operator body dispatched under another mode (lesson 12's triton_op) this mode does
+not see the body's operators: those exercises have their own checks (OpRecorder)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from tritonlab.engine.learner import same_file
+
+#: aten operator names (the schema name without "aten::" and the overload) that do an exercise's work
+HEAVY = re.compile(
+    r"(?:"
+    # reductions
+    r"sum|nansum|mean|nanmean|prod|amax|amin|max|min|aminmax|logsumexp|_?softmax|_?log_softmax|cumsum|cumprod"
+    r"|logcumsumexp|var|std|var_mean|std_mean|norm|linalg_vector_norm|argmax|argmin|topk|median|nanmedian"
+    r"|kthvalue|mode"
+    # products
+    r"|mm|bmm|addmm|addbmm|baddbmm|matmul|mv|addmv|dot|vdot|einsum|linear|tensordot|outer|_scaled_mm"
+    r"|scaled_dot_product_attention|_scaled_dot_product_\w+|_flash_attention_\w+|_efficient_attention_\w+"
+    r"|convolution|_convolution|conv\w*"
+    # normalisations and losses
+    r"|native_layer_norm|layer_norm|rms_norm|_fused_rms_norm|group_norm|native_group_norm|batch_norm"
+    r"|native_batch_norm|_native_batch_norm_legit\w*|nll_loss\w*|cross_entropy_loss|mse_loss|l1_loss"
+    r"|smooth_l1_loss|huber_loss|binary_cross_entropy\w*|kl_div"
+    # activations and transcendental functions (what lessons 4-14 teach a kernel to compute)
+    r"|gelu|silu|sigmoid|tanh|relu|softplus|elu|selu|celu|mish|hardswish|hardsigmoid|leaky_relu|glu"
+    r"|log_sigmoid_forward|erf|exp|exp2|expm1|log|log2|log10|log1p|rsqrt|sqrt"
+    # any backward formula (torch.autograd.grad, Tensor.backward inside the learner's own backward)
+    r"|\w*_backward\w*"
+    r")"
+)
+
+#: operators whose outputs hold no input's values (allocation, shapes): they pass on no taint
+_FRESH = re.compile(r"(?:empty\w*|zeros\w*|ones\w*|full\w*|new_\w+|rand\w*|arange|linspace|scalar_tensor)")
+
+_TORCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(str(__import__("torch").__file__))))
+
+
+def _base_name(func: Any) -> str:
+    name = str(getattr(getattr(func, "_schema", None), "name", "") or "")
+    return name.split("::", 1)[-1]
+
+
+def _tensors(value: Any, out: list) -> list:
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        out.append(value)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _tensors(item, out)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _tensors(item, out)
+    return out
+
+
+def _storage(t: Any) -> tuple[int, int] | None:
+    try:
+        storage = t.untyped_storage()
+        return int(storage.data_ptr()), int(storage.nbytes())
+    except Exception:  # noqa: BLE001 - a meta or fake tensor, a sparse one: nothing to follow
+        return None
+
+
+class TorchWork:
+    """Context manager around a learner call. `found`: [{op, input, line}] (at most 8, one per op, line)."""
+
+    def __init__(self, learner_file: str, inputs: dict, launches: Callable[[], list] | None = None):
+        self.learner_file = learner_file
+        self.launches = launches or (lambda: [])
+        self.found: list[dict] = []
+        # storage start -> (bytes, input name); the inputs' own storages stay tainted for the whole
+        # call
+        self.taint: dict[int, tuple[int, str]] = {}
+        self.inputs: set[int] = set()
+        for name, value in inputs.items():
+            if getattr(value, "is_floating_point", lambda: False)():
+                found = _storage(value)
+                if found and found[1]:
+                    self.taint[found[0]] = (found[1], str(name))
+                    self.inputs.add(found[0])
+        self._seen_launches = 0
+        self._mode = None
+
+    # -- the learner's kernels own what they were given ----------------------------------------------------
+
+    def _launched(self) -> None:
+        launches = self.launches()
+        for launch in launches[self._seen_launches :]:
+            if not same_file(launch.get("file"), self.learner_file):
+                continue
+            for ptr in launch.get("ptrs") or []:
+                for start, (nbytes, _) in list(self.taint.items()):
+                    if start not in self.inputs and start <= ptr < start + nbytes:
+                        del self.taint[start]
+        self._seen_launches = len(launches)
+
+    def _source(self, tensors: list) -> str | None:
+        for t in tensors:
+            if not t.is_floating_point():
+                continue
+            found = _storage(t)
+            if found is None:
+                continue
+            for start, (nbytes, name) in self.taint.items():
+                if start <= found[0] < start + nbytes:
+                    return name
+        return None
+
+    def _learner_line(self) -> int | None:
+        """The learner's line that dispatched the operator: the first frame outside torch and this module,
+        when it is in the learner's file (the lab's own code and Triton's interpreter are not the learner)."""
+        frame: Any = sys._getframe(2)
+        here = os.path.abspath(__file__)
+        while frame is not None:
+            name = os.path.abspath(frame.f_code.co_filename)
+            if name != here and not name.startswith(_TORCH_DIR + os.sep):
+                return frame.f_lineno if same_file(name, self.learner_file) else None
+            frame = frame.f_back
+        return None
+
+    def _saw(self, func, args, kwargs, result) -> None:
+        self._launched()
+        name = _base_name(func)
+        tensors = _tensors(args, []) + _tensors(kwargs, [])
+        source = self._source(tensors) if tensors else None
+        if source is None:
+            return
+        if HEAVY.fullmatch(name) and len(self.found) < 8:
+            line = self._learner_line()
+            if line is not None and not any(f["op"] == name and f["line"] == line for f in self.found):
+                self.found.append({"op": name, "input": source, "line": line})
+        if _FRESH.fullmatch(name):
+            return
+        for out in _tensors(result, []):
+            found = _storage(out)
+            if found and found[1] and found[0] not in self.taint and out.is_floating_point():
+                self.taint[found[0]] = (found[1], source)
+
+    def __enter__(self):
+        from torch.utils._python_dispatch import TorchDispatchMode
+
+        watch = self
+
+        class _Mode(TorchDispatchMode):
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                kwargs = kwargs or {}
+                result = func(*args, **kwargs)
+                with contextlib.suppress(Exception):  # the watch never breaks the learner's call
+                    watch._saw(func, args, kwargs, result)
+                return result
+
+        self._mode = _Mode()
+        self._mode.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self._mode is not None:
+            self._mode.__exit__(*exc)
+            self._mode = None
+        return False
