@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tritonlab.engine.client import WorkerClient
+from tritonlab.present.diagnoses import describe
 from tritonlab.present.verify import summary
 
 PROBES = Path(__file__).parent / "probe_round8_01_07"
@@ -187,14 +188,14 @@ def test_grid_size_fixed_grid_fails_every_case(worker):
     assert any("unwritten" in kinds(c) for c in public_failed(result))  # n = 97, BLOCK = 32 needs 4 programs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vague: the first diagnosis is 'the grid launched 3 programs for 1 block: the extra programs have "
-    "nothing to do' (n = 1) although the grid is the constant (3,) in every case and leaves slots unwritten at "
-    "n = 97, 1000, 4099; it should say the number of programs does not change with n (a fixed grid).",
-)
 def test_grid_size_fixed_grid_first_diagnosis_names_the_constant(worker):
-    message = first_message(verify(worker, GS, "l03_grid_size_wrong_grid_fixed_from_run_example.py"))
+    """Was vague (n = 1: 'the extra programs have nothing to do'): the same 3 programs in every case is now
+    pattern `fixed` (verify._fixed_grid, across cases)."""
+    result = verify(worker, GS, "l03_grid_size_wrong_grid_fixed_from_run_example.py")
+    grid = [d for c in public_failed(result) for d in c["diagnoses"] if d["kind"] == "grid-size"]
+    assert grid and all(d["pattern"] == "fixed" and d["launched"] == 3 for d in grid), grid
+    assert "n に関係なく" in describe(grid[0], "ja")
+    message = first_message(result)
     assert any(w in message for w in ("every case", "whatever n", "does not depend", "fixed", "constant")), (
         message
     )

@@ -165,18 +165,14 @@ def test_row_sum_full_chunks_only_fails_where_a_tail_exists(worker):
     assert first_diag(result)["kind"] == "mismatch"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "vague/wrong cause: 'every stored value is 0 — the kernel computes 0: check what the computation starts "
-        "from and what it multiplies by'. Nothing is multiplied: range(0, n_cols - BLOCK_SIZE + 1, BLOCK_SIZE) "
-        "never runs for a row shorter than its block and drops the last partial chunk of longer rows (N = 5000 "
-        "loses 904 columns); the message should name the loop bound / the missing tail chunk."
-    ),
-)
 def test_row_sum_full_chunks_only_names_the_missing_tail(worker):
-    message = first_message(verify(worker, RS, "l08_row_sum_wrong_full_chunks_only.py"))
+    """Was vague ('the kernel computes 0: check what it multiplies by'): the loop bound is named now."""
+    result = verify(worker, RS, "l08_row_sum_wrong_full_chunks_only.py")
+    message = first_message(result)
     assert re.search(r"\b(loop|chunk|tail|range)\b", message), message
+    diag = first_diag(result)
+    assert diag["loop_kind"] == "whole-blocks" and diag["loop_line"] == 26, diag
+    assert "26 行目" in describe(diag, "ja") and "n_cols - BLOCK_SIZE + 1" in describe(diag, "en")
 
 
 # --- lesson 8: softmax-rows ------------------------------------------------------------------------------------------

@@ -2012,6 +2012,18 @@ def _pattern(f: Facts) -> Said | None:
             "ので、計測のたびにまた足されています。@triton.autotune に reset_to_zero=[出力の引数名] を渡すか、"
             "Config の pre_hook で 0 にしてください",
         )
+    if cause == "computed-zero" and f["loop_line"] and f["loop_kind"] == "whole-blocks":
+        line, count = f["loop_line"], verbatim(f["loop_count"] or "n - BLOCK + 1")
+        return Said(
+            f"every element was stored, and every stored value is 0 — the loop at line {line} (bound {count}) "
+            "runs over whole blocks only: a size smaller than the block gets no step, and the last partial "
+            "block of a longer one is dropped — loop to the size itself in steps of the block and mask the "
+            "last block",
+            f"すべての要素がストアされていて、その値がすべて 0 です。{line} 行目のループ(上限 {count})は"
+            "ブロック全体が収まる範囲しか回りません。大きさがブロックより小さいと一度も回らず、長い場合も最後の"
+            "端数のブロックが落ちます。上限は大きさそのものにしてブロック幅ずつ進め、最後のブロックはマスクして"
+            "ください",
+        )
     if cause == "computed-zero" and f["loop_line"]:
         line, count = f["loop_line"], verbatim(f["loop_count"] or "n // BLOCK")
         return Said(
@@ -2599,6 +2611,13 @@ def _grid_size(f: Facts) -> Said:
         f"{_n(expected, 'en', 'block', 'blocks', '')}"
     )
     head_ja = f"{number(expected)} ブロックに対してグリッドが {number(launched)} プログラムを起動しました"
+    if f.get("pattern") == "fixed":
+        return Said(
+            head_en + f": the grid launches {_n(launched, 'en', 'program', 'programs', '')} in every case, "
+            "whatever n — the number of programs must follow n: use triton.cdiv(n, BLOCK_SIZE)",
+            head_ja + f"。グリッドは n に関係なく、どのケースでも {number(launched)} プログラムです。"
+            "プログラム数は n に合わせて変わる必要があります。triton.cdiv(n, BLOCK_SIZE) を使ってください",
+        )
     if fewer:
         return Said(
             head_en + ": one program per block, rounded up — use triton.cdiv(n, BLOCK_SIZE)",

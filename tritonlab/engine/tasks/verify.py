@@ -2174,6 +2174,16 @@ def _all_zero_stored(diagnoses: list, provenance, numel: int, learner_file: str 
         if diag.get("kind") == "mismatch" and diag.get("cause") == "all-zero":
             diag.update(cause="computed-zero")
             floor = _floor_loop(learner_file)
+            if floor is not None and _WHOLE_BLOCKS.search(floor[1]):
+                line, count = floor
+                diag.update(loop_line=line, loop_count=count, loop_kind="whole-blocks")
+                diag["message"] = (
+                    f"{_head(diag)}: every element was stored, and every stored value is 0 — the loop at "
+                    f"line {line} (bound {count}) runs over whole blocks only: a size smaller than the block "
+                    "gets no step, and the last partial block of a longer one is dropped — loop to the size "
+                    "itself in steps of the block and mask the last block"
+                )
+                continue
             if floor is not None:
                 line, count = floor
                 diag.update(loop_line=line, loop_count=count)
@@ -2239,7 +2249,13 @@ def _floor_loop(path: str | None) -> tuple[int, str] | None:
         bound = args[0] if len(args) == 1 else args[1] if len(args) > 1 else None
         if isinstance(bound, ast.BinOp) and isinstance(bound.op, ast.FloorDiv):
             return node.lineno, ast.unparse(bound)[:60]
+        if isinstance(bound, ast.BinOp) and _WHOLE_BLOCKS.search(ast.unparse(bound)):
+            return node.lineno, ast.unparse(bound)[:60]  # range(0, N - BLOCK + 1, BLOCK): whole blocks only
     return None
+
+
+#: a loop bound that stops a block short of the size: `n_cols - BLOCK_SIZE + 1`, `N - BLOCK`
+_WHOLE_BLOCKS = re.compile(r"-\s*\(?\s*(?:\w+\.)?\w*(?:BLOCK|TILE|CHUNK)\w*", re.IGNORECASE)
 
 
 _NEG_INF_FULL = re.compile(r"tl\.full\([^)]*(?:float\(\s*['\"]-inf['\"]\s*\)|-float\(\s*['\"]inf['\"]\s*\))")
@@ -2459,6 +2475,23 @@ def _args_order(first: dict, bad: list) -> bool:
     return True
 
 
+def _fixed_grid(bad: list) -> None:
+    """The same number of programs in every failing case whose grid-size fact fired, for different numbers of
+    blocks: a grid that does not follow n (`grid = (3,)`). Each such fact gets pattern `fixed`."""
+    facts = [d for c in bad for d in c["diagnoses"] if d.get("kind") == "grid-size"]
+    launched = {d.get("launched") for d in facts}
+    expected = {d.get("expected") for d in facts}
+    if len(facts) < 2 or len(launched) != 1 or len(expected) < 2:
+        return
+    for diag in facts:
+        diag["pattern"] = "fixed"
+        diag["message"] = (
+            f"the grid launched {contracts._count(diag.get('launched'), 'program')} for "
+            f"{contracts._count(diag.get('expected'), 'block')}: the grid launches the same number in every "
+            "case, whatever n — the number of programs must follow n: use triton.cdiv(n, BLOCK_SIZE)"
+        )
+
+
 def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> None:
     """Patterns across cases that name a cause one case cannot: only one dtype fails (its range or precision);
     only the cases with several K steps fail (what changes between steps: the pointer advance); only the row
@@ -2472,6 +2505,7 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
     if not bad:
         return
     first = bad[0]["diagnoses"][0]
+    _fixed_grid(bad)
     if first.get("cause") == "input-axis":  # one case already named the input and its axis
         return
     if _default_scale(first, bad, good, contracts):

@@ -1,0 +1,650 @@
+"""Probe round 9, lessons 11-14: held-out learner files nobody here wrote, none of them tried by rounds 1-8.
+
+Correct-but-different files (FlashAttention with BLOCK_N wider than BLOCK_M, the causal diagonal visited first,
+flash-decoding's split-KV with a merge kernel; an online softmax over two rows per program; an RMS backward in
+one single-program launch, and a stage 2 that tl.atomic_add's exactly two halves into zeros — order-free, so
+bitwise reproducible; contiguous tile ranges and a serpentine order in the persistent GEMM; an autotuned SwiGLU;
+the SwiGLU backward as triton_op operators with register_autograd; cross-entropy over [ROWS, BLOCK_V] row tiles)
+must pass.
+Realistic wrong files (a causal mask on block-local query indices; log2(e) folded into the default scale only;
+p cast to a hard-coded float16; the starter's causal split kept with BLOCK_N > BLOCK_M; pass 1's mask without the
+chunk start; rstd loaded at the program's index; the mean term without the weight; stage 2 launched as one
+program; a schema string torch's triton_op ignores; a backward without the rstd gradient parameter; pid_n divided
+by GROUP_M; tile_coords called with the grid sizes swapped; B's descriptor coordinates swapped; a grid that
+divides by another block than the launch; silu' with a parenthesis slip; a backward without dc; cross-entropy
+terms against the old max; the loss stored at the logits' row offset) must fail with a first diagnosis naming
+the real cause (and the learner's line where the lab gives one). Fakes (torch's softmax with a Triton P @ V;
+torch.autograd in a registered backward; small problems handed to torch; silu in torch, also written as
+math.e ** -a; the straight-through trick; a backward operator whose body is torch; numpy's logsumexp; a
+descriptor exercise with no descriptor; one key tile for the whole sequence) must fail.
+Tests marked xfail state the RIGHT verdict where the lab is wrong, vague or misleading today; strict, so they
+fail loudly once fixed.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from tritonlab.engine.client import WorkerClient
+from tritonlab.present.diagnoses import describe
+from tritonlab.present.verify import summary
+
+PROBES = Path(__file__).parent / "probe_round9_11_14"
+
+OS, AT = "11/online-softmax", "11/attention"
+RB, RO = "12/rms-norm-backward", "12/rms-norm-op"
+PM, MD = "13/persistent-matmul", "13/matmul-descriptors"
+SW, SB, CE = "14/swiglu", "14/swiglu-backward", "14/cross-entropy"
+
+
+@pytest.fixture(scope="module")
+def worker():
+    # the interpreter's verdicts (recorded stores, out-of-bounds lines): what a learner without a GPU sees
+    client = WorkerClient(backend="interpreter")
+    yield client
+    client.close()
+
+
+_CACHE: dict = {}
+
+
+def verify(worker, exercise, name):
+    key = (exercise, name)
+    if key not in _CACHE:  # several tests read one verdict: verify each file once per module
+        _CACHE[key] = worker.request(
+            "verify", {"exercise": exercise, "file": str(PROBES / name)}, timeout=600
+        )
+    return _CACHE[key]
+
+
+def kinds(case) -> set:
+    return {d["kind"] for d in case["diagnoses"]}
+
+
+def failed(result) -> list:
+    return [c for c in result["cases"] if not c["passed"]]
+
+
+def public_failed(result) -> list:
+    """Failing fixed cases (the random case of each verify has a secret size: left out of the exact checks)."""
+    return [c for c in failed(result) if "random" not in c["name"] and c.get("kind") != "reject"]
+
+
+def first_diag(result) -> dict:
+    cases = failed(result)
+    assert cases, "expected a failing case"
+    return cases[0]["diagnoses"][0]
+
+
+def line_of(name, snippet, after=None) -> int:
+    """The first code line (not the docstring: the stripped line must start with the snippet) holding
+    `snippet`, after the line holding `after` when given."""
+    lines = (PROBES / name).read_text().splitlines()
+    start = 0 if after is None else next(i for i, line in enumerate(lines) if after in line)
+    return next(i for i, line in enumerate(lines, 1) if i > start and line.strip().startswith(snippet))
+
+
+def outputs_named(result) -> set:
+    """The gradient-mode outputs (out, grad_x, grad_w, grad_a, grad_b) that the failing cases' diagnoses name."""
+    return {d.get("output") for c in failed(result) for d in c["diagnoses"]}
+
+
+def assert_fails(result):
+    assert not result["passed"], "a wrong file passed"
+
+
+def assert_worded(facts):
+    """The diagnosis (or error) has a sentence in both languages."""
+    en, ja = describe(facts, "en"), describe(facts, "ja")
+    assert en.strip() and ja.strip(), (en, ja)
+    assert en != ja, en
+
+
+def value_cases(result) -> list:
+    return [c for c in result["cases"] if c.get("kind") != "reject"]
+
+
+# --- correct but different: PASS ------------------------------------------------------------------------------------
+
+CORRECT = [
+    (AT, "l11_attention_ok_block_n_wider_than_block_m.py"),
+    (AT, "l11_attention_ok_diagonal_block_first.py"),
+    (AT, "l11_attention_ok_split_kv_two_kernels.py"),
+    (OS, "l11_online_softmax_ok_two_rows_per_program.py"),
+    (RB, "l12_rms_backward_ok_one_program_one_launch.py"),
+    (RB, "l12_rms_backward_ok_stage2_two_halves_atomic.py"),
+    (PM, "l13_persistent_matmul_ok_contiguous_tile_ranges.py"),
+    (PM, "l13_persistent_matmul_ok_snake_order_in_group.py"),
+    (SW, "l14_swiglu_ok_autotuned_block_size.py"),
+    (SB, "l14_swiglu_backward_ok_triton_op_register_autograd.py"),
+    (CE, "l14_cross_entropy_ok_row_tiles_online.py"),
+]
+
+
+@pytest.mark.parametrize("exercise, name", CORRECT)
+def test_correct_but_different_passes(worker, exercise, name):
+    result = verify(worker, exercise, name)
+    assert result.get("error") is None, result.get("error")
+    assert result["passed"], [(c["name"], kinds(c)) for c in failed(result)]
+
+
+def test_two_halves_atomic_stage2_keeps_its_bits_in_reverse_order(worker):
+    """Two addends into an exact zero commute: the reversed-order float32 case was checked and kept grad_w."""
+    result = verify(worker, RB, "l12_rms_backward_ok_stage2_two_halves_atomic.py")
+    checked = [c for c in result["cases"] if (c.get("deterministic") or {}).get("checked")]
+    assert len(checked) == 1 and checked[0]["passed"], [c.get("deterministic") for c in result["cases"]]
+
+
+# --- lesson 11: online softmax ----------------------------------------------------------------------------------------
+
+MASK_START = "l11_online_softmax_wrong_pass1_mask_without_chunk_start.py"
+
+
+def test_online_softmax_pass1_mask_without_start_is_an_oob_naming_the_mask(worker):
+    result = verify(worker, OS, MASK_START)
+    assert_fails(result)
+    error = result["error"]
+    assert error["kind"] == "oob" and error["detail"]["arg"] == "input_ptr", error
+    assert error["detail"]["reason"] == "past_end" and "BLOCK_SIZE=64" in error["case"], error
+    assert error["line"] == line_of(MASK_START, "x = tl.load(in_row"), error
+    assert "start + cols" in error["message"] and "mask = cols < n_cols" in error["message"], error["message"]
+    assert_worded(error)
+
+
+# --- lesson 11: attention -----------------------------------------------------------------------------------------------
+
+LOCAL_ROWS = "l11_attention_wrong_causal_mask_block_local_rows.py"
+
+
+def test_attention_causal_mask_on_block_local_rows_fails_rows_past_the_first_query_block(worker):
+    result = verify(worker, AT, LOCAL_ROWS)
+    assert_fails(result)
+    bad = public_failed(result)
+    assert bad and all(c["kwargs"].get("causal") and c["params"]["S"] > 32 for c in bad), [
+        c["name"] for c in bad
+    ]
+    diag = first_diag(result)
+    assert diag["kind"] == "mismatch" and diag["rows"][0][0] == 32, diag
+    assert_worded(diag)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="wrong cause: the lab says loop-steps ('every case whose loop takes one step (S <= BLOCK_N) passes and "
+    "every failing case takes several — check ... the pointers' advance and the running state'), but the "
+    "non-causal S = 20, 37, 45 cases and the causal S = 20 case take several key steps and pass: only causal "
+    "cases with rows >= BLOCK_M = 32 fail; the cause is the causal mask comparing the block-local "
+    "offs_m with the keys' sequence positions (its line)",
+)
+def test_attention_causal_mask_on_block_local_rows_names_the_mask(worker):
+    diag = first_diag(verify(worker, AT, LOCAL_ROWS))
+    assert diag.get("cause") != "loop-steps", diag
+    assert (
+        diag.get("line") == line_of(LOCAL_ROWS, "mask = mask & (offs_m[:, None]")
+        or "causal" in diag["message"]
+    ), diag
+
+
+SCALE = "l11_attention_wrong_explicit_scale_skips_log2e.py"
+
+
+def test_attention_explicit_scale_without_log2e_is_named_as_the_scale(worker):
+    result = verify(worker, AT, SCALE)
+    assert_fails(result)
+    bad = public_failed(result)
+    assert bad and all(c["kwargs"].get("sm_scale") == 0.5 for c in bad), [c["name"] for c in bad]
+    diag = first_diag(result)
+    assert diag.get("cause") == "scale" and diag.get("form") == "ln2", diag
+    assert abs(diag["factor"] - 0.6931) < 1e-3, diag
+    assert "log2(e)" in diag["message"], diag["message"]
+    assert_worded(diag)
+
+
+P_FP16 = "l11_attention_wrong_p_cast_to_float16_hardcoded.py"
+
+
+def test_attention_p_cast_to_float16_is_a_compile_error_at_the_dot_in_bfloat16(worker):
+    result = verify(worker, AT, P_FP16)
+    assert_fails(result)
+    error = result["error"]
+    assert error["kind"] == "compile" and "bfloat16" in error["case"], error
+    assert error["line"] == line_of(P_FP16, "acc = tl.dot(p.to(tl.float16)"), error
+    assert "fp16 and bf16" in error["message"], error["message"]
+    assert_worded(error)
+
+
+SPLIT = "l11_attention_wrong_causal_split_assumes_block_m_multiple.py"
+
+
+def test_attention_causal_split_with_block_n_wider_fails_causal_cases_only(worker):
+    result = verify(worker, AT, SPLIT)
+    assert_fails(result)
+    bad = public_failed(result)
+    assert bad and all(c["kwargs"].get("causal") and c["params"]["S"] > 16 for c in bad), [
+        c["name"] for c in bad
+    ]
+    diag = first_diag(result)
+    assert diag["kind"] == "mismatch" and diag.get("cause") == "variant-only", diag
+    assert_worded(diag)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="vague: the lab says 'every failing case was called with causal=True, sm_scale=0.5 ... check what "
+    "those keywords change'; the cause is the causal split full_end = start_m * BLOCK_M, not a multiple of "
+    "BLOCK_N = 32 > BLOCK_M = 16: the unmasked range(0, full_end, BLOCK_N) runs whole key blocks past the "
+    "query block's first row (future keys seen). The wrong rows are 16-31 of every head: a query block, not the "
+    "scale; the lab could name the full_end line",
+)
+def test_attention_causal_split_with_block_n_wider_names_the_range(worker):
+    diag = first_diag(verify(worker, AT, SPLIT))
+    assert diag.get("line") == line_of(SPLIT, "full_end = start_m * BLOCK_M"), diag
+
+
+def test_attention_torch_softmax_with_triton_pv_is_torch_work(worker):
+    name = "l11_attention_fake_torch_softmax_then_triton_pv.py"
+    result = verify(worker, AT, name)
+    assert_fails(result)
+    diag = first_diag(result)
+    assert diag["kind"] == "torch-work" and diag["line"] == line_of(name, "scores = (q.float() @"), diag
+    assert "_softmax" in diag["message"], diag["message"]
+    assert all("torch-work" in kinds(c) for c in failed(result) if c.get("kind") != "reject")
+    assert_worded(diag)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="interpreter false pass: BLOCK_N = next_power_of_2(S) puts every key in one tile and the kernel does a "
+    "plain (lesson 8) softmax on it: no streaming, no online softmax; right at S <= 45, but at the lesson's GPU "
+    "sizes (S = 4099, D = 128: a 64 x 8192 score tile and an 8192 x 128 V tile) it cannot fit a program. The "
+    "exercise's contract loop = [S, BLOCK_N] is only used to word causes; nothing checks that the key loop "
+    "takes several steps",
+)
+def test_attention_whole_sequence_in_one_key_tile_fails(worker):
+    assert_fails(verify(worker, AT, "l11_attention_wrong_whole_sequence_one_key_block.py"))
+
+
+# --- lesson 12: RMS norm backward -------------------------------------------------------------------------------------
+
+RSTD_PID = "l12_rms_backward_wrong_rstd_loaded_at_program_id.py"
+
+
+def test_rms_backward_rstd_at_program_id_fails_from_row_p_on(worker):
+    result = verify(worker, RB, RSTD_PID)
+    assert_fails(result)
+    bad = public_failed(result)
+    assert bad and all(c["params"]["M"] > 4 for c in bad), [c["name"] for c in bad]  # P = 4 programs
+    assert "out" not in outputs_named(result)
+    diag = first_diag(result)
+    assert diag["output"] == "grad_x" and diag["rows"][0][0] == 4, diag
+    assert_worded(diag)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="vague: grad_x gets 'elements differ ... in rows 4-9' with no cause, and grad_w 'every element of this "
+    "gradient is wrong — check its formula in the backward' (the formula is right); the dx kernel loads "
+    "rstd_ptr + pid instead of rstd_ptr + row: rows p + P, p + 2P, ... use row p's 1/rms (a row-scaled "
+    "x_hat) — the lab could name the rstd load's line",
+)
+def test_rms_backward_rstd_at_program_id_names_the_rstd_load(worker):
+    diag = first_diag(verify(worker, RB, RSTD_PID))
+    assert diag.get("cause") is not None or diag.get("line") == line_of(
+        RSTD_PID, "rstd = tl.load(rstd_ptr + pid)"
+    ), diag
+
+
+def test_rms_backward_mean_term_without_weight_is_along_x_in_grad_x_only(worker):
+    result = verify(worker, RB, "l12_rms_backward_wrong_mean_term_without_weight.py")
+    assert_fails(result)
+    assert outputs_named(result) == {"grad_x"}
+    diag = first_diag(result)
+    assert diag.get("cause") == "along-input" and diag["input"] == "x", diag
+    assert "mean" in diag["message"], diag["message"]
+    assert_worded(diag)
+
+
+def test_rms_backward_stage2_single_program_leaves_dw_columns_unwritten(worker):
+    result = verify(worker, RB, "l12_rms_backward_wrong_stage2_single_program.py")
+    assert_fails(result)
+    bad = public_failed(result)
+    assert bad and all(c["params"]["N"] > 128 for c in bad), [c["name"] for c in bad]
+    assert outputs_named(result) == {"grad_w"}
+    diag = first_diag(result)
+    assert diag["kind"] == "unwritten" and diag.get("cause") == "grid-short", diag
+    assert diag["count"] == 300 - 128, diag
+    assert_worded(diag)
+
+
+# --- lesson 12: RMS norm operators ------------------------------------------------------------------------------------
+
+SCHEMA = "l12_rms_op_wrong_schema_string_without_annotations.py"
+
+
+def test_rms_op_schema_string_without_annotations_fails_at_the_decorator(worker):
+    """torch 2.13's triton_op takes schema= but infers the schema from the type hints anyway."""
+    result = verify(worker, RO, SCHEMA)
+    assert_fails(result)
+    error = result["error"]
+    assert error["kind"] == "runtime" and "type annotation" in error["message"], error
+    assert error["line"] == line_of(SCHEMA, "@triton_op("), error
+    assert_worded(error)
+
+
+NO_DRSTD = "l12_rms_op_wrong_backward_without_rstd_grad_param.py"
+
+
+def test_rms_op_backward_without_rstd_grad_param_is_a_type_error(worker):
+    result = verify(worker, RO, NO_DRSTD)
+    assert_fails(result)
+    error = result["error"]
+    assert error["kind"] == "runtime" and "_backward() takes 2 positional arguments" in error["message"], (
+        error
+    )
+    assert_worded(error)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="vague: the lab relays Python's 'TypeError: _backward() takes 2 positional arguments but 3 were given' "
+    "with no line and no cause; the forward operator returns (y, rstd), so the registered backward receives one "
+    "gradient per output (dy, _drstd): the lab could name the def _backward line and say so (it words the "
+    "related grad-count cause for a wrong number of returned gradients)",
+)
+def test_rms_op_backward_without_rstd_grad_param_names_the_signature(worker):
+    error = verify(worker, RO, NO_DRSTD)["error"]
+    assert error.get("line") == line_of(NO_DRSTD, "def _backward(ctx, dy):"), error
+
+
+def test_rms_op_backward_by_torch_autograd_is_no_kernel_in_the_backward(worker):
+    result = verify(worker, RO, "l12_rms_op_fake_backward_by_torch_autograd.py")
+    assert_fails(result)
+    assert len(failed(result)) == len(value_cases(result))
+    diag = first_diag(result)
+    assert diag["kind"] == "no-kernel-launched" and "backward" in diag["message"], diag
+    assert {"op-not-used", "torch-work"} <= kinds(failed(result)[0])
+    assert_worded(diag)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="false pass: the backward operator's body computes dx and the dy * x_hat rows in torch; only the final "
+    "sum of the M rows into dw is a (wrap_triton) kernel. torch_work.py says it does not see operators "
+    "dispatched inside a triton_op body (lesson 12 has 'its own checks', OpRecorder), and those checks only ask "
+    "that the operators ran and that kernels inside are wrapped",
+)
+def test_rms_op_backward_operator_body_in_torch_fails(worker):
+    assert_fails(verify(worker, RO, "l12_rms_op_fake_bwd_op_body_in_torch.py"))
+
+
+# --- lesson 13: persistent matmul -------------------------------------------------------------------------------------
+
+PID_N = "l13_persistent_matmul_wrong_pid_n_divides_by_group_m.py"
+
+
+def test_persistent_pid_n_by_group_m_fails_the_default_variant_and_names_the_mapping(worker):
+    result = verify(worker, PM, PID_N)
+    assert_fails(result)
+    bad = public_failed(result)
+    assert bad and all("GROUP_M" not in c["kwargs"] and c["params"]["M"] > 1 for c in bad), [
+        c["name"] for c in bad
+    ]
+    case = failed(result)[0]
+    assert {"unwritten", "stored-twice"} <= kinds(case), kinds(case)
+    twice = next(d for d in case["diagnoses"] if d["kind"] == "stored-twice")
+    assert "not GROUP_M" in twice["message"], twice["message"]
+    assert_worded(twice)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="misleading first diagnosis: 'the persistent tile loop never reached some tiles — program pid must take "
+    "tiles pid, pid + P, ...' (cause tile-loop), but the loop is right: every tile id is visited once; the "
+    "mapping sends two ids to one tile (the second diagnosis, stored-twice, says so: 'h, not GROUP_M'). The "
+    "stored-twice diagnosis should come first, or the unwritten one should not blame the loop",
+)
+def test_persistent_pid_n_by_group_m_does_not_blame_the_loop(worker):
+    diag = first_diag(verify(worker, PM, PID_N))
+    assert diag.get("cause") != "tile-loop", diag
+
+
+SWAPPED = "l13_persistent_matmul_wrong_tile_coords_args_swapped.py"
+
+
+def test_persistent_tile_coords_args_swapped_leaves_tiles_unwritten(worker):
+    result = verify(worker, PM, SWAPPED)
+    assert_fails(result)
+    bad = public_failed(result)
+    assert bad and all(c["params"]["M"] > 1 for c in bad), [c["name"] for c in bad]
+    diag = first_diag(result)
+    assert diag["kind"] == "unwritten", diag
+    assert_worded(diag)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="misleading: cause tile-loop, 'the persistent tile loop never reached some tiles — program pid must take "
+    "tiles pid, pid + P, pid + 2P, ...'; the loop is the hint's and visits every tile id; tile_coords is called "
+    "with num_pid_n and num_pid_m swapped, so ids map to tiles below M (masked off) and columns past the first "
+    "tile row's range are never reached — the lab could name the call's line or the mapping",
+)
+def test_persistent_tile_coords_args_swapped_names_the_mapping(worker):
+    diag = first_diag(verify(worker, PM, SWAPPED))
+    assert diag.get("cause") != "tile-loop", diag
+    assert (
+        diag.get("line") == line_of(SWAPPED, "pid_m, pid_n = tile_coords(")
+        or "tile_coords" in diag["message"]
+    )
+
+
+def test_persistent_small_problems_to_torch_are_no_kernel(worker):
+    name = "l13_persistent_matmul_fake_small_problems_to_torch.py"
+    result = verify(worker, PM, name)
+    assert_fails(result)
+    bad = public_failed(result)
+    assert bad and all(c["params"]["M"] < 63 for c in bad), [c["name"] for c in bad]
+    diag = first_diag(result)
+    assert diag["kind"] == "no-kernel-launched", diag
+    work = next(d for d in failed(result)[0]["diagnoses"] if d["kind"] == "torch-work")
+    assert work["line"] == line_of(name, "return (a.float() @ b.float())"), work
+    assert_worded(diag)
+    assert_worded(work)
+
+
+# --- lesson 13: tensor descriptors ------------------------------------------------------------------------------------
+
+B_COORDS = "l13_matmul_descriptors_wrong_b_load_coordinates_swapped.py"
+
+
+def test_descriptors_b_coordinates_swapped_fails_every_multi_step_case(worker):
+    result = verify(worker, MD, B_COORDS)
+    assert_fails(result)
+    bad = public_failed(result)
+    assert bad and all(c["params"]["K"] > 32 for c in bad), [c["name"] for c in bad]
+    diag = first_diag(result)
+    assert diag["kind"] == "mismatch" and diag.get("cause") == "k-steps", diag
+    assert_worded(diag)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="misleading advice: cause k-steps says 'check ... how the A and B pointers advance (BLOCK_K * "
+    "stride_ak, BLOCK_K * stride_bk) and the K mask' — this exercise has no pointers and no masks; the slip is "
+    "b_desc.load([off_n, ki * BLOCK_K]), a descriptor's coordinates in the wrong order ([row, col] of B = "
+    "[ki * BLOCK_K, off_n]); the wording should follow the exercise (descriptor coordinates) or name the load",
+)
+def test_descriptors_b_coordinates_swapped_names_the_descriptor_load(worker):
+    diag = first_diag(verify(worker, MD, B_COORDS))
+    assert "stride_ak" not in diag["message"], diag["message"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="false pass: the 'tensor descriptors' exercise passes with exercise 1's pointer GEMM (tl.load with masks) "
+    "and no tl.make_tensor_descriptor / desc.load anywhere; the lab checks set_allocator (allocator-missing) "
+    "from the source but nothing checks that a descriptor is used",
+)
+def test_descriptors_exercise_without_any_descriptor_fails(worker):
+    assert_fails(verify(worker, MD, "l13_matmul_descriptors_wrong_pointer_loads_no_descriptors.py"))
+
+
+# --- lesson 14: SwiGLU ------------------------------------------------------------------------------------------------
+
+
+def test_swiglu_grid_divided_by_another_block_is_unwritten_by_grid(worker):
+    result = verify(worker, SW, "l14_swiglu_wrong_grid_block_differs_from_launch_block.py")
+    assert_fails(result)
+    bad = public_failed(result)
+    assert bad and all(c["params"]["M"] * c["params"]["N"] > 512 for c in bad), [c["name"] for c in bad]
+    assert all(c["diagnoses"][0]["kind"] == "unwritten" for c in bad)
+    diag = first_diag(result)
+    assert diag.get("cause") == "one-program" and "grid" in diag["message"], diag
+    wide = next(c for c in bad if c["params"] == {"M": 16, "N": 100})["diagnoses"][0]
+    assert wide.get("cause") == "grid-fewer-programs" and "2 programs for 4 blocks" in wide["message"], wide
+    assert_worded(diag)
+    assert_worded(wide)
+
+
+def test_swiglu_silu_in_torch_is_torch_work(worker):
+    name = "l14_swiglu_fake_silu_in_torch_kernel_multiplies.py"
+    result = verify(worker, SW, name)
+    assert_fails(result)
+    assert len(failed(result)) == len(value_cases(result))
+    diag = first_diag(result)
+    assert diag["kind"] == "torch-work" and diag["op"] == "silu", diag
+    assert diag["line"] == line_of(name, "g = F.silu(a.float())"), diag
+    assert_worded(diag)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="false pass: silu(a) computed in the wrapper as a32 / (1 + math.e ** (-a32)) (aten pow with a scalar "
+    "base, then div: not in torch_work.HEAVY, whose exp/sigmoid/silu entries the same formula would hit written "
+    "with torch.exp), the kernel only multiplies by b; F.silu in the same place fails as torch-work",
+)
+def test_swiglu_sigmoid_as_a_power_in_torch_fails(worker):
+    assert_fails(verify(worker, SW, "l14_swiglu_fake_sigmoid_as_power_in_torch.py"))
+
+
+# --- lesson 14: SwiGLU backward ---------------------------------------------------------------------------------------
+
+
+def test_swiglu_backward_dsilu_parenthesis_slip_breaks_grad_a_only(worker):
+    result = verify(worker, SB, "l14_swiglu_backward_wrong_dsilu_parenthesis_slip.py")
+    assert_fails(result)
+    assert outputs_named(result) == {"grad_a"}
+    diag = first_diag(result)
+    assert diag["output"] == "grad_a" and "formula in the backward" in diag["message"], diag
+    assert_worded(diag)
+
+
+NO_DC = "l14_swiglu_backward_wrong_backward_ignores_dc.py"
+
+
+def test_swiglu_backward_without_dc_breaks_both_gradients(worker):
+    result = verify(worker, SB, NO_DC)
+    assert_fails(result)
+    assert outputs_named(result) == {"grad_a", "grad_b"}
+    diag = first_diag(result)
+    assert diag["kind"] == "mismatch" and diag["output"] == "grad_a", diag
+    assert_worded(diag)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="vague: 'every element of this gradient is wrong — check its formula in the backward', for grad_a and "
+    "grad_b alike; both are exactly the reference divided by dc element by element (the local derivative "
+    "stored, the chain rule's upstream gradient never loaded) — a fact the lab can measure, as it does for "
+    "inputs never loaded (input-unread)",
+)
+def test_swiglu_backward_without_dc_names_the_upstream_gradient(worker):
+    diag = first_diag(verify(worker, SB, NO_DC))
+    assert "dc" in diag["message"] or "upstream" in diag["message"], diag["message"]
+
+
+def test_swiglu_backward_straight_through_is_no_kernel_in_the_backward(worker):
+    name = "l14_swiglu_backward_fake_straight_through_autograd.py"
+    result = verify(worker, SB, name)
+    assert_fails(result)
+    assert len(failed(result)) == len(value_cases(result))
+    diag = first_diag(result)
+    assert diag["kind"] == "no-kernel-launched" and "backward" in diag["message"], diag
+    work = next(d for d in failed(result)[0]["diagnoses"] if d["kind"] == "torch-work")
+    assert work["line"] == line_of(name, "ref = torch.nn.functional.silu(a) * b"), work
+    assert_worded(diag)
+
+
+# --- lesson 14: cross-entropy -----------------------------------------------------------------------------------------
+
+OLD_MAX = "l14_cross_entropy_wrong_block_terms_against_old_max.py"
+
+
+def test_cross_entropy_terms_against_old_max_is_inf_in_every_row(worker):
+    result = verify(worker, CE, OLD_MAX)
+    assert_fails(result)
+    assert len(public_failed(result)) == 10  # 9 fixed cases and the far-rows one
+    assert all(c["diagnoses"][0]["kind"] == "nan" for c in failed(result))
+    four = next(c for c in failed(result) if c["params"] == {"M": 4, "V": 300})["diagnoses"][0]
+    assert four["ranges"] == [[0, 3]], four  # every row, not only the lifted row 0
+    assert_worded(first_diag(result))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="wrong cause: the first case (M = 1) is blamed on the high_row contract ('the lab lifted row 0 of "
+    "logits by 100: exp overflows there unless the row's max is subtracted first'), but every row of every "
+    "other case is inf too (M = 4: rows 0-3); the cause is exp(x - m) taken against the old running max (the "
+    "-1e30 sentinel on the first block): the old-max cause only fires for a state started at -inf",
+)
+def test_cross_entropy_terms_against_old_max_is_not_blamed_on_the_high_row(worker):
+    diag = first_diag(verify(worker, CE, OLD_MAX))
+    assert diag.get("cause") != "high-row", diag
+
+
+LOSS_OFFSET = "l14_cross_entropy_wrong_loss_stored_at_logits_row_offset.py"
+
+
+def test_cross_entropy_loss_at_logits_row_offset_is_an_oob_store_naming_the_stride(worker):
+    result = verify(worker, CE, LOSS_OFFSET)
+    assert_fails(result)
+    error = result["error"]
+    assert error["kind"] == "oob" and error["detail"]["arg"] == "loss_ptr", error
+    assert error["line"] == line_of(LOSS_OFFSET, "tl.store(loss_ptr + row * stride_row"), error
+    assert "stride_row" in error["message"], error["message"]
+    assert_worded(error)
+
+
+def test_cross_entropy_small_vocab_to_torch_is_no_kernel(worker):
+    name = "l14_cross_entropy_fake_small_vocab_to_torch.py"
+    result = verify(worker, CE, name)
+    assert_fails(result)
+    bad = public_failed(result)
+    assert bad and all(c["params"]["V"] <= 1024 for c in bad), [c["name"] for c in bad]
+    diag = first_diag(result)
+    assert diag["kind"] == "no-kernel-launched", diag
+    assert "torch" in summary(result, "en") and summary(result, "ja")
+    assert_worded(diag)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="false pass: the logsumexp is numpy's (np.logaddexp.reduce on logits.cpu().numpy()), the kernel only "
+    "gathers logits[row, target] and stores lse - x_t; torch_work follows aten operators only, and the "
+    "copied-answer rule needs a launch that read no input (this one reads the logits)",
+)
+def test_cross_entropy_numpy_logsumexp_handed_to_a_gather_kernel_fails(worker):
+    assert_fails(verify(worker, CE, "l14_cross_entropy_fake_numpy_logsumexp_kernel_gathers.py"))
