@@ -370,15 +370,13 @@ def test_rms_chunked_two_pass_fails_on_bytes_not_values(worker):
     assert all(kinds(c) == {"perf-bytes"} for c in bad), [(c["name"], kinds(c)) for c in bad]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "vague: 'correct, but the kernel moved 16 bytes where 12 are enough ... it reads some data more than "
-        "once' names neither what is read twice nor where: x, loaded in both loops (the second loop's "
-        "tl.load of x). The message should name x (or its second load's line)."
-    ),
-)
 def test_rms_chunked_two_pass_names_x(worker):
-    message = first_message(verify(worker, RMS, CHUNKED))
+    """Was vague ('it reads some data more than once'): the interpreter now records the first load by which a
+    program reads elements it had loaded before (stats `reread`), so perf-bytes names x_ptr and line 37."""
+    result = verify(worker, RMS, CHUNKED)
+    message = first_message(result)
     second_load = line_of(CHUNKED, "x = tl.load(x_row + cols * stride_xn, mask=mask")
     assert re.search(r"\bx(_ptr)?\b", message) or f"line {second_load}" in message, message
+    diag = first_diag(result)
+    assert diag["reread"] == [{"arg": "x_ptr", "line": second_load}] and diag["line"] == second_load, diag
+    assert f"{second_load} 行目" in describe(diag, "ja") and "x_ptr" in describe(diag, "ja")

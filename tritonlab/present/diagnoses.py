@@ -2437,6 +2437,25 @@ def _input_modified(f: Facts) -> Said:
 @says(Kind.PERF_BYTES)
 def _perf_bytes(f: Facts) -> Said:
     moved, budget = f"{int(f['moved'] or 0):,}", f"{int(f['budget'] or 0):,}"
+    reread = [r for r in f["reread"] or [] if isinstance(r, dict) and r.get("arg") and r.get("line")][:3]
+    if f["loaded"] is not None and f["reads"] is not None and reread:
+        loaded, reads = f"{int(f['loaded']):,}", f"{int(f['reads']):,}"
+        en = "; ".join(
+            f"{r['arg']} is loaded again at line {r['line']}, by a program that had already loaded those elements"
+            for r in reread
+        )
+        ja = "。".join(
+            f"{r['arg']} は {r['line']} 行目で、同じプログラムがすでに読んだ要素をもう一度読んでいます"
+            for r in reread
+        )
+        return Said(
+            f"correct, but the kernel moved {moved} bytes where {budget} are enough: it loaded {loaded} bytes "
+            f"where {reads} are enough: {en} — keep what the second pass needs from the first (or compute it "
+            "in one pass)",
+            f"結果は正しいものの、{budget} バイトで足りるところを {moved} バイト転送しています。読み込みは "
+            f"{reads} バイトで足りるところを {loaded} バイトです。{ja}。2 回目に必要なものは 1 回目で保持するか、"
+            "1 回の走査で計算してください",
+        )
     if f["loaded"] is not None and f["reads"] is not None:
         loaded, reads = f"{int(f['loaded']):,}", f"{int(f['reads']):,}"
         return Said(

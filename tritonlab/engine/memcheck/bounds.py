@@ -234,6 +234,9 @@ class MemcheckStats:
     # runs them at once and in any order: a "last program sums the partial rows" kernel reads rows not yet
     # written
     cross_reads: list[dict] = dataclasses.field(default_factory=list)
+    # per kernel argument, the first load by which one program read elements it had already loaded (a second
+    # pass over x), with its line: the judge names what a perf-bytes overrun re-reads
+    reread: list[dict] = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -253,6 +256,7 @@ class _Launch:
     # addresses that program had loaded (with the store's line), and whether a lock (atomic_cas) was taken
     program: tuple = ()
     program_loads: list = dataclasses.field(default_factory=list)
+    program_spans: list = dataclasses.field(default_factory=list)  # (min, max) address of each kept load
     program_loaded: int = 0
     stores: list = dataclasses.field(default_factory=list)
     rmw: list = dataclasses.field(default_factory=list)
@@ -681,10 +685,14 @@ class InterpreterMemcheck:
         program = tuple(getattr(self._builder, "grid_idx", None) or (0, 0, 0))
         if program != launch.program:
             launch.program, launch.program_loads, launch.program_loaded = program, [], 0
+            launch.program_spans = []
             launch.order.setdefault(program, len(launch.order))
         if access == "load":
+            if launch.program_spans and len(self.stats.reread) < 8:
+                self._note_reread(launch, addrs)
             if launch.program_loaded + addrs.size <= self.RACE_LOADS:
                 launch.program_loads.append(addrs.copy())
+                launch.program_spans.append((addrs.min(), addrs.max()))
                 launch.program_loaded += int(addrs.size)
             if not launch.atomics and launch.read_total + addrs.size <= self.CROSS_READS:
                 launch.reads.append((program, self._source_line(launch)[1], addrs.copy()))
@@ -699,6 +707,19 @@ class InterpreterMemcheck:
             if again.size and len(launch.rmw) < 64:
                 _, line = self._source_line(launch)
                 launch.rmw.append((line, again))
+
+    def _note_reread(self, launch: _Launch, addrs: np.ndarray) -> None:
+        """This program loads elements it loaded before: the argument and the line, once per argument."""
+        low, high = addrs.min(), addrs.max()
+        near = [i for i, (lo, hi) in enumerate(launch.program_spans) if lo <= high and hi >= low]
+        if not near:
+            return
+        region = _region_of(launch.regions, int(addrs.reshape(-1)[0]))
+        if region is None or any(r["arg"] == region.name for r in self.stats.reread):
+            return
+        if np.isin(addrs, np.concatenate([launch.program_loads[i] for i in near])).any():
+            _, line = self._source_line(launch)
+            self.stats.reread.append({"arg": region.name, "line": line})
 
     def _find_race(self, launch: _Launch) -> None:
         """After a launch: elements stored by two or more programs, one of which loaded it before its store.

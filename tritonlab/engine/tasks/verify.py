@@ -1245,6 +1245,21 @@ def judge_case(
         # store beyond the output (rstd kept for the backward, Liger's way) is a design choice, not a re-read
         output_bytes = got.numel() * got.element_size()
         if moved > limit and loaded > limit - output_bytes:
+            reread = [
+                r
+                for r in stats.get("reread") or []
+                if isinstance(r, dict) and isinstance(r.get("arg"), str) and isinstance(r.get("line"), int)
+            ][:3]
+            again = (
+                ": "
+                + "; ".join(
+                    f"{r['arg'][:60]} is loaded again at line {r['line']}, by a program that had already "
+                    "loaded those elements"
+                    for r in reread
+                )
+                if reread
+                else " — it reads some data more than once"
+            )
             diagnoses.append(
                 {
                     "kind": "perf-bytes",
@@ -1252,9 +1267,11 @@ def judge_case(
                     "budget": limit,
                     "loaded": loaded,
                     "reads": int(limit - output_bytes),
+                    "reread": [{"arg": r["arg"][:60], "line": r["line"]} for r in reread],
+                    "line": reread[0]["line"] if reread else None,
                     "message": f"correct, but the kernel moved {moved:,} bytes where {int(limit):,} are "
-                    f"enough: it loaded {loaded:,} bytes where {int(limit - output_bytes):,} are enough — it "
-                    "reads some data more than once",
+                    f"enough: it loaded {loaded:,} bytes where {int(limit - output_bytes):,} are "
+                    f"enough{again}",
                 }
             )
     case["passed"] = not diagnoses
