@@ -281,16 +281,10 @@ def test_persistent_tiles_per_sm_floor_fails_only_with_a_remainder(worker):
     assert diag["tiles"] == 10 and diag["programs"] == 3, diag
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="vague: the lab says 'the persistent tile loop never reached some tiles — program pid must take tiles "
-    "pid, pid + P, … while below num_tiles' with no line; the learner's loop does step by NUM_SMS: what is "
-    "missing is the remainder, tiles_per_SM = num_tiles // NUM_SMS without the +1 for programs below "
-    "num_tiles % NUM_SMS — the lab should name that line (or the loop's) and the remainder",
-)
 def test_persistent_tiles_per_sm_floor_names_the_remainder(worker):
+    """Was vague (the generic tile-loop advice, no line): the floor-divided count is named now."""
     diag = first_diag(verify(worker, PM, FLOOR))
+    assert diag["count_name"] == "tiles_per_SM" and "num_tiles % P" in describe(diag, "ja"), diag
     lines = {
         line_of(FLOOR, "tiles_per_SM = num_tiles // NUM_SMS"),
         line_of(FLOOR, "for _ in range(0, k_tiles"),
@@ -322,16 +316,16 @@ def test_descriptors_c_tiled_by_block_k_fails_on_the_block_n_64_variant(worker):
     assert all(c["passed"] for c in result["cases"] if "BLOCK_N=64" not in c["name"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="vague: the lab relays Triton's \"AssertionError: expected value shape ['32', '32'], got "
-    "['constexpr[32]', 'constexpr[64]']\" at the store; it should say that c_desc's block_shape [BLOCK_M, "
-    "BLOCK_K] (its line) does not match the [BLOCK_M, BLOCK_N] tile stored through it",
-)
 def test_descriptors_c_tiled_by_block_k_names_the_block_shape(worker):
-    message = first_message(verify(worker, MD, C_BLOCK))
+    """Was Triton's raw 'expected value shape' assertion; now cause descriptor-block-shape with c_desc's line."""
+    result = verify(worker, MD, C_BLOCK)
+    message = first_message(result)
     assert "block_shape" in message and "BLOCK_K" in message, message
+    error = result["error"]
+    assert error["cause"] == "descriptor-block-shape" and error["descriptor"] == "c_desc", error
+    assert error["descriptor_line"] == line_of(C_BLOCK, "c_desc = tl.make_tensor_descriptor("), error
+    assert error["tile"] == [32, 64] and error["block"] == [32, 32], error
+    assert "block_shape" in describe(error, "ja") and "c_desc" in describe(error, "ja")
 
 
 def test_descriptors_tma_check_in_elements_refuses_a_valid_shape(worker):

@@ -1041,11 +1041,67 @@ def _short_axis(
 _POINTERS_GREW = re.compile(r"Expected pointer argument to have shape (\[.*?\]) but got (\[.*\])")
 
 
+_DESC_SHAPE = re.compile(r"expected value shape \[([^\]]*)\], got \[(.*)\]")
+
+
+def _shape_numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"(\d+)", text)]
+
+
+def explain_descriptor_shape(info: dict, file: str | None = None) -> bool:
+    """Triton: "expected value shape ['32', '32'], got ['constexpr[32]', 'constexpr[64]']" at
+    `desc.store(...)`: the tile stored through a tensor descriptor is not the descriptor's block_shape. Names the descriptor, its
+    block_shape as written and that line (cause `descriptor-block-shape`; facts `descriptor`, `block_shape`,
+    `block`, `tile`, `descriptor_line`)."""
+    found = _DESC_SHAPE.search(str(info.get("message", "")))
+    line = info.get("line")
+    if not found or not file or not isinstance(line, int):
+        return False
+    try:
+        source = Path(file).read_text(encoding="utf-8")
+        tree = ast.parse(source)
+    except (OSError, SyntaxError, ValueError):
+        return False
+    lines = source.splitlines()
+    store = re.search(r"(\w+)\.store\(", lines[line - 1]) if 0 < line <= len(lines) else None
+    if store is None:
+        return False
+    name = store.group(1)
+    made, written = None, None
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        if not any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            continue
+        call = node.value
+        shape = next((k.value for k in call.keywords if k.arg == "block_shape"), None)
+        if shape is None and len(call.args) >= 2 and ast.unparse(call.func).endswith("from_tensor"):
+            shape = call.args[1]
+        if shape is None and len(call.args) >= 4:
+            shape = call.args[3]
+        if shape is not None:
+            made, written = node.lineno, ast.get_source_segment(source, shape)
+            break
+    block, tile = _shape_numbers(found.group(1)), _shape_numbers(found.group(2))
+    info.update(cause="descriptor-block-shape", descriptor=name, block=block, tile=tile)
+    if made is not None:
+        info.update(descriptor_line=made, block_shape=(written or "")[:80])
+    shown = f"block_shape {written} (line {made}), that is {block}" if made else f"block shape {block}"
+    info["message"] = (
+        f"the tile stored through {name} has shape {tile}, but {name} was made with {shown}: a tensor "
+        "descriptor loads and stores tiles of its own block shape — make its block_shape the stored tile's "
+        "(for C, [BLOCK_M, BLOCK_N])"
+    )
+    return True
+
+
 def explain_shape_error(exc: BaseException, info: dict, file: str | None = None) -> None:
     """Triton says "Cannot make_shape_compatible: incompatible dimensions at index 0: 128 and 16". The two
     whole shapes are still in the frame that raised it: name them, say which one is the pointer block, and
     when one is the other reversed, name the fix (tl.trans). Adds facts `cause`, `value_shape`,
     `pointer_shape`/`shapes`."""
+    if explain_descriptor_shape(info, file):
+        return
     grown = _POINTERS_GREW.search(str(info.get("message", "")))
     if grown:
         # Triton 3.9: the value (or the mask) broadcast the store's pointers up to a bigger block

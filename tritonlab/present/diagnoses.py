@@ -284,6 +284,21 @@ def _compile(f: Facts) -> Said:
             f"{name} は実行時の引数です。range({name})(または tl.range)を使うか、{name} を tl.constexpr に"
             "してください。インタプリタでは動いてしまいますが、GPU ではコンパイルできません",
         )
+    if f["cause"] == "descriptor-block-shape" and f["descriptor"]:
+        name, tile, block = f["descriptor"], f["tile"], f["block"]
+        if f["descriptor_line"]:
+            made_en = f"block_shape {f['block_shape']} (line {f['descriptor_line']}), that is {block}"
+            made_ja = f"block_shape {f['block_shape']}({f['descriptor_line']} 行目)、つまり {block}"
+        else:
+            made_en, made_ja = f"block shape {block}", f"ブロック形状 {block}"
+        return Said(
+            f"the tile stored through {name} has shape {tile}, but {name} was made with {made_en}: a tensor "
+            "descriptor loads and stores tiles of its own block shape — make its block_shape the stored tile's "
+            "(for C, [BLOCK_M, BLOCK_N])",
+            f"{name} を通してストアするタイルの形は {tile} ですが、{name} は {made_ja} で作られています。"
+            "テンソルディスクリプタが読み書きするのは自分のブロック形状のタイルだけです。block_shape をストアする"
+            "タイルの形(C なら [BLOCK_M, BLOCK_N])にしてください",
+        )
     if f["cause"] == "dot-too-small" and f["k"] and isinstance(f["config"], dict) and f["config"]:
         k = f["k"]
         shown = "{" + ", ".join(f"{name}={value}" for name, value in f["config"].items()) + "}"
@@ -1296,6 +1311,18 @@ def _unwritten(f: Facts) -> Said:
             f"グリッドは {number(tiles)} タイルに対して {number(programs)} プログラムを起動しているのに、"
             f"{number(count)} 要素が書き込まれていません。同じタイルを書いたプログラムがあります。"
             "プログラム ID をタイルの行と列(pid_m, pid_n)に分ける計算を確認してください",
+        )
+    if cause == "tile-loop" and f["line"] and f["count_name"]:
+        line, name, text = f["line"], f["count_name"], verbatim(f["count_text"] or "num_tiles // P")
+        return Said(
+            f"{_n(count, 'en', 'element was', 'elements were', '')} never written: the tile loop's count {name} = "
+            f"{text} (line {line}) is rounded down — when num_tiles is not a multiple of the program count P, "
+            "the last num_tiles % P tiles get no program: give the programs below num_tiles % P one more tile, or "
+            "loop for tile_id in range(pid, num_tiles, P)",
+            f"{number(count)} 要素が書き込まれていません。{line} 行目のタイルループの回数 {name} = {text} は"
+            "切り捨てです。num_tiles がプログラム数 P の倍数でないと、最後の num_tiles % P 個のタイルを受け持つ"
+            "プログラムがありません。num_tiles % P 未満のプログラムにタイルを 1 つ追加するか、"
+            "for tile_id in range(pid, num_tiles, P) でループしてください",
         )
     if cause == "tile-loop" and f["line"]:
         loop = f["line"]

@@ -1196,6 +1196,17 @@ def judge_case(
                 "tiles",
             ):
                 diag["cause"] = "tile-loop"
+                floor = _floor_tile_count(learner_file)
+                if floor is not None:
+                    line, name, text = floor
+                    diag.update(line=line, count_name=name, count_text=text)
+                    diag["message"] = (
+                        f"{diag.get('count')} elements were never written: the tile loop's count {name} = "
+                        f"{text} (line {line}) is rounded down — when num_tiles is not a multiple of the "
+                        "program count P, the last num_tiles % P tiles get no program: give the programs "
+                        "below num_tiles % P one more tile, or loop for tile_id in range(pid, num_tiles, P)"
+                    )
+                    continue
                 diag["message"] = (
                     f"{diag.get('count')} elements were never written: the persistent tile loop never "
                     "reached some tiles — with P programs, program pid must take tiles pid, pid + P, "
@@ -2246,6 +2257,39 @@ def _loop_has_step(path: str | None) -> bool:
                 if not (isinstance(step, ast.Constant) and step.value == 1):
                     return True
     return False
+
+
+def _floor_tile_count(path: str | None) -> tuple[int, str, str] | None:
+    """(line, name, text) of `tiles_per_SM = num_tiles // NUM_SMS`: a floor division assigned to a name that
+    a for loop's range uses, with no `name += ...` anywhere (the tutorial adds one for the programs below
+    num_tiles % NUM_SMS). None otherwise."""
+    import ast
+
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    bumped = {
+        n.target.id for n in ast.walk(tree) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)
+    }
+    in_loops = {
+        n.id
+        for loop in ast.walk(tree)
+        if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call)
+        for n in ast.walk(loop.iter)
+        if isinstance(n, ast.Name)
+    }
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.BinOp)
+            and isinstance(node.value.op, ast.FloorDiv)
+        ):
+            name = node.targets[0].id
+            if name in in_loops and name not in bumped:
+                return node.lineno, name, ast.unparse(node.value)[:60]
+    return None
 
 
 def _floor_loop(path: str | None) -> tuple[int, str] | None:
