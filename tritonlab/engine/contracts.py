@@ -1050,9 +1050,9 @@ def _shape_numbers(text: str) -> list[int]:
 
 def explain_descriptor_shape(info: dict, file: str | None = None) -> bool:
     """Triton: "expected value shape ['32', '32'], got ['constexpr[32]', 'constexpr[64]']" at
-    `desc.store(...)`: the tile stored through a tensor descriptor is not the descriptor's block_shape. Names the descriptor, its
-    block_shape as written and that line (cause `descriptor-block-shape`; facts `descriptor`, `block_shape`,
-    `block`, `tile`, `descriptor_line`)."""
+    `desc.store(...)`: the tile stored through a tensor descriptor is not the descriptor's block_shape. Names
+    the descriptor, its block_shape as written and that line (cause `descriptor-block-shape`; facts
+    `descriptor`, `block_shape`, `block`, `tile`, `descriptor_line`)."""
     found = _DESC_SHAPE.search(str(info.get("message", "")))
     line = info.get("line")
     if not found or not file or not isinstance(line, int):
