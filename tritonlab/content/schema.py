@@ -135,6 +135,7 @@ VERIFY = Table(
                 "store_once": BOOL,
                 "loop": ListOf(TEXT),
                 "scale": ListOf(TEXT),
+                "log_term": TEXT,
                 "autotune": Table(
                     {
                         "configs_function": TEXT,

@@ -9,6 +9,8 @@ here is a measurement, not a guess.
 - `scale`: the output equals the reference with the scale keyword (contract `scale = [keyword, default]`)
   set to another value — the softmax is sharper or flatter than asked (the scale applied twice, or not at
   all, exp for exp2, ...).
+- `log-units`: the output equals the reference plus (log2(e) - 1) times its natural-log term (contract
+  `log_term`, e.g. the row's logsumexp): a base-2 logarithm (tl.log2 after exp2) never converted back by ln 2.
 - `lead_rows` (a fact for the cross-case pattern `masked-block`): the inf/NaN rows are exactly the first k
   positions along the streamed axis, the rows a causal mask lets see the fewest keys.
 - `along-input` (gradients): every wrong row of grad_x is the right one plus a multiple of that row of x —
@@ -249,6 +251,71 @@ def explain(
     if fit is not None:
         diag.update(cause="scale", **fit)
         diag["message"] = _scale_message(diag)
+
+
+def log_units(
+    diagnoses: list,
+    exercise,
+    got: torch.Tensor,
+    expected: torch.Tensor,
+    inputs: dict,
+    params: dict,
+    kwargs: dict,
+    atol: float,
+    rtol: float,
+    file: str | None = None,
+) -> None:
+    """A mismatch with no cause yet where got = expected + (c - 1) · term, term being the contract `log_term`
+    (the natural log the answer contains, e.g. torch.logsumexp(logits.float(), dim=1)): c = log2(e) is that
+    log left in base 2 (cause `log-units`, `base` 2, `line` of the learner's first tl.log2); c = ln 2 is a
+    natural log used where base 2 belongs (`base` "e")."""
+    expression = (exercise.verify.contracts or {}).get("log_term")
+    diag = _unexplained(diagnoses)
+    if not expression or diag is None or not got.is_floating_point():
+        return
+    try:
+        with torch.no_grad():
+            term = exercise_env.reference(exercise, dict(inputs), params, dict(kwargs), expression=expression)
+    except Exception:  # noqa: BLE001 - a term the case cannot evaluate: nothing to say
+        return
+    if not isinstance(term, torch.Tensor) or term.shape != expected.shape:
+        return
+    base = expected.detach().double().to(got.device)
+    t = term.detach().double().to(got.device)
+    for factor, name in ((LOG2_E, 2), (1 / LOG2_E, "e")):
+        if bool((t.abs() > 0).any()) and _close(got, base + (factor - 1.0) * t, atol, rtol):
+            line = _first_call(file, "log2") if name == 2 else None
+            diag.update(cause="log-units", base=name, term=expression, line=line)
+            diag["message"] = (
+                f"{head(diag)}: the output equals the answer with its logarithm ({expression}) left in "
+                "base 2 — a log2 of a sum of exp2 terms is the natural log times log2(e): multiply it by "
+                "ln 2 "
+                "(0.6931…) before using it" + (f" (line {line})" if line else "")
+                if name == 2
+                else f"{head(diag)}: the output equals the answer with its logarithm ({expression}) taken in "
+                "base e where base 2 belongs: divide it by ln 2"
+            )
+            return
+
+
+def _first_call(file: str | None, name: str) -> int | None:
+    """The line of the first call of `name` (tl.log2, math.log2, log2) in the learner's file, or None."""
+    import ast
+
+    if not file:
+        return None
+    try:
+        with open(file, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    calls = [
+        n.lineno
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call)
+        and (n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", None)) == name
+    ]
+    return min(calls) if calls else None
 
 
 def softmax_temperature(

@@ -2007,6 +2007,23 @@ def _pattern(f: Facts) -> Said | None:
             f"は {ja(f['asked'])} です。カーネルが違う分岐に入っています。"
             + (f"{line} 行目の条件を確認してください" if line else "分岐を選ぶ条件を確認してください"),
         )
+    if cause == "log-units":
+        term, line = verbatim(f["term"] or "log"), f["line"]
+        if f["base"] == "e":
+            return Said(
+                f"the output equals the answer with its logarithm ({term}) taken in base e where base 2 belongs: "
+                "divide it by ln 2",
+                f"出力は、答えの対数({term})を底 2 にすべきところを自然対数のまま使った値になっています。"
+                "ln 2 で割ってください",
+            )
+        at_en = f" (line {line})" if line else ""
+        at_ja = f"({line} 行目)" if line else ""
+        return Said(
+            f"the output equals the answer with its logarithm ({term}) left in base 2{at_en} — a log2 of a sum of "
+            "exp2 terms is the natural log times log2(e): multiply it by ln 2 (0.6931…) before using it",
+            f"出力は、答えの対数({term})を底 2 のまま使った値になっています{at_ja}。exp2 の和の log2 は"
+            "自然対数の log2(e) 倍です。使う前に ln 2(0.6931…)を掛けてください",
+        )
     if cause == "negatives-zeroed":
         count, asked, line = f["count"], f["activation"], f["line"]
         what_en = f"activation={asked!r}" if asked else "no activation"

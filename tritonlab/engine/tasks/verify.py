@@ -1226,6 +1226,9 @@ def judge_case(
     refit.input_axis(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, atol, rtol)
     refit.input_terms(report.get("diagnoses", []), got, expected, inputs, atol, rtol)
     refit.softmax_temperature(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, atol, rtol)
+    refit.log_units(
+        report.get("diagnoses", []), exercise, got, expected, inputs, params, kwargs, atol, rtol, learner_file
+    )
     if blocks:
         case["meta"] = dict(blocks)  # the tile sizes of the learner's launch: a K-loop pattern reads BLOCK_K
         _k_loop(report.get("diagnoses", []), got, inputs, params, blocks, kwargs, atol, rtol)
