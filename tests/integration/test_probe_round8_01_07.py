@@ -204,18 +204,25 @@ def test_grid_size_fixed_grid_first_diagnosis_names_the_constant(worker):
 # --- lesson 4: masks, dtypes ----------------------------------------------------------------------------------------
 
 
-def test_fix_oob_scalar_program_mask_stops_at_the_load(worker):
+def test_fix_oob_scalar_program_mask_skips_the_partial_block(worker):
+    """Triton 3.9's interpreter used to refuse the broadcast scalar mask ("mask has unsupported dtype"); it is
+    repaired (interpreter_support.repair_int_masks) and runs as a GPU does: the partial block is never
+    written, and the judge names the per-program mask and its line."""
     name = "l04_fix_oob_wrong_skips_partial_block.py"
-    stops_at(verify(worker, FO, name), "runtime", name, "x = tl.load(x_ptr + offsets, mask=full_block")
+    result = verify(worker, FO, name)
+    assert not result["passed"] and result.get("error") is None, result.get("error")
+    diag = first_diag(result)
+    assert diag["kind"] == "unwritten" and diag["cause"] == "masked-off" and diag["per_program"], diag
+    assert diag["line"] == 18 and "n_elements" in diag["mask"], diag
 
 
 def test_fix_oob_scalar_program_mask_is_explained(worker):
-    """Was Triton's raw 'ValueError: mask has unsupported dtype'; now cause mask-not-lanes (learner.classify)."""
+    """Was Triton's raw 'ValueError: mask has unsupported dtype'; now the per-program mask is named."""
     result = verify(worker, FO, "l04_fix_oob_wrong_skips_partial_block.py")
     message = first_message(result)
-    assert "unsupported dtype" not in message or "scalar" in message, message
-    assert "offsets" in message, message
-    assert (result.get("error") or {}).get("cause") == "mask-not-lanes", result.get("error")
+    assert "unsupported dtype" not in message, message
+    assert "offsets" in message and "one value for the whole program" in message, message
+    assert "18 行目" in describe(first_diag(result), "ja")
 
 
 def test_runtime_shape_square_in_fp16_is_named_a_16_bit_rounding(worker):

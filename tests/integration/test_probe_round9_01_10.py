@@ -127,60 +127,43 @@ def test_tutorial_names_autotune_ran_the_pinned_configs(worker):
     assert any("@autotune=largest" in n for n in names) and any("@autotune=smallest" in n for n in names)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false fail: `mask = (cols < n_cols) & (row < n_rows)` (a block of booleans and the row's scalar guard) "
-    "is valid Triton, but Triton 3.9's interpreter computes that `&` as int32 data and its store raises 'mask has "
-    "unsupported dtype'; the lab then blames the learner (cause mask-not-lanes: 'a comparison of scalars ... build "
-    "it from the offsets') on the load that uses the mask. Right verdict: PASS (or at least no learner-blaming cause).",
-)
 def test_softmax_rows_static_range_row_loop_passes(worker):
+    """Was a false fail: Triton 3.9's interpreter held the `&` of a boolean block and the row's scalar guard
+    as int32 and refused it; interpreter_support.repair_int_masks gives its C++ side booleans."""
     result = verify(worker, SR, "l08_softmax_rows_ok_static_range_row_loop.py")
     assert result.get("error") is None, result.get("error")
     assert result["passed"]
 
 
-def test_softmax_rows_scalar_row_guard_is_blamed_on_the_learner_today(worker):
-    """What the lab says today (the xfail above states the right verdict)."""
-    name = "l08_softmax_rows_ok_static_range_row_loop.py"
-    error = verify(worker, SR, name)["error"]
-    assert error["kind"] == "runtime" and error.get("cause") == "mask-not-lanes", error
-    assert error["line"] == line_of(name, "x = tl.load("), error  # the load that first uses the mask
-    said(error)
-
-
 # --- fakes: FAIL ------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass: the file replaces json.dumps (not watched by integrity.py: LIBRARIES is torch, "
-    "torch.serialization, numpy, builtins) and rewrites the runner's provenance facts on their way to the judge; "
-    "x.clone() from torch is returned and every case passes. Right verdict: FAIL (tampered, or not-kernel-output "
-    "as without the patch).",
-)
 def test_fake_json_dumps_patch_fails(worker):
-    assert_fails(verify(worker, CP, "l02_copy_wrong_fake_json_dumps_patch.py"))
+    """Was a false pass: json.dumps (the runner's result channel) was rewritten; json is watched now."""
+    result = verify(worker, CP, "l02_copy_wrong_fake_json_dumps_patch.py")
+    assert_fails(result)
+    assert result["error"]["kind"] == "tampered" and "json.dumps" in result["error"]["changed"], result[
+        "error"
+    ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass: torch's answer = x + y is stored by a kernel that also loads x and y (a 'NaN guard'); "
-    "Provenance.copied skips a launch that loaded an input (t37), and x + y is elementwise (not torch-work). "
-    "Right verdict: FAIL (copied-answer: every stored value is torch's tensor).",
-)
 def test_fake_answer_through_nan_guard_fails(worker):
-    assert_fails(verify(worker, AD, "l05_add_wrong_fake_answer_through_nan_guard.py"))
+    """Was a false pass: torch's x + y handed to a kernel that 'guards' it. torch-work with `handed`."""
+    result = verify(worker, AD, "l05_add_wrong_fake_answer_through_nan_guard.py")
+    assert_fails(result)
+    assert not public_passed(result)
+    diag = first_diag(result)
+    assert diag["kind"] == "torch-work" and diag["op"] == "add" and diag["handed"], diag
+    said(diag)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass: the wrapper computes z = torch.addcmul(b, x, w) and the kernel only applies GELU to z; "
-    "the kernel never loads x, w or b (the exercise is to fuse x * w + b). Right verdict: FAIL (input-unread or "
-    "torch-work).",
-)
 def test_fake_gelu_over_torch_preactivation_fails(worker):
-    assert_fails(verify(worker, FG, "l01_fused_gelu_wrong_fake_gelu_over_torch_preactivation.py"))
+    """Was a false pass: torch.addcmul(b, x, w) handed to a kernel that only applies GELU."""
+    result = verify(worker, FG, "l01_fused_gelu_wrong_fake_gelu_over_torch_preactivation.py")
+    assert_fails(result)
+    assert not public_passed(result)
+    diag = first_diag(result)
+    assert diag["kind"] == "torch-work" and diag["op"] == "addcmul" and diag["handed"], diag
 
 
 def test_fake_float64_softmax_cast_kernel_is_torch_work(worker):

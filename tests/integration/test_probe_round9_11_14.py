@@ -526,15 +526,12 @@ def test_swiglu_silu_in_torch_is_torch_work(worker):
     assert_worded(diag)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="false pass: silu(a) computed in the wrapper as a32 / (1 + math.e ** (-a32)) (aten pow with a scalar "
-    "base, then div: not in torch_work.HEAVY, whose exp/sigmoid/silu entries the same formula would hit written "
-    "with torch.exp), the kernel only multiplies by b; F.silu in the same place fails as torch-work",
-)
 def test_swiglu_sigmoid_as_a_power_in_torch_fails(worker):
-    assert_fails(verify(worker, SW, "l14_swiglu_fake_sigmoid_as_power_in_torch.py"))
+    """Was a false pass (pow and div are not HEAVY); the gate torch computed is handed to the kernel."""
+    result = verify(worker, SW, "l14_swiglu_fake_sigmoid_as_power_in_torch.py")
+    assert_fails(result)
+    diag = first_diag(result)
+    assert diag["kind"] == "torch-work" and diag["handed"] and diag["input"] == "a", diag
 
 
 # --- lesson 14: SwiGLU backward ---------------------------------------------------------------------------------------

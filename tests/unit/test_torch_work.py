@@ -43,6 +43,20 @@ def grads_by_autograd(a, b, dc):
         return torch.autograd.grad(F.silu(a_) * b_, (a_, b_), dc)
 
 
+def handed(x, y):
+    return x + y                 # the answer, computed by torch, for a kernel to "guard"
+
+
+def handed_copy(x):
+    return x.float().contiguous().view(-1)
+
+
+def scratch_after_free(x):
+    tmp = x * 2.0
+    del tmp
+    return torch.empty_like(x)   # may reuse tmp's memory
+
+
 def derived(x):
     shifted = x - 1.0        # elementwise: allowed, but its result still carries x's values
     return shifted.exp()     # the transcendental the kernel should compute
@@ -131,4 +145,36 @@ def test_the_labs_own_torch_calls_are_not_the_learners(learner):
     inputs = _inputs()
     with TorchWork(path, inputs) as work:
         torch.logsumexp(inputs["logits"], dim=1)  # this test file is not the learner's
+    assert work.found == []
+
+
+def test_a_value_torch_computed_from_inputs_and_handed_to_a_kernel_is_found(learner):
+    """x + y is elementwise (allowed while it stays in the wrapper), but handed to a learner kernel it is part of
+    the answer torch computed: found, with `handed`."""
+    module, path = learner
+    x, y = torch.randn(8), torch.randn(8)
+    launches: list = []
+    with TorchWork(path, {"x": x, "y": y}, lambda: launches) as work:
+        answer = module.handed(x, y)
+        launches.append({"file": path, "ptrs": [x.data_ptr(), y.data_ptr(), answer.data_ptr()]})
+    assert [(f["op"], f["input"], f.get("handed")) for f in work.found] == [("add", "x", True)]
+
+
+def test_a_copy_of_an_input_handed_to_a_kernel_is_not_work(learner):
+    module, path = learner
+    x = torch.randn(4, 8, dtype=torch.float16)
+    launches: list = []
+    with TorchWork(path, {"x": x}, lambda: launches) as work:
+        copy = module.handed_copy(x)
+        launches.append({"file": path, "ptrs": [copy.data_ptr()]})
+    assert work.found == []
+
+
+def test_a_fresh_buffer_at_a_freed_computed_tensors_address_is_not_work(learner):
+    module, path = learner
+    x = torch.randn(1024)
+    launches: list = []
+    with TorchWork(path, {"x": x}, lambda: launches) as work:
+        out = module.scratch_after_free(x)
+        launches.append({"file": path, "ptrs": [x.data_ptr(), out.data_ptr()]})
     assert work.found == []

@@ -136,6 +136,7 @@ VERIFY = Table(
                 "loop": ListOf(TEXT),
                 "scale": ListOf(TEXT),
                 "log_term": TEXT,
+                "torch_ops": ListOf(TEXT),
                 "autotune": Table(
                     {
                         "configs_function": TEXT,

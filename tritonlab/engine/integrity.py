@@ -39,7 +39,16 @@ TRITON_HOOKED = (
 
 #: modules whose functions (and classes) the lab's checks call after the learner's code ran: replaced or
 #: deleted is a change (an added module attribute is not: importing a submodule adds one)
-LIBRARIES = ("torch", "torch.serialization", "numpy", "builtins")
+LIBRARIES = (
+    "torch",
+    "torch.serialization",
+    "numpy",
+    "builtins",
+    "json",
+    "json.encoder",
+    "json.decoder",
+    "pickle",
+)
 #: classes whose every attribute counts: added, replaced or deleted
 CLASSES = (("torch", "Tensor"), ("torch._C", "TensorBase"))
 

@@ -152,6 +152,55 @@ def gpu_dot_sizes() -> bool:
     return True
 
 
+def repair_int_masks() -> bool:
+    """Triton's interpreter (3.9) can hold a boolean block as int32 numbers: `(cols < n_cols) & (row <
+    n_rows)` with `row` a program's scalar gives an int1 block whose numpy data is int32, and its C++ load and
+    store then refuse it ("mask has unsupported dtype") although the frontend typed it int1 and a GPU compiles
+    it. A correct softmax-rows kernel failed (probe round 9, F1). Give the C++ side booleans, as a GPU runs
+    it: a per-program scalar mask then switches a partial block off whole (the judge names it: masked-off with
+    `per_program`). Idempotent; returns whether the repair is in place."""
+    try:
+        import numpy as np
+        from triton.runtime import interpreter
+    except Exception:  # noqa: BLE001
+        return False
+    builder = getattr(interpreter, "InterpreterBuilder", None)
+    handle = getattr(interpreter, "TensorHandle", None)
+    if builder is None or handle is None:
+        return False
+
+    def as_bool(mask):
+        data = getattr(mask, "data", None)
+        if (
+            isinstance(data, np.ndarray)
+            and data.ndim > 0
+            and data.dtype != np.bool_
+            and data.dtype.kind in "iu"
+        ):
+            return handle(data.astype(np.bool_), mask.dtype)
+        return mask
+
+    done = True
+    for name, index in (("create_masked_load", 1), ("create_masked_store", 2)):
+        original = getattr(builder, name, None)
+        if original is None:
+            done = False
+            continue
+        if getattr(original, "_tritonlab_repaired", False):
+            continue
+
+        def repaired(self, *args, _original=original, _index=index, **kwargs):
+            if len(args) > _index:
+                args = (*args[:_index], as_bool(args[_index]), *args[_index + 1 :])
+            elif "mask" in kwargs:
+                kwargs["mask"] = as_bool(kwargs["mask"])
+            return _original(self, *args, **kwargs)
+
+        repaired._tritonlab_repaired = True  # type: ignore[attr-defined]  # a mark on the function
+        setattr(builder, name, repaired)
+    return done
+
+
 def repair_bf16_dot() -> bool:
     """Triton's interpreter (3.9 and older) multiplies bfloat16 dot operands as their raw uint16 bit patterns
     (numpy has no bfloat16), so every `tl.dot` on bf16 tiles returns garbage of order 1e10 — lesson 11's
@@ -405,6 +454,7 @@ def prepare_interpreter() -> None:
     host_clock_benchmarker()
     repair_scalar_index()
     repair_bf16_dot()
+    repair_int_masks()
     gpu_dot_sizes()
     repair_wrap_triton()
     repair_libdevice()

@@ -8,9 +8,11 @@ A TorchDispatchMode follows the inputs' values through every aten operator the c
 operator's outputs carry its floating-point inputs' names; allocation-like operators, `empty_like` and the
 like, carry none; a buffer handed to one of the learner's kernels is the kernel's from then on). An
 operator of the kinds below, dispatched from a line of the learner's file on values that came from an input,
-is a fact {op, input, line}. Elementwise arithmetic (a scale, a cast, a pad) is not: wrappers do that
-legitimately. Inside an operator body dispatched under another mode (lesson 12's triton_op) this mode does
-not see the body's operators: those exercises have their own checks (OpRecorder)."""
+is a fact {op, input, line}. Elementwise arithmetic on an input (x + y, addcmul, a ** b) is one too when its
+result is handed to one of the learner's kernels (`handed`): torch computed part of what the kernel returns.
+Views, casts, copies and pads are not: they hold the input's own values. Inside an operator body dispatched
+under another mode (lesson 12's triton_op) this mode does not see the body's operators: those exercises have
+their own checks (OpRecorder)."""
 
 from __future__ import annotations
 
@@ -48,6 +50,15 @@ HEAVY = re.compile(
 
 #: operators whose outputs hold no input's values (allocation, shapes): they pass on no taint
 _FRESH = re.compile(r"(?:empty\w*|zeros\w*|ones\w*|full\w*|new_\w+|rand\w*|arange|linspace|scalar_tensor)")
+#: operators whose outputs hold an input's values as they are (views, casts, copies, pads, gathers): what they
+#: make is still the input, not torch's computation on it
+_COPY = re.compile(
+    r"(?:_to_copy|to|clone|copy_?|_copy_from\w*|contiguous|view\w*|_unsafe_view|reshape|_reshape_alias"
+    r"|as_strided\w*|expand\w*|permute|transpose\w*|t_?|squeeze\w*|unsqueeze\w*|flatten|unflatten|narrow\w*"
+    r"|slice\w*|select\w*|split\w*|chunk|unbind|cat|stack|constant_pad_nd|pad|repeat\w*|index_select|gather"
+    r"|take|alias\w*|detach\w*|lift_fresh\w*|unfold|movedim|swapaxes|diagonal|_conj\w*|resolve_\w+"
+    r"|pin_memory|_pin_memory|masked_select)"
+)
 
 _TORCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(str(__import__("torch").__file__))))
 
@@ -86,15 +97,15 @@ class TorchWork:
         self.learner_file = learner_file
         self.launches = launches or (lambda: [])
         self.found: list[dict] = []
-        # storage start -> (bytes, input name); the inputs' own storages stay tainted for the whole
-        # call
-        self.taint: dict[int, tuple[int, str]] = {}
+        # storage start -> (bytes, input name, the operator that computed it from the input and its line, or
+        # None for the input's own values); the inputs' own storages stay tainted for the whole call
+        self.taint: dict[int, tuple[int, str, str | None, int | None]] = {}
         self.inputs: set[int] = set()
         for name, value in inputs.items():
             if getattr(value, "is_floating_point", lambda: False)():
                 found = _storage(value)
                 if found and found[1]:
-                    self.taint[found[0]] = (found[1], str(name))
+                    self.taint[found[0]] = (found[1], str(name), None, None)
                     self.inputs.add(found[0])
         self._seen_launches = 0
         self._mode = None
@@ -102,26 +113,38 @@ class TorchWork:
     # -- the learner's kernels own what they were given ----------------------------------------------------
 
     def _launched(self) -> None:
+        """A learner launch given a buffer torch computed from an input (x + y, addcmul, a ** b handed to the
+        kernel): torch did that part of the work (a fact, with the operator's line). From then on every
+        buffer the launch was given is the kernel's (its own output, a scratch it fills)."""
         launches = self.launches()
         for launch in launches[self._seen_launches :]:
             if not same_file(launch.get("file"), self.learner_file):
                 continue
             for ptr in launch.get("ptrs") or []:
-                for start, (nbytes, _) in list(self.taint.items()):
-                    if start not in self.inputs and start <= ptr < start + nbytes:
-                        del self.taint[start]
+                for start, (nbytes, name, op, line) in list(self.taint.items()):
+                    if start in self.inputs or not start <= ptr < start + nbytes:
+                        continue
+                    if op is not None and line is not None:
+                        self._found(op, name, line, handed=True)
+                    del self.taint[start]
         self._seen_launches = len(launches)
 
-    def _source(self, tensors: list) -> str | None:
+    def _found(self, op: str, name: str, line: int, handed: bool = False) -> None:
+        if len(self.found) < 8 and not any(f["op"] == op and f["line"] == line for f in self.found):
+            self.found.append({"op": op, "input": name, "line": line, **({"handed": True} if handed else {})})
+
+    def _source(self, tensors: list) -> tuple[str, str | None, int | None] | None:
+        """(input name, computing operator, its line) of the first floating-point argument whose values came
+        from an input, or None."""
         for t in tensors:
             if not t.is_floating_point():
                 continue
             found = _storage(t)
             if found is None:
                 continue
-            for start, (nbytes, name) in self.taint.items():
+            for start, (nbytes, name, op, line) in self.taint.items():
                 if start <= found[0] < start + nbytes:
-                    return name
+                    return name, op, line
         return None
 
     def _learner_line(self) -> int | None:
@@ -139,20 +162,38 @@ class TorchWork:
     def _saw(self, func, args, kwargs, result) -> None:
         self._launched()
         name = _base_name(func)
+        if _FRESH.fullmatch(name):  # a new buffer: whatever was known of its memory is gone
+            for out in _tensors(result, []):
+                found = _storage(out)
+                if found and found[1]:
+                    self._claim(*found)
         tensors = _tensors(args, []) + _tensors(kwargs, [])
         source = self._source(tensors) if tensors else None
         if source is None:
             return
-        if HEAVY.fullmatch(name) and len(self.found) < 8:
-            line = self._learner_line()
-            if line is not None and not any(f["op"] == name and f["line"] == line for f in self.found):
-                self.found.append({"op": name, "input": source, "line": line})
-        if _FRESH.fullmatch(name):
+        heavy = HEAVY.fullmatch(name) is not None
+        copy = _COPY.fullmatch(name) is not None
+        line = self._learner_line() if heavy or not copy else None
+        if heavy and line is not None:
+            self._found(name, source[0], line)
+        if _FRESH.fullmatch(name) or name in ("fill_", "zero_"):
             return
+        # a copy keeps what its source was; any other operator computed new values from the input
+        made = (source[0], source[1], source[2]) if copy else (source[0], name, line)
         for out in _tensors(result, []):
             found = _storage(out)
-            if found and found[1] and found[0] not in self.taint and out.is_floating_point():
-                self.taint[found[0]] = (found[1], source)
+            if found and found[1] and found[0] not in self.inputs and out.is_floating_point():
+                if found[0] in self.taint and copy and self.taint[found[0]][2] is not None:
+                    continue  # a view of a computed buffer: still torch's computation
+                self._claim(*found)
+                self.taint[found[0]] = (found[1], *made)
+
+    def _claim(self, start: int, nbytes: int) -> None:
+        """Forget what was known of memory a new tensor now occupies: freed storages are reused by the
+        allocator, and a fresh buffer at a computed tensor's old address holds nothing of it."""
+        for old, (size, *_) in list(self.taint.items()):
+            if old not in self.inputs and old < start + nbytes and start < old + size:
+                del self.taint[old]
 
     def __enter__(self):
         from torch.utils._python_dispatch import TorchDispatchMode
@@ -172,6 +213,8 @@ class TorchWork:
         return self
 
     def __exit__(self, *exc):
+        with contextlib.suppress(Exception):  # the launches after the last operator
+            self._launched()
         if self._mode is not None:
             self._mode.__exit__(*exc)
             self._mode = None

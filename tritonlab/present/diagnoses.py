@@ -1347,6 +1347,17 @@ def _unwritten(f: Facts) -> Said:
             "… を受け持ちます(tl.program_id(0) から始めて P ずつ進め、各タイル ID をその範囲内の "
             "(pid_m, pid_n) に対応させてください)",
         )
+    if cause == "masked-off" and f["per_program"] and f["line"]:
+        line, text = f["line"], verbatim(f["mask"] or "mask")
+        return Said(
+            f"no element was written: your kernel ran tl.store, but its mask switched off every lane — the mask "
+            f"at line {line} ({text}) is one value for the whole program, not one per lane, so a partial block "
+            "is switched off as a whole: build it from the offsets, mask = offsets < n_elements",
+            f"どの要素も書き込まれていません。カーネルは tl.store を実行しましたが、マスクがすべてのレーンを"
+            f"外しています。{line} 行目のマスク({text})はプログラム全体で 1 つの値で、レーンごとの値では"
+            "ないため、端数のブロックが丸ごと外れます。オフセットから作ってください(mask = offsets < "
+            "n_elements)",
+        )
     if cause == "masked-off":
         return Said(
             "no element was written: your kernel ran tl.store, but its mask switched off every lane — check "
@@ -2934,6 +2945,15 @@ def _torch_work(f: Facts) -> Said:
     others = [str(o) for o in f["others"] or []][:3]
     more_en = f" (also {', '.join(others)})" if others else ""
     more_ja = f"(ほかに {', '.join(others)})" if others else ""
+    if f["handed"]:
+        return Said(
+            f"{at_en}PyTorch computed {op} on the values of the input {name} and handed the result to your kernel"
+            f"{more_en}: that arithmetic is part of what the exercise asks your Triton kernel to do — pass the "
+            f"inputs themselves and compute it in the kernel",
+            f"{at_ja}入力 {name} の値から PyTorch が {op} を計算し、その結果をカーネルに渡しています{more_ja}。"
+            "この演算も演習で Triton カーネルにさせる計算の一部です。入力そのものを渡し、カーネルの中で計算して"
+            "ください",
+        )
     return Said(
         f"{at_en}PyTorch computed {op} on the values of the input {name}{more_en}: the exercise asks your "
         f"Triton kernel to do that computation. {entry.en} may allocate, reshape, cast and launch, but the "

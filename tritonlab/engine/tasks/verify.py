@@ -834,7 +834,7 @@ def judge_plan_case(
     diagnoses.extend(_op_diagnoses(exercise, facts, learner_file))
     diagnoses.extend(_unwrapped_diagnoses(exercise, facts))
     if exercise.expect_kernel:
-        diagnoses.extend(_torch_work(facts.get("torch_work"), exercise.entry))
+        diagnoses.extend(_torch_work(facts.get("torch_work"), exercise))
     _overlapped(diagnoses, stats, learner_file)
     spec = exercise.verify
     if spec.compile and first:
@@ -1123,7 +1123,7 @@ def judge_case(
     if exercise.expect_kernel and mine:
         _provenance(facts.get("provenance"), got, exercise.entry, diagnoses)
     if exercise.expect_kernel:
-        diagnoses.extend(_torch_work(facts.get("torch_work"), exercise.entry))
+        diagnoses.extend(_torch_work(facts.get("torch_work"), exercise))
     diagnoses.extend(
         d
         for d in facts.get("contracts") or []
@@ -1318,14 +1318,20 @@ def _keyword_missing(exercise, kwargs: dict, names) -> dict | None:
     }
 
 
-def _torch_work(found, entry: str) -> list[dict]:
+def _torch_work(found, exercise) -> list[dict]:
     """The runner's fact `torch_work` (engine/torch_work.py): a reduction, product, activation or backward
-    formula that torch ran on an input's values from a line of the learner's file. One diagnosis, naming the
-    first such operator and line (and how many more there were)."""
+    formula that torch ran on an input's values from a line of the learner's file (or elementwise arithmetic
+    whose result a kernel was handed). One diagnosis, naming the first such operator and line (and how many
+    more there were). Operators the exercise allows torch (contract `torch_ops`) do not count."""
+    entry = exercise.entry
+    allowed = {str(op) for op in (exercise.verify.contracts or {}).get("torch_ops") or []}
     items = [
         f
         for f in found or []
-        if isinstance(f, dict) and isinstance(f.get("op"), str) and isinstance(f.get("line"), int)
+        if isinstance(f, dict)
+        and isinstance(f.get("op"), str)
+        and isinstance(f.get("line"), int)
+        and f["op"] not in allowed
     ]
     if not items:
         return []
@@ -1339,6 +1345,7 @@ def _torch_work(found, entry: str) -> list[dict]:
             "op": op,
             "input": name,
             "line": line,
+            "handed": first.get("handed") is True,
             "others": more,
             "message": f"line {line}: PyTorch computed {op} on values of the input {name} (the call your "
             f"{entry}() makes there): the exercise asks your Triton kernel to do that computation — the "
@@ -3128,6 +3135,11 @@ def _negatives_zeroed(diagnoses: list, got, expected, kwargs: dict, atol: float,
     wrong = (g - e).abs() > atol + rtol * e.abs()
     if not bool(wrong.any()) or not bool((e[wrong] < 0).all()) or not bool((g[wrong].abs() <= atol).all()):
         return
+    # a ReLU zeroes every clearly negative value, not a few near 0 (a near miss whose wrong elements happen
+    # to be small negatives rounded towards 0)
+    clear = e < -4 * atol
+    if not bool(clear.any()) or not bool((g[clear].abs() <= atol).all()):
+        return
     line = _relu_line(file)
     asked = kwargs.get("activation")
     diag.update(cause="negatives-zeroed", count=int(wrong.sum()), activation=asked, line=line)
@@ -3397,10 +3409,63 @@ def _refine_stores(
             )
         elif diag.get("cause") == "none-written" and calls and not lanes:
             diag.update(cause="masked-off", store_calls=calls)
+            scalar = _program_mask(learner_file)
+            if scalar is not None:
+                line, text = scalar
+                diag.update(line=line, mask=text, per_program=True)
+                diag["message"] = (
+                    f"{diag['message'].split(':', 1)[0]}: your kernel ran tl.store, but its mask switched "
+                    f"off every lane — the mask at line {line} ({text}) is one value for the whole program, "
+                    "not one per lane, so a partial block is switched off as a whole: build it from the "
+                    "offsets, "
+                    "mask = offsets < n_elements"
+                )
+                continue
             diag["message"] = (
                 f"{diag['message'].split(':', 1)[0]}: your kernel ran tl.store, but its mask switched off "
                 "every lane — check the store's mask (it must be True for every offset below n_elements)"
             )
+
+
+def _program_mask(path: str | None) -> tuple[int, str] | None:
+    """(line, text) of the assignment of a tl.store's mask= name when nothing it is computed from (through the
+    assignments of the store's own function) holds a tl.arange: one value per program ((pid + 1) * BLOCK <=
+    n), not one per lane."""
+    import ast
+
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    for function in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+        assigned: dict[str, ast.Assign] = {}
+        for node in ast.walk(function):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+            ):
+                assigned.setdefault(node.targets[0].id, node)
+
+        def lanes(expr: ast.AST, depth: int = 0, assigned: dict = assigned) -> bool:
+            for n in ast.walk(expr):
+                if isinstance(n, ast.Call) and ast.unparse(n.func).endswith("arange"):
+                    return True
+                if (
+                    isinstance(n, ast.Name)
+                    and n.id in assigned
+                    and depth < 6
+                    and lanes(assigned[n.id].value, depth + 1)
+                ):
+                    return True
+            return False
+
+        for node in ast.walk(function):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) in ("tl.store", "triton.language.store"):
+                mask = next((k.value for k in node.keywords if k.arg == "mask"), None)
+                if isinstance(mask, ast.Name) and mask.id in assigned and not lanes(mask):
+                    made = assigned[mask.id]
+                    return made.lineno, ast.unparse(made.value)[:80]
+    return None
 
 
 def summarize(result: dict) -> str:
