@@ -151,7 +151,7 @@ def test_fake_answer_through_nan_guard_fails(worker):
     """Was a false pass: torch's x + y handed to a kernel that 'guards' it. torch-work with `handed`."""
     result = verify(worker, AD, "l05_add_wrong_fake_answer_through_nan_guard.py")
     assert_fails(result)
-    assert not public_passed(result)
+    assert not [c for c in public_passed(result) if c["params"]["n"] > 0]  # n = 0: nothing to compute
     diag = first_diag(result)
     assert diag["kind"] == "torch-work" and diag["op"] == "add" and diag["handed"], diag
     said(diag)

@@ -487,15 +487,13 @@ def test_descriptors_b_coordinates_swapped_names_the_descriptor_load(worker):
     assert "stride_ak" not in diag["message"], diag["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="false pass: the 'tensor descriptors' exercise passes with exercise 1's pointer GEMM (tl.load with masks) "
-    "and no tl.make_tensor_descriptor / desc.load anywhere; the lab checks set_allocator (allocator-missing) "
-    "from the source but nothing checks that a descriptor is used",
-)
 def test_descriptors_exercise_without_any_descriptor_fails(worker):
-    assert_fails(verify(worker, MD, "l13_matmul_descriptors_wrong_pointer_loads_no_descriptors.py"))
+    """Was a false pass: the exercise's contract calls_any now asks for a descriptor call (api-missing)."""
+    result = verify(worker, MD, "l13_matmul_descriptors_wrong_pointer_loads_no_descriptors.py")
+    assert_fails(result)
+    diag = first_diag(result)
+    assert diag["kind"] == "api-missing" and "make_tensor_descriptor" in diag["names"], diag
+    assert "make_tensor_descriptor" in describe(diag, "ja")
 
 
 # --- lesson 14: SwiGLU ------------------------------------------------------------------------------------------------

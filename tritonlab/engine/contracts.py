@@ -30,6 +30,7 @@ FACT_KINDS = frozenset(
         "autotune-missing",
         "launch-option-param",
         "allocator-missing",
+        "api-missing",
     }
 )
 NOTE_KINDS = frozenset({"tiles-not-varied", "far-rows-contiguous"})
@@ -349,6 +350,7 @@ def check_file(exercise, module) -> list[dict]:
     one config by design), so the search space and key are read from the learner's module instead.
     `key_all = ["M", "N", "K"]`: each of them must be in the key (itself or a bucket named after it)."""
     facts: list[dict] = _launch_option_params(module) + _allocator_missing(module)
+    facts += _api_missing(module, exercise.verify.contracts.get("calls_any"))
     spec = exercise.verify.contracts.get("autotune")
     if not isinstance(spec, dict):
         return facts
@@ -463,6 +465,36 @@ def _reads(function, name: str) -> bool:
         for statement in node.body
         for n in ast.walk(statement)
     )
+
+
+def _api_missing(module, names) -> list[dict]:
+    """Contract `calls_any = ["make_tensor_descriptor", "TensorDescriptor"]`: the exercise is about an API, so
+    the file must call one of these (a plain pointer GEMM passes lesson 13's descriptor exercise on values
+    alone). Fact `api-missing` with `names`."""
+    wanted = [str(n) for n in names or []]
+    if not wanted:
+        return []
+    try:
+        tree = ast.parse(inspect.getsource(module))
+    except (OSError, TypeError, SyntaxError):
+        return []
+    called = {
+        node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+    }
+    if called & set(wanted):
+        return []
+    return [
+        {
+            "kind": "api-missing",
+            "names": wanted,
+            "message": "the values are right, but this exercise is about "
+            + " / ".join(wanted)
+            + ", and your "
+            "file never calls it: write the kernel with it (the pointer version is the previous exercise)",
+        }
+    ]
 
 
 def _allocator_missing(module) -> list[dict]:

@@ -94,6 +94,7 @@ class Kind(str, Enum):
     COMPILED_DIFFERS = "compiled-differs"  # the compiled wrapper's result differs from the eager one
     KERNEL_NOT_WRAPPED = "kernel-not-wrapped"  # a bare kernel[grid](...) inside an operator, not wrap_triton
     STORED_TWICE = "stored-twice"  # output elements stored by several programs (`store_once` contract)
+    API_MISSING = "api-missing"  # the exercise's API (contract calls_any) is never called in the file
     ALLOCATOR_MISSING = "allocator-missing"  # device-side tensor descriptors without triton.set_allocator
     RACE = "race"  # programs of one launch load and store one element without atomics (lost updates on a GPU)
     CROSS_PROGRAM_READ = "cross-program-read"  # one program loads what another stores in the same launch

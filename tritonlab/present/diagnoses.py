@@ -85,6 +85,7 @@ LABELS: dict[Kind, Said] = {
     Kind.KERNEL_NOT_WRAPPED: Said("kernel launched without wrap_triton", "wrap_triton なしのカーネル起動"),
     Kind.STORED_TWICE: Said("tiles computed twice", "タイルの重複計算"),
     Kind.ALLOCATOR_MISSING: Said("no allocator", "アロケータ未登録"),
+    Kind.API_MISSING: Said("the exercise's API is not used", "演習の API を使っていない"),
     Kind.RACE: Said("race between programs", "プログラム間の競合"),
     Kind.CROSS_PROGRAM_READ: Said("reads another program's store", "別のプログラムのストアを読む"),
 }
@@ -2961,6 +2962,17 @@ def _torch_work(f: Facts) -> Said:
         f"{at_ja}入力 {name} の値に対して PyTorch が {op} を計算しています{more_ja}。この計算こそ演習で Triton "
         f"カーネルにさせるものです。{entry.ja} で行ってよいのは確保・形の変更・型変換・起動までで、入力に対する"
         "演算はカーネル自身が行わなければなりません",
+    )
+
+
+@says(Kind.API_MISSING)
+def _api_missing(f: Facts) -> Said:
+    names = " / ".join(str(n) for n in f["names"] or []) or "the exercise's API"
+    return Said(
+        f"the values are right, but this exercise is about {names}, and your file never calls it: write the "
+        "kernel with it (the pointer version is the previous exercise)",
+        f"値は正しいのですが、この演習のテーマは {names} で、ファイルはそれを一度も呼んでいません。それを使って"
+        "カーネルを書いてください(ポインタ版は前の演習です)",
     )
 
 
