@@ -454,13 +454,9 @@ def test_heuristics_above_autotune_stops_at_the_lambda(worker):
     said(error)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vague: the error is Triton's bare \"KeyError: 'BLOCK_K'\" (no cause) on the @triton.heuristics line; "
-    "the heuristic runs before the autotuner picked a config because it is stacked above @triton.autotune. "
-    "Right: a cause naming the decorator order (heuristics between autotune and jit).",
-)
 def test_heuristics_above_autotune_names_the_decorator_order(worker):
+    """Was Triton's bare KeyError: cause heuristics-order (learner._heuristics_above_autotune)."""
     error = verify(worker, AT, HEUR)["error"]
-    assert error.get("cause") is not None, error
+    assert error.get("cause") == "heuristics-order" and error["name"] == "BLOCK_K", error
+    assert "@triton.jit" in describe(error, "ja")
     assert "autotune" in describe(error, "en"), describe(error, "en")

@@ -556,17 +556,14 @@ def test_swiglu_backward_without_dc_breaks_both_gradients(worker):
     assert_worded(diag)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="vague: 'every element of this gradient is wrong — check its formula in the backward', for grad_a and "
-    "grad_b alike; both are exactly the reference divided by dc element by element (the local derivative "
-    "stored, the chain rule's upstream gradient never loaded) — a fact the lab can measure, as it does for "
-    "inputs never loaded (input-unread)",
-)
 def test_swiglu_backward_without_dc_names_the_upstream_gradient(worker):
-    diag = first_diag(verify(worker, SB, NO_DC))
+    """Was vague ('check its formula'): both gradients equal the reference's for dy = 1 (refit.upstream_ignored)."""
+    result = verify(worker, SB, NO_DC)
+    diag = first_diag(result)
     assert "dc" in diag["message"] or "upstream" in diag["message"], diag["message"]
+    causes = {d.get("output"): d.get("cause") for d in failed(result)[0]["diagnoses"]}
+    assert causes == {"grad_a": "upstream-ignored", "grad_b": "upstream-ignored"}, causes
+    assert "連鎖律" in describe(diag, "ja")
 
 
 def test_swiglu_backward_straight_through_is_no_kernel_in_the_backward(worker):

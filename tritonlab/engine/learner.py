@@ -164,6 +164,31 @@ def _behind_named(exc: BaseException, name: str) -> BaseException | None:
     return None
 
 
+def _heuristics_above_autotune(learner_file: str, root: KeyError) -> tuple[str, int] | None:
+    """(the missing key, the @triton.heuristics line) when a heuristic read a config's keyword that does not
+    exist yet: @triton.heuristics stacked above @triton.autotune (decorators apply bottom-up, so the heuristic
+    runs before a config is chosen) and the key is a keyword of the file's triton.Config dicts."""
+    key = root.args[0] if root.args else None
+    if not isinstance(key, str):
+        return None
+    try:
+        lines = Path(learner_file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError, TypeError):
+        return None
+    code = [line.split("#", 1)[0].strip() for line in lines]
+    if not any(f'"{key}"' in text or f"'{key}'" in text for text in code if "Config" in text or ":" in text):
+        return None
+    for number, text in enumerate(code, 1):
+        if not text.startswith("@triton.heuristics"):
+            continue
+        for below in code[number : number + 4]:
+            if below.startswith("@triton.autotune"):
+                return key, number
+            if below.startswith("def "):
+                break
+    return None
+
+
 def classify(exc: BaseException, learner_file: str) -> dict:
     """kind: syntax | compile | oob | cuda-fault | runtime, with the learner's line when it can be found."""
     chain, frames = _frames(exc)
@@ -252,6 +277,14 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             f"the autotuner supplies {names} from the config it picks, and the launch passes {names} too — "
             "remove them from the launch (they belong in the triton.Config entries)",
             {"cause": "autotune-conflict", "names": conflict},
+        )
+    elif isinstance(root, KeyError) and (order := _heuristics_above_autotune(learner_file, root)) is not None:
+        key, line = order
+        said = (
+            f"@triton.heuristics (line {line}) sits above @triton.autotune, so it runs first, on the "
+            f"launch's own arguments, before the autotuner has chosen a config: {key} does not exist yet — "
+            "put @triton.heuristics below @triton.autotune (between it and @triton.jit)",
+            {"cause": "heuristics-order", "name": key, "heuristics_line": line},
         )
     elif counts := _GENERATED_GRADS.search(str(root)):
         # torch's generated wrapper of a register_autograd backward counts one more on both sides (the

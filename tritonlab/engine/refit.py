@@ -471,6 +471,46 @@ def input_terms_per_output(
             input_terms(mine, value, ref.to(value.device), inputs, atol, rtol)
 
 
+def upstream_ignored(
+    exercise, plan, inputs: dict, params: dict, kwargs: dict, got: tuple, tols: dict, diagnoses: list
+) -> None:
+    """Every wrong gradient equals the reference's gradient for dy = 1: the backward never multiplied by the
+    upstream gradient (dy, dc) it was handed. Cause `upstream-ignored` on each such gradient's diagnosis."""
+    import dataclasses
+
+    from tritonlab.engine import outputs
+
+    if not plan.grad_inputs or plan.grad_output == "ones":
+        return
+    wrong = {
+        d.get("output"): d for d in diagnoses if d.get("cause") in (None, "all-wrong") and d.get("output")
+    }
+    grads = [n for n in plan.names[1:] if n in wrong]
+    if not grads:
+        return
+    try:
+        ones = dataclasses.replace(plan, grad_output="ones").reference(exercise, dict(inputs), params, kwargs)
+    except Exception:  # noqa: BLE001 - nothing to compare with
+        return
+    matched = []
+    for index, name in enumerate(plan.names):
+        if name not in grads:
+            continue
+        value = got[index] if index < len(got) else None
+        ref = ones[index] if index < len(ones) else None
+        atol, rtol = outputs._tolerance(tols, name)
+        if not isinstance(value, torch.Tensor) or not _close(value, ref, atol, rtol):
+            return  # one wrong gradient that this does not explain: say nothing
+        matched.append(name)
+    for name in matched:
+        diag = wrong[name]
+        diag.update(cause="upstream-ignored")
+        diag["message"] = (
+            f"{head(diag)}: {name} equals the gradient for an upstream gradient of all ones — the backward "
+            "never multiplied by the gradient it was handed (dy): multiply by it (the chain rule)"
+        )
+
+
 # --- inf/NaN in the first rows of a sequence ------------------------------------------------------
 
 

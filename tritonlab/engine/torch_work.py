@@ -161,6 +161,9 @@ class TorchWork:
 
     def _saw(self, func, args, kwargs, result) -> None:
         self._launched()
+        full = str(getattr(getattr(func, "_schema", None), "name", "") or "")
+        if "::" in full and full.split("::", 1)[0] not in ("aten", "prims"):
+            return  # a registered operator (lesson 12's triton_op): its outputs are its kernels' work
         name = _base_name(func)
         if _FRESH.fullmatch(name):  # a new buffer: whatever was known of its memory is gone
             for out in _tensors(result, []):

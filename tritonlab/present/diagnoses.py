@@ -424,6 +424,18 @@ def _runtime(f: Facts) -> Said:
             f"(拒否すべき入力は「拒否: …」のケースだけです)。{line} 行目の上の条件を確認してください"
             + ("。デバイスは 'cuda' とではなく、入力どうしで比べてください" if cuda else ""),
         )
+    if f["cause"] == "heuristics-order" and f["name"]:
+        name, line = f["name"], f["heuristics_line"]
+        at_en = f" (line {line})" if line else ""
+        at_ja = f"({line} 行目)" if line else ""
+        return Said(
+            f"@triton.heuristics{at_en} sits above @triton.autotune, so it runs first, on the launch's own "
+            f"arguments, before the autotuner has chosen a config: {name} does not exist yet — put "
+            "@triton.heuristics below @triton.autotune (between it and @triton.jit)",
+            f"@triton.heuristics{at_ja}が @triton.autotune より上にあるため、autotuner が config を選ぶ前に、"
+            f"起動時の引数だけで先に実行されます。その時点で {name} はまだありません。@triton.heuristics を "
+            "@triton.autotune の下(@triton.jit との間)に置いてください",
+        )
     if f["cause"] == "autotune-conflict" and f["names"]:
         names = ", ".join(str(n) for n in f["names"])
         return Said(
@@ -2365,6 +2377,14 @@ def _mismatch(f: Facts) -> Said:
             "足したものです。"
             "アキュムレータがプログラムの前のタイルから持ち越されています。タイルのループの中で、各タイルの"
             "最初に(tl.zeros で)作ってください",
+        )
+    if cause == "upstream-ignored":
+        name = f["output"] or "this gradient"
+        return head + Said(
+            f": {name} equals the gradient for an upstream gradient of all ones — the backward never multiplied "
+            "by the gradient it was handed (dy): multiply by it (the chain rule)",
+            f"。{name} は上流の勾配がすべて 1 の場合の勾配と一致します。backward が受け取った勾配(dy)を"
+            "掛けていません。連鎖律どおり dy を掛けてください",
         )
     if cause == "swapped":
         name, other = f["output"] or "this output", f["swapped_with"] or "the other output"

@@ -818,6 +818,7 @@ def judge_plan_case(
     _one_partial(exercise, plan, inputs, params, kwargs, got, tols, mine, diagnoses)
     refit.along_input(exercise, plan, inputs, params, got, expected, tols, mine, diagnoses)
     refit.input_terms_per_output(plan, inputs, got, expected, tols, diagnoses)
+    refit.upstream_ignored(exercise, plan, inputs, params, kwargs, got, tols, diagnoses)
     _input_holds_output(plan, payload, expected, tols, diagnoses)
     backward_ran = bool(got) and isinstance(got[0], torch.Tensor)  # a tuple or None returned: it never did
     if plan.grad_inputs and mine and backward_ran and not any(x["phase"] == "backward" for x in mine):
