@@ -631,12 +631,12 @@ def test_cross_entropy_small_vocab_to_torch_is_no_kernel(worker):
     assert_worded(diag)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="false pass: the logsumexp is numpy's (np.logaddexp.reduce on logits.cpu().numpy()), the kernel only "
-    "gathers logits[row, target] and stores lse - x_t; torch_work follows aten operators only, and the "
-    "copied-answer rule needs a launch that read no input (this one reads the logits)",
-)
 def test_cross_entropy_numpy_logsumexp_handed_to_a_gather_kernel_fails(worker):
-    assert_fails(verify(worker, CE, "l14_cross_entropy_fake_numpy_logsumexp_kernel_gathers.py"))
+    """Was a false pass: numpy computed the logsumexp. The input's values went to numpy (Tensor.numpy from a
+    learner line) and the kernel was handed a buffer no operator made: torch-work, op numpy, handed."""
+    name = "l14_cross_entropy_fake_numpy_logsumexp_kernel_gathers.py"
+    result = verify(worker, CE, name)
+    assert_fails(result)
+    diag = first_diag(result)
+    assert diag["kind"] == "torch-work" and diag["op"] == "numpy" and diag["handed"], diag
+    assert diag["input"] == "logits" and "numpy" in describe(diag, "ja"), diag

@@ -57,6 +57,19 @@ def scratch_after_free(x):
     return torch.empty_like(x)   # may reuse tmp's memory
 
 
+def numpy_lse(x):
+    import numpy as np
+
+    return torch.from_numpy(np.logaddexp.reduce(x.numpy(), axis=1))
+
+
+def numpy_check_then_buffer(x):
+    import numpy as np
+
+    assert np.isfinite(x.numpy()).all()
+    return torch.empty(x.shape[0])
+
+
 def derived(x):
     shifted = x - 1.0        # elementwise: allowed, but its result still carries x's values
     return shifted.exp()     # the transcendental the kernel should compute
@@ -176,5 +189,26 @@ def test_a_fresh_buffer_at_a_freed_computed_tensors_address_is_not_work(learner)
     launches: list = []
     with TorchWork(path, {"x": x}, lambda: launches) as work:
         out = module.scratch_after_free(x)
+        launches.append({"file": path, "ptrs": [x.data_ptr(), out.data_ptr()]})
+    assert work.found == []
+
+
+def test_a_numpy_result_of_input_values_handed_to_a_kernel_is_found(learner):
+    module, path = learner
+    x = torch.randn(3, 7)
+    launches: list = []
+    with TorchWork(path, {"x": x}, lambda: launches) as work:
+        lse = module.numpy_lse(x)
+        launches.append({"file": path, "ptrs": [x.data_ptr(), lse.data_ptr()]})
+    assert [(f["op"], f["input"], f.get("handed")) for f in work.found] == [("numpy", "x", True)]
+    assert "numpy" not in vars(torch.Tensor)  # restored as it was: TensorBase's method, no attribute added
+
+
+def test_inputs_checked_in_numpy_then_a_torch_buffer_is_not_work(learner):
+    module, path = learner
+    x = torch.randn(3, 7)
+    launches: list = []
+    with TorchWork(path, {"x": x}, lambda: launches) as work:
+        out = module.numpy_check_then_buffer(x)
         launches.append({"file": path, "ptrs": [x.data_ptr(), out.data_ptr()]})
     assert work.found == []

@@ -57,7 +57,7 @@ _COPY = re.compile(
     r"|as_strided\w*|expand\w*|permute|transpose\w*|t_?|squeeze\w*|unsqueeze\w*|flatten|unflatten|narrow\w*"
     r"|slice\w*|select\w*|split\w*|chunk|unbind|cat|stack|constant_pad_nd|pad|repeat\w*|index_select|gather"
     r"|take|alias\w*|detach\w*|lift_fresh\w*|unfold|movedim|swapaxes|diagonal|_conj\w*|resolve_\w+"
-    r"|pin_memory|_pin_memory|masked_select)"
+    r"|pin_memory|_pin_memory|masked_select|lift\w*)"
 )
 
 _TORCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(str(__import__("torch").__file__))))
@@ -101,14 +101,24 @@ class TorchWork:
         # None for the input's own values); the inputs' own storages stay tainted for the whole call
         self.taint: dict[int, tuple[int, str, str | None, int | None]] = {}
         self.inputs: set[int] = set()
+        self.seen: list[tuple[int, int]] = []
         for name, value in inputs.items():
             if getattr(value, "is_floating_point", lambda: False)():
                 found = _storage(value)
                 if found and found[1]:
                     self.taint[found[0]] = (found[1], str(name), None, None)
                     self.inputs.add(found[0])
+        for value in inputs.values():  # every input, integer ones too, is known memory
+            found = _storage(value) if hasattr(value, "untyped_storage") else None
+            if found:
+                self.seen.append((found[0], found[0] + max(found[1], 1)))
         self._seen_launches = 0
         self._mode = None
+        # every storage an operator made or took during the call (start, end), and the learner lines that
+        # took an input's values to numpy (Tensor.numpy on input values): a launch given a buffer no operator
+        # ever made after such a line got numpy's result (torch.from_numpy makes no operator call)
+        self.numpy_lines: list[tuple[int, str]] = []
+        self._numpy: tuple[Any, Any] | None = None
 
     # -- the learner's kernels own what they were given ----------------------------------------------------
 
@@ -121,6 +131,9 @@ class TorchWork:
             if not same_file(launch.get("file"), self.learner_file):
                 continue
             for ptr in launch.get("ptrs") or []:
+                if self.numpy_lines and not any(lo <= ptr < hi for lo, hi in self.seen):
+                    exported, source = self.numpy_lines[0]
+                    self._found("numpy", source, exported, handed=True)
                 for start, (nbytes, name, op, line) in list(self.taint.items()):
                     if start in self.inputs or not start <= ptr < start + nbytes:
                         continue
@@ -161,6 +174,8 @@ class TorchWork:
 
     def _saw(self, func, args, kwargs, result) -> None:
         self._launched()
+        if len(self.seen) < 4096 and self._learner_line() is not None:
+            self._made(func, args, kwargs, result)
         full = str(getattr(getattr(func, "_schema", None), "name", "") or "")
         if "::" in full and full.split("::", 1)[0] not in ("aten", "prims"):
             return  # a registered operator (lesson 12's triton_op): its outputs are its kernels' work
@@ -191,6 +206,19 @@ class TorchWork:
                 self._claim(*found)
                 self.taint[found[0]] = (found[1], *made)
 
+    def _made(self, func, args, kwargs, result) -> None:
+        """Note the memory a learner line's operator made (only the learner's: the lab's snapshot of a
+        launch's buffers makes nothing). A view, copy or lift of memory no operator made (numpy's, through
+        torch.from_numpy) is still that memory's: its outputs stay unknown."""
+        sources = [found for t in _tensors(args, []) + _tensors(kwargs, []) if (found := _storage(t))]
+        foreign = any(not any(lo <= start < hi for lo, hi in self.seen) for start, _ in sources)
+        if _COPY.fullmatch(_base_name(func)) and foreign:
+            return
+        for t in _tensors(result, []):
+            found = _storage(t)
+            if found:
+                self.seen.append((found[0], found[0] + max(found[1], 1)))
+
     def _claim(self, start: int, nbytes: int) -> None:
         """Forget what was known of memory a new tensor now occupies: freed storages are reused by the
         allocator, and a fresh buffer at a computed tensor's old address holds nothing of it."""
@@ -213,9 +241,46 @@ class TorchWork:
 
         self._mode = _Mode()
         self._mode.__enter__()
+        self._watch_numpy()
         return self
 
+    def _watch_numpy(self) -> None:
+        """Tensor.numpy, wrapped for the call: an input's values taken to numpy from a learner line are noted
+        (restored on exit unless the learner's file replaced it meanwhile: the tamper watch says so)."""
+        import torch
+
+        original = torch.Tensor.numpy
+        watch = self
+
+        def numpy(tensor, *args, **kwargs):
+            with contextlib.suppress(Exception):
+                for value in inputs_of(tensor):
+                    source = watch._source([value])
+                    line = watch._learner_line()
+                    if source is not None and line is not None and len(watch.numpy_lines) < 4:
+                        watch.numpy_lines.append((line, source[0]))
+            return original(tensor, *args, **kwargs)
+
+        def inputs_of(tensor) -> list:
+            return [tensor] if isinstance(tensor, torch.Tensor) else []
+
+        own = vars(torch.Tensor).get("numpy")  # None: the method is TensorBase's, as in torch 2.x
+        self._numpy = (own, numpy)
+        torch.Tensor.numpy = numpy  # type: ignore[method-assign,assignment]
+
     def __exit__(self, *exc):
+        if self._numpy is not None:
+            import torch
+
+            own, ours = self._numpy
+            if (
+                vars(torch.Tensor).get("numpy") is ours
+            ):  # else the learner's file replaced it: the watch says so
+                if own is None:
+                    del torch.Tensor.numpy
+                else:
+                    torch.Tensor.numpy = own  # type: ignore[method-assign]
+            self._numpy = None
         with contextlib.suppress(Exception):  # the launches after the last operator
             self._launched()
         if self._mode is not None:

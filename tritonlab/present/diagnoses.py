@@ -2966,6 +2966,14 @@ def _torch_work(f: Facts) -> Said:
     others = [str(o) for o in f["others"] or []][:3]
     more_en = f" (also {', '.join(others)})" if others else ""
     more_ja = f"(ほかに {', '.join(others)})" if others else ""
+    if f["handed"] and op == "numpy":
+        return Said(
+            f"{at_en}the values of the input {name} went to numpy, and a tensor your kernel was given came back "
+            "from numpy, not from an operation the lab saw: numpy computed part of the answer — pass the inputs "
+            "themselves and compute it in the kernel",
+            f"{at_ja}入力 {name} の値が numpy に渡され、カーネルが受け取ったテンソルは numpy から戻ってきたもの"
+            "です。答えの一部を numpy が計算しています。入力そのものを渡し、カーネルの中で計算してください",
+        )
     if f["handed"]:
         return Said(
             f"{at_en}PyTorch computed {op} on the values of the input {name} and handed the result to your kernel"
