@@ -271,14 +271,17 @@ def test_output_slots_floor_plus_one_is_a_shape_error(worker):
 # --- lesson 5: the wrapper -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass on the interpreter: `output = torch.empty(x.shape, dtype=x.dtype)` (no device=) puts the "
-    "output on the CPU, which is x's device only on the interpreter; on a GPU the launch gets a CPU pointer. The "
-    "source shows it (an allocation without device= in the wrapper). Right verdict: FAIL.",
-)
 def test_output_without_device_fails(worker):
-    assert_fails(verify(worker, AD, "l05_add_wrong_output_on_default_device.py"))
+    """Was a false pass on the interpreter: the output allocated with no device= is on the CPU, the inputs'
+    device only here. The kernel is handed it: wrong-device, cause default-device, the allocation's line."""
+    name = "l05_add_wrong_output_on_default_device.py"
+    result = verify(worker, AD, name)
+    assert_fails(result)
+    assert not [c for c in public_passed(result) if c["params"]["n"] > 0]
+    diag = first_diag(result)
+    assert diag["kind"] == "wrong-device" and diag["cause"] == "default-device", diag
+    assert diag["line"] == line_of(name, "output = torch.empty(x.shape, dtype=x.dtype)"), diag
+    said(diag)
 
 
 def test_get_device_compare_misses_cpu_vs_meta_on_the_interpreter(worker):

@@ -70,6 +70,14 @@ def numpy_check_then_buffer(x):
     return torch.empty(x.shape[0])
 
 
+def no_device(x):
+    return torch.empty(x.shape, dtype=x.dtype)
+
+
+def with_device(x):
+    return torch.empty(x.shape, dtype=x.dtype, device=x.device)
+
+
 def derived(x):
     shifted = x - 1.0        # elementwise: allowed, but its result still carries x's values
     return shifted.exp()     # the transcendental the kernel should compute
@@ -212,3 +220,14 @@ def test_inputs_checked_in_numpy_then_a_torch_buffer_is_not_work(learner):
         out = module.numpy_check_then_buffer(x)
         launches.append({"file": path, "ptrs": [x.data_ptr(), out.data_ptr()]})
     assert work.found == []
+
+
+def test_a_buffer_allocated_with_no_device_and_handed_to_a_kernel_is_noted(learner):
+    module, path = learner
+    x = torch.randn(5)
+    for make, expected in ((module.no_device, 1), (module.with_device, 0)):
+        launches: list = []
+        with TorchWork(path, {"x": x}, lambda launches=launches: launches) as work:
+            out = make(x)
+            launches.append({"file": path, "ptrs": [x.data_ptr(), out.data_ptr()]})
+        assert len(work.device_found) == expected, (make.__name__, work.device_found)

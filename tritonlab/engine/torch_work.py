@@ -90,6 +90,52 @@ def _storage(t: Any) -> tuple[int, int] | None:
         return None
 
 
+#: frames between a learner line and the operator it dispatched: this module, and the lab's poisoned
+#: allocations (memcheck/guards.py makes the learner's torch.empty come from the guard zones)
+_TRANSPARENT = frozenset(
+    {
+        os.path.abspath(__file__),
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "memcheck", "guards.py"),
+    }
+)
+
+_ALLOCATORS = {
+    "empty",
+    "zeros",
+    "ones",
+    "full",
+    "empty_strided",
+    "rand",
+    "randn",
+    "randint",
+    "arange",
+    "tensor",
+}
+
+
+def _no_device_calls(path: str) -> list[tuple[int, int]]:
+    """(first, last) lines of each `torch.empty(...)`-like call in the learner's file with no device= (and no
+    **keywords): it allocates on torch's default device, the CPU."""
+    import ast
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError, TypeError):
+        return []
+    spans = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        owner = node.func.value
+        if not (isinstance(owner, ast.Name) and owner.id == "torch" and node.func.attr in _ALLOCATORS):
+            continue
+        if any(k.arg in ("device", None) for k in node.keywords):
+            continue
+        spans.append((node.lineno, getattr(node, "end_lineno", None) or node.lineno))
+    return spans
+
+
 class TorchWork:
     """Context manager around a learner call. `found`: [{op, input, line}] (at most 8, one per op, line)."""
 
@@ -118,6 +164,11 @@ class TorchWork:
         # took an input's values to numpy (Tensor.numpy on input values): a launch given a buffer no operator
         # ever made after such a line got numpy's result (torch.from_numpy makes no operator call)
         self.numpy_lines: list[tuple[int, str]] = []
+        # buffers a learner line allocated with no device= (torch.empty(shape, dtype=...)): on the CPU
+        # interpreter that is the inputs' device, on a GPU box it is not, and the launch fails there
+        self.no_device_calls = _no_device_calls(learner_file)
+        self.default_device: dict[int, tuple[int, int]] = {}  # storage start -> (bytes, line)
+        self.device_found: list[dict] = []
         self._numpy: tuple[Any, Any] | None = None
 
     # -- the learner's kernels own what they were given ----------------------------------------------------
@@ -131,6 +182,11 @@ class TorchWork:
             if not same_file(launch.get("file"), self.learner_file):
                 continue
             for ptr in launch.get("ptrs") or []:
+                for start, (nbytes, made_at) in self.default_device.items():
+                    if start <= ptr < start + nbytes and not any(
+                        d["line"] == made_at for d in self.device_found
+                    ):
+                        self.device_found.append({"line": made_at})
                 if self.numpy_lines and not any(lo <= ptr < hi for lo, hi in self.seen):
                     exported, source = self.numpy_lines[0]
                     self._found("numpy", source, exported, handed=True)
@@ -164,10 +220,9 @@ class TorchWork:
         """The learner's line that dispatched the operator: the first frame outside torch and this module,
         when it is in the learner's file (the lab's own code and Triton's interpreter are not the learner)."""
         frame: Any = sys._getframe(2)
-        here = os.path.abspath(__file__)
         while frame is not None:
             name = os.path.abspath(frame.f_code.co_filename)
-            if name != here and not name.startswith(_TORCH_DIR + os.sep):
+            if name not in _TRANSPARENT and not name.startswith(_TORCH_DIR + os.sep):
                 return frame.f_lineno if same_file(name, self.learner_file) else None
             frame = frame.f_back
         return None
@@ -181,10 +236,14 @@ class TorchWork:
             return  # a registered operator (lesson 12's triton_op): its outputs are its kernels' work
         name = _base_name(func)
         if _FRESH.fullmatch(name):  # a new buffer: whatever was known of its memory is gone
+            line = self._learner_line() if self.no_device_calls else None
             for out in _tensors(result, []):
                 found = _storage(out)
                 if found and found[1]:
                     self._claim(*found)
+                    self.default_device.pop(found[0], None)
+                    if line is not None and any(lo <= line <= hi for lo, hi in self.no_device_calls):
+                        self.default_device[found[0]] = (found[1], line)
         tensors = _tensors(args, []) + _tensors(kwargs, [])
         source = self._source(tensors) if tensors else None
         if source is None:

@@ -2584,6 +2584,16 @@ def _wrong_dtype(f: Facts) -> Said:
 
 @says(Kind.WRONG_DEVICE)
 def _wrong_device(f: Facts) -> Said:
+    if f["cause"] == "default-device" and f["line"]:
+        line = f["line"]
+        return Said(
+            f"line {line} allocates a buffer your kernel is given with no device=: torch puts it on its default "
+            "device, the CPU — the same as the inputs here, but not on a GPU, where the launch fails: allocate "
+            "it with device=x.device (or torch.empty_like(x))",
+            f"{line} 行目で、カーネルに渡すバッファを device= なしで確保しています。torch は既定のデバイス"
+            "(CPU)に置きます。ここでは入力も CPU なので動きますが、GPU では起動に失敗します。"
+            "device=x.device を指定してください(または torch.empty_like(x))",
+        )
     return Said(
         f"output is on {f['got']}, inputs are on {f['expected']}",
         f"出力が {f['got']} 上にありますが、入力は {f['expected']} 上にあります",

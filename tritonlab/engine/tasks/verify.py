@@ -1125,6 +1125,7 @@ def judge_case(
         _provenance(facts.get("provenance"), got, exercise.entry, diagnoses)
     if exercise.expect_kernel:
         diagnoses.extend(_torch_work(facts.get("torch_work"), exercise))
+    diagnoses.extend(_default_device(facts.get("default_device"), dict(inputs)))
     diagnoses.extend(
         d
         for d in facts.get("contracts") or []
@@ -1317,6 +1318,27 @@ def _keyword_missing(exercise, kwargs: dict, names) -> dict | None:
         f"{entry}(..., {', '.join(shown)}) and the expected values depend on it: keep the parameter (as the "
         "exercise's wrapper has it) and use it",
     }
+
+
+def _default_device(found, inputs: dict) -> list[dict]:
+    """The runner's fact `default_device`: a learner kernel was given a buffer that a line of the file
+    allocated with no device= (torch's default device, the CPU). Here the inputs are on the CPU too; on a GPU
+    box they are not, and the launch fails there."""
+    lines = [f["line"] for f in found or [] if isinstance(f, dict) and isinstance(f.get("line"), int)]
+    if not lines or any(isinstance(v, torch.Tensor) and v.device.type != "cpu" for v in inputs.values()):
+        return []
+    return [
+        {
+            "kind": "wrong-device",
+            "cause": "default-device",
+            "line": lines[0],
+            "got": "cpu",
+            "expected": "the inputs' device",
+            "message": f"line {lines[0]} allocates a buffer your kernel is given with no device=: torch puts "
+            "it on its default device, the CPU — the same as the inputs here, but not on a GPU, where the "
+            "launch fails: allocate it with device=x.device (or torch.empty_like(x))",
+        }
+    ]
 
 
 def _torch_work(found, exercise) -> list[dict]:

@@ -643,6 +643,8 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         facts["provenance"]["copied"] = copied
     if work.found:  # torch computed on the inputs what the exercise asks a kernel to compute
         facts["torch_work"] = work.found
+    if work.device_found:  # a kernel was given a buffer allocated with no device= (the CPU on a GPU box)
+        facts["default_device"] = work.device_found
     mine = [launch for launch in call.launches if same_file(launch.get("file"), loaded.file)]
     if isinstance(got, torch.Tensor):  # layout, knobs and input storage need the runner's own memory
         facts["contracts"] = contracts.check_case(exercise, case["params"], kwargs, inputs, got, mine)
