@@ -193,16 +193,11 @@ def test_arange_from_one_fails_every_case_element_0_unwritten(worker):
     said(first_diag(result))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="wrong cause: the first diagnosis (n = 1) is cause masked-off, 'check the store's mask (it must be True "
-    "for every offset below n_elements)'; the mask offsets < n_elements is right — the offsets start at 1 "
-    "(tl.arange(1, BLOCK_SIZE + 1)). Right: a cause naming the offsets/arange start, as the n = 97 case's 'head' "
-    "does.",
-)
 def test_arange_from_one_first_diagnosis_names_the_offsets(worker):
+    """Was masked-off ('check the store's mask'): cause arange-start names tl.arange(1, ...) and its line."""
     diag = first_diag(verify(worker, FG, ARANGE1))
-    assert diag.get("cause") != "masked-off", diag
+    assert diag.get("cause") == "arange-start" and diag["start"] == 1, diag
+    assert diag["line"] == line_of(ARANGE1, "offsets = pid * BLOCK_SIZE + tl.arange(1, BLOCK_SIZE + 1)"), diag
     assert "offset" in describe(diag, "en") or "arange" in describe(diag, "en"), describe(diag, "en")
 
 

@@ -1360,6 +1360,17 @@ def _unwritten(f: Facts) -> Said:
             "… を受け持ちます(tl.program_id(0) から始めて P ずつ進め、各タイル ID をその範囲内の "
             "(pid_m, pid_n) に対応させてください)",
         )
+    if cause == "arange-start" and f["line"]:
+        line, start = f["line"], f["start"]
+        return Said(
+            f"no element was written: your kernel ran tl.store, but its mask switched off every lane — the offsets "
+            f"start at {start} (line {line}: tl.arange({start}, …)), so lane 0 is element {start} of its block and "
+            "the block's first element is never touched: count lanes from 0, tl.arange(0, BLOCK_SIZE)",
+            f"どの要素も書き込まれていません。カーネルは tl.store を実行しましたが、マスクがすべてのレーンを"
+            f"外しています。オフセットが {start} から始まっている({line} 行目: tl.arange({start}, …))ため、"
+            f"レーン 0 がブロックの {start} 番目の要素になり、ブロックの先頭の要素に触れません。レーンは 0 から"
+            "数えてください(tl.arange(0, BLOCK_SIZE))",
+        )
     if cause == "masked-off" and f["per_program"] and f["line"]:
         line, text = f["line"], verbatim(f["mask"] or "mask")
         return Said(

@@ -3432,6 +3432,17 @@ def _refine_stores(
             )
         elif diag.get("cause") == "none-written" and calls and not lanes:
             diag.update(cause="masked-off", store_calls=calls)
+            shifted = _arange_start(learner_file)
+            if shifted is not None:
+                line, start = shifted
+                diag.update(cause="arange-start", line=line, start=start)
+                diag["message"] = (
+                    f"{diag['message'].split(':', 1)[0]}: your kernel ran tl.store, but its mask switched "
+                    f"off every lane — the offsets start at {start} (line {line}: tl.arange({start}, …)), so "
+                    f"lane 0 is element {start} of its block and the block's first element is never touched: "
+                    "count lanes from 0, tl.arange(0, BLOCK_SIZE)"
+                )
+                continue
             scalar = _program_mask(learner_file)
             if scalar is not None:
                 line, text = scalar
@@ -3448,6 +3459,22 @@ def _refine_stores(
                 f"{diag['message'].split(':', 1)[0]}: your kernel ran tl.store, but its mask switched off "
                 "every lane — check the store's mask (it must be True for every offset below n_elements)"
             )
+
+
+def _arange_start(path: str | None) -> tuple[int, int] | None:
+    """(line, start) of the first `tl.arange(start, ...)` in the learner's file whose start is a nonzero
+    integer literal: lanes counted from 1 skip each block's first element."""
+    import ast
+
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in ("tl.arange", "triton.language.arange"):
+            first = node.args[0] if node.args else None
+            if isinstance(first, ast.Constant) and isinstance(first.value, int) and first.value != 0:
+                return node.lineno, int(first.value)
+    return None
 
 
 def _program_mask(path: str | None) -> tuple[int, str] | None:
