@@ -170,15 +170,21 @@ def test_the_labs_own_torch_calls_are_not_the_learners(learner):
 
 
 def test_a_value_torch_computed_from_inputs_and_handed_to_a_kernel_is_found(learner):
-    """x + y is elementwise (allowed while it stays in the wrapper), but handed to a learner kernel it is part of
-    the answer torch computed: found, with `handed`."""
+    """x + y is elementwise (allowed while it stays in the wrapper), but handed to a learner kernel that is not
+    given x and y it is part of the answer torch computed: found, with `handed`. Given x and y too, it is a
+    reference the kernel checks itself against (tamper corpus t37): not counted."""
     module, path = learner
     x, y = torch.randn(8), torch.randn(8)
     launches: list = []
     with TorchWork(path, {"x": x, "y": y}, lambda: launches) as work:
         answer = module.handed(x, y)
-        launches.append({"file": path, "ptrs": [x.data_ptr(), y.data_ptr(), answer.data_ptr()]})
+        launches.append({"file": path, "ptrs": [answer.data_ptr(), torch.empty(8).data_ptr()]})
     assert [(f["op"], f["input"], f.get("handed")) for f in work.found] == [("add", "x", True)]
+    launches = []
+    with TorchWork(path, {"x": x, "y": y}, lambda: launches) as work:
+        answer = module.handed(x, y)
+        launches.append({"file": path, "ptrs": [x.data_ptr(), y.data_ptr(), answer.data_ptr()]})
+    assert work.found == []
 
 
 def test_a_copy_of_an_input_handed_to_a_kernel_is_not_work(learner):
