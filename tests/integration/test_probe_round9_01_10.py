@@ -350,15 +350,10 @@ def test_x_column_stride_assumed_one_fails(worker):
     said(first_diag(result))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vague: a mismatch with no cause ('84 elements differ ... in rows 0-6, columns 1-12'); x's address "
-    "grid never uses stride_xn (x is a transposed view, column step M), column 0 is right and every other column "
-    "wrong. Right: a cause naming x's column stride (stride_xn unused / the column step taken as 1).",
-)
 def test_x_column_stride_assumed_one_names_the_stride(worker):
+    """Was a mismatch with no cause: the kernel's unused stride parameter is named (cause stride-unused)."""
     diag = first_diag(verify(worker, BA, BA_COL))
-    assert diag.get("cause") is not None, diag
+    assert diag.get("cause") == "stride-unused" and diag["names"] == ["stride_xn"], diag
     assert "stride" in describe(diag, "en"), describe(diag, "en")
 
 

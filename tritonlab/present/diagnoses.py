@@ -2059,6 +2059,16 @@ def _pattern(f: Facts) -> Said | None:
             f"出力は、答えの対数({term})を底 2 のまま使った値になっています{at_ja}。exp2 の和の log2 は"
             "自然対数の log2(e) 倍です。使う前に ln 2(0.6931…)を掛けてください",
         )
+    if cause == "stride-unused" and f["names"]:
+        unused = ", ".join(str(n) for n in f["names"])
+        return Said(
+            f"your kernel takes {unused} and never uses {'it' if len(f['names']) == 1 else 'them'} — the lab passes "
+            "tensors whose steps are not 1 (a transposed view): multiply each offset by its stride, as the "
+            "address of x[i, j] is x_ptr + i * stride_xm + j * stride_xn",
+            f"カーネルは {unused} を受け取っていますが、使っていません。ラボはステップが 1 でないテンソル(転置した"
+            "ビュー)も渡します。各オフセットにストライドを掛けてください。x[i, j] のアドレスは "
+            "x_ptr + i * stride_xm + j * stride_xn です",
+        )
     if cause == "negatives-zeroed":
         count, asked, line = f["count"], f["activation"], f["line"]
         what_en = f"activation={asked!r}" if asked else "no activation"

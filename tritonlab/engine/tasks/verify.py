@@ -1237,6 +1237,7 @@ def judge_case(
         _carried_tiles(report.get("diagnoses", []), got, expected, blocks, atol, rtol)
     _all_zero_stored(report.get("diagnoses", []), facts.get("provenance"), got.numel(), learner_file)
     _input_unread(report.get("diagnoses", []), facts.get("provenance"))
+    _stride_unused(report.get("diagnoses", []), learner_file, inputs)
     # one value per program's block expected (a program map): what the output holds inside each block
     _block_values(report.get("diagnoses", []), got, expected, block, atol, rtol, unwritten, twice)
     _overlapped(report.get("diagnoses", []), stats, learner_file)
@@ -2223,6 +2224,37 @@ def _input_unread(diagnoses: list, provenance) -> None:
         "cannot reach the output: check the pointer each tl.load reads from (an input loaded through another "
         "input's pointer?) and that the wrapper passes it to the kernel"
     )
+
+
+def _stride_unused(diagnoses: list, learner_file: str | None, inputs: dict) -> None:
+    """A wrong output that no pattern explained, from a @triton.jit kernel with a stride parameter it never
+    reads (stride_xn given, the column step written as 1): a case with another layout (the lab's transposed
+    views, far rows) then reads the wrong elements. Cause `stride-unused`, facts `names`, `line`."""
+    import ast
+
+    diag = next((d for d in diagnoses if d.get("kind") == "mismatch"), None)
+    if diag is None or diag.get("cause") not in (None, "all-wrong"):
+        return
+    if not any(isinstance(v, torch.Tensor) and not v.is_contiguous() for v in inputs.values()):
+        return  # every input is contiguous here: an unused stride changes nothing in this case
+    tree = _learner_tree(learner_file)
+    if tree is None:
+        return
+    for function in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+        if not any("jit" in ast.unparse(d) for d in function.decorator_list):
+            continue
+        used = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
+        unused = [a.arg for a in function.args.args if "stride" in a.arg.lower() and a.arg not in used]
+        if unused:
+            names = ", ".join(unused[:4])
+            diag.update(cause="stride-unused", names=unused[:4], line=function.lineno)
+            diag["message"] = (
+                f"{_head(diag)}: your kernel {function.name} takes {names} and never uses "
+                f"{'it' if len(unused) == 1 else 'them'} — the lab passes tensors whose steps are not 1 (a "
+                "transposed view): multiply each offset by its stride, as the address of x[i, j] is "
+                "x_ptr + i * stride_xm + j * stride_xn"
+            )
+            return
 
 
 def _all_zero_stored(diagnoses: list, provenance, numel: int, learner_file: str | None = None) -> None:
