@@ -221,17 +221,12 @@ def test_block_start_literal_1024_fails_only_the_small_block_cases(worker):
     said(first_diag(result))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="wrong cause: at n = 1023, BLOCK_SIZE = 128 the first diagnosis is cause same-block, 'all 8 programs "
-    "wrote the same block (elements 0-127): the offsets ignore the program id'. They do not: programs 1-7 start "
-    "at 1024, 2048, ... (pid * 1024) and are masked off entirely. Right: each program starts 1024 elements after "
-    "the previous one instead of BLOCK_SIZE (as the n = 4099 case's 'programs 1-7, 9-15 ... wrote nothing' "
-    "comes closer to).",
-)
 def test_block_start_literal_1024_is_not_called_the_same_block(worker):
+    """Was cause same-block ('the offsets ignore the program id'): now block-start-literal, with the line."""
     diag = first_diag(verify(worker, CP, LITERAL))
-    assert diag.get("cause") != "same-block", diag
+    assert diag.get("cause") == "block-start-literal" and diag["step"] == 1024 and diag["block"] == 128, diag
+    assert diag["line"] == line_of(LITERAL, "offsets = pid * 1024 + tl.arange(0, BLOCK_SIZE)"), diag
+    said(diag)
 
 
 GRID_EXTENT = "l03_program_map_wrong_mask_against_grid_extent.py"

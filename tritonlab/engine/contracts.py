@@ -944,6 +944,21 @@ def explain_unwritten(
         )
         return
     block_1d = block if isinstance(block, int) and len(shape) == 1 else None
+    literal = _literal_block_start(launches[0].get("file") if launches else None) if block_1d else None
+    if block_1d and programs > 1 and literal is not None and literal[1] != block_1d:
+        # offsets = pid * 1024 + tl.arange(0, BLOCK_SIZE): each program starts a literal's step after the last
+        line, step = literal
+        diag.update(
+            cause="block-start-literal",
+            programs=programs,
+            block=block_1d,
+            step=step,
+            line=line,
+            message=f"{diag.get('count')} elements were never written: each program's block starts {step} "
+            f"elements after the previous one (line {line}: program_id × {step}), but the launch's BLOCK_SIZE "
+            f"is {block_1d} — start each block at tl.program_id(0) * BLOCK_SIZE, not at a number written out",
+        )
+        return
     if (
         block_1d
         and programs > 1
@@ -958,6 +973,31 @@ def explain_unwritten(
             "offsets ignore the program id — start each program's block at "
             "tl.program_id(0) * BLOCK_SIZE",
         )
+
+
+def _literal_block_start(file: str | None) -> tuple[int, int] | None:
+    """(line, n) of `pid * n` (or `tl.program_id(0) * n`) with n an integer literal above 1, in the learner's
+    file: a block start written as a number instead of BLOCK_SIZE."""
+    if not file:
+        return None
+    try:
+        tree = ast.parse(Path(file).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    pids = {
+        t.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Assign) and "program_id" in ast.unparse(n.value)
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            for a, b in ((node.left, node.right), (node.right, node.left)):
+                is_pid = (isinstance(a, ast.Name) and a.id in pids) or "program_id" in ast.unparse(a)
+                if is_pid and isinstance(b, ast.Constant) and isinstance(b.value, int) and b.value > 1:
+                    return node.lineno, int(b.value)
+    return None
 
 
 def _explain_flat_2d(diag: dict, launch: dict, programs: int, dims: list, block, sizes: list) -> bool:

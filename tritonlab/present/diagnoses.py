@@ -1325,6 +1325,17 @@ def _unwritten(f: Facts) -> Said:
             f"{number(count)} 要素が書き込まれていません。同じタイルを書いたプログラムがあります。"
             "プログラム ID をタイルの行と列(pid_m, pid_n)に分ける計算を確認してください",
         )
+    if cause == "block-start-literal" and f["step"]:
+        step, line, block = f["step"], f["line"], f["block"]
+        return Said(
+            f"{_n(count, 'en', 'element was', 'elements were', '')} never written: each program's block starts "
+            f"{step} elements after the previous one (line {line}: program_id × {step}), but the launch's "
+            f"BLOCK_SIZE is {block} — start each block at tl.program_id(0) * BLOCK_SIZE, not at a number written "
+            "out",
+            f"{number(count)} 要素が書き込まれていません。各プログラムのブロックは前のブロックの {step} 要素後から"
+            f"始まっています({line} 行目: program_id × {step})が、起動時の BLOCK_SIZE は {block} です。"
+            "ブロックの先頭は数値を直接書かず、tl.program_id(0) * BLOCK_SIZE にしてください",
+        )
     if cause == "tile-loop" and f["line"] and f["count_name"]:
         line, name, text = f["line"], f["count_name"], verbatim(f["count_text"] or "num_tiles // P")
         return Said(
