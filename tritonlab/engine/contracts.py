@@ -956,7 +956,8 @@ def explain_unwritten(
             line=line,
             message=f"{diag.get('count')} elements were never written: each program's block starts {step} "
             f"elements after the previous one (line {line}: program_id × {step}), but the launch's "
-            f"BLOCK_SIZE is {block_1d} — start each block at tl.program_id(0) * BLOCK_SIZE, not at a number written out",
+            f"BLOCK_SIZE is {block_1d} — start each block at tl.program_id(0) * BLOCK_SIZE, not at a number "
+            "written out",
         )
         return
     if (
