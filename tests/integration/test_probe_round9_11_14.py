@@ -593,17 +593,14 @@ def test_cross_entropy_terms_against_old_max_is_inf_in_every_row(worker):
     assert_worded(first_diag(result))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="wrong cause: the first case (M = 1) is blamed on the high_row contract ('the lab lifted row 0 of "
-    "logits by 100: exp overflows there unless the row's max is subtracted first'), but every row of every "
-    "other case is inf too (M = 4: rows 0-3); the cause is exp(x - m) taken against the old running max (the "
-    "-1e30 sentinel on the first block): the old-max cause only fires for a state started at -inf",
-)
 def test_cross_entropy_terms_against_old_max_is_not_blamed_on_the_high_row(worker):
+    """Was high-row: the old-max cause now also reads a finite sentinel start (tl.full(..., -1e30))."""
     diag = first_diag(verify(worker, CE, OLD_MAX))
-    assert diag.get("cause") != "high-row", diag
+    assert diag.get("cause") == "old-max" and diag["start"] == "-1e30", diag
+    assert diag["line"] == line_of(
+        OLD_MAX, "s = s * tl.exp(m - m_new) + tl.exp(x - m)", after="def _ce_kernel"
+    ), diag
+    assert "-1e30" in describe(diag, "ja")
 
 
 LOSS_OFFSET = "l14_cross_entropy_wrong_loss_stored_at_logits_row_offset.py"

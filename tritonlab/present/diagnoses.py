@@ -1654,14 +1654,14 @@ def _nan(f: Facts) -> Said:
             "直してください(tanh(u) = 2·sigmoid(2u) − 1、exp の前に最大値を引く)",
         )
     if f["cause"] == "old-max":
-        line, m = f["line"], f["name"] or "m_i"
+        line, m, start = f["line"], f["name"] or "m_i", verbatim(f["start"] or "-inf")
         hint = Said(
             f"line {line} subtracts the running max {m} before it is updated with this block's max — on the "
-            f"first block {m} is still its start (-inf), so exp of s - {m} is inf (and with any finite start the "
+            f"first block {m} is still its start ({start}), so exp of s - {m} is inf (and with any finite start the "
             f"terms overflow whenever the max grows): compute the new max first (m_new = maximum({m}, max(s))) "
             "and take the terms against it",
             f"{line} 行目で、このブロックの最大値で更新する前の途中の最大値 {m} を引いています。最初のブロック"
-            f"では {m} はまだ初期値(-inf)なので、s - {m} の exp は inf になります(有限の初期値でも、最大値が"
+            f"では {m} はまだ初期値({start})なので、s - {m} の exp は inf になります(有限の初期値でも、最大値が"
             f"大きくなるたびに項があふれます)。先に新しい最大値(m_new = maximum({m}, max(s)))を求め、項は"
             "それに対して計算してください",
         )

@@ -1774,18 +1774,24 @@ def _explain_values(
         (got.detach().float(), expected.detach().float().to(got.device)) if mismatched else (got, expected)
     )
     for diag in diagnoses:
-        if diag.get("kind") == "nan" and diag.get("cause") is None and learner_file:
+        if diag.get("kind") == "nan" and diag.get("cause") in (None, "high-row") and learner_file:
             line = _neg_inf_state(learner_file)
+            start = "-inf"
+            if line is None:  # a finite sentinel (-1e30) overflows the same way against the old max
+                found = _sentinel_state(learner_file)
+                line, start = found if found else (None, start)
             early = _against_old_max(learner_file, line) if line else None
             if early is not None:  # exp(s - m) with m still the old running max: -inf on the first block
-                diag.update(cause="old-max", line=early[0], name=early[1], init_line=line)
+                diag.update(cause="old-max", line=early[0], name=early[1], init_line=line, start=start)
                 at, m = early
                 diag["message"] = (
                     f"{_head(diag)}: line {at} subtracts the running max {m} before it is updated with "
-                    f"this block's max — on the first block {m} is still its start (-inf), so exp of s - {m} "
-                    "is inf (and with any finite start the terms overflow whenever the max grows): compute "
-                    f"the new max first (m_new = maximum({m}, max(s))) and take the terms against it"
+                    f"this block's max — on the first block {m} is still its start ({start}), so exp of "
+                    f"s - {m} is inf (and with any finite start the terms overflow whenever the max grows): "
+                    f"compute the new max first (m_new = maximum({m}, max(s))) and take the terms against it"
                 )
+                continue
+            if diag.get("cause") is not None or start != "-inf":
                 continue
             if line:  # a running state started at -inf: lanes that never see a value compute -inf - -inf
                 diag.update(cause="inf-minus-inf", line=line)
@@ -2393,6 +2399,19 @@ def _neg_inf_state(path: str) -> int | None:
         for number, text in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
             if _NEG_INF_FULL.search(text.split("#", 1)[0]):
                 return number
+    return None
+
+
+_SENTINEL_FULL = re.compile(r"tl\.full\([^)]*?(-\s*\d+(?:\.\d*)?[eE]\+?(?:[2-9]\d|\d{3}))")
+
+
+def _sentinel_state(path: str) -> tuple[int, str] | None:
+    """(line, value) of a `tl.full(..., -1e30, ...)` running state (a large negative finite start)."""
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        for number, text in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+            found = _SENTINEL_FULL.search(text.split("#", 1)[0])
+            if found:
+                return number, found.group(1).replace(" ", "")
     return None
 
 
