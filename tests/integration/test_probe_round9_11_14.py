@@ -474,17 +474,11 @@ def test_descriptors_b_coordinates_swapped_fails_every_multi_step_case(worker):
     assert_worded(diag)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="misleading advice: cause k-steps says 'check ... how the A and B pointers advance (BLOCK_K * "
-    "stride_ak, BLOCK_K * stride_bk) and the K mask' — this exercise has no pointers and no masks; the slip is "
-    "b_desc.load([off_n, ki * BLOCK_K]), a descriptor's coordinates in the wrong order ([row, col] of B = "
-    "[ki * BLOCK_K, off_n]); the wording should follow the exercise (descriptor coordinates) or name the load",
-)
 def test_descriptors_b_coordinates_swapped_names_the_descriptor_load(worker):
+    """Was pointer advice in a descriptor exercise: k-steps now speaks of the descriptor loads' coordinates."""
     diag = first_diag(verify(worker, MD, B_COORDS))
     assert "stride_ak" not in diag["message"], diag["message"]
+    assert diag["cause"] == "k-steps" and diag["descriptors"] and "座標" in describe(diag, "ja"), diag
 
 
 def test_descriptors_exercise_without_any_descriptor_fails(worker):

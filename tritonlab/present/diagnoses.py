@@ -2013,6 +2013,17 @@ def _pattern(f: Facts) -> Said | None:
             f"{dtype_ja} のケースだけが失敗しています({passing} は合格)。途中の計算で {dtype_ja} があふれるか精度を"
             "失っています。演算の前に float32 にして(.to(tl.float32))、ストアで一度だけ丸めてください",
         )
+    if cause == "k-steps" and f["descriptors"]:
+        return Said(
+            "every case with one K step (K ≤ BLOCK_K) passes and every case with several fails — check what "
+            "changes from one K step to the next: the coordinates each descriptor load takes, [row, column] of "
+            "its own tensor (A's tile at [off_m, k * BLOCK_K], B's at [k * BLOCK_K, off_n], or "
+            "[off_n, k * BLOCK_K] for B.T)",
+            "K のステップが 1 回のケース(K ≤ BLOCK_K)はすべて合格し、複数回のケースはすべて失敗しています。"
+            "ステップごとに変わるもの、つまり各ディスクリプタの load に渡す座標を確認してください。座標はそれぞれの"
+            "テンソルの [行, 列] です(A のタイルは [off_m, k * BLOCK_K]、B は [k * BLOCK_K, off_n]、B.T なら "
+            "[off_n, k * BLOCK_K])",
+        )
     if cause == "k-steps":
         return Said(
             "every case with one K step (K ≤ BLOCK_K) passes and every case with several fails — check what "

@@ -2776,11 +2776,18 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
         return None
 
     if not nearly and all((steps(c) or 0) > 1 for c in bad) and all(steps(c) == 1 for c in good):
-        first.update(cause="k-steps")
+        descriptors = "make_tensor_descriptor" in ((contracts or {}).get("calls_any") or [])
+        first.update(cause="k-steps", descriptors=descriptors)
         first["message"] = (
             f"{_head(first)}: every case with one K step (K ≤ BLOCK_K) passes and every case "
-            "with several fails — check what changes from one K step to the next: how the A and B pointers "
-            "advance (BLOCK_K * stride_ak, BLOCK_K * stride_bk) and the K mask"
+            "with several fails — check what changes from one K step to the next: "
+            + (
+                "the coordinates each descriptor load takes, [row, column] of its own tensor (A's tile at "
+                "[off_m, k * BLOCK_K], B's at [k * BLOCK_K, off_n], or [off_n, k * BLOCK_K] for B.T)"
+                if descriptors
+                else "how the A and B pointers advance (BLOCK_K * stride_ak, BLOCK_K * stride_bk) and the K "
+                "mask"
+            )
         )
         return
 
