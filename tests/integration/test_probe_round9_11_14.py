@@ -402,17 +402,10 @@ def test_persistent_pid_n_by_group_m_fails_the_default_variant_and_names_the_map
     assert_worded(twice)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="misleading first diagnosis: 'the persistent tile loop never reached some tiles — program pid must take "
-    "tiles pid, pid + P, ...' (cause tile-loop), but the loop is right: every tile id is visited once; the "
-    "mapping sends two ids to one tile (the second diagnosis, stored-twice, says so: 'h, not GROUP_M'). The "
-    "stored-twice diagnosis should come first, or the unwritten one should not blame the loop",
-)
 def test_persistent_pid_n_by_group_m_does_not_blame_the_loop(worker):
+    """Was tile-loop: the loop takes every id, so the mapping is named (cause tile-id-map)."""
     diag = first_diag(verify(worker, PM, PID_N))
-    assert diag.get("cause") != "tile-loop", diag
+    assert diag.get("cause") == "tile-id-map", diag
 
 
 SWAPPED = "l13_persistent_matmul_wrong_tile_coords_args_swapped.py"
@@ -428,17 +421,10 @@ def test_persistent_tile_coords_args_swapped_leaves_tiles_unwritten(worker):
     assert_worded(diag)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="misleading: cause tile-loop, 'the persistent tile loop never reached some tiles — program pid must take "
-    "tiles pid, pid + P, pid + 2P, ...'; the loop is the hint's and visits every tile id; tile_coords is called "
-    "with num_pid_n and num_pid_m swapped, so ids map to tiles below M (masked off) and columns past the first "
-    "tile row's range are never reached — the lab could name the call's line or the mapping",
-)
 def test_persistent_tile_coords_args_swapped_names_the_mapping(worker):
+    """Was tile-loop: cause tile-id-map names the tile_coords call's line."""
     diag = first_diag(verify(worker, PM, SWAPPED))
-    assert diag.get("cause") != "tile-loop", diag
+    assert diag.get("cause") == "tile-id-map", diag
     assert (
         diag.get("line") == line_of(SWAPPED, "pid_m, pid_n = tile_coords(")
         or "tile_coords" in diag["message"]

@@ -1336,6 +1336,18 @@ def _unwritten(f: Facts) -> Said:
             f"始まっています({line} 行目: program_id × {step})が、起動時の BLOCK_SIZE は {block} です。"
             "ブロックの先頭は数値を直接書かず、tl.program_id(0) * BLOCK_SIZE にしてください",
         )
+    if cause == "tile-id-map" and f["line"]:
+        line, text = f["line"], verbatim(f["call"] or "pid_m, pid_n = ...")
+        return Said(
+            f"{_n(count, 'en', 'element was', 'elements were', '')} never written, though the tile loop takes "
+            "every tile id once (it starts at the program id and steps by the program count): some ids map to the "
+            f"wrong tile — check how a tile id becomes its (pid_m, pid_n) at line {line} ({text}): the grid's "
+            "sizes in their order, and the group's real height min(num_pid_m - first_pid_m, GROUP_M)",
+            f"{number(count)} 要素が書き込まれていません。タイルループはすべてのタイル ID を一度ずつ取っています"
+            "(プログラム ID から始まり、プログラム数ずつ進みます)が、一部の ID が違うタイルに対応しています。"
+            f"{line} 行目({text})でタイル ID を (pid_m, pid_n) にする計算を確認してください。グリッドの大きさを"
+            "渡す順序と、グループの実際の高さ min(num_pid_m - first_pid_m, GROUP_M) です",
+        )
     if cause == "tile-loop" and f["line"] and f["count_name"]:
         line, name, text = f["line"], f["count_name"], verbatim(f["count_text"] or "num_tiles // P")
         return Said(

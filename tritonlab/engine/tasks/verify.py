@@ -1198,6 +1198,18 @@ def judge_case(
                 "tiles",
             ):
                 diag["cause"] = "tile-loop"
+                mapping = _tile_map_line(learner_file)
+                if mapping is not None:  # the loop takes every id: two ids map to one tile
+                    line, text = mapping
+                    diag.update(cause="tile-id-map", line=line, call=text)
+                    diag["message"] = (
+                        f"{diag.get('count')} elements were never written, though the tile loop takes "
+                        "every tile id once (it starts at the program id and steps by the program count): "
+                        "some ids map to the wrong tile — check how a tile id becomes its (pid_m, pid_n) at "
+                        f"line {line} ({text}): the grid's sizes in their order, and the group's real height "
+                        "min(num_pid_m - first_pid_m, GROUP_M)"
+                    )
+                    continue
                 floor = _floor_tile_count(learner_file)
                 if floor is not None:
                     line, name, text = floor
@@ -2328,6 +2340,39 @@ def _loop_has_step(path: str | None) -> bool:
                 if not (isinstance(step, ast.Constant) and step.value == 1):
                     return True
     return False
+
+
+def _tile_map_line(path: str | None) -> tuple[int, str] | None:
+    """(line, text) of the assignment of pid_m (alone or with pid_n) inside a persistent tile loop that starts
+    at the program id and steps by something other than 1 (`for tile_id in range(pid, num_tiles, P)`): the
+    loop covers every id, so tiles left unwritten come from the id's mapping. None otherwise."""
+    import ast
+
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    pids = {
+        t.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Assign) and "program_id" in ast.unparse(n.value)
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+    for loop in ast.walk(tree):
+        if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and len(loop.iter.args) >= 3):
+            continue
+        start, step = loop.iter.args[0], loop.iter.args[2]
+        starts_at_pid = "program_id" in ast.unparse(start) or (
+            isinstance(start, ast.Name) and start.id in pids
+        )
+        if not starts_at_pid or (isinstance(step, ast.Constant) and step.value == 1):
+            continue
+        for node in ast.walk(loop):
+            if isinstance(node, ast.Assign):
+                names = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+                if "pid_m" in names or "pid_n" in names:
+                    return node.lineno, ast.unparse(node)[:80]
+    return None
 
 
 def _floor_tile_count(path: str | None) -> tuple[int, str, str] | None:
