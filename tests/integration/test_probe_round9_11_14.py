@@ -342,22 +342,17 @@ def test_rms_op_backward_without_rstd_grad_param_is_a_type_error(worker):
     result = verify(worker, RO, NO_DRSTD)
     assert_fails(result)
     error = result["error"]
-    assert error["kind"] == "runtime" and "_backward() takes 2 positional arguments" in error["message"], (
+    assert error["kind"] == "runtime" and "_backward() takes 2 positional arguments" in error["exception"], (
         error
     )
     assert_worded(error)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="vague: the lab relays Python's 'TypeError: _backward() takes 2 positional arguments but 3 were given' "
-    "with no line and no cause; the forward operator returns (y, rstd), so the registered backward receives one "
-    "gradient per output (dy, _drstd): the lab could name the def _backward line and say so (it words the "
-    "related grad-count cause for a wrong number of returned gradients)",
-)
 def test_rms_op_backward_without_rstd_grad_param_names_the_signature(worker):
+    """Was Python's bare TypeError with no line: cause backward-arity names the def and the counts."""
     error = verify(worker, RO, NO_DRSTD)["error"]
+    assert error.get("cause") == "backward-arity" and (error["takes"], error["given"]) == (1, 2), error
+    assert "141 行目" in describe(error, "ja") or "行目" in describe(error, "ja")
     assert error.get("line") == line_of(NO_DRSTD, "def _backward(ctx, dy):"), error
 
 

@@ -164,6 +164,35 @@ def _behind_named(exc: BaseException, name: str) -> BaseException | None:
     return None
 
 
+_ARITY = re.compile(r"^(\w+)\(\) takes (\d+) positional arguments? but (\d+) (?:were|was) given")
+
+
+def _backward_arity(learner_file: str, root: TypeError) -> tuple[str, int, int, int] | None:
+    """(name, def line, gradients taken, gradients given) when a function of the learner's file registered as
+    a backward (`register_autograd(name, ...)`) was called with more gradients than it takes."""
+    found = _ARITY.match(str(root))
+    if not found:
+        return None
+    name, takes, given = found.group(1), int(found.group(2)), int(found.group(3))
+    try:
+        tree = ast.parse(Path(learner_file).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError, TypeError):
+        return None
+    registered = any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr == "register_autograd"
+        and n.args
+        and isinstance(n.args[0], ast.Name)
+        and n.args[0].id == name
+        for n in ast.walk(tree)
+    )
+    define = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    if not registered or define is None or given <= takes:
+        return None
+    return name, define.lineno, takes - 1, given - 1  # less ctx
+
+
 def _heuristics_above_autotune(learner_file: str, root: KeyError) -> tuple[str, int] | None:
     """(the missing key, the @triton.heuristics line) when a heuristic read a config's keyword that does not
     exist yet: @triton.heuristics stacked above @triton.autotune (decorators apply bottom-up, so the heuristic
@@ -277,6 +306,22 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             f"the autotuner supplies {names} from the config it picks, and the launch passes {names} too — "
             "remove them from the launch (they belong in the triton.Config entries)",
             {"cause": "autotune-conflict", "names": conflict},
+        )
+    elif isinstance(root, TypeError) and (arity := _backward_arity(learner_file, root)) is not None:
+        backward, def_line, takes, given = arity
+        line = def_line
+        said = (
+            f"{backward}() (line {def_line}) takes {takes} gradient{'s' if takes != 1 else ''}, but torch "
+            f"passes {given}: a registered backward gets one gradient per output of the forward operator (y "
+            "and rstd give dy and a second one) — add a parameter for each (one you do not use can be "
+            "ignored)",
+            {
+                "cause": "backward-arity",
+                "name": backward,
+                "takes": takes,
+                "given": given,
+                "def_line": def_line,
+            },
         )
     elif isinstance(root, KeyError) and (order := _heuristics_above_autotune(learner_file, root)) is not None:
         key, line = order

@@ -424,6 +424,16 @@ def _runtime(f: Facts) -> Said:
             f"(拒否すべき入力は「拒否: …」のケースだけです)。{line} 行目の上の条件を確認してください"
             + ("。デバイスは 'cuda' とではなく、入力どうしで比べてください" if cuda else ""),
         )
+    if f["cause"] == "backward-arity" and f["name"]:
+        name, line, takes, given = f["name"], f["def_line"], f["takes"], f["given"]
+        return Said(
+            f"{name}() (line {line}) takes {_n(takes, 'en', 'gradient', 'gradients', '')}, but torch passes "
+            f"{given}: a registered backward gets one gradient per output of the forward operator (y and rstd "
+            "give dy and a second one) — add a parameter for each (one you do not use can be ignored)",
+            f"{name}()({line} 行目)が受け取る勾配は {number(takes)} 個ですが、torch は {number(given)} 個渡します。"
+            "登録した backward には順伝播の演算子の出力ごとに 1 つの勾配が渡されます(y と rstd なら dy ともう"
+            "1 つ)。出力の数だけ引数を用意してください(使わないものは無視してかまいません)",
+        )
     if f["cause"] == "heuristics-order" and f["name"]:
         name, line = f["name"], f["heuristics_line"]
         at_en = f" (line {line})" if line else ""
