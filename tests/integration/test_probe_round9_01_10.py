@@ -243,13 +243,6 @@ def test_mask_against_grid_extent_stops_at_the_store(worker):
     said(error)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vague: the OOB message quotes the mask `offsets < tl.num_programs(0) * BLOCK_SIZE` and says it "
-    "'bounds every index, yet these lanes land past the end ... the address itself is off — check the strides'. "
-    "The address is right; the mask's bound is the grid's extent (16) instead of n_elements (1). Right: say the "
-    "mask's bound exceeds the tensor / must be n_elements.",
-)
 def test_mask_against_grid_extent_names_the_bound(worker):
     message = verify(worker, PM, GRID_EXTENT)["error"]["message"]
     assert "n_elements" in message and "strides" not in message, message

@@ -1120,6 +1120,15 @@ def _mask_hint(d: Facts) -> Said:
             f"と実際に読む要素が食い違っています。{target or 'ポインタ'} はマスクのインデックスと同じもの"
             f"({made})から作ってください",
         )
+    if mask and "num_programs" in str(d["mask"] or ""):
+        return Said(
+            f"the mask ({mask}) compares the offsets with the grid's extent (num_programs × the block), which "
+            "rounds up past the end of the tensor: bound them by the tensor's own size (n_elements), not by the "
+            "grid",
+            f"マスク ({mask}) はオフセットをグリッドの範囲(num_programs × ブロック)と比べていますが、これは"
+            "切り上げでテンソルの末尾を越えます。グリッドではなく、テンソル自身の大きさ(n_elements)で"
+            "制限してください",
+        )
     if mask and d["bounded"]:
         allocated = shape(d["shape"] or ())
         return Said(

@@ -259,6 +259,12 @@ class OutOfBounds(Exception):
             return swapped_bounds_hint(mask, self.arg or "?", facts["swapped_bounds"])
         if mask and facts.get("other_index"):
             return other_index_hint(mask, facts["other_index"])
+        if mask and "num_programs" in mask:
+            return (
+                f"the mask ({mask}) compares the offsets with the grid's extent (num_programs × the block), "
+                "which rounds up past the end of the tensor: bound them by the tensor's own size "
+                "(n_elements), not by the grid"
+            )
         if mask and facts.get("bounded"):
             return (
                 f"the mask ({mask}) bounds every index, yet these lanes land past the end: unless one of its "
