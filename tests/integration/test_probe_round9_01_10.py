@@ -368,16 +368,10 @@ def test_sum_broadcast_as_a_row_is_named(worker):
     error = verify(worker, SR, SUM_ROW)["error"]
     assert error["kind"] == "compile" and error.get("cause") == "shape-mismatch", error
     assert error.get("row_as_row") is True, error
-    assert error["line"] == line_of(SUM_ROW, "tl.store(out_ptrs"), error
+    assert error["store_line"] == line_of(SUM_ROW, "tl.store(out_ptrs"), error
     said(error)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="line: the error points at the store (where Triton raised); the per-row vector was broadcast as a row "
-    "on the division line (`out = numerator / denominator`), which the lab's own words ('a per-row vector ... "
-    "broadcast as a row') describe. Right: the division's line.",
-)
 def test_sum_broadcast_as_a_row_points_at_the_division(worker):
     error = verify(worker, SR, SUM_ROW)["error"]
     assert error["line"] == line_of(SUM_ROW, "out = numerator / denominator"), error

@@ -1121,6 +1121,36 @@ def _shape_numbers(text: str) -> list[int]:
     return [int(n) for n in re.findall(r"(\d+)", text)]
 
 
+def _row_vector_line(file: str | None) -> tuple[int, str] | None:
+    """(line, name) of the first binary operation that uses a per-row vector (a name assigned from a
+    reduction with axis=1) bare, not as v[:, None]: there it is broadcast as a row."""
+    if not file:
+        return None
+    try:
+        tree = ast.parse(Path(file).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    vectors = {
+        t.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Assign)
+        and isinstance(n.value, ast.Call)
+        and any(
+            k.arg == "axis" and isinstance(k.value, ast.Constant) and k.value.value == 1
+            for k in n.value.keywords
+        )
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp):
+            for side in (node.left, node.right):
+                if isinstance(side, ast.Name) and side.id in vectors:
+                    found.append((node.lineno, side.id))
+    return min(found) if found else None
+
+
 def explain_descriptor_shape(info: dict, file: str | None = None) -> bool:
     """Triton: "expected value shape ['32', '32'], got ['constexpr[32]', 'constexpr[64]']" at
     `desc.store(...)`: the tile stored through a tensor descriptor is not the descriptor's block_shape. Names
@@ -1195,6 +1225,14 @@ def explain_shape_error(exc: BaseException, info: dict, file: str | None = None)
             message=f"the stored value broadcasts the {list(pointer)} pointers up to {list(full)}: a store "
             f"cannot widen its pointers{fix}",
         )
+        if row:  # the line that broadcast the per-row vector, where the fix belongs (the store only raised)
+            found = _row_vector_line(file)
+            if found is not None:
+                info.update(store_line=info.get("line"), line=found[0], vector=found[1])
+                info["message"] = str(info["message"]).replace(
+                    "against the [rows, columns] tile",
+                    f"against the [rows, columns] tile (line {found[0]}: {found[1]})",
+                )
         return
     if "make_shape_compatible" not in str(info.get("message", "")):
         return

@@ -210,10 +210,13 @@ def _compile(f: Facts) -> Said:
             fix = (
                 Said(
                     f" — a per-row vector (length {f['pointer_shape'][0]}) was broadcast as a row ([None, :]) "
-                    "against the [rows, columns] tile: broadcast per-row values as a column, v[:, None]",
+                    "against the [rows, columns] tile"
+                    + (f" (line {f['line']}: {f['vector']})" if f["vector"] else "")
+                    + ": broadcast per-row values as a column, v[:, None]",
                     f"。行ごとのベクトル(長さ {f['pointer_shape'][0]})が [rows, columns] のタイルに対して行として"
-                    "([None, :])ブロードキャストされています。行ごとの値は列として v[:, None] でブロード"
-                    "キャストしてください",
+                    "([None, :])ブロードキャストされています"
+                    + (f"({f['line']} 行目: {f['vector']})" if f["vector"] else "")
+                    + "。行ごとの値は列として v[:, None] でブロードキャストしてください",
                 )
                 if f["row_as_row"]
                 else Said(
