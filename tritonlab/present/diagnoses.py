@@ -2037,6 +2037,18 @@ def _pattern(f: Facts) -> Said | None:
             "代わりの tanh 近似やその逆、丸めた定数、抜けた項)。許容誤差の厳しい "
             f"{dtype} のケースでだけ、そのずれが見えています",
         )
+    if cause == "dtype-only" and f["product"] and f["line"]:
+        types, passing = str(f["dtype"]).split(" and "), ", ".join(str(d) for d in f["passing"] or [])
+        dtype, dtype_ja = " and ".join(types), "と".join(types)
+        line, product = f["line"], verbatim(f["product"])
+        return Said(
+            f"only {dtype} cases fail ({passing} pass) — line {line} computes {product} before .to(tl.float32): "
+            f"a {dtype} value times a constant stays {dtype} and is rounded there — widen the load first "
+            "(tl.load(...).to(tl.float32) * c)",
+            f"{dtype_ja} のケースだけが失敗しています({passing} は合格)。{line} 行目は .to(tl.float32) の前に "
+            f"{product} を計算しています。{dtype_ja} の値に定数を掛けても型は {dtype_ja} のままで、そこで丸められ"
+            "ます。先に読み込んだ値を広げてください(tl.load(...).to(tl.float32) * c)",
+        )
     if cause == "dtype-only":
         types, passing = str(f["dtype"]).split(" and "), ", ".join(str(d) for d in f["passing"] or [])
         dtype, dtype_ja = " and ".join(types), "と".join(types)

@@ -1678,6 +1678,32 @@ _LOSSY_NAMES = frozenset(
 )
 
 
+def _scaled_before_cast(path: str | None) -> tuple[int, str] | None:
+    """(line, text) of `(tl.load(...) * c).to(tl.float32)`: a loaded value scaled before it is widened, so a
+    16-bit input's product is rounded to 16 bits first."""
+    import ast
+
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "to"
+        ):
+            continue
+        inner = node.func.value
+        if not (isinstance(inner, ast.BinOp) and isinstance(inner.op, (ast.Mult, ast.Div))):
+            continue
+        loads = [
+            side
+            for side in (inner.left, inner.right)
+            if isinstance(side, ast.Call) and ast.unparse(side.func) in ("tl.load", "triton.language.load")
+        ]
+        if loads and "float32" in ast.unparse(node):
+            return node.lineno, ast.unparse(inner)[:80]
+    return None
+
+
 def _lossy_steps(path: str | None) -> bool:
     """The learner's file could round to 16 bits (or multiply in TF32) on its own: it names a 16- or 8-bit
     type, `.half()` or `tl.dot` outside a comparison (a dtype check names them too). True when the file cannot
@@ -1823,6 +1849,10 @@ def _explain_values(
                     or _rounded16(got, expected)
                 )
             diag["lossy16"] = lossy
+            if near is not None and lossy and "line" not in diag:
+                slip = _scaled_before_cast(learner_file)
+                if slip is not None:  # (tl.load(...) * c).to(tl.float32): the product rounds in 16 bits
+                    diag.update(line=slip[0], product=slip[1])
         if (
             diag.get("kind") == "mismatch"
             and diag.get("cause") in (None, "all-wrong")
