@@ -237,3 +237,15 @@ def test_a_buffer_allocated_with_no_device_and_handed_to_a_kernel_is_noted(learn
             out = make(x)
             launches.append({"file": path, "ptrs": [x.data_ptr(), out.data_ptr()]})
         assert len(work.device_found) == expected, (make.__name__, work.device_found)
+
+
+def test_the_perturbing_run_shifts_only_values_torch_computed_from_inputs(learner):
+    """The second run of an excused self-check: computed values move by 1, copies and fresh buffers do not."""
+    module, path = learner
+    x, y = torch.zeros(4), torch.zeros(4)
+    with TorchWork(path, {"x": x, "y": y}, perturb=True):
+        answer = module.handed(x, y)
+        copy = module.handed_copy(x)
+        fresh = module.with_device(x)
+    assert torch.equal(answer, torch.ones(4))  # x + y = 0, shifted to 1
+    assert torch.equal(copy, torch.zeros(4)) and fresh.shape == x.shape

@@ -139,8 +139,20 @@ def _no_device_calls(path: str) -> list[tuple[int, int]]:
 class TorchWork:
     """Context manager around a learner call. `found`: [{op, input, line}] (at most 8, one per op, line)."""
 
-    def __init__(self, learner_file: str, inputs: dict, launches: Callable[[], list] | None = None):
+    def __init__(
+        self,
+        learner_file: str,
+        inputs: dict,
+        launches: Callable[[], list] | None = None,
+        perturb: bool = False,
+    ):
         self.learner_file = learner_file
+        # a second run's mode: every value torch computes from the inputs on a learner line is shifted by 1
+        # (in place) — an output that moves with it was made of torch's values (runner: _excused_reached)
+        self.perturb = perturb
+        # computed buffers handed beside every input they came from (a self-check reference, t37): said only
+        # if a perturbed second run shows the output moving with them
+        self.excused: list[dict] = []
         self.launches = launches or (lambda: [])
         self.found: list[dict] = []
         # storage start -> (bytes, input name, the operator that computed it from the input and its line, or
@@ -198,8 +210,11 @@ class TorchWork:
                 for start, (nbytes, name, op, line) in list(self.taint.items()):
                     if start in self.inputs or not start <= ptr < start + nbytes:
                         continue
-                    if op is not None and line is not None and not self._self_check(start, launch):
-                        self._found(op, name, line, handed=True)
+                    if op is not None and line is not None:
+                        if not self._self_check(start, launch):
+                            self._found(op, name, line, handed=True)
+                        elif len(self.excused) < 8 and not any(e["line"] == line for e in self.excused):
+                            self.excused.append({"op": op, "input": name, "line": line, "handed": True})
                     del self.taint[start]
         self._seen_launches = len(launches)
 
@@ -271,6 +286,13 @@ class TorchWork:
             return
         # a copy keeps what its source was; any other operator computed new values from the input
         made = (source[0], source[1], source[2]) if copy else (source[0], name, line)
+        if self.perturb and not copy and line is not None:
+            import torch
+
+            with torch.no_grad():
+                for out in _tensors(result, []):
+                    if out.is_floating_point() and out.numel():
+                        out.add_(1.0)
         origin = frozenset().union(*(self._origins(t) for t in tensors))
         for out in _tensors(result, []):
             found = _storage(out)
