@@ -976,22 +976,34 @@ def explain_unwritten(
         )
 
 
-def _literal_block_start(file: str | None) -> tuple[int, int] | None:
-    """(line, n) of `pid * n` (or `tl.program_id(0) * n`) with n an integer literal above 1, in the learner's
-    file: a block start written as a number instead of BLOCK_SIZE."""
+def file_tree(file: str | None) -> ast.Module | None:
+    """The learner's file parsed, or None (no file, unreadable, not Python)."""
     if not file:
         return None
     try:
-        tree = ast.parse(Path(file).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
+        return ast.parse(Path(file).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
         return None
-    pids = {
+
+
+def program_id_names(tree: ast.AST) -> set[str]:
+    """Names the file assigns from an expression holding tl.program_id (pid, start_pid, ...)."""
+    return {
         t.id
         for n in ast.walk(tree)
         if isinstance(n, ast.Assign) and "program_id" in ast.unparse(n.value)
         for t in n.targets
         if isinstance(t, ast.Name)
     }
+
+
+def _literal_block_start(file: str | None) -> tuple[int, int] | None:
+    """(line, n) of `pid * n` (or `tl.program_id(0) * n`) with n an integer literal above 1, in the learner's
+    file: a block start written as a number instead of BLOCK_SIZE."""
+    tree = file_tree(file)
+    if tree is None:
+        return None
+    pids = program_id_names(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
             for a, b in ((node.left, node.right), (node.right, node.left)):
@@ -1124,11 +1136,8 @@ def _shape_numbers(text: str) -> list[int]:
 def _row_vector_line(file: str | None) -> tuple[int, str] | None:
     """(line, name) of the first binary operation that uses a per-row vector (a name assigned from a
     reduction with axis=1) bare, not as v[:, None]: there it is broadcast as a row."""
-    if not file:
-        return None
-    try:
-        tree = ast.parse(Path(file).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
+    tree = file_tree(file)
+    if tree is None:
         return None
     vectors = {
         t.id

@@ -2344,14 +2344,7 @@ def _all_zero_stored(diagnoses: list, provenance, numel: int, learner_file: str 
 
 def _learner_tree(path: str | None):
     """The learner's file parsed (an ast.Module), or None when there is none or it does not parse."""
-    import ast
-
-    if not path:
-        return None
-    try:
-        return ast.parse(Path(path).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
-        return None
+    return contracts.file_tree(path)
 
 
 def _loop_has_step(path: str | None) -> bool:
@@ -2381,13 +2374,7 @@ def _tile_map_line(path: str | None) -> tuple[int, str] | None:
     tree = _learner_tree(path)
     if tree is None:
         return None
-    pids = {
-        t.id
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Assign) and "program_id" in ast.unparse(n.value)
-        for t in n.targets
-        if isinstance(t, ast.Name)
-    }
+    pids = contracts.program_id_names(tree)
     for loop in ast.walk(tree):
         if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and len(loop.iter.args) >= 3):
             continue
@@ -3257,10 +3244,8 @@ def _branch_line(file, value) -> int | None:
     "relu"`, `"relu" != X`)."""
     if value is None:
         return None
-    try:
-        with open(file, encoding="utf-8") as handle:
-            tree = ast.parse(handle.read())
-    except (OSError, SyntaxError, ValueError, TypeError):
+    tree = _learner_tree(file)
+    if tree is None:
         return None
     for node in ast.walk(tree):
         if not isinstance(node, ast.If):
@@ -3314,10 +3299,8 @@ def _negatives_zeroed(diagnoses: list, got, expected, kwargs: dict, atol: float,
 
 def _relu_line(file) -> int | None:
     """The line of the first `if` in the learner's file whose branch applies a ReLU (tl.maximum or relu)."""
-    try:
-        with open(file, encoding="utf-8") as handle:
-            tree = ast.parse(handle.read())
-    except (OSError, SyntaxError, ValueError, TypeError):
+    tree = _learner_tree(file)
+    if tree is None:
         return None
     for node in ast.walk(tree):
         if not isinstance(node, ast.If):
