@@ -1,4 +1,5 @@
-"""engine/torch_work.py: which torch operators on the inputs' values count as the kernel's work done by torch.
+"""engine/torch_work.py: which torch operators on the inputs' values count as the kernel's work done by torch:
+what torch computed from the inputs counts once a learner kernel is handed it (a launch record's ptrs).
 
 Each rule with a false-pass side (torch did the work: found) and a false-fail side (a wrapper's legitimate torch
 calls: not found). The "learner" functions live in a file of their own, as a learner's wrapper does."""
@@ -98,13 +99,24 @@ def _inputs():
     return {"logits": torch.randn(4, 8), "target": torch.randint(0, 8, (4,))}
 
 
+def hand(launches: list, path: str, *tensors) -> None:
+    """A learner launch given these tensors (what memcheck.track_launches records)."""
+    launches.append({"file": path, "ptrs": [t.data_ptr() for t in tensors]})
+
+
 def test_a_torch_reduction_on_an_input_is_found_with_the_learners_line(learner):
     module, path = learner
     inputs = _inputs()
-    with TorchWork(path, inputs) as work:
-        module.lse_in_torch(**inputs)
+    launches: list = []
+    with TorchWork(path, inputs, lambda: launches) as work:
+        lse = module.lse_in_torch(**inputs)
+        hand(launches, path, lse, torch.empty(4))
     assert [(f["op"], f["input"]) for f in work.found] == [("logsumexp", "logits")]
     assert work.found[0]["line"] == 7  # the torch.logsumexp line of LEARNER
+    # computed and never handed to a kernel (a wrapper's self-check): nothing
+    with TorchWork(path, inputs, lambda: []) as work:
+        module.lse_in_torch(**inputs)
+    assert work.found == []
 
 
 def test_allocations_casts_pads_scales_and_integer_checks_are_not_work(learner):
@@ -126,9 +138,11 @@ def test_a_buffer_a_learner_kernel_was_given_is_the_kernels(learner):
         launches.append({"file": path, "ptrs": [partial.data_ptr()]})
         module.second_stage(partial)
     assert work.found == []
-    # the same sum with no launch in between: torch summed the input's copy itself
-    with TorchWork(path, inputs, lambda: []) as work:
-        module.second_stage(inputs["logits"].clone())
+    # the same sum handed to a kernel with no launch in between: torch summed the input's copy itself
+    launches = []
+    with TorchWork(path, inputs, lambda: launches) as work:
+        total = module.second_stage(inputs["logits"].clone())
+        hand(launches, path, total)
     assert [f["op"] for f in work.found] == ["sum"]
 
 
@@ -139,25 +153,29 @@ def test_a_launch_of_another_files_kernel_does_not_clear_the_taint(learner):
     with TorchWork(path, inputs, lambda: launches) as work:
         copy = inputs["logits"].clone()
         launches.append({"file": "/elsewhere/kernels.py", "ptrs": [copy.data_ptr()]})
-        module.second_stage(copy)
+        total = module.second_stage(copy)
+        hand(launches, path, total)
     assert [f["op"] for f in work.found] == ["sum"]
 
 
 def test_gradients_from_torch_autograd_in_the_learners_backward_are_found(learner):
     module, path = learner
     a, b = torch.randn(3, 5), torch.randn(3, 5)
-    with TorchWork(path, {"a": a, "b": b}) as work:
-        module.grads_by_autograd(a, b, torch.ones(3, 5))
+    launches: list = []
+    with TorchWork(path, {"a": a, "b": b}, lambda: launches) as work:
+        ga, gb = module.grads_by_autograd(a, b, torch.ones(3, 5))
+        hand(launches, path, ga, gb)
     ops = {f["op"] for f in work.found}
-    assert "silu" in ops and any(op.endswith("_backward") for op in ops), ops
+    assert ops and all("silu" in op or op.endswith("_backward") for op in ops), ops
     assert {f["input"] for f in work.found} <= {"a", "b"}
 
 
 def test_values_derived_from_an_input_keep_its_name(learner):
     module, path = learner
     x = torch.randn(6)
-    with TorchWork(path, {"x": x}) as work:
-        module.derived(x)
+    launches: list = []
+    with TorchWork(path, {"x": x}, lambda: launches) as work:
+        hand(launches, path, module.derived(x))
     assert [(f["op"], f["input"]) for f in work.found] == [("exp", "x")]
 
 
@@ -213,7 +231,7 @@ def test_a_numpy_result_of_input_values_handed_to_a_kernel_is_found(learner):
     launches: list = []
     with TorchWork(path, {"x": x}, lambda: launches) as work:
         lse = module.numpy_lse(x)
-        launches.append({"file": path, "ptrs": [x.data_ptr(), lse.data_ptr()]})
+        launches.append({"file": path, "ptrs": [lse.data_ptr()]})
     assert [(f["op"], f["input"], f.get("handed")) for f in work.found] == [("numpy", "x", True)]
     assert "numpy" not in vars(torch.Tensor)  # restored as it was: TensorBase's method, no attribute added
 

@@ -123,6 +123,29 @@ def _no_device_calls(path: str) -> list[tuple[int, int]]:
             tree = ast.parse(handle.read())
     except (OSError, SyntaxError, ValueError, TypeError):
         return []
+    if any(
+        isinstance(n, ast.With) and any("torch.device" in ast.unparse(i.context_expr) for i in n.items)
+        for n in ast.walk(tree)
+    ):
+        return []  # `with torch.device(x.device):` sets the default device: no call lacks one
+    moved = {  # names the file later moves: out = out.to(x.device), out.cuda()
+        n.func.value.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in ("to", "cuda")
+        and isinstance(n.func.value, ast.Name)
+    }
+    chained = {  # torch.empty(...).to(x.device): the call is the receiver of a move
+        id(n.func.value)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("to", "cuda")
+    }
+    targets = {
+        id(n.value): {t.id for t in n.targets if isinstance(t, ast.Name)}
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Assign)
+    }
     spans = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
@@ -131,6 +154,8 @@ def _no_device_calls(path: str) -> list[tuple[int, int]]:
         if not (isinstance(owner, ast.Name) and owner.id == "torch" and node.func.attr in _ALLOCATORS):
             continue
         if any(k.arg in ("device", None) for k in node.keywords):
+            continue
+        if id(node) in chained or targets.get(id(node), set()) & moved:
             continue
         spans.append((node.lineno, getattr(node, "end_lineno", None) or node.lineno))
     return spans
@@ -159,7 +184,6 @@ class TorchWork:
         # None for the input's own values); the inputs' own storages stay tainted for the whole call
         self.taint: dict[int, tuple[int, str, str | None, int | None]] = {}
         self.inputs: set[int] = set()
-        self.seen: list[tuple[int, int]] = []
         # storage start -> the inputs whose values it holds or was computed from; an input's name -> its span
         self.sources: dict[int, frozenset[str]] = {}
         self.input_spans: dict[str, tuple[int, int]] = {}
@@ -171,10 +195,6 @@ class TorchWork:
                     self.inputs.add(found[0])
                     self.sources[found[0]] = frozenset({str(name)})
                     self.input_spans[str(name)] = (found[0], found[0] + found[1])
-        for value in inputs.values():  # every input, integer ones too, is known memory
-            found = _storage(value) if hasattr(value, "untyped_storage") else None
-            if found:
-                self.seen.append((found[0], found[0] + max(found[1], 1)))
         self._seen_launches = 0
         self._mode = None
         # every storage an operator made or took during the call (start, end), and the learner lines that
@@ -186,7 +206,7 @@ class TorchWork:
         self.no_device_calls = _no_device_calls(learner_file)
         self.default_device: dict[int, tuple[int, int]] = {}  # storage start -> (bytes, line)
         self.device_found: list[dict] = []
-        self._numpy: tuple[Any, Any] | None = None
+        self._numpy: list[tuple[Any, str, Any, Any]] | None = None
 
     # -- the learner's kernels own what they were given ----------------------------------------------------
 
@@ -204,9 +224,6 @@ class TorchWork:
                         d["line"] == made_at for d in self.device_found
                     ):
                         self.device_found.append({"line": made_at})
-                if self.numpy_lines and not any(lo <= ptr < hi for lo, hi in self.seen):
-                    exported, source = self.numpy_lines[0]
-                    self._found("numpy", source, exported, handed=True)
                 for start, (nbytes, name, op, line) in list(self.taint.items()):
                     if start in self.inputs or not start <= ptr < start + nbytes:
                         continue
@@ -258,8 +275,6 @@ class TorchWork:
 
     def _saw(self, func, args, kwargs, result) -> None:
         self._launched()
-        if len(self.seen) < 4096 and self._learner_line() is not None:
-            self._made(func, args, kwargs, result)
         full = str(getattr(getattr(func, "_schema", None), "name", "") or "")
         if "::" in full and full.split("::", 1)[0] not in ("aten", "prims"):
             return  # a registered operator (lesson 12's triton_op): its outputs are its kernels' work
@@ -279,14 +294,22 @@ class TorchWork:
             return
         heavy = HEAVY.fullmatch(name) is not None
         copy = _COPY.fullmatch(name) is not None
-        line = self._learner_line() if heavy or not copy else None
-        if heavy and line is not None:
-            self._found(name, source[0], line)
+        line = self._learner_line() if not copy else None
         if _FRESH.fullmatch(name) or name in ("fill_", "zero_"):
             return
-        # a copy keeps what its source was; any other operator computed new values from the input
-        made = (source[0], source[1], source[2]) if copy else (source[0], name, line)
-        if self.perturb and not copy and line is not None:
+        # a copy keeps what its source was; any other operator computed new values from the input, named by
+        # the first reduction/product/activation on the way (torch.logsumexp, not the `- x_t` after it)
+        if (
+            copy
+            or not heavy
+            and source[1] is not None
+            and HEAVY.fullmatch(source[1])
+            and source[2] is not None
+        ):
+            made = (source[0], source[1], source[2])
+        else:
+            made = (source[0], name, line)
+        if self.perturb and not copy and line is not None:  # only operators a learner line dispatched
             import torch
 
             with torch.no_grad():
@@ -297,8 +320,8 @@ class TorchWork:
         for out in _tensors(result, []):
             found = _storage(out)
             if found and found[1] and found[0] not in self.inputs and out.is_floating_point():
-                if found[0] in self.taint and copy and self.taint[found[0]][2] is not None:
-                    continue  # a view of a computed buffer: still torch's computation
+                if copy and any(_storage(t) == found for t in tensors) and found[0] in self.taint:
+                    continue  # a view of its own source (same storage): that source's taint stands
                 self._claim(*found)
                 self.taint[found[0]] = (found[1], *made)
                 self.sources[found[0]] = origin
@@ -312,19 +335,6 @@ class TorchWork:
             if start <= found[0] < start + nbytes:
                 return self.sources.get(start, frozenset())
         return frozenset()
-
-    def _made(self, func, args, kwargs, result) -> None:
-        """Note the memory a learner line's operator made (only the learner's: the lab's snapshot of a
-        launch's buffers makes nothing). A view, copy or lift of memory no operator made (numpy's, through
-        torch.from_numpy) is still that memory's: its outputs stay unknown."""
-        sources = [found for t in _tensors(args, []) + _tensors(kwargs, []) if (found := _storage(t))]
-        foreign = any(not any(lo <= start < hi for lo, hi in self.seen) for start, _ in sources)
-        if _COPY.fullmatch(_base_name(func)) and foreign:
-            return
-        for t in _tensors(result, []):
-            found = _storage(t)
-            if found:
-                self.seen.append((found[0], found[0] + max(found[1], 1)))
 
     def _claim(self, start: int, nbytes: int) -> None:
         """Forget what was known of memory a new tensor now occupies: freed storages are reused by the
@@ -352,42 +362,69 @@ class TorchWork:
         return self
 
     def _watch_numpy(self) -> None:
-        """Tensor.numpy, wrapped for the call: an input's values taken to numpy from a learner line are noted
-        (restored on exit unless the learner's file replaced it meanwhile: the tamper watch says so)."""
+        """For the call, wrap what takes an input's values out of torch (Tensor.numpy, Tensor.tolist) and
+        what brings values back (torch.from_numpy, torch.as_tensor, torch.tensor). After an input's values
+        left from a learner line, a tensor made from outside data on a learner line holds what numpy or Python
+        computed: it is tainted as computed by "numpy" (line: the export's), so handing it, or a copy of it,
+        to a kernel is torch-work like any computed buffer. Restored on exit unless the learner's file
+        replaced one meanwhile (the tamper watch says so)."""
         import torch
 
-        original = torch.Tensor.numpy
         watch = self
 
-        def numpy(tensor, *args, **kwargs):
-            with contextlib.suppress(Exception):
-                for value in inputs_of(tensor):
-                    source = watch._source([value])
+        def exporting(original):
+            def export(tensor, *args, **kwargs):
+                with contextlib.suppress(Exception):
+                    source = watch._source([tensor]) if isinstance(tensor, torch.Tensor) else None
                     line = watch._learner_line()
                     if source is not None and line is not None and len(watch.numpy_lines) < 4:
                         watch.numpy_lines.append((line, source[0]))
-            return original(tensor, *args, **kwargs)
+                return original(tensor, *args, **kwargs)
 
-        def inputs_of(tensor) -> list:
-            return [tensor] if isinstance(tensor, torch.Tensor) else []
+            return export
 
-        own = vars(torch.Tensor).get("numpy")  # None: the method is TensorBase's, as in torch 2.x
-        self._numpy = (own, numpy)
-        torch.Tensor.numpy = numpy  # type: ignore[method-assign,assignment]
+        def importing(original):
+            def make(*args, **kwargs):
+                result = original(*args, **kwargs)
+                with contextlib.suppress(Exception):
+                    if watch.numpy_lines and watch._learner_line() is not None:
+                        found = _storage(result)
+                        if found and found[1] and result.is_floating_point():
+                            exported, name = watch.numpy_lines[0]
+                            watch._claim(*found)
+                            watch.taint[found[0]] = (found[1], name, "numpy", exported)
+                            watch.sources[found[0]] = frozenset({name})
+                            if watch.perturb:
+                                with torch.no_grad():
+                                    result.add_(1.0)
+                return result
+
+            return make
+
+        patched = []
+        for owner, attr, wrap in (
+            (torch.Tensor, "numpy", exporting),
+            (torch.Tensor, "tolist", exporting),
+            (torch, "from_numpy", importing),
+            (torch, "as_tensor", importing),
+            (torch, "tensor", importing),
+        ):
+            original = getattr(owner, attr, None)
+            if original is None:
+                continue
+            ours = wrap(original)
+            patched.append((owner, attr, vars(owner).get(attr), ours))
+            setattr(owner, attr, ours)
+        self._numpy = patched
 
     def __exit__(self, *exc):
-        if self._numpy is not None:
-            import torch
-
-            own, ours = self._numpy
-            if (
-                vars(torch.Tensor).get("numpy") is ours
-            ):  # else the learner's file replaced it: the watch says so
+        for owner, attr, own, ours in self._numpy or []:
+            if vars(owner).get(attr) is ours:  # else the learner's file replaced it: the watch says so
                 if own is None:
-                    del torch.Tensor.numpy
+                    delattr(owner, attr)
                 else:
-                    torch.Tensor.numpy = own  # type: ignore[method-assign]
-            self._numpy = None
+                    setattr(owner, attr, own)
+        self._numpy = None
         with contextlib.suppress(Exception):  # the launches after the last operator
             self._launched()
         if self._mode is not None:
