@@ -478,12 +478,12 @@ def _api_missing(module, names) -> list[dict]:
         tree = ast.parse(inspect.getsource(module))
     except (OSError, TypeError, SyntaxError):
         return []
-    called = {
-        node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
+    # any mention counts, not only a call: `host_descriptor = TensorDescriptor.from_tensor` calls it later
+    # under another name
+    named = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} | {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
     }
-    if called & set(wanted):
+    if named & set(wanted):
         return []
     return [
         {

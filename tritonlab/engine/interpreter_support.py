@@ -181,7 +181,7 @@ def repair_int_masks() -> bool:
         return mask
 
     done = True
-    for name, index in (("create_masked_load", 1), ("create_masked_store", 2)):
+    for name, index in (("create_masked_load", 1), ("create_masked_store", 2), ("create_atomic_rmw", 3)):
         original = getattr(builder, name, None)
         if original is None:
             done = False
