@@ -136,7 +136,32 @@ def test_split_k_autotune_ran_every_gpu_config_with_reset_to_zero(worker):
 # --- correct but unusual: PASS (the lab fails them today) -------------------------------------------------------------
 
 
+#: defects of this round the lead fixed in the same session (torch_work: only handed values count, a perturbed
+#: rerun in plan cases, numpy/tolist round trips, stale taint, moved buffers and torch.device contexts;
+#: lesson 12's torch_ops; repair_int_masks for atomics; api-missing reading aliases): their tests state the
+#: right verdict and must pass
+FIXED = {
+    "l05_add_ok_empty_then_to_device.py",
+    "l05_add_ok_torch_device_context.py",
+    "l08_softmax_ok_wrapper_self_check_against_torch.py",
+    "l08_row_sum_ok_cached_workspace_numpy_check.py",
+    "l12_rms_backward_ok_dw_einsum.py",
+    "l12_rms_backward_ok_rstd_recomputed_one_over_sqrt.py",
+    "l10_autotune_ok_split_k_atomic_scalar_guard_mask.py",
+    "l13_matmul_descriptors_ok_host_descriptors_version_compat.py",
+    "l14_swiglu_backward_ok_numpy_input_check.py",
+    "l14_swiglu_ok_flat_fp32_copies_isfinite_check.py",
+    "l14_swiglu_ok_range_check_then_fp32_copies.py",
+    "l14_swiglu_backward_fake_torch_math_handed_with_inputs.py",
+    "l12_rms_backward_fake_dx_by_torch_handed_with_inputs.py",
+    "l14_cross_entropy_fake_numpy_lse_copied_into_torch_buffer.py",
+    "l14_cross_entropy_fake_tolist_python_logsumexp.py",
+}
+
+
 def _false_fail(exercise, name, reason):
+    if name in FIXED:
+        return pytest.param(exercise, name, id=name[:-3])
     return pytest.param(exercise, name, marks=pytest.mark.xfail(strict=True, reason=reason), id=name[:-3])
 
 
@@ -290,6 +315,8 @@ def test_fake_np_asarray_logsumexp_is_torch_work_numpy(worker):
 
 
 def _false_pass(exercise, name, reason):
+    if name in FIXED:
+        return pytest.param(exercise, name, id=name[:-3])
     return pytest.param(exercise, name, marks=pytest.mark.xfail(strict=True, reason=reason), id=name[:-3])
 
 
