@@ -386,7 +386,7 @@ def test_swiglu_backward_autograd_grads_copied_by_a_kernel_fails(worker):
     assert_fails(result)
     assert all(c["passed"] for c in result["cases"] if c.get("kind") == "reject")
     diag = first_diag(result)
-    assert diag["kind"] == "torch-work" and diag["line"] == 51 and diag["input"] == "a", diag
+    assert diag["kind"] == "torch-work" and diag["line"] == 51 and diag["input"] in ("a", "b"), diag
     assert "silu" in diag["op"] and "silu" in describe(diag, "ja") and "51 行目" in describe(diag, "ja")
 
 

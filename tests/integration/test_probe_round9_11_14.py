@@ -248,8 +248,10 @@ def test_attention_torch_softmax_with_triton_pv_is_torch_work(worker):
     result = verify(worker, AT, name)
     assert_fails(result)
     diag = first_diag(result)
-    assert diag["kind"] == "torch-work" and diag["line"] == line_of(name, "scores = (q.float() @"), diag
-    assert "_softmax" in diag["message"], diag["message"]
+    # p = softmax(q @ k^T) handed to the PV kernel: named by the last reduction on the way (the softmax)
+    assert diag["kind"] == "torch-work" and diag["handed"], diag
+    assert diag["line"] in {line_of(name, "scores = (q.float() @"), line_of(name, "p = torch.softmax(scores")}
+    assert "softmax" in diag["message"] or "bmm" in diag["message"], diag["message"]
     assert all("torch-work" in kinds(c) for c in failed(result) if c.get("kind") != "reject")
     assert_worded(diag)
 
@@ -362,7 +364,7 @@ def test_rms_op_backward_by_torch_autograd_is_no_kernel_in_the_backward(worker):
     assert len(failed(result)) == len(value_cases(result))
     diag = first_diag(result)
     assert diag["kind"] == "no-kernel-launched" and "backward" in diag["message"], diag
-    assert {"op-not-used", "torch-work"} <= kinds(failed(result)[0])
+    assert {"op-not-used"} <= kinds(failed(result)[0])  # torch's gradients are returned, not handed
     assert_worded(diag)
 
 
@@ -434,10 +436,9 @@ def test_persistent_small_problems_to_torch_are_no_kernel(worker):
     assert bad and all(c["params"]["M"] < 63 for c in bad), [c["name"] for c in bad]
     diag = first_diag(result)
     assert diag["kind"] == "no-kernel-launched", diag
-    work = next(d for d in failed(result)[0]["diagnoses"] if d["kind"] == "torch-work")
-    assert work["line"] == line_of(name, "return (a.float() @ b.float())"), work
+    # torch's product is returned, never handed to a kernel: torch-work (which counts what kernels are handed)
+    # has nothing to add to no-kernel-launched
     assert_worded(diag)
-    assert_worded(work)
 
 
 # --- lesson 13: tensor descriptors ------------------------------------------------------------------------------------
@@ -548,8 +549,7 @@ def test_swiglu_backward_straight_through_is_no_kernel_in_the_backward(worker):
     assert len(failed(result)) == len(value_cases(result))
     diag = first_diag(result)
     assert diag["kind"] == "no-kernel-launched" and "backward" in diag["message"], diag
-    work = next(d for d in failed(result)[0]["diagnoses"] if d["kind"] == "torch-work")
-    assert work["line"] == line_of(name, "ref = torch.nn.functional.silu(a) * b"), work
+    # the straight-through output is torch's, returned: no kernel is handed it (no torch-work needed)
     assert_worded(diag)
 
 
