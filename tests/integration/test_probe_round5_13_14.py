@@ -185,8 +185,10 @@ def test_persistent_group_without_min_fails_only_with_grouping(worker):
     bad = public_failed(result)
     assert bad and all("GROUP_M=1" not in c["name"] for c in bad)
     diag = first_diag(result)
-    # a persistent kernel: the tile loop's mapping, not the grid (tile-loop names the (pid_m, pid_n) mapping)
-    assert diag["kind"] == "unwritten" and diag["cause"] == "tile-loop" and "pid_m" in diag["message"], diag
+    # a persistent kernel: the tile loop's mapping, not the grid. Its loop takes every tile id, so the cause is
+    # tile-id-map (twenty-first session), naming the group's real height min(num_pid_m - first_pid_m, GROUP_M)
+    assert diag["kind"] == "unwritten" and diag["cause"] == "tile-id-map" and "pid_m" in diag["message"], diag
+    assert "min(num_pid_m - first_pid_m, GROUP_M)" in diag["message"], diag
 
 
 def test_persistent_loop_started_at_pid_times_programs_fails_unwritten(worker):
