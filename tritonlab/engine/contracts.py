@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import copy
+import functools
 import inspect
 import math
 import re
@@ -977,9 +978,19 @@ def explain_unwritten(
 
 
 def file_tree(file: str | None) -> ast.Module | None:
-    """The learner's file parsed, or None (no file, unreadable, not Python)."""
+    """The learner's file parsed, or None (no file, unreadable, not Python). Parsed once per version of the
+    file (path, size, mtime): the source rules ask for it case after case. Callers only read the tree."""
     if not file:
         return None
+    try:
+        stat = Path(file).stat()
+    except OSError:
+        return None
+    return _parsed(str(file), stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(file: str, size: int, mtime_ns: int) -> ast.Module | None:
     try:
         return ast.parse(Path(file).read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError, UnicodeDecodeError):

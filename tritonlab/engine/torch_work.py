@@ -118,10 +118,10 @@ def _no_device_calls(path: str) -> list[tuple[int, int]]:
     **keywords): it allocates on torch's default device, the CPU."""
     import ast
 
-    try:
-        with open(path, encoding="utf-8") as handle:
-            tree = ast.parse(handle.read())
-    except (OSError, SyntaxError, ValueError, TypeError):
+    from tritonlab.engine.contracts import file_tree
+
+    tree = file_tree(path)
+    if tree is None:
         return []
     if any(
         isinstance(n, ast.With) and any("torch.device" in ast.unparse(i.context_expr) for i in n.items)
