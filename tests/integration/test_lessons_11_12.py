@@ -283,10 +283,10 @@ def test_the_last_program_summing_the_partial_rows_is_a_cross_program_read(worke
     assert result.get("passed") is False, result.get("summary")
     reads = [d for d in diagnoses_of(result) if d.get("kind") == "cross-program-read"]
     if result.get("backend") == "gpu" and not reads:
-        # on the H200 (2026-12-05) the GPU itself showed the race: NaN and two runs that differ, a failing
-        # verdict before any interpreter audit (the audit runs after a GPU pass)
+        # the GPU itself shows the race, a failing verdict before any interpreter audit (the audit runs after a
+        # GPU pass): NaN and two runs that differ on an H200, NaN alone on an H100 (both 2026-12-05)
         kinds = {d.get("kind") for d in diagnoses_of(result)}
-        assert "nondeterministic" in kinds, sorted(kinds)
+        assert kinds & {"nondeterministic", "nan"}, sorted(kinds)
         return
     assert reads, sorted({d.get("kind") for d in diagnoses_of(result)})
     assert {(d["line"], d["store_line"], d["argument"]) for d in reads} == {

@@ -1,4 +1,5 @@
 # expect: copied-answer
+# expect-gpu: torch-work
 # ruff: noqa  (a hostile learner file: its oddities are the point)
 import torch
 import triton
