@@ -265,3 +265,58 @@ def test_the_audit_withdraws_a_gpu_pass_whose_wrapper_the_interpreters_reject_ca
     right = {"passed": True, "error": None, "cases": [dict(reject, passed=True, diagnoses=[])]}
     result = replay.with_replay(gpu_pass(), {"exercise": "7/bias-add"}, client=RecordingClient(right))
     assert result["passed"] is True and replay.audit_state(result) == "clean"
+
+
+CROSS_READ = {
+    "kind": "cross-program-read",
+    "kernel": "rms_norm_bwd_kernel",
+    "argument": "partial_dw_ptr",
+    "count": 48,
+    "reader": [3],
+    "writer": [0],
+    "line": 61,
+    "store_line": 55,
+    "stored": "before",
+    "message": "program [3] loads 48 elements of partial_dw_ptr that program [0] stores in the same launch",
+}
+
+
+def replayed_case(*diagnoses: dict) -> dict:
+    """The interpreter's answer to the replay of the GPU's case: values right (programs ran in order), and
+    what its race records found."""
+    case = {"name": "bad", "params": {"M": 17, "N": 33}, "dtype": "float16", "seed": 1, "kwargs": {}}
+    return {"passed": False, "error": None, "cases": [dict(case, passed=False, diagnoses=list(diagnoses))]}
+
+
+@pytest.mark.parametrize("symptom", ["nan", "nondeterministic", "mismatch"])
+def test_a_race_the_replay_finds_is_named_on_the_gpu_case_it_explains(symptom):
+    """The last program of a launch summing every program's partial row: on an H100 (2026-12-05) the GPU
+    showed NaN alone, on an H200 NaN and two runs that differ — symptoms. The replay of that case on the
+    interpreter records the cross-program read with both lines; the GPU case now says so, first."""
+    client = RecordingClient(replayed_case(dict(CROSS_READ)))
+    result = replay.with_replay(gpu_result(symptom, {"M": 17, "N": 33}), {"exercise": "12"}, client=client)
+    assert [r.get("cases") for r in client.requests] == [
+        [{"params": {"M": 17, "N": 33}, "dtype": "float16", "seed": 1, "kwargs": {}}]
+    ]
+    bad = result["cases"][1]
+    assert [d["kind"] for d in bad["diagnoses"]] == ["cross-program-read", symptom]
+    assert bad["diagnoses"][0]["replayed"] is True and bad["diagnoses"][0]["line"] == 61
+    assert result["cases"][0]["diagnoses"] == [] and result["passed"] is False
+    assert "likely cause" in result["summary"] and "partial_dw_ptr" in result["summary"]
+    from tritonlab.present.verify import summary
+
+    en, ja = summary(result, "en"), summary(result, "ja")
+    assert "replaying this case on the interpreter" in en and "line 61" in en and "line 55" in en
+    assert "インタプリタで再実行" in ja and "61 行目" in ja
+
+
+def test_a_replay_without_a_race_adds_nothing_to_the_gpu_case():
+    """The false-positive side: the replay's own failure is a plain mismatch (or nothing at all), so the GPU
+    case keeps its symptom alone and no cause is invented."""
+    mismatch = {"kind": "mismatch", "message": "values differ", "count": 3}
+    for answer in (replayed_case(mismatch), {"passed": True, "error": None, "cases": [{"passed": True}]}):
+        result = replay.with_replay(
+            gpu_result("nan", {"M": 17, "N": 33}), {"exercise": "12"}, client=RecordingClient(answer)
+        )
+        assert [d["kind"] for d in result["cases"][1]["diagnoses"]] == ["nan"]
+        assert "likely cause" not in result["summary"]

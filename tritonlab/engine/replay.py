@@ -13,6 +13,9 @@ REPLAY_KINDS = tuple(k for k in Kind if k.replayable)
 SUSPECT_KINDS = tuple(k for k in Kind if k.suspect)
 #: The interpreter runs programs one after another in Python: replay the exact GPU case only when it is small.
 EXACT_REPLAY_LIMIT = 1 << 20
+#: What only the interpreter records (it runs a launch's programs one by one and sees who loads what another
+#: stores): the cause behind a GPU's NaN, wrong values or two runs that differ.
+RACE_KINDS = (Kind.RACE, Kind.CROSS_PROGRAM_READ, Kind.STORED_TWICE)
 
 
 CASE_FIELDS = ("params", "dtype", "seed", "kwargs")
@@ -24,6 +27,8 @@ def _exact(case: dict) -> dict:
 
 
 def _failing_case(result: dict, kinds=REPLAY_KINDS) -> dict | None:
+    """The first failing case of these kinds small enough to run again on the interpreter (a large one is
+    passed over: a smaller failing case after it still gets its replay)."""
     for case in result.get("cases", []):
         faulted = case.get("error") or next(
             (d for d in case.get("diagnoses", []) if d.get("kind") in kinds), None
@@ -33,7 +38,8 @@ def _failing_case(result: dict, kinds=REPLAY_KINDS) -> dict | None:
             for value in case["params"].values():
                 if isinstance(value, (int, float)):
                     size *= max(int(value), 1)
-            return _exact(case) if size <= EXACT_REPLAY_LIMIT else None
+            if size <= EXACT_REPLAY_LIMIT:
+                return _exact(case)
     return None
 
 
@@ -237,6 +243,16 @@ def with_replay(
             f" — likely cause: an out-of-bounds access at line {replay['line']} ({replay.get('message')})"
         )
         return result
+    races = _replayed_races(replay) if suspect is not None else []
+    if races:  # the race behind the GPU's wrong answer, named on the case that showed it
+        for case in result.get("cases", []):
+            if _exact(case) == suspect:
+                case["diagnoses"] = races + list(case.get("diagnoses") or [])
+                break
+        result["summary"] = (result.get("summary") or "") + (
+            f" — likely cause, found by replaying this case on the interpreter: {races[0].get('message')}"
+        )
+        return result
     if replay.get("line"):
         err = result.get("error")
         if err and not err.get("line"):
@@ -249,3 +265,15 @@ def with_replay(
             f" — the interpreter's bounds checker names line {replay['line']}: {replay.get('message')}"
         )
     return result
+
+
+def _replayed_races(replay: dict) -> list[dict]:
+    """The race records of the interpreter's replay of a failing GPU case, marked `replayed` (the UI says the
+    interpreter found them). The interpreter's values may be right (it runs programs in order); the records
+    say why the GPU's were not."""
+    failed = replay.get("failed") or {}
+    return [
+        dict(d, replayed=True)
+        for d in failed.get("diagnoses") or []
+        if isinstance(d, dict) and d.get("kind") in RACE_KINDS
+    ]

@@ -126,7 +126,8 @@ class Kind(str, Enum):
 
     @property
     def suspect(self) -> bool:
-        """A wrong answer an out-of-bounds access on a GPU can cause: its exact small case is replayed too."""
+        """A wrong answer (or two runs that differ) that an out-of-bounds access or a race between programs
+        can cause on a GPU: its exact small case is replayed on the interpreter too."""
         return self in _SUSPECT
 
     @property
@@ -156,7 +157,7 @@ _POINTS_AT_LINE = frozenset(
 )
 _RESTARTS_WORKER = frozenset({Kind.TIMEOUT, Kind.CRASH, Kind.CUDA_FAULT})
 _REPLAYABLE = frozenset({Kind.OOB, Kind.CUDA_FAULT})
-_SUSPECT = frozenset({Kind.NAN, Kind.UNWRITTEN, Kind.MISMATCH})
+_SUSPECT = frozenset({Kind.NAN, Kind.UNWRITTEN, Kind.MISMATCH, Kind.NONDETERMINISTIC})
 
 #: The kinds the worker's protocol module used to list (kept for callers that validate an error kind).
 ERROR_KINDS = tuple(k.value for k in Kind if k.is_error)

@@ -126,9 +126,17 @@ def describe(facts: Any, lang: str) -> str:
         output = f.get("output")
         if output and kind not in _NAMES_ITS_OUTPUT:  # gradient mode: which of out, grad_x, grad_w
             text = f"{output}: {text}"
+        if f.get("replayed"):  # a race the interpreter found behind a GPU case's wrong answer
+            text = REPLAYED.in_(lang) + text
         return text
     return generic(f, lang)
 
+
+#: Before a race record carried from the interpreter's replay onto the GPU case whose answer it explains.
+REPLAYED = Said(
+    "the cause, found by replaying this case on the interpreter: ",
+    "このケースをインタプリタで再実行して見つかった原因: ",
+)
 
 #: Sentences that name the output themselves (no "grad_w: " prefix).
 _NAMES_ITS_OUTPUT = frozenset({Kind.NO_GRADIENT, Kind.NONDETERMINISTIC})
