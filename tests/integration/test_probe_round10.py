@@ -156,6 +156,8 @@ FIXED = {
     "l12_rms_backward_fake_dx_by_torch_handed_with_inputs.py",
     "l14_cross_entropy_fake_numpy_lse_copied_into_torch_buffer.py",
     "l14_cross_entropy_fake_tolist_python_logsumexp.py",
+    # twenty-second session: provenance follows a whole-tensor dtype cast back to the kernel's buffer
+    "l05_add_ok_fp32_result_cast_back.py",
 }
 
 

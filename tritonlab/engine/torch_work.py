@@ -207,6 +207,9 @@ class TorchWork:
         self.default_device: dict[int, tuple[int, int]] = {}  # storage start -> (bytes, line)
         self.device_found: list[dict] = []
         self._numpy: list[tuple[Any, str, Any, Any]] | None = None
+        # storage start of a dtype cast's result -> the tensor it was cast from (`out32.to(x.dtype)`,
+        # `out16.copy_(out32)`): a wrapper may cast its kernel's output; provenance follows the cast back
+        self.casts: dict[int, Any] = {}
 
     # -- the learner's kernels own what they were given ----------------------------------------------------
 
@@ -279,6 +282,8 @@ class TorchWork:
         if "::" in full and full.split("::", 1)[0] not in ("aten", "prims"):
             return  # a registered operator (lesson 12's triton_op): its outputs are its kernels' work
         name = _base_name(func)
+        if name in ("_to_copy", "copy_"):
+            self._cast(name, args, result)
         if _FRESH.fullmatch(name):  # a new buffer: whatever was known of its memory is gone
             line = self._learner_line() if self.no_device_calls else None
             for out in _tensors(result, []):
@@ -325,6 +330,30 @@ class TorchWork:
                 self._claim(*found)
                 self.taint[found[0]] = (found[1], *made)
                 self.sources[found[0]] = origin
+
+    def _cast(self, name: str, args: tuple, result: Any) -> None:
+        """Remember where a whole-tensor dtype cast came from (at most 16 casts per call)."""
+        import torch
+
+        if name == "_to_copy":
+            source, made = (args[0] if args else None), result
+        else:
+            made, source = (args[0], args[1]) if len(args) > 1 else (None, None)
+        if not isinstance(source, torch.Tensor) or not isinstance(made, torch.Tensor):
+            return
+        found = _storage(made)
+        if found and found[1] and source.shape == made.shape and found != _storage(source):
+            self.casts.pop(found[0], None)
+            if len(self.casts) < 16:
+                self.casts[found[0]] = source
+
+    def cast_source(self, got: Any) -> Any:
+        """The tensor `got` was cast from as a whole (same shape, its own storage), or None."""
+        found = _storage(got)
+        source = self.casts.get(found[0]) if found else None
+        if source is None or getattr(source, "shape", None) != getattr(got, "shape", None):
+            return None
+        return source
 
     def _origins(self, t) -> frozenset[str]:
         """The inputs whose values tensor t holds or came from (none for memory the taint does not cover)."""

@@ -568,6 +568,21 @@ def _inputs_differ(names: list[str]) -> dict:
     return error("runtime", text, None, cause="internal", exception=text)
 
 
+def _cast_of_kernel_output(source, got, watch) -> Any:
+    """`source` when `got` is its dtype cast and `source` is memory a learner launch was given, holding now
+    what it held when cast (bit for bit after the same cast again); else None."""
+    if type(source) is not torch.Tensor or source.untyped_storage().data_ptr() not in watch.after:
+        return None
+    try:
+        again = source.to(got.dtype)
+    except Exception:  # noqa: BLE001 - a cast torch refuses now: not the cast the wrapper made
+        return None
+    bits = _INT_OF_SIZE.get(got.element_size())
+    if bits is None or again.shape != got.shape:
+        return None
+    return source if torch.equal(again.view(bits), got.view(bits)) else None
+
+
 def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     exercise = loaded.exercise
     facts: dict[str, Any] = {"diagnoses": []}
@@ -625,9 +640,15 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     facts["returned"] = type(got).__name__ if type(got) is not torch.Tensor else "Tensor"
     facts["returned_tensor"] = isinstance(got, torch.Tensor)  # a subclass too: the judge names it
     facts["provenance"] = watch.facts(got)
+    written = got  # what a learner kernel wrote: the returned tensor, or what it is a cast of
+    if facts["provenance"].get("from_launch") is not True and type(got) is torch.Tensor:
+        source = _cast_of_kernel_output(work.cast_source(got), got, watch)
+        if source is not None:  # `return out32.to(x.dtype)`: the wrapper cast its kernel's output
+            written = source
+            facts["provenance"] = dict(watch.facts(source), cast_from=str(source.dtype).replace("torch.", ""))
     if output_spec.startswith("inplace:"):  # the output is an input: it held values before any launch
         facts["provenance"].pop("prefilled", None)
-    unread = watch.unread(inputs, got)
+    unread = watch.unread(inputs, written)
     if unread:  # the judge names it only for an output whose values no other pattern explains
         facts["provenance"]["unread"] = unread
     if not output_spec.startswith("inplace:") and type(got) is torch.Tensor and got.numel():
@@ -638,7 +659,7 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         ]
         if same:  # `return x`: the judge says so before anything about who wrote it
             facts["provenance"]["returned_input"] = same[0]
-    copied = watch.copied(got, inputs)
+    copied = watch.copied(written, inputs)
     if copied is not None:
         facts["provenance"]["copied"] = copied
     if work.found:  # torch computed on the inputs what the exercise asks a kernel to compute
