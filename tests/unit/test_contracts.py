@@ -324,3 +324,40 @@ def test_a_stored_transpose_is_read_from_the_store_or_the_name_it_stores(tmp_pat
     assert _stored_transpose(str(src), 2) == "tl.trans(tile)"
     assert _stored_transpose(str(src), 6) == "t = tile.T"  # a store spread over lines, its value a name
     assert _stored_transpose(str(src), 9) is None  # an untransposed tile: the old advice stands
+
+
+def _api_missing_of(tmp_path, source: str) -> list:
+    import importlib.util
+
+    path = tmp_path / "learner_api.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("learner_api", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return contracts._api_missing(module, ["make_tensor_descriptor", "TensorDescriptor"])
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import types\ntl = types.SimpleNamespace()\n"
+        "make = getattr(tl, 'make_tensor_descriptor', None) or getattr(tl, 'x', None)\n",
+        "import types\ntl = types.SimpleNamespace(_experimental_make_tensor_descriptor=len)\n"
+        "make = tl._experimental_make_tensor_descriptor\n",
+    ],
+    ids=["getattr-string", "experimental-prefix"],
+)
+def test_api_missing_reads_a_version_compatible_lookup(tmp_path, source):
+    """Lesson 13's API looked up for Triton 3.3 and 3.4+ (probe round 10): the file does use it."""
+    assert _api_missing_of(tmp_path, source) == []
+
+
+def test_api_missing_is_not_fooled_by_a_function_of_the_learners_own(tmp_path):
+    """The false-pass side: a plain function whose name ends with the API's (pointer arithmetic inside) is not
+    the API, and a string outside getattr is no lookup."""
+    source = (
+        "def my_make_tensor_descriptor(ptr):\n    return ptr\n\n"
+        "NOTE = 'make_tensor_descriptor'\nx = my_make_tensor_descriptor(3)\n"
+    )
+    found = _api_missing_of(tmp_path, source)
+    assert [f["kind"] for f in found] == ["api-missing"]

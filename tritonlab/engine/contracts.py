@@ -484,6 +484,22 @@ def _api_missing(module, names) -> list[dict]:
     named = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} | {
         n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
     }
+    # looked up for several Triton versions: `getattr(tl, "make_tensor_descriptor", None) or
+    # tl._experimental_make_tensor_descriptor` (an attribute of the module under a prefix, or its name given
+    # to getattr)
+    named |= {
+        w
+        for n in ast.walk(tree)
+        for w in wanted
+        if isinstance(n, ast.Attribute) and n.attr.startswith("_") and n.attr.endswith("_" + w)
+    }
+    named |= {
+        a.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "getattr"
+        for a in n.args[1:2]
+        if isinstance(a, ast.Constant) and isinstance(a.value, str)
+    }
     if named & set(wanted):
         return []
     return [

@@ -459,6 +459,87 @@ def prepare_interpreter() -> None:
     repair_wrap_triton()
     repair_libdevice()
     repair_range_loop_variable()
+    repair_builtin_aliases()
+
+
+class _GlobalsView:
+    """A module's globals dict read and written as attributes, so the interpreter's patch scope
+    (`set_attr`, undone by `restore`) can swap a global name for the length of one launch."""
+
+    __slots__ = ("_names",)
+
+    def __init__(self, names: dict):
+        object.__setattr__(self, "_names", names)
+
+    def __getattr__(self, name: str):
+        try:
+            return self._names[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name: str, value) -> None:
+        self._names[name] = value
+
+    def __delattr__(self, name: str) -> None:
+        del self._names[name]
+
+
+#: id of a triton.language builtin -> (module, attribute name); read once at start-up, before the lab's
+#: memory checker wraps some of them (tl.make_tensor_descriptor) for its launches
+_BUILTINS: dict[int, tuple] = {}
+
+
+def _builtin_homes() -> dict[int, tuple]:
+    if not _BUILTINS:
+        import triton.language as tl
+
+        for module in (tl, tl.math, tl.core):
+            for attr, member in vars(module).items():
+                if callable(member) and tl.core.is_builtin(member):
+                    _BUILTINS.setdefault(id(member), (module, attr))
+    return _BUILTINS
+
+
+def repair_builtin_aliases() -> bool:
+    """A `tl` builtin bound to a name of the learner's module (`make_descriptor = getattr(tl,
+    "make_tensor_descriptor", None) or tl._experimental_make_tensor_descriptor`, `from triton.language import
+    program_id`) compiles on a GPU: the code generator accepts any global that is a builtin. The interpreter
+    patches the attributes of `tl` for a launch, not the learner's names, so such a call failed there with
+    "Did you forget to add @triton.jit ?" (probe round 10). After the interpreter's own patch, each global of
+    the kernel's module that is a builtin is pointed at the patched attribute it aliases, in the same scope,
+    so it is undone with the rest. Idempotent; returns whether the repair is in place."""
+    try:
+        from triton.runtime import interpreter
+    except Exception:
+        return False
+    original = getattr(interpreter, "_patch_lang", None)
+    if original is None:
+        return False
+    if getattr(original, "_tritonlab_repaired", False):
+        return True
+    with contextlib.suppress(Exception):  # the builtins as Triton made them, before the lab wraps any
+        _builtin_homes()
+
+    def patch_lang(fn, *args, **kwargs):
+        scope = original(fn, *args, **kwargs)
+        names = getattr(fn, "__globals__", None)
+        if not isinstance(names, dict) or not hasattr(scope, "set_attr"):
+            return scope
+        with contextlib.suppress(Exception):  # a repair: never the reason a launch fails
+            homes = _builtin_homes()
+            view = _GlobalsView(names)
+            for name, value in list(names.items()):
+                home = homes.get(id(value)) if callable(value) else None
+                if home is None:
+                    continue
+                patched = getattr(home[0], home[1], value)
+                if patched is not value:
+                    scope.set_attr(view, name, patched)
+        return scope
+
+    patch_lang._tritonlab_repaired = True  # type: ignore[attr-defined]  # a mark on the function
+    interpreter._patch_lang = patch_lang
+    return True
 
 
 def repair_wrap_triton() -> bool:
