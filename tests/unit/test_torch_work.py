@@ -82,6 +82,18 @@ def with_device(x):
 def derived(x):
     shifted = x - 1.0        # elementwise: allowed, but its result still carries x's values
     return shifted.exp()     # the transcendental the kernel should compute
+
+
+def softmax_in_a_string(x):
+    scope = {"torch": torch, "x": x}
+    exec(compile("ref = torch.softmax(x.float(), dim=-1)", "<softmax-helper>", "exec"), scope)
+    return scope["ref"]
+
+
+def shapes_in_a_string(x):
+    scope = {"torch": torch, "x": x}
+    exec(compile("out = torch.empty_like(x.float()).view(-1)", "<shape-helper>", "exec"), scope)
+    return scope["out"]
 """
 
 
@@ -267,3 +279,28 @@ def test_the_perturbing_run_shifts_only_values_torch_computed_from_inputs(learne
         fresh = module.with_device(x)
     assert torch.equal(answer, torch.ones(4))  # x + y = 0, shifted to 1
     assert torch.equal(copy, torch.zeros(4)) and fresh.shape == x.shape
+
+
+def test_torch_work_in_a_string_exec_is_named_at_the_line_that_ran_it(learner):
+    """Probe round 10: a softmax compiled under the file name "<softmax-helper>" was nobody's line, so the
+    buffer handed to a copy kernel went uncounted on fp16/bf16; the frames of string code are seen through to
+    the learner's exec line. The false-fail side: a string that only allocates and reshapes is no work."""
+    module, path = learner
+    x = torch.randn(4, 8)
+    launches: list = []
+    with TorchWork(path, {"x": x}, lambda: launches) as work:
+        ref = module.softmax_in_a_string(x)
+        hand(launches, path, ref, torch.empty(4))
+    exec_line = (
+        textwrap.dedent(LEARNER)
+        .splitlines()
+        .index(
+            '    exec(compile("ref = torch.softmax(x.float(), dim=-1)", "<softmax-helper>", "exec"), scope)'
+        )
+        + 1
+    )
+    assert [(f["op"], f["line"]) for f in work.found] == [("_softmax", exec_line)]
+    with TorchWork(path, {"x": x}, lambda: launches) as work:
+        out = module.shapes_in_a_string(x)
+        hand(launches, path, out)
+    assert work.found == []

@@ -267,10 +267,16 @@ class TorchWork:
 
     def _learner_line(self) -> int | None:
         """The learner's line that dispatched the operator: the first frame outside torch and this module,
-        when it is in the learner's file (the lab's own code and Triton's interpreter are not the learner)."""
+        when it is in the learner's file (the lab's own code and Triton's interpreter are not the learner).
+        Code compiled from a string (`exec(compile(src, "<helper>", "exec"))`) is seen through: the learner's
+        line that ran it is the one (probe round 10)."""
         frame: Any = sys._getframe(2)
         while frame is not None:
-            name = os.path.abspath(frame.f_code.co_filename)
+            raw = frame.f_code.co_filename
+            if raw.startswith("<") and raw.endswith(">"):  # code compiled from a string (exec, eval, FX):
+                frame = frame.f_back  # the line that ran it decides
+                continue
+            name = os.path.abspath(raw)
             if name not in _TRANSPARENT and not name.startswith(_TORCH_DIR + os.sep):
                 return frame.f_lineno if same_file(name, self.learner_file) else None
             frame = frame.f_back
