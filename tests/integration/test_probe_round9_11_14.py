@@ -368,16 +368,15 @@ def test_rms_op_backward_by_torch_autograd_is_no_kernel_in_the_backward(worker):
     assert_worded(diag)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="false pass: the backward operator's body computes dx and the dy * x_hat rows in torch; only the final "
-    "sum of the M rows into dw is a (wrap_triton) kernel. torch_work.py says it does not see operators "
-    "dispatched inside a triton_op body (lesson 12 has 'its own checks', OpRecorder), and those checks only ask "
-    "that the operators ran and that kernels inside are wrapped",
-)
 def test_rms_op_backward_operator_body_in_torch_fails(worker):
-    assert_fails(verify(worker, RO, "l12_rms_op_fake_bwd_op_body_in_torch.py"))
+    """Was a false pass: a dispatch mode is off inside its own handler, so the operator's body went unwatched;
+    torch_work now runs a learner operator's body under a fresh mode (twenty-second session)."""
+    result = verify(worker, RO, "l12_rms_op_fake_bwd_op_body_in_torch.py")
+    assert_fails(result)
+    diag = first_diag(result)
+    assert diag["kind"] == "torch-work" and diag["line"] == line_of(
+        "l12_rms_op_fake_bwd_op_body_in_torch.py", "partial = (dyf * x_hat).contiguous()"
+    ), diag
 
 
 # --- lesson 13: persistent matmul -------------------------------------------------------------------------------------

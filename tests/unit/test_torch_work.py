@@ -304,3 +304,57 @@ def test_torch_work_in_a_string_exec_is_named_at_the_line_that_ran_it(learner):
         out = module.shapes_in_a_string(x)
         hand(launches, path, out)
     assert work.found == []
+
+
+OPS = """
+import torch
+
+
+@torch.library.custom_op("tritonlab_tw_test::exp_rows", mutates_args=())
+def exp_rows(x: torch.Tensor) -> torch.Tensor:
+    return torch.exp(x)          # the body computes with torch
+
+
+@torch.library.custom_op("tritonlab_tw_test::scratch_like", mutates_args=())
+def scratch_like(x: torch.Tensor) -> torch.Tensor:
+    return torch.empty_like(x)   # the body only allocates
+
+
+def call_exp(x):
+    return torch.ops.tritonlab_tw_test.exp_rows(x)
+
+
+def call_scratch(x):
+    return torch.ops.tritonlab_tw_test.scratch_like(x)
+"""
+
+
+def test_an_operators_body_is_watched_and_the_operator_still_dispatches(tmp_path):
+    """Probe round 9: lesson 12's backward operator computed dx and the dy * x_hat rows with torch in its
+    body, unseen (a dispatch mode is off inside its own handler). The body now runs under a fresh mode, and a
+    mode below still sees the operator itself (the lab's OpRecorder asks that the operator ran)."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    path = tmp_path / "learner_ops.py"
+    path.write_text(OPS)
+    spec = importlib.util.spec_from_file_location("learner_ops", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    seen: list = []
+
+    class Below(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append(str(func._schema.name))
+            return func(*args, **(kwargs or {}))
+
+    x = torch.randn(4, 8)
+    launches: list = []
+    with Below(), TorchWork(str(path), {"x": x}, lambda: launches) as work:
+        out = module.call_exp(x)
+        hand(launches, str(path), out)
+    assert [(f["op"], f["line"]) for f in work.found] == [("exp", 7)]
+    assert "tritonlab_tw_test::exp_rows" in seen
+    with TorchWork(str(path), {"x": x}, lambda: launches) as work:
+        out = module.call_scratch(x)
+        hand(launches, str(path), out)
+    assert work.found == []

@@ -68,6 +68,49 @@ def _base_name(func: Any) -> str:
     return name.split("::", 1)[-1]
 
 
+def _registered(func: Any) -> bool:
+    """An operator registered outside aten/prims (torch.library: triton_op, custom_op)."""
+    full = str(getattr(getattr(func, "_schema", None), "name", "") or "")
+    return "::" in full and full.split("::", 1)[0] not in ("aten", "prims")
+
+
+@contextlib.contextmanager
+def _watched_body(func: Any, mode: Callable):
+    """While a torch.library.custom_op / triton_op runs, its Python body runs under a fresh `mode()`: a
+    dispatch mode is off inside its own handler, so what lesson 12's operator body computes with torch (dx,
+    the dy * x_hat rows) was unseen (probe round 9). The dispatcher still runs the operator (the lab's
+    OpRecorder below sees it); the body is looked up at call time (`_backend_fns`), so it is swapped for the
+    call and put back after. Aten operators and operators registered some other way pass through."""
+    opdef = None
+    if _registered(func):
+        try:
+            from torch._library.custom_ops import OPDEFS
+
+            opdef = OPDEFS.get(str(func._schema.name))
+        except Exception:  # noqa: BLE001 - an older torch: the body stays unwatched
+            opdef = None
+    bodies = getattr(opdef, "_backend_fns", None)
+    if not isinstance(bodies, dict) or not bodies:
+        yield
+        return
+    saved = dict(bodies)
+
+    def watched(body):
+        def run(*args, **kwargs):
+            with mode():
+                return body(*args, **kwargs)
+
+        return run
+
+    for key, body in saved.items():
+        bodies[key] = watched(body)
+    try:
+        yield
+    finally:
+        bodies.clear()
+        bodies.update(saved)
+
+
 def _tensors(value: Any, out: list) -> list:
     import torch
 
@@ -284,8 +327,7 @@ class TorchWork:
 
     def _saw(self, func, args, kwargs, result) -> None:
         self._launched()
-        full = str(getattr(getattr(func, "_schema", None), "name", "") or "")
-        if "::" in full and full.split("::", 1)[0] not in ("aten", "prims"):
+        if _registered(func):
             return  # a registered operator (lesson 12's triton_op): its outputs are its kernels' work
         name = _base_name(func)
         if name in ("_to_copy", "copy_"):
@@ -386,7 +428,8 @@ class TorchWork:
         class _Mode(TorchDispatchMode):
             def __torch_dispatch__(self, func, types, args=(), kwargs=None):
                 kwargs = kwargs or {}
-                result = func(*args, **kwargs)
+                with _watched_body(func, _Mode):  # a learner's operator: its body is watched too
+                    result = func(*args, **kwargs)
                 with contextlib.suppress(Exception):  # the watch never breaks the learner's call
                     watch._saw(func, args, kwargs, result)
                 return result
