@@ -256,17 +256,15 @@ def test_attention_torch_softmax_with_triton_pv_is_torch_work(worker):
     assert_worded(diag)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="interpreter false pass: BLOCK_N = next_power_of_2(S) puts every key in one tile and the kernel does a "
-    "plain (lesson 8) softmax on it: no streaming, no online softmax; right at S <= 45, but at the lesson's GPU "
-    "sizes (S = 4099, D = 128: a 64 x 8192 score tile and an 8192 x 128 V tile) it cannot fit a program. The "
-    "exercise's contract loop = [S, BLOCK_N] is only used to word causes; nothing checks that the key loop "
-    "takes several steps",
-)
 def test_attention_whole_sequence_in_one_key_tile_fails(worker):
-    assert_fails(verify(worker, AT, "l11_attention_wrong_whole_sequence_one_key_block.py"))
+    """Was an interpreter false pass (BLOCK_N = next_power_of_2(S): right at S <= 45, a 64 x 8192 score tile at
+    the GPU's S = 4099): the loop contract's launch-only call at the largest GPU size names it (loop-once)."""
+    result = verify(worker, AT, "l11_attention_wrong_whole_sequence_one_key_block.py")
+    assert_fails(result)
+    scale = [c for c in result["cases"] if c.get("kind") == "gpu-scale"]
+    assert scale and scale[0]["diagnoses"][0]["kind"] == "loop-once", result["cases"][-1]
+    diag = scale[0]["diagnoses"][0]
+    assert (diag["param"], diag["value"], diag["block"], diag["block_value"]) == ("S", 4099, "BLOCK_N", 8192)
 
 
 # --- lesson 12: RMS norm backward -------------------------------------------------------------------------------------

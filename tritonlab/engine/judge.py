@@ -380,6 +380,7 @@ def _parse(line: bytes) -> dict | None:
         "event",
         "case",
         "reject",
+        "dry",
         "load-error",
         "done",
         "internal",

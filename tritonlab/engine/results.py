@@ -98,6 +98,7 @@ class Kind(str, Enum):
     ALLOCATOR_MISSING = "allocator-missing"  # device-side tensor descriptors without triton.set_allocator
     RACE = "race"  # programs of one launch load and store one element without atomics (lost updates on a GPU)
     CROSS_PROGRAM_READ = "cross-program-read"  # one program loads what another stores in the same launch
+    LOOP_ONCE = "loop-once"  # contract loop: at the GPU's size one block covers the whole dimension
 
     @classmethod
     def parse(cls, value: Any) -> Kind | None:

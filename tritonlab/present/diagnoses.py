@@ -88,6 +88,7 @@ LABELS: dict[Kind, Said] = {
     Kind.API_MISSING: Said("the exercise's API is not used", "演習の API を使っていない"),
     Kind.RACE: Said("race between programs", "プログラム間の競合"),
     Kind.CROSS_PROGRAM_READ: Said("reads another program's store", "別のプログラムのストアを読む"),
+    Kind.LOOP_ONCE: Said("the loop never streams", "ループがストリームしない"),
 }
 
 
@@ -3374,6 +3375,33 @@ def _cross_program_read(f: Facts) -> Said:
         "1 回の起動のプログラムは同時に、順不同に動くので、この読み込みがストアの前の値を見るか後の値を見るかは"
         "決まりません。別のプログラムの結果は次の起動(2 段階のリダクションの第2段のような 2 つ目のカーネル)で"
         "読むか、アトミック操作で読み手を待たせてください",
+    )
+
+
+@says(Kind.LOOP_ONCE)
+def _loop_once(f: Facts) -> Said:
+    param, value, block, got = f["param"] or "?", f["value"], f["block"] or "?", f["block_value"]
+    how = (
+        Said(
+            " (the lab called your wrapper at that size and recorded the launch without running it: the "
+            "interpreter cannot run it in time)",
+            "(インタプリタでは時間内に実行できないため、ラボはこのサイズでラッパーを呼び、カーネルは実行せずに起動"
+            "だけを記録しました)",
+        )
+        if f["launched_only"]
+        else Said("", "")
+    )
+    return Said(
+        f"at the GPU's size {param} = {number(value)} your wrapper launches with {block} = {number(got)}: one block "
+        f"covers the whole of {param}, so the loop over it runs once and nothing streams{how.en} — one program "
+        f"would hold all {number(value)} at once, more than a GPU program's registers and shared memory. Keep "
+        f"{block} fixed at a tile that fits (32–128 keys, a few thousand columns) and let the loop step through "
+        f"{param}",
+        f"GPU のサイズ {param} = {number(value)} では、ラッパーが {block} = {number(got)} で起動しています{how.ja}。"
+        f"1 つのブロックが {param} 全体を覆うので、その上のループは 1 回しか回らず、何もストリームしていません。"
+        f"1 つのプログラムが {number(value)} 個すべてを一度に抱えることになり、GPU のプログラムのレジスタや"
+        f"共有メモリには収まりません。{block} はプログラムに収まるタイル(キーなら 32〜128、列なら数千)に固定し、"
+        f"ループで {param} を進んでください",
     )
 
 

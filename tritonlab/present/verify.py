@@ -44,6 +44,9 @@ def case_name(case: Any, lang: str) -> str:
         return pick(lang, "byte budget (counted on the interpreter)", "転送量の上限(インタプリタで計数)")
     if kind == "copy-audit":
         return pick(lang, "copied answer (checked on the interpreter)", "答えのコピー(インタプリタで確認)")
+    if kind == "gpu-scale":  # the loop contract's check at the GPU's largest size (launch only, interpreter)
+        name = str(_get(case, "name", ""))
+        return Said(f"{name} (the GPU's size)", f"{name}(GPU のサイズ)").in_(lang)
     if kind == "interp-audit":  # a case the GPU pass did not cover, run by the interpreter's audit
         name = str(_get(case, "name", ""))
         return Said(f"{name} (on the interpreter)", f"{name}(インタプリタ)").in_(lang)

@@ -258,6 +258,9 @@ def handle(args: dict, ctx) -> dict:
         # address-space limit (judge.ADDRESS_SPACE) grows by it, so the learner's share stays what it was
         "address_space_extra": max((_far_rows_bytes(exercise, *case) for case in cases), default=0),
     }
+    dry = None if args.get("cases") else _gpu_scale_case(exercise, backend)
+    if dry is not None:  # the interpreter cannot run the GPU's sizes: the wrapper's launches there, not run
+        job["dry"] = dry
     opener = cuda_ipc.Opener(device) if job["ipc"] else None
     names = [exercise_env.case_name(p, d, s, k) for p, d, s, k in cases]
     names = [
@@ -352,6 +355,12 @@ def handle(args: dict, ctx) -> dict:
                 )
     if not result["error"] and len(result["cases"]) < total:
         result["error"] = error("crash", "the runner stopped before every case was run")
+    if not result["error"]:
+        dry_facts = next((m for m in messages if m.get("type") == "dry"), None)
+        if isinstance(dry_facts, dict) and isinstance(dry_facts.get("error"), dict):
+            result["error"] = _error_dict(dry_facts["error"])  # the lab's code was rewritten: no verdict
+        else:
+            _loop_once(result["cases"], exercise, str(path), backend, dry, dry_facts)
     _size_threshold(result["cases"], size_names(exercise), exercise)
     _case_patterns(result["cases"], exercise.verify.dtypes, exercise.verify.contracts or {})
     contracts.numerics_first(result["cases"], bool(result["error"]))
@@ -375,6 +384,94 @@ def handle(args: dict, ctx) -> dict:
     result["seconds"] = round(time.perf_counter() - started, 3)
     result["summary"] = summarize(result)
     return result
+
+
+def _gpu_scale_case(exercise, backend: str) -> dict | None:
+    """For an interpreter verify of an exercise with a `loop = [param, block]` contract: the GPU case with the
+    largest `param` (the smallest such by input bytes), whose launches the runner records without running
+    them (`run_dry`); None otherwise."""
+    loop = (exercise.verify.contracts or {}).get("loop") or []
+    if backend != "interpreter" or len(loop) != 2:
+        return None
+    dtype = exercise.verify.dtypes[0]
+    sized = [p for p in exercise.verify.gpu or [] if isinstance(p.get(loop[0]), int)]
+    if not sized:
+        return None
+    top = max(p[loop[0]] for p in sized)
+    params = min((p for p in sized if p[loop[0]] == top), key=lambda p: _input_bytes(exercise, p, dtype) or 0)
+    return {"params": dict(params), "dtype": dtype}
+
+
+#: below this many elements of the loop's dimension a single block is a sane choice (a short row)
+LOOP_ONCE_MIN = 1024
+
+
+def _loop_once(
+    cases: list, exercise, learner_file: str, backend: str, dry: dict | None, dry_facts: dict | None
+) -> None:
+    """Contract `loop = [param, block]`: the lesson streams `param` through blocks of `block`. A wrapper that
+    sizes the block to cover the whole of `param` (BLOCK_N = next_power_of_2(S)) loops once: right on every
+    small case, and at the GPU's sizes one program would hold the whole row (S = 4099 keys: a 64 x 8192 score
+    tile). Judged at the largest GPU size: on a GPU from that case's own launch, on the interpreter from the
+    launch-only call (`dry`). A failing case of kind `gpu-scale` with diagnosis `loop-once`."""
+    loop = (exercise.verify.contracts or {}).get("loop") or []
+    if len(loop) != 2:
+        return
+    param, block = str(loop[0]), str(loop[1])
+    found = None
+    if backend == "gpu":
+        sized = [
+            c for c in cases if c.get("kind") is None and isinstance((c.get("params") or {}).get(param), int)
+        ]
+        if sized:
+            top = max(sized, key=lambda c: c["params"][param])
+            value, got = top["params"][param], (top.get("meta") or {}).get(block)
+            if isinstance(got, int):
+                found = (top["params"], top.get("dtype"), value, got, None)
+    elif dry is not None and isinstance(dry_facts, dict) and not dry_facts.get("skipped"):
+        value = dry["params"].get(param)
+        for launch in dry_facts.get("launches") or []:
+            got = (launch.get("meta") or {}).get(block) if isinstance(launch, dict) else None
+            if isinstance(got, int) and same_file(launch.get("file"), learner_file):
+                found = (dry["params"], dry["dtype"], value, got, launch.get("kernel"))
+                break
+    if found is None:
+        return
+    params, dtype, value, got, kernel = found
+    if not isinstance(value, int) or value < LOOP_ONCE_MIN or got <= 0 or -(-value // got) > 1:
+        return
+    name = exercise_env.case_name(params, dtype, 0, {}).split(" · seed")[0]
+    diag = {
+        "kind": "loop-once",
+        "param": param,
+        "value": value,
+        "block": block,
+        "block_value": got,
+        "kernel": kernel,
+        "launched_only": backend != "gpu",
+        "message": f"at the GPU's size {param} = {value} your wrapper launches with {block} = {got}: one "
+        f"block covers the whole of {param}, so the loop over it runs once and nothing streams — one program "
+        f"would hold all {value} of them at once; keep {block} fixed (a tile that fits a program) and let"
+        " the loop step through",
+    }
+    for case in cases:  # on a GPU the case itself ran and may have passed: it fails here
+        if backend == "gpu" and case.get("params") == params and case.get("kind") is None:
+            case["passed"] = False
+            case.setdefault("diagnoses", []).insert(0, diag)
+            return
+    cases.append(
+        {
+            "name": name,
+            "kind": "gpu-scale",
+            "params": dict(params),
+            "dtype": dtype,
+            "passed": False,
+            "max_abs_err": None,
+            "max_rel_err": None,
+            "mismatches": None,
+            "diagnoses": [diag],
+        }
+    )
 
 
 def _input_bytes(exercise, params: dict, dtype: str) -> int | None:

@@ -467,6 +467,55 @@ def run(job: dict, backend: str, send) -> None:
             send({"type": "reject", "index": index, "error": _tampered(rewritten)})
             return
         send(dict(facts, type="reject", index=index))
+    if isinstance(job.get("dry"), dict) and backend == "interpreter":
+        facts = run_dry(loaded, job["dry"], backend)
+        rewritten = integrity.changed(lab_code) + exercise_env.take_hooks_left()
+        send({"type": "dry", "error": _tampered(rewritten)} if rewritten else dict(facts, type="dry"))
+
+
+class _LaunchOnly:
+    """While entered, an interpreter launch is recorded (memcheck's launch record: kernel, file, grid, the
+    BLOCK meta-parameters) and not run: the wrapper's choices at a GPU case's size, which the interpreter
+    cannot run in time."""
+
+    def __enter__(self):
+        from triton.runtime import interpreter
+
+        from tritonlab.engine.memcheck import launches
+
+        def call(executor, *args, **kwargs):
+            if not kwargs.get("warmup", False):
+                launches._record_launch(executor.fn, executor.grid, args, kwargs)
+
+        self._saved = interpreter.GridExecutor.__dict__["__call__"]
+        interpreter.GridExecutor.__call__ = call
+        return self
+
+    def __exit__(self, *exc):
+        from triton.runtime import interpreter
+
+        interpreter.GridExecutor.__call__ = self._saved
+        return False
+
+
+def run_dry(loaded, dry: dict, backend: str) -> dict:
+    """The wrapper called once at a GPU case's size (the lesson's `loop` contract asks whether its loop
+    streams there) with every launch recorded and none run; `launches` as in a case, or `skipped` when the
+    inputs cannot be made or the wrapper raised (a wrapper may read what a kernel wrote: no verdict then)."""
+    exercise = loaded.exercise
+    try:
+        values = case_inputs(exercise, dry["params"], dry["dtype"], 0, loaded.device, {})
+    except Exception as exc:  # noqa: BLE001 - too big for this runner, or lesson data: nothing to say
+        return {"skipped": f"inputs: {type(exc).__name__}"}
+    positional, optional = call_args(exercise, values)
+    call = exercise_env.LearnerCall(loaded, backend, watchers=[_LaunchOnly()])
+    try:
+        call(*positional, **optional)
+    except BaseException as exc:  # noqa: BLE001 - the kernels did not run: the wrapper's own reading failed
+        if contracts.is_real_interrupt(exc):
+            raise
+        return {"skipped": f"raised: {type(exc).__name__}", "launches": [_launch(x) for x in call.launches]}
+    return {"launches": [_launch(launch) for launch in call.launches]}
 
 
 _sharer: cuda_ipc.Sharer | None = None  # set by run() when the judge offers CUDA IPC (a GPU verify)

@@ -1,0 +1,89 @@
+"""Contract `loop = [param, block]` at the GPU's size: a wrapper whose block covers the whole row
+(BLOCK_SIZE = next_power_of_2(N)) is right on every interpreter case and never streams; at the GPU's largest
+size one program would hold it all. The interpreter calls the wrapper once at that size with launches recorded
+and not run (`run_dry`); a GPU judges its own case's launch. Both sides: the fake fails with `loop-once`, the
+reference solutions (capped blocks, or fixed tiles) pass."""
+
+from pathlib import Path
+
+import pytest
+
+from tritonlab.engine.client import WorkerClient
+from tritonlab.engine.tasks.verify import _loop_once
+from tritonlab.present.diagnoses import describe
+
+KERNELS = Path(__file__).resolve().parents[2] / "kernels"
+
+
+@pytest.fixture(scope="module")
+def worker():
+    client = WorkerClient(backend="interpreter")
+    yield client
+    client.close()
+
+
+def verify(worker, exercise: str, path: Path | None = None) -> dict:
+    args = {"exercise": exercise, **({"file": str(path)} if path else {"solution": True})}
+    return worker.request("verify", args, timeout=600)
+
+
+def scale_cases(result: dict) -> list:
+    return [c for c in result["cases"] if c.get("kind") == "gpu-scale"]
+
+
+def test_online_softmax_with_one_chunk_per_row_fails_at_the_gpus_size(worker, tmp_path):
+    source = (KERNELS / "online_softmax.py").read_text(encoding="utf-8")
+    capped = "        BLOCK_SIZE = min(triton.next_power_of_2(n_cols), 4096)\n"
+    assert source.count(capped) == 1
+    path = tmp_path / "one_chunk.py"
+    path.write_text(source.replace(capped, "        BLOCK_SIZE = triton.next_power_of_2(n_cols)\n"))
+    result = verify(worker, "11/online-softmax", path)
+    assert result["passed"] is False
+    assert all(c["passed"] for c in result["cases"] if c.get("kind") != "gpu-scale"), result["summary"]
+    (case,) = scale_cases(result)
+    diag = case["diagnoses"][0]
+    assert diag["kind"] == "loop-once" and diag["launched_only"] is True
+    assert (diag["param"], diag["value"], diag["block"]) == ("N", 1_000_003, "BLOCK_SIZE")
+    assert diag["block_value"] == 1 << 20
+    assert "1,000,003" in describe(diag, "en") or "1000003" in describe(diag, "en")
+    assert "GPU のサイズ" in describe(diag, "ja")
+
+
+@pytest.mark.parametrize("exercise", ["11/online-softmax", "11/attention", "14/cross-entropy"])
+def test_the_reference_solutions_stream_at_the_gpus_size(worker, exercise):
+    result = verify(worker, exercise)
+    assert result["passed"], result["summary"]
+    assert scale_cases(result) == []
+
+
+class _Exercise:
+    class verify:  # noqa: N801 - the shape of exercise.verify
+        contracts = {"loop": ["S", "BLOCK_N"]}
+
+
+def _gpu_case(S: int, block: int) -> dict:
+    return {
+        "name": f"S={S}",
+        "params": {"S": S, "D": 64},
+        "dtype": "float16",
+        "passed": True,
+        "meta": {"BLOCK_N": block},
+        "diagnoses": [],
+    }
+
+
+def test_on_a_gpu_the_largest_case_itself_is_judged():
+    """A GPU ran the case (it may pass, slowly, with a giant tile): the largest case fails there; a fixed
+    tile, or a one-block loop at a short size, is left alone."""
+    cases = [_gpu_case(16, 16), _gpu_case(4099, 8192)]
+    _loop_once(cases, _Exercise, "learner.py", "gpu", None, None)
+    assert cases[0]["passed"] and not cases[1]["passed"]
+    assert (
+        cases[1]["diagnoses"][0]["kind"] == "loop-once" and cases[1]["diagnoses"][0]["launched_only"] is False
+    )
+    fixed = [_gpu_case(16, 64), _gpu_case(4099, 64)]
+    _loop_once(fixed, _Exercise, "learner.py", "gpu", None, None)
+    assert all(c["passed"] and not c["diagnoses"] for c in fixed)
+    short = [_gpu_case(16, 16), _gpu_case(1000, 1024)]  # below LOOP_ONCE_MIN: one block is a sane choice
+    _loop_once(short, _Exercise, "learner.py", "gpu", None, None)
+    assert all(c["passed"] for c in short)
