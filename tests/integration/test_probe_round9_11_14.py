@@ -283,19 +283,13 @@ def test_rms_backward_rstd_at_program_id_fails_from_row_p_on(worker):
     assert_worded(diag)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="vague: grad_x gets 'elements differ ... in rows 4-9' with no cause, and grad_w 'every element of this "
-    "gradient is wrong — check its formula in the backward' (the formula is right); the dx kernel loads "
-    "rstd_ptr + pid instead of rstd_ptr + row: rows p + P, p + 2P, ... use row p's 1/rms (a row-scaled "
-    "x_hat) — the lab could name the rstd load's line",
-)
 def test_rms_backward_rstd_at_program_id_names_the_rstd_load(worker):
+    """Was vague ("rows 4-9 differ", grad_w "check its formula"): cause pid-in-row-loop names the load."""
     diag = first_diag(verify(worker, RB, RSTD_PID))
-    assert diag.get("cause") is not None or diag.get("line") == line_of(
-        RSTD_PID, "rstd = tl.load(rstd_ptr + pid)"
-    ), diag
+    assert diag.get("cause") == "pid-in-row-loop", diag
+    assert diag["line"] == line_of(RSTD_PID, "rstd = tl.load(rstd_ptr + pid)"), diag
+    en, ja = describe(diag, "en"), describe(diag, "ja")
+    assert "index it by row" in en and "添字は row" in ja
 
 
 def test_rms_backward_mean_term_without_weight_is_along_x_in_grad_x_only(worker):

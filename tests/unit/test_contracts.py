@@ -361,3 +361,33 @@ def test_api_missing_is_not_fooled_by_a_function_of_the_learners_own(tmp_path):
     )
     found = _api_missing_of(tmp_path, source)
     assert [f["kind"] for f in found] == ["api-missing"]
+
+
+PID_LOOP = """
+import triton.language as tl
+
+
+def kernel(x_ptr, r_ptr, out_ptr, M, N):
+    pid = tl.program_id(0)
+    for row in range(pid, M, tl.num_programs(0)):
+        start = row * N
+        x = tl.load(x_ptr + start)
+        r = tl.load(r_ptr + {index})
+        tl.store(out_ptr + start, x * r)
+    tl.load(r_ptr + pid)  # outside the loop: the program's own value, fine
+"""
+
+
+@pytest.mark.parametrize("index, flagged", [("pid", True), ("row", False), ("start // N", False)])
+def test_a_load_by_program_id_inside_the_row_loop_is_found(tmp_path, index, flagged):
+    """Probe round 9: `tl.load(rstd_ptr + pid)` in `for row in range(pid, M, P)`; a load by the row, or by a
+    name the loop makes from it, is not."""
+    from tritonlab.engine.tasks.verify import _pid_load_in_row_loop
+
+    path = tmp_path / "pid_loop.py"
+    path.write_text(PID_LOOP.format(index=index))
+    found = _pid_load_in_row_loop(str(path))
+    if flagged:
+        assert found == {"line": 10, "load": "tl.load(r_ptr + pid)", "var": "row", "pid": "pid"}
+    else:
+        assert found is None

@@ -2224,6 +2224,21 @@ def _pattern(f: Facts) -> Said | None:
             "平均にすべきところが和になっていないか(N で割る)、平方根や定数の掛け忘れ・掛けすぎがないかを"
             "確認してください",
         )
+    if cause == "pid-in-row-loop":
+        line, load, var, pid = (
+            f["line"],
+            verbatim(f["load"] or "tl.load(...)"),
+            f["var"] or "row",
+            f["pid"] or "pid",
+        )
+        return Said(
+            f"line {line} loads {load} inside the loop over {var}, indexed by the program id {pid}: every {var} "
+            f"this program visits gets the value of {var} {pid} (right only for the first {var} of each "
+            f"program) — index it by {var}",
+            f"{line} 行目は {var} のループの中で {load} を読み込んでいますが、添字がプログラム ID の {pid} です。"
+            f"このプログラムが受け持つどの {var} にも {var} = {pid} の値が使われます(各プログラムの最初の {var} "
+            f"だけが正しくなります)。添字は {var} にしてください",
+        )
     if cause == "truncated":
         return Said(
             "the stored values are the right ones cut to whole numbers — an integer cast (.to(tl.int32)) or "

@@ -363,6 +363,7 @@ def handle(args: dict, ctx) -> dict:
             _loop_once(result["cases"], exercise, str(path), backend, dry, dry_facts)
     _size_threshold(result["cases"], size_names(exercise), exercise)
     _case_patterns(result["cases"], exercise.verify.dtypes, exercise.verify.contracts or {})
+    _pid_in_row_loop(result["cases"], str(path))
     contracts.numerics_first(result["cases"], bool(result["error"]))
     result["passed"] = (
         bool(result["cases"]) and not result["error"] and all(c["passed"] for c in result["cases"])
@@ -1835,6 +1836,82 @@ def _rounded16(got, expected) -> bool:
         if bool((g.to(half).to(g.dtype) == g).all()) and not bool((e.to(half).to(e.dtype) == e).all()):
             return True
     return False
+
+
+def _pid_load_in_row_loop(path: str) -> dict | None:
+    """A load indexed by the program id inside a loop over rows that starts at it (`for row in range(pid, M,
+    n_programs)`: `tl.load(rstd_ptr + pid)`): every row the program visits gets row pid's value. The load's
+    pointer names a program-id name and neither the loop variable nor a name the loop body derives from it.
+    {line, load, var, pid} of the first such load, or None."""
+    tree = contracts.file_tree(path)
+    if tree is None:
+        return None
+    pids = contracts.program_id_names(tree)
+
+    def names(node: ast.AST) -> set[str]:
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+    def from_pid(node: ast.AST) -> bool:
+        return bool(names(node) & pids) or "program_id" in ast.unparse(node)
+
+    for loop in ast.walk(tree):
+        if not (
+            isinstance(loop, ast.For)
+            and isinstance(loop.target, ast.Name)
+            and isinstance(loop.iter, ast.Call)
+            and ast.unparse(loop.iter.func) in ("range", "tl.range")
+            and loop.iter.args
+            and from_pid(loop.iter.args[0])
+        ):
+            continue
+        var = loop.target.id
+        derived = {var}
+        for node in ast.walk(loop):  # names the body computes from the loop variable (row_start = row * N)
+            if isinstance(node, ast.Assign) and names(node.value) & derived:
+                derived |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        for node in ast.walk(loop):
+            if (
+                isinstance(node, ast.Call)
+                and ast.unparse(node.func) == "tl.load"
+                and node.args
+                and names(node.args[0]) & pids
+                and not names(node.args[0]) & derived
+            ):
+                pid = sorted(names(node.args[0]) & pids)[0]
+                return {"line": node.lineno, "load": ast.unparse(node)[:120], "var": var, "pid": pid}
+    return None
+
+
+def _pid_in_row_loop(cases: list, learner_file: str) -> None:
+    """The first failing case's wrong values, when nothing else named their cause, and the file loads by the
+    program id inside its loop over rows (`_pid_load_in_row_loop`): cause `pid-in-row-loop` on that diagnosis
+    (gradient mode: on the first such output)."""
+    bad = next(
+        (c for c in cases if c.get("kind") is None and not c.get("passed") and c.get("diagnoses")), None
+    )
+    if bad is None:
+        return
+    diag = next(
+        (
+            d
+            for d in bad["diagnoses"]
+            if d.get("kind") == "mismatch"
+            and d.get("cause") in (None, "all-wrong")
+            and not d.get("near_miss")
+        ),
+        None,
+    )
+    if diag is None:
+        return
+    found = _pid_load_in_row_loop(learner_file)
+    if found is None:
+        return
+    diag.update(cause="pid-in-row-loop", **found)
+    diag["message"] = (
+        f"{_head(diag)}: line {found['line']} loads `{found['load']}` inside the loop over {found['var']}, "
+        f"indexed by the program id {found['pid']} — every {found['var']} this program visits gets the value "
+        f"of {found['var']} {found['pid']}: index it by {found['var']}"
+    )
 
 
 def _reduction_without_axis(path: str) -> tuple[int, str] | None:
