@@ -168,22 +168,15 @@ def test_attention_causal_mask_on_block_local_rows_fails_rows_past_the_first_que
     assert_worded(diag)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="wrong cause: the lab says loop-steps ('every case whose loop takes one step (S <= BLOCK_N) passes and "
-    "every failing case takes several — check ... the pointers' advance and the running state'), but the "
-    "non-causal S = 20, 37, 45 cases and the causal S = 20 case take several key steps and pass: only causal "
-    "cases with rows >= BLOCK_M = 32 fail; the cause is the causal mask comparing the block-local "
-    "offs_m with the keys' sequence positions (its line)",
-)
 def test_attention_causal_mask_on_block_local_rows_names_the_mask(worker):
+    """Was the wrong cause (loop-steps: non-causal cases with several key steps pass); cause local-index names
+    the mask's line and the index the file already made (q_rows)."""
     diag = first_diag(verify(worker, AT, LOCAL_ROWS))
-    assert diag.get("cause") != "loop-steps", diag
-    assert (
-        diag.get("line") == line_of(LOCAL_ROWS, "mask = mask & (offs_m[:, None]")
-        or "causal" in diag["message"]
-    ), diag
+    assert diag.get("cause") == "local-index", diag
+    assert diag["line"] == line_of(LOCAL_ROWS, "mask = mask & (offs_m[:, None]"), diag
+    assert (diag["local"], diag["position"], diag["instead"]) == ("offs_m", "cols", "q_rows"), diag
+    assert "param" not in diag and "block" not in diag  # the replaced loop-steps pattern's facts are gone
+    assert "q_rows" in describe(diag, "ja")
 
 
 SCALE = "l11_attention_wrong_explicit_scale_skips_log2e.py"

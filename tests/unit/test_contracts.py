@@ -391,3 +391,47 @@ def test_a_load_by_program_id_inside_the_row_loop_is_found(tmp_path, index, flag
         assert found == {"line": 10, "load": "tl.load(r_ptr + pid)", "var": "row", "pid": "pid"}
     else:
         assert found is None
+
+
+LOCAL_INDEX = """
+import triton.language as tl
+
+
+def kernel(q_ptr, seq_len, BLOCK_M, BLOCK_N):
+    start_m = tl.program_id(0)
+    offs_m = tl.arange(0, BLOCK_M)
+    q_rows = start_m * BLOCK_M + offs_m
+    offs_n = tl.arange(0, BLOCK_N)
+    for start_n in range(0, seq_len, BLOCK_N):
+        cols = start_n + offs_n
+        keep = {compare}
+        tail = offs_n < seq_len - start_n   # block-local against a scalar: fine
+"""
+
+
+@pytest.mark.parametrize(
+    "compare, flagged",
+    [
+        ("offs_m[:, None] >= cols[None, :]", True),
+        ("q_rows[:, None] >= cols[None, :]", False),
+        ("offs_m[:, None] >= offs_n[None, :]", False),  # two block-local indices: one block's own triangle
+    ],
+)
+def test_a_block_local_index_compared_with_a_position_is_found(tmp_path, compare, flagged):
+    """Probe round 9: the causal mask compared the block-local offs_m with the keys' positions while q_rows,
+    the rows' positions, was there to use."""
+    from tritonlab.engine.tasks.verify import _local_index_compared
+
+    path = tmp_path / "local_index.py"
+    path.write_text(LOCAL_INDEX.format(compare=compare))
+    found = _local_index_compared(str(path))
+    if flagged:
+        assert found == {
+            "line": 12,
+            "local": "offs_m",
+            "position": "cols",
+            "instead": "q_rows",
+            "instead_line": 8,
+        }
+    else:
+        assert found is None

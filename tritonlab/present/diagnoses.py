@@ -2224,6 +2224,17 @@ def _pattern(f: Facts) -> Said | None:
             "平均にすべきところが和になっていないか(N で割る)、平方根や定数の掛け忘れ・掛けすぎがないかを"
             "確認してください",
         )
+    if cause == "local-index":
+        line, local, where = f["line"], f["local"] or "offs_m", f["position"] or "cols"
+        instead, at = f["instead"] or "?", f["instead_line"]
+        return Said(
+            f"line {line} compares {local} (an index inside the block: 0, 1, 2, …) with {where} (positions in the "
+            f"whole sequence) — right in the first block only; use {instead} (line {at}), the same index's "
+            "position in the sequence",
+            f"{line} 行目は {local}(ブロック内の添字: 0, 1, 2, …)と {where}(系列全体での位置)を比べています。"
+            f"これが正しいのは最初のブロックだけです。同じ添字の系列での位置である {instead}({at} 行目)を"
+            "使ってください",
+        )
     if cause == "pid-in-row-loop":
         line, load, var, pid = (
             f["line"],

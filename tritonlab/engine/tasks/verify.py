@@ -364,6 +364,7 @@ def handle(args: dict, ctx) -> dict:
     _size_threshold(result["cases"], size_names(exercise), exercise)
     _case_patterns(result["cases"], exercise.verify.dtypes, exercise.verify.contracts or {})
     _pid_in_row_loop(result["cases"], str(path))
+    _local_index_cause(result["cases"], str(path))
     contracts.numerics_first(result["cases"], bool(result["error"]))
     result["passed"] = (
         bool(result["cases"]) and not result["error"] and all(c["passed"] for c in result["cases"])
@@ -1880,6 +1881,98 @@ def _pid_load_in_row_loop(path: str) -> dict | None:
                 pid = sorted(names(node.args[0]) & pids)[0]
                 return {"line": node.lineno, "load": ast.unparse(node)[:120], "var": var, "pid": pid}
     return None
+
+
+def _local_index_compared(path: str) -> dict | None:
+    """A comparison between a block-local index (`offs_m = tl.arange(0, BLOCK_M)`) and a position in the
+    whole dimension (`cols = start_n + offs_n`, made from a loop variable or a program id), in a file that
+    also makes the block-local index's own position (`q_rows = start_m * BLOCK_M + offs_m`) and did not use it
+    there: a causal mask of query block 1 that compares rows 0..BLOCK_M-1 with keys 32.. (probe round 9).
+    {line, local, position, instead, instead_line} of the first such comparison, or None."""
+    tree = contracts.file_tree(path)
+    if tree is None:
+        return None
+    moving = set(contracts.program_id_names(tree))
+    moving |= {
+        n.target.id for n in ast.walk(tree) if isinstance(n, ast.For) and isinstance(n.target, ast.Name)
+    }
+
+    def names(node: ast.AST) -> set[str]:
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+    assigns = [n for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1]
+    local = {
+        a.targets[0].id
+        for a in assigns
+        if isinstance(a.targets[0], ast.Name)
+        and isinstance(a.value, ast.Call)
+        and ast.unparse(a.value.func) == "tl.arange"
+        and a.value.args
+        and ast.unparse(a.value.args[0]) == "0"
+    }
+    # positions: a block-local index shifted by something that moves (a program id, a loop variable)
+    positions: dict[str, tuple[set[str], int]] = {}
+    for a in assigns:
+        if isinstance(a.targets[0], ast.Name) and names(a.value) & local and names(a.value) & moving:
+            positions[a.targets[0].id] = (names(a.value) & local, a.lineno)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare) or len(node.comparators) != 1:
+            continue
+        sides = (names(node.left), names(node.comparators[0]))
+        for mine, other in (sides, sides[::-1]):
+            bare = mine & local
+            where = other & set(positions)
+            if (
+                not bare
+                or not where
+                or mine & set(positions)
+                or other & local - {n for p in where for n in positions[p][0]}
+            ):
+                continue
+            index = sorted(bare)[0]
+            instead = next((p for p, (made, _) in sorted(positions.items()) if index in made), None)
+            if instead is None or instead in where:
+                continue
+            return {
+                "line": node.lineno,
+                "local": index,
+                "position": sorted(where)[0],
+                "instead": instead,
+                "instead_line": positions[instead][1],
+            }
+    return None
+
+
+def _local_index_cause(cases: list, learner_file: str) -> None:
+    """The first failing case's wrong values, when nothing more specific than a case pattern named their cause
+    and the file compares a block-local index with a position (`_local_index_compared`): cause
+    `local-index` with that line."""
+    bad = next(
+        (c for c in cases if c.get("kind") is None and not c.get("passed") and c.get("diagnoses")), None
+    )
+    if bad is None:
+        return
+    diag = bad["diagnoses"][0]
+    if diag.get("kind") != "mismatch" or diag.get("cause") not in (
+        None,
+        "all-wrong",
+        "loop-steps",
+        "variant-only",
+    ):
+        return
+    found = _local_index_compared(learner_file)
+    if found is None:
+        return
+    stale = {"loop-steps": ("param", "block"), "variant-only": ("variant",)}.get(diag.get("cause") or "", ())
+    for key in stale:  # what the replaced case pattern said
+        diag.pop(key, None)
+    diag.update(cause="local-index", **found)
+    diag["message"] = (
+        f"{_head(diag)}: line {found['line']} compares {found['local']} (an index inside the block, 0, 1, "
+        f"2, …) with {found['position']} (positions in the whole sequence) — right in the first block "
+        f"only; use {found['instead']} (line {found['instead_line']}), the same index's position in the "
+        "sequence"
+    )
 
 
 def _pid_in_row_loop(cases: list, learner_file: str) -> None:
