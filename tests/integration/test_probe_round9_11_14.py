@@ -17,8 +17,8 @@ the real cause (and the learner's line where the lab gives one). Fakes (torch's 
 torch.autograd in a registered backward; small problems handed to torch; silu in torch, also written as
 math.e ** -a; the straight-through trick; a backward operator whose body is torch; numpy's logsumexp; a
 descriptor exercise with no descriptor; one key tile for the whole sequence) must fail.
-Tests marked xfail state the RIGHT verdict where the lab is wrong, vague or misleading today; strict, so they
-fail loudly once fixed.
+Tests that were strict xfails (the RIGHT verdict where the lab was wrong, vague or misleading) now pass: the
+twenty-first and twenty-second sessions closed every one; their docstrings say what the lab said before.
 """
 
 from pathlib import Path
@@ -218,22 +218,25 @@ def test_attention_causal_split_with_block_n_wider_fails_causal_cases_only(worke
         c["name"] for c in bad
     ]
     diag = first_diag(result)
-    assert diag["kind"] == "mismatch" and diag.get("cause") == "variant-only", diag
+    # variant-only ("check what those keywords change") until the twenty-second session's split-not-multiple
+    assert diag["kind"] == "mismatch" and diag.get("cause") == "split-not-multiple", diag
     assert_worded(diag)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="vague: the lab says 'every failing case was called with causal=True, sm_scale=0.5 ... check what "
-    "those keywords change'; the cause is the causal split full_end = start_m * BLOCK_M, not a multiple of "
-    "BLOCK_N = 32 > BLOCK_M = 16: the unmasked range(0, full_end, BLOCK_N) runs whole key blocks past the "
-    "query block's first row (future keys seen). The wrong rows are 16-31 of every head: a query block, not the "
-    "scale; the lab could name the full_end line",
-)
 def test_attention_causal_split_with_block_n_wider_names_the_range(worker):
+    """Was vague (variant-only: "check what those keywords change"); cause split-not-multiple names the split
+    line and the two tiles."""
     diag = first_diag(verify(worker, AT, SPLIT))
-    assert diag.get("line") == line_of(SPLIT, "full_end = start_m * BLOCK_M"), diag
+    assert diag.get("cause") == "split-not-multiple", diag
+    assert diag.get("line") == line_of(SPLIT, "full_end = start_m * BLOCK_M", after="if CAUSAL"), diag
+    assert (diag["tile"], diag["tile_value"], diag["block"], diag["block_value"]) == (
+        "BLOCK_M",
+        16,
+        "BLOCK_N",
+        32,
+    )
+    assert "variant" not in diag
+    assert "BLOCK_N の倍数" in describe(diag, "ja")
 
 
 def test_attention_torch_softmax_with_triton_pv_is_torch_work(worker):

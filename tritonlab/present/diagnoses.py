@@ -2224,6 +2224,24 @@ def _pattern(f: Facts) -> Said | None:
             "平均にすべきところが和になっていないか(N で割る)、平方根や定数の掛け忘れ・掛けすぎがないかを"
             "確認してください",
         )
+    if cause == "split-not-multiple":
+        line, name, tile, block = (
+            f["line"],
+            f["name"] or "full_end",
+            f["tile"] or "BLOCK_M",
+            f["block"] or "BLOCK_N",
+        )
+        size, step = number(f["tile_value"]), number(f["block_value"])
+        return Said(
+            f"line {line} splits the loop at {name}, a multiple of {tile} = {size}, but the loop steps by {block} = "
+            f"{step}, and {size} is not a multiple of {step}: the last whole block before {name} runs past it, "
+            f"into the part the mask should handle (a causal attention's rows then see future keys) — make {tile} "
+            f"a multiple of {block}, or round {name} down to a multiple of {block}",
+            f"{line} 行目はループを {name}({tile} = {size} の倍数)で分けていますが、ループは {block} = {step} "
+            f"ずつ進み、{size} は {step} の倍数ではありません。{name} の手前の最後のブロックが {name} を越えて、"
+            f"マスクで扱うはずの範囲まで入り込みます(因果的アテンションでは行が未来のキーを見てしまいます)。"
+            f"{tile} を {block} の倍数にするか、{name} を {block} の倍数に切り下げてください",
+        )
     if cause == "local-index":
         line, local, where = f["line"], f["local"] or "offs_m", f["position"] or "cols"
         instead, at = f["instead"] or "?", f["instead_line"]

@@ -365,6 +365,7 @@ def handle(args: dict, ctx) -> dict:
     _case_patterns(result["cases"], exercise.verify.dtypes, exercise.verify.contracts or {})
     _pid_in_row_loop(result["cases"], str(path))
     _local_index_cause(result["cases"], str(path))
+    _split_not_multiple(result["cases"], exercise, str(path))
     contracts.numerics_first(result["cases"], bool(result["error"]))
     result["passed"] = (
         bool(result["cases"]) and not result["error"] and all(c["passed"] for c in result["cases"])
@@ -1973,6 +1974,76 @@ def _local_index_cause(cases: list, learner_file: str) -> None:
         f"only; use {found['instead']} (line {found['instead_line']}), the same index's position in the "
         "sequence"
     )
+
+
+def _split_at_block_start(path: str, tile: str) -> tuple[int, str] | None:
+    """(line, name) of `name = <program id> * tile` (the causal split `full_end = start_m * BLOCK_M`) in the
+    learner's file, or None."""
+    tree = contracts.file_tree(path)
+    if tree is None:
+        return None
+    pids = contracts.program_id_names(tree)
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.BinOp)
+            and isinstance(node.value.op, ast.Mult)
+        ):
+            sides = {ast.unparse(node.value.left), ast.unparse(node.value.right)}
+            if tile in sides and (sides - {tile}) & (pids | {"tl.program_id(0)"}):
+                return node.lineno, node.targets[0].id
+    return None
+
+
+def _split_not_multiple(cases: list, exercise, learner_file: str) -> None:
+    """Contract `loop = [param, block]` in a kernel that splits its loop at the start of its own tile (a
+    causal attention's unmasked keys end at `start_m * BLOCK_M`): when the launch's tile is not a multiple of
+    `block`, the unmasked loop's last whole block runs past the split, so rows see keys the mask should hide
+    (probe round 9: BLOCK_M = 16 queries, BLOCK_N = 32 keys). Cause `split-not-multiple` on the first failing
+    case's diagnosis, in place of a case pattern (`variant-only`, `loop-steps`)."""
+    loop = (exercise.verify.contracts or {}).get("loop") or []
+    if len(loop) != 2:
+        return
+    bad = next(
+        (c for c in cases if c.get("kind") is None and not c.get("passed") and c.get("diagnoses")), None
+    )
+    if bad is None:
+        return
+    diag = bad["diagnoses"][0]
+    meta = bad.get("meta") or {}
+    block = meta.get(loop[1])
+    if diag.get("kind") != "mismatch" or diag.get("cause") not in (
+        None,
+        "all-wrong",
+        "loop-steps",
+        "variant-only",
+    ):
+        return
+    if not isinstance(block, int) or block <= 0:
+        return
+    for tile, size in sorted(meta.items()):
+        if tile == loop[1] or not isinstance(size, int) or size <= 0 or size % block == 0:
+            continue
+        found = _split_at_block_start(learner_file, tile)
+        if found is None:
+            continue
+        stale = {"loop-steps": ("param", "block"), "variant-only": ("variant",)}.get(
+            diag.get("cause") or "", ()
+        )
+        for key in stale:
+            diag.pop(key, None)
+        line, name = found
+        diag.update(cause="split-not-multiple", line=line, name=name, tile=tile, tile_value=size)
+        diag.update(block=loop[1], block_value=block)
+        diag["message"] = (
+            f"{_head(diag)}: line {line} splits the loop at {name} = a multiple of {tile} ({size}), but "
+            f"the loop steps by {loop[1]} = {block}, which {size} is not a multiple of: the last whole block "
+            f"before {name} runs past it, into what the masked part should handle — make {tile} a multiple "
+            f"of {loop[1]}, or round {name} down to a multiple of {loop[1]}"
+        )
+        return
 
 
 def _pid_in_row_loop(cases: list, learner_file: str) -> None:
