@@ -4,6 +4,10 @@
 # before the call's limit so pytest still prints its failures. One archive: $OUT/s22-PART.tgz.
 #   bash scripts/gpu_s22.sh a     content check (5 groups) + unit/integration
 #   bash scripts/gpu_s22.sh b     tests/gpu + the broken-kernel corpus + the worker tests, serial
+#   bash scripts/gpu_s22.sh n     the twenty-second session's verify changes, each on the GPU (~3 min): the race
+#                                 replay, t38, cast provenance, a learner operator's watched body (autograd's
+#                                 device thread), loop-once's GPU branch, the builtin-alias repair on Triton 3.6
+#   bash scripts/gpu_s22.sh c     the broken-kernel corpus, the worker tests and the other gpu-marked tests (-n 4)
 set -uo pipefail
 export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD
 part=${1:-a}; LIMIT=${LIMIT:-470}
@@ -40,11 +44,55 @@ for f in sorted(glob.glob(sys.argv[1] + "/check-*.json")):
     print("  slowest:", ", ".join(f"{r['exercise']} {r['which']} {r['seconds']:.1f}s" for r in slow))
 PY
 fi
+if [ "$part" = c ]; then
+  SECONDS=0
+  TRITONLAB_HOME=$W/home timeout -s INT $LIMIT python3 -m pytest -p no:cacheprovider -rfEs -q -n 4 -m gpu tests \
+    --ignore=tests/gpu > $W/pytest-marked.log 2>&1
+  echo "pytest marked rc=$? ${SECONDS}s: $(tail -1 $W/pytest-marked.log)"
+  grep -E "^(FAILED|ERROR) " $W/pytest-marked.log | head -25
+fi
 if [ "$part" = b ]; then
   SECONDS=0
   TRITONLAB_HOME=$W/home timeout -s INT $LIMIT python3 -m pytest -p no:cacheprovider -rfEs -q --durations=15 \
     tests/gpu tests/integration/test_broken_corpus.py tests/integration/test_worker.py > $W/pytest-gpu.log 2>&1
   echo "pytest gpu rc=$? ${SECONDS}s: $(tail -1 $W/pytest-gpu.log)"
   grep -E "^(FAILED|ERROR) " $W/pytest-gpu.log | head -25
+fi
+if [ "$part" = n ]; then
+  SECONDS=0
+  TRITONLAB_HOME=$W/home timeout -s INT $LIMIT python3 -m pytest -p no:cacheprovider -rfEs -q \
+    "tests/integration/test_lessons_11_12.py::test_the_last_program_summing_the_partial_rows_is_a_cross_program_read" \
+    tests/unit/test_interpreter_builtin_alias.py tests/unit/test_torch_work.py tests/unit/test_replay.py \
+    tests/integration/test_cast_provenance.py > $W/pytest-new.log 2>&1
+  echo "pytest new rc=$? ${SECONDS}s: $(tail -1 $W/pytest-new.log)"
+  grep -E "^(FAILED|ERROR) " $W/pytest-new.log | head -10
+  TRITONLAB_HOME=$W/home timeout -s INT 200 python3 -m pytest -p no:cacheprovider -rfEs -q \
+    tests/integration/tamper/test_tamper.py -k "gpu and t38" > $W/pytest-t38.log 2>&1
+  echo "pytest t38 rc=$?: $(tail -1 $W/pytest-t38.log)"
+  v() {  # label exercise args...: one GPU verify, its verdict and first failing diagnosis
+    local label=$1; shift
+    TRITONLAB_HOME=$W/home timeout 200 python3 -m tritonlab --backend gpu verify "$@" --json > $W/v-$label.json 2> $W/v-$label.err
+    python3 - $W/v-$label.json $label <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    print(f"  {sys.argv[2]:34s} no json: {e}"); sys.exit()
+bad = next((c for c in d.get("cases", []) if not c.get("passed")), None)
+diag = (bad or {}).get("diagnoses", [{}])[0] if bad and bad.get("diagnoses") else {}
+err = (d.get("error") or {}).get("kind")
+print(f"  {sys.argv[2]:34s} passed={d.get('passed')} {d.get('seconds')}s error={err} first={diag.get('kind')}/{diag.get('cause')} line={diag.get('line')}")
+PY
+  }
+  P9=tests/integration/probe_round9_11_14; P10=tests/integration/probe_round10
+  v rms-op-solution 12/rms-norm-op --solution
+  v rms-op-fake-body 12/rms-norm-op --file $P9/l12_rms_op_fake_bwd_op_body_in_torch.py
+  v add-cast-back 5/add --file $P10/l05_add_ok_fp32_result_cast_back.py
+  v softmax-exec-fake 8/softmax --file $P10/l08_softmax_fake_softmax_in_exec_string.py
+  v attention-solution 11/attention --solution
+  v attention-one-key-block 11/attention --file $P9/l11_attention_wrong_whole_sequence_one_key_block.py
+  v online-softmax-solution 11/online-softmax --solution
+  v cross-entropy-solution 14/cross-entropy --solution
+  v swiglu-backward-solution 14/swiglu-backward --solution
 fi
 tar czf $OUT/s22-$part.tgz -C $W . && echo "archive s22-$part.tgz"
