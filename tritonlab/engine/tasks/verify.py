@@ -1944,35 +1944,47 @@ def _local_index_compared(path: str) -> dict | None:
     return None
 
 
-def _local_index_cause(cases: list, learner_file: str) -> None:
-    """The first failing case's wrong values, when nothing more specific than a case pattern named their cause
-    and the file compares a block-local index with a position (`_local_index_compared`): cause
-    `local-index` with that line."""
+#: facts a case pattern wrote on a diagnosis, dropped when a source rule names the cause in its place
+_PATTERN_FACTS = {"loop-steps": ("param", "block"), "variant-only": ("variant",)}
+
+
+def _open_to_source_rule(cases: list) -> tuple[dict, dict] | tuple[None, None]:
+    """(first failing plain case, its first diagnosis) when that diagnosis is a mismatch that nothing more
+    specific than a case pattern (`loop-steps`, `variant-only`) explained; the pattern's facts are left for
+    `_name_cause` to drop. (None, None) otherwise."""
     bad = next(
         (c for c in cases if c.get("kind") is None and not c.get("passed") and c.get("diagnoses")), None
     )
     if bad is None:
-        return
+        return None, None
     diag = bad["diagnoses"][0]
-    if diag.get("kind") != "mismatch" or diag.get("cause") not in (
-        None,
-        "all-wrong",
-        "loop-steps",
-        "variant-only",
-    ):
-        return
-    found = _local_index_compared(learner_file)
-    if found is None:
-        return
-    stale = {"loop-steps": ("param", "block"), "variant-only": ("variant",)}.get(diag.get("cause") or "", ())
-    for key in stale:  # what the replaced case pattern said
+    if diag.get("kind") != "mismatch" or diag.get("cause") not in (None, "all-wrong", *_PATTERN_FACTS):
+        return None, None
+    return bad, diag
+
+
+def _name_cause(diag: dict, cause: str, facts: dict, message: str) -> None:
+    for key in _PATTERN_FACTS.get(diag.get("cause") or "", ()):
         diag.pop(key, None)
-    diag.update(cause="local-index", **found)
-    diag["message"] = (
-        f"{_head(diag)}: line {found['line']} compares {found['local']} (an index inside the block, 0, 1, "
-        f"2, …) with {found['position']} (positions in the whole sequence) — right in the first block "
-        f"only; use {found['instead']} (line {found['instead_line']}), the same index's position in the "
-        "sequence"
+    diag.update(facts, cause=cause)
+    diag["message"] = f"{_head(diag)}: {message}"
+
+
+def _local_index_cause(cases: list, learner_file: str) -> None:
+    """The first failing case's wrong values, when nothing more specific than a case pattern named their cause
+    and the file compares a block-local index with a position (`_local_index_compared`): cause
+    `local-index` with that line."""
+    _, diag = _open_to_source_rule(cases)
+    found = _local_index_compared(learner_file) if diag is not None else None
+    if diag is None or found is None:
+        return
+    _name_cause(
+        diag,
+        "local-index",
+        found,
+        f"line {found['line']} compares {found['local']} (an index inside the block, 0, 1, 2, …) with "
+        f"{found['position']} (positions in the whole sequence) — right in the first block only; use "
+        f"{found['instead']} (line {found['instead_line']}), the same index's position in the sequence",
     )
 
 
@@ -2004,23 +2016,11 @@ def _split_not_multiple(cases: list, exercise, learner_file: str) -> None:
     (probe round 9: BLOCK_M = 16 queries, BLOCK_N = 32 keys). Cause `split-not-multiple` on the first failing
     case's diagnosis, in place of a case pattern (`variant-only`, `loop-steps`)."""
     loop = (exercise.verify.contracts or {}).get("loop") or []
-    if len(loop) != 2:
+    bad, diag = _open_to_source_rule(cases) if len(loop) == 2 else (None, None)
+    if bad is None or diag is None:
         return
-    bad = next(
-        (c for c in cases if c.get("kind") is None and not c.get("passed") and c.get("diagnoses")), None
-    )
-    if bad is None:
-        return
-    diag = bad["diagnoses"][0]
     meta = bad.get("meta") or {}
     block = meta.get(loop[1])
-    if diag.get("kind") != "mismatch" or diag.get("cause") not in (
-        None,
-        "all-wrong",
-        "loop-steps",
-        "variant-only",
-    ):
-        return
     if not isinstance(block, int) or block <= 0:
         return
     for tile, size in sorted(meta.items()):
@@ -2029,19 +2029,16 @@ def _split_not_multiple(cases: list, exercise, learner_file: str) -> None:
         found = _split_at_block_start(learner_file, tile)
         if found is None:
             continue
-        stale = {"loop-steps": ("param", "block"), "variant-only": ("variant",)}.get(
-            diag.get("cause") or "", ()
-        )
-        for key in stale:
-            diag.pop(key, None)
         line, name = found
-        diag.update(cause="split-not-multiple", line=line, name=name, tile=tile, tile_value=size)
-        diag.update(block=loop[1], block_value=block)
-        diag["message"] = (
-            f"{_head(diag)}: line {line} splits the loop at {name} = a multiple of {tile} ({size}), but "
-            f"the loop steps by {loop[1]} = {block}, which {size} is not a multiple of: the last whole block "
-            f"before {name} runs past it, into what the masked part should handle — make {tile} a multiple "
-            f"of {loop[1]}, or round {name} down to a multiple of {loop[1]}"
+        facts = {"line": line, "name": name, "tile": tile, "tile_value": size, "block": loop[1]}
+        _name_cause(
+            diag,
+            "split-not-multiple",
+            dict(facts, block_value=block),
+            f"line {line} splits the loop at {name} = a multiple of {tile} ({size}), but the loop steps "
+            f"by {loop[1]} = {block}, which {size} is not a multiple of: the last whole block before {name} "
+            f"runs past it, into what the masked part should handle — make {tile} a multiple of {loop[1]}, "
+            f"or round {name} down to a multiple of {loop[1]}",
         )
         return
 
