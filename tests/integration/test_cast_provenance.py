@@ -1,7 +1,8 @@
 """A wrapper may cast its kernel's output (`return out32.to(x.dtype)`, `out.copy_(out32)`): the returned
 tensor is then torch's memory, but its values are the kernel's, rounded once. Provenance follows a whole-tensor
 cast back to the buffer a learner launch wrote (round-10 probe, a false fail before). What must still fail:
-a cast made before the kernel wrote, a cast buffer torch changed afterwards, and torch's own answer cast."""
+a cast made before the kernel wrote, a cast buffer torch changed afterwards, and torch's own answer cast. A view
+of the cast and a chain of casts are followed too (probe round 11: both were false fails)."""
 
 from pathlib import Path
 
@@ -38,6 +39,12 @@ WRAPPERS = {
     # right: the kernel's float32 sums, rounded by torch's cast (or copied into a buffer of x's dtype)
     "cast_back": (LAUNCH + "    return out32.to(x.dtype)\n", True),
     "copy_into": (LAUNCH + "    out = torch.empty_like(x)\n    out.copy_(out32)\n    return out\n", True),
+    # right (probe round 11): a view of the cast, and a cast of a cast copied into a buffer of x's dtype
+    "cast_then_view": (LAUNCH + "    return out32.to(x.dtype).reshape(1, -1)[0, :n]\n", True),
+    "cast_chain": (
+        LAUNCH + "    res = torch.empty_like(x)\n    res.copy_(out32.double().type_as(x))\n    return res\n",
+        True,
+    ),
     # wrong: the cast was taken before the kernel wrote, so it holds whatever the buffer held
     "cast_before_launch": ("    early = out32.to(x.dtype)\n" + LAUNCH + "    return early\n", False),
     # wrong: torch's own sum, cast; the kernel's buffer is thrown away

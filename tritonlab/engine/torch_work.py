@@ -250,9 +250,10 @@ class TorchWork:
         self.default_device: dict[int, tuple[int, int]] = {}  # storage start -> (bytes, line)
         self.device_found: list[dict] = []
         self._numpy: list[tuple[Any, str, Any, Any]] | None = None
-        # storage start of a dtype cast's result -> the tensor it was cast from (`out32.to(x.dtype)`,
-        # `out16.copy_(out32)`): a wrapper may cast its kernel's output; provenance follows the cast back
-        self.casts: dict[int, Any] = {}
+        # storage start of a dtype cast's result -> (the tensor it was cast from, the result's storage offset
+        # and size) (`out32.to(x.dtype)`, `out16.copy_(out32)`): a wrapper may cast its kernel's output;
+        # provenance follows the cast back
+        self.casts: dict[int, tuple[Any, int, int]] = {}
 
     # -- the learner's kernels own what they were given ----------------------------------------------------
 
@@ -390,18 +391,42 @@ class TorchWork:
         if not isinstance(source, torch.Tensor) or not isinstance(made, torch.Tensor):
             return
         found = _storage(made)
-        if found and found[1] and source.shape == made.shape and found != _storage(source):
+        if (
+            found
+            and found[1]
+            and source.shape == made.shape
+            and found != _storage(source)
+            and made.is_contiguous()
+        ):
             self.casts.pop(found[0], None)
             if len(self.casts) < 16:
-                self.casts[found[0]] = source
+                self.casts[found[0]] = (source, int(made.storage_offset()), int(made.numel()))
 
     def cast_source(self, got: Any) -> Any:
-        """The tensor `got` was cast from as a whole (same shape, its own storage), or None."""
-        found = _storage(got)
-        source = self.casts.get(found[0]) if found else None
-        if source is None or getattr(source, "shape", None) != getattr(got, "shape", None):
-            return None
-        return source
+        """What `got` holds the cast of, as a view of the same shape over the source's memory, or None: `got`
+        may be a cast (or a copy_ into a buffer of another dtype), a view of one (`out32.to(x.dtype)
+        .reshape(-1)[:n]`), or the last of a chain of casts (`res.copy_(out64.type_as(x))`): followed back
+        through up to four casts whose two sides are contiguous and of one shape."""
+        import torch
+
+        view = got
+        for _ in range(4):
+            found = _storage(view)
+            cast = self.casts.get(found[0]) if found else None
+            if cast is None:
+                return view if view is not got else None
+            source, start, numel = cast
+            if not (isinstance(source, torch.Tensor) and source.is_contiguous()):
+                return None
+            first = view.storage_offset() - start  # the view's first element, counted in the cast's result
+            last = first + sum((n - 1) * st for n, st in zip(view.shape, view.stride(), strict=True))
+            if view.numel() and (first < 0 or last >= numel or min(view.stride(), default=0) < 0):
+                return None  # reaches outside the cast's result
+            try:  # the same element offsets and strides, over the source's memory
+                view = source.as_strided(view.shape, view.stride(), source.storage_offset() + first)
+            except RuntimeError:
+                return None
+        return None
 
     def _origins(self, t) -> frozenset[str]:
         """The inputs whose values tensor t holds or came from (none for memory the taint does not cover)."""
