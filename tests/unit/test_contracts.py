@@ -341,15 +341,31 @@ def _api_missing_of(tmp_path, source: str) -> list:
     "source",
     [
         "import types\ntl = types.SimpleNamespace()\n"
-        "make = getattr(tl, 'make_tensor_descriptor', None) or getattr(tl, 'x', None)\n",
+        "make = getattr(tl, 'make_tensor_descriptor', None) or getattr(tl, 'x', None)\n"
+        "def kernel(a):\n    return make(a)\n",
         "import types\ntl = types.SimpleNamespace(_experimental_make_tensor_descriptor=len)\n"
-        "make = tl._experimental_make_tensor_descriptor\n",
+        "make = tl._experimental_make_tensor_descriptor\ndef kernel(a):\n    return make(a)\n",
+        "from types import SimpleNamespace as TensorDescriptor\nTD = TensorDescriptor\n"
+        "def wrapper(a):\n    return TD(a=a)\n",
     ],
-    ids=["getattr-string", "experimental-prefix"],
+    ids=["getattr-string", "experimental-prefix", "import-alias"],
 )
 def test_api_missing_reads_a_version_compatible_lookup(tmp_path, source):
     """Lesson 13's API looked up for Triton 3.3 and 3.4+ (probe round 10): the file does use it."""
     assert _api_missing_of(tmp_path, source) == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import types\ntl = types.SimpleNamespace()\nprobe = getattr(tl, 'make_tensor_descriptor', None)\n",
+        "import types\nsettings = types.SimpleNamespace()\nsettings._use_make_tensor_descriptor = False\n",
+    ],
+    ids=["unused-lookup", "flag-named-after-it"],
+)
+def test_api_missing_wants_a_call_not_a_mention(tmp_path, source):
+    """Probe round 11: a pointer GEMM beside an unused getattr lookup, or a flag named after the API, passed."""
+    assert [f["kind"] for f in _api_missing_of(tmp_path, source)] == ["api-missing"]
 
 
 def test_api_missing_is_not_fooled_by_a_function_of_the_learners_own(tmp_path):

@@ -468,6 +468,43 @@ def _reads(function, name: str) -> bool:
     )
 
 
+def _calls_api(tree: ast.AST, wanted: set[str]) -> bool:
+    """Whether the file calls one of `wanted`, under its own name (`tl.make_tensor_descriptor(...)`,
+    `TensorDescriptor.from_tensor(...)`) or a name bound to it: an import alias (`TensorDescriptor as TD`),
+    an assignment (`host_descriptor = TensorDescriptor.from_tensor`), a lookup for several Triton versions
+    (`getattr(tl, "make_tensor_descriptor", None) or tl._experimental_make_tensor_descriptor`). A mention that
+    is never called (an unused lookup, a flag named after the API) does not count (probe round 11)."""
+    bound = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.name in wanted
+    }
+
+    def refers(expr: ast.AST) -> bool:
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Name) and (n.id in wanted or n.id in bound):
+                return True
+            if isinstance(n, ast.Attribute) and (
+                n.attr in wanted or any(n.attr.startswith("_") and n.attr.endswith("_" + w) for w in wanted)
+            ):
+                return True
+            if (
+                isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Name)
+                and n.func.id == "getattr"
+                and any(isinstance(a, ast.Constant) and a.value in wanted for a in n.args[1:2])
+            ):
+                return True
+        return False
+
+    assigns = [n for n in ast.walk(tree) if isinstance(n, ast.Assign)]
+    for _ in range(3):  # names bound to names bound to the API
+        bound |= {t.id for a in assigns if refers(a.value) for t in a.targets if isinstance(t, ast.Name)}
+    return any(isinstance(n, ast.Call) and refers(n.func) for n in ast.walk(tree))
+
+
 def _api_missing(module, names) -> list[dict]:
     """Contract `calls_any = ["make_tensor_descriptor", "TensorDescriptor"]`: the exercise is about an API, so
     the file must call one of these (a plain pointer GEMM passes lesson 13's descriptor exercise on values
@@ -479,28 +516,7 @@ def _api_missing(module, names) -> list[dict]:
         tree = ast.parse(inspect.getsource(module))
     except (OSError, TypeError, SyntaxError):
         return []
-    # any mention counts, not only a call: `host_descriptor = TensorDescriptor.from_tensor` calls it later
-    # under another name
-    named = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} | {
-        n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
-    }
-    # looked up for several Triton versions: `getattr(tl, "make_tensor_descriptor", None) or
-    # tl._experimental_make_tensor_descriptor` (an attribute of the module under a prefix, or its name given
-    # to getattr)
-    named |= {
-        w
-        for n in ast.walk(tree)
-        for w in wanted
-        if isinstance(n, ast.Attribute) and n.attr.startswith("_") and n.attr.endswith("_" + w)
-    }
-    named |= {
-        a.value
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "getattr"
-        for a in n.args[1:2]
-        if isinstance(a, ast.Constant) and isinstance(a.value, str)
-    }
-    if named & set(wanted):
+    if _calls_api(tree, set(wanted)):
         return []
     return [
         {
