@@ -87,3 +87,22 @@ def test_on_a_gpu_the_largest_case_itself_is_judged():
     short = [_gpu_case(16, 16), _gpu_case(1000, 1024)]  # below LOOP_ONCE_MIN: one block is a sane choice
     _loop_once(short, _Exercise, "learner.py", "gpu", None, None)
     assert all(c["passed"] for c in short)
+
+
+def test_a_small_first_launch_does_not_hide_the_main_kernels_block(worker):
+    """Probe round 11: a clearing kernel launched first with BLOCK_V = 64 hid the main kernel's BLOCK_V =
+    131072 (the first launch with the block was read); the widest of the learner's launches is judged."""
+    probe = (
+        Path(__file__).parent
+        / "probe_round11"
+        / "l14_cross_entropy_fake_whole_row_block_after_small_first_launch.py"
+    )
+    result = verify(worker, "14/cross-entropy", probe)
+    (case,) = scale_cases(result)
+    diag = case["diagnoses"][0]
+    assert (diag["kind"], diag["param"], diag["value"], diag["block_value"]) == (
+        "loop-once",
+        "V",
+        128256,
+        131072,
+    )

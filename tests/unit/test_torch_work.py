@@ -90,6 +90,12 @@ def softmax_in_a_string(x):
     return scope["ref"]
 
 
+def softmax_under_a_file_name(x):
+    scope = {"torch": torch, "x": x}
+    exec(compile("ref = torch.softmax(x.float(), dim=-1)", "softmax_helper_not_on_disk.py", "exec"), scope)
+    return scope["ref"]
+
+
 def shapes_in_a_string(x):
     scope = {"torch": torch, "x": x}
     exec(compile("out = torch.empty_like(x.float()).view(-1)", "<shape-helper>", "exec"), scope)
@@ -300,6 +306,11 @@ def test_torch_work_in_a_string_exec_is_named_at_the_line_that_ran_it(learner):
         + 1
     )
     assert [(f["op"], f["line"]) for f in work.found] == [("_softmax", exec_line)]
+    # probe round 11: the same under a file name that is on no disk
+    with TorchWork(path, {"x": x}, lambda: launches) as work:
+        ref = module.softmax_under_a_file_name(x)
+        hand(launches, path, ref)
+    assert [f["op"] for f in work.found] == ["_softmax"]
     with TorchWork(path, {"x": x}, lambda: launches) as work:
         out = module.shapes_in_a_string(x)
         hand(launches, path, out)

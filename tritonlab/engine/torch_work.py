@@ -17,6 +17,7 @@ their own checks (OpRecorder)."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import sys
@@ -66,6 +67,13 @@ _TORCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(str(__import__("tor
 def _base_name(func: Any) -> str:
     name = str(getattr(getattr(func, "_schema", None), "name", "") or "")
     return name.split("::", 1)[-1]
+
+
+@functools.lru_cache(maxsize=256)
+def _from_string(filename: str) -> bool:
+    """Code compiled from a string: `<string>`, `<helper>`, or a file name that is on no disk
+    (`compile(src, "softmax_helper.py", "exec")`, probe round 11)."""
+    return (filename.startswith("<") and filename.endswith(">")) or not os.path.isfile(filename)
 
 
 def _registered(func: Any) -> bool:
@@ -317,8 +325,10 @@ class TorchWork:
         frame: Any = sys._getframe(2)
         while frame is not None:
             raw = frame.f_code.co_filename
-            if raw.startswith("<") and raw.endswith(">"):  # code compiled from a string (exec, eval, FX):
-                frame = frame.f_back  # the line that ran it decides
+            if _from_string(
+                raw
+            ):  # code compiled from a string (exec, eval, FX): the line that ran it decides
+                frame = frame.f_back
                 continue
             name = os.path.abspath(raw)
             if name not in _TRANSPARENT and not name.startswith(_TORCH_DIR + os.sep):

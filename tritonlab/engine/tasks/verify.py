@@ -433,11 +433,16 @@ def _loop_once(
                 found = (top["params"], top.get("dtype"), value, got, None)
     elif dry is not None and isinstance(dry_facts, dict) and not dry_facts.get("skipped"):
         value = dry["params"].get(param)
-        for launch in dry_facts.get("launches") or []:
-            got = (launch.get("meta") or {}).get(block) if isinstance(launch, dict) else None
-            if isinstance(got, int) and same_file(launch.get("file"), learner_file):
-                found = (dry["params"], dry["dtype"], value, got, launch.get("kernel"))
-                break
+        blocks = [  # the widest of the learner's launches: a small first kernel must not hide the main one
+            (got, launch.get("kernel"))
+            for launch in dry_facts.get("launches") or []
+            if isinstance(launch, dict) and same_file(launch.get("file"), learner_file)
+            for got in [(launch.get("meta") or {}).get(block)]
+            if isinstance(got, int)
+        ]
+        if blocks:
+            got, kernel = max(blocks, key=lambda b: b[0])
+            found = (dry["params"], dry["dtype"], value, got, kernel)
     if found is None:
         return
     params, dtype, value, got, kernel = found
