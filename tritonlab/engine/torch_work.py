@@ -76,6 +76,62 @@ def _from_string(filename: str) -> bool:
     return (filename.startswith("<") and filename.endswith(">")) or not os.path.isfile(filename)
 
 
+def _namespaces(path: str) -> frozenset[str]:
+    """The operator namespaces a file names: "ns" of a string "ns::op", and of torch.library.Library("ns",
+    ...). Only those operators are run below the Python key (`_below_python`): torch's own namespaces
+    (profiler, c10d, inductor, ...) are never touched."""
+    import ast
+
+    from tritonlab.engine import contracts
+
+    tree = contracts.file_tree(path)
+    if tree is None:
+        return frozenset()
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            match = re.match(r"(\w+)::\w", node.value)
+            if match:
+                found.add(match.group(1))
+        if (
+            isinstance(node, ast.Call)
+            and ast.unparse(node.func).endswith("Library")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            found.add(node.args[0].value)
+    return frozenset(found - {"aten", "prims"})
+
+
+def _modes_below() -> bool:
+    """Another dispatch mode under this one (the lab's OpRecorder in lesson 12): it must see the operator."""
+    try:
+        from torch.utils._python_dispatch import _get_current_dispatch_mode_stack
+
+        return bool(_get_current_dispatch_mode_stack())
+    except Exception:  # noqa: BLE001 - an older torch: assume there are, and call the operator as it is
+        return True
+
+
+def _below_python(func: Any, mode: Callable, args: tuple, kwargs: dict) -> Any:
+    """An operator registered with torch.library.define + impl (no custom_op body to swap): its kernels run
+    below the Python dispatch key, under a fresh `mode()`, so the aten operators of its Python body are
+    watched (probe round 11: swiglu computed in such a body passed)."""
+    import torch
+
+    first = next((t for t in _tensors(args, []) + _tensors(kwargs, [])), None)
+    key = {"cpu": "CPU", "cuda": "CUDA"}.get(getattr(getattr(first, "device", None), "type", ""))
+    if key is None:
+        return func(*args, **kwargs)
+    try:  # straight to the device's kernel (a "default" impl is registered for every backend)
+        keys = torch._C.DispatchKeySet(getattr(torch._C.DispatchKey, key))
+        with mode():
+            return func.redispatch(keys, *args, **kwargs)
+    except (AttributeError, TypeError, NotImplementedError):  # no redispatch here: the operator as it is
+        return func(*args, **kwargs)
+
+
 def _registered(func: Any) -> bool:
     """An operator registered outside aten/prims (torch.library: triton_op, custom_op)."""
     full = str(getattr(getattr(func, "_schema", None), "name", "") or "")
@@ -99,7 +155,7 @@ def _watched_body(func: Any, mode: Callable):
             opdef = None
     bodies = getattr(opdef, "_backend_fns", None)
     if not isinstance(bodies, dict) or not bodies:
-        yield
+        yield False
         return
     saved = dict(bodies)
 
@@ -113,7 +169,7 @@ def _watched_body(func: Any, mode: Callable):
     for key, body in saved.items():
         bodies[key] = watched(body)
     try:
-        yield
+        yield True
     finally:
         bodies.clear()
         bodies.update(saved)
@@ -258,6 +314,8 @@ class TorchWork:
         self.default_device: dict[int, tuple[int, int]] = {}  # storage start -> (bytes, line)
         self.device_found: list[dict] = []
         self._numpy: list[tuple[Any, str, Any, Any]] | None = None
+        # operator namespaces the learner's file registers ("p11lib" of torch.library.define("p11lib::f"))
+        self.namespaces = _namespaces(learner_file)
         # storage start of a dtype cast's result -> (the tensor it was cast from, the result's storage offset
         # and size) (`out32.to(x.dtype)`, `out16.copy_(out32)`): a wrapper may cast its kernel's output;
         # provenance follows the cast back
@@ -463,8 +521,16 @@ class TorchWork:
         class _Mode(TorchDispatchMode):
             def __torch_dispatch__(self, func, types, args=(), kwargs=None):
                 kwargs = kwargs or {}
-                with _watched_body(func, _Mode):  # a learner's operator: its body is watched too
-                    result = func(*args, **kwargs)
+                with _watched_body(func, _Mode) as swapped:  # a learner's operator: its body is watched too
+                    if (
+                        swapped
+                        or not _registered(func)
+                        or _modes_below()
+                        or str(func._schema.name).split("::", 1)[0] not in watch.namespaces
+                    ):
+                        result = func(*args, **kwargs)
+                    else:  # torch.library.define + impl: no body to swap; run the kernels below this mode
+                        result = _below_python(func, _Mode, args, kwargs)
                 with contextlib.suppress(Exception):  # the watch never breaks the learner's call
                     watch._saw(func, args, kwargs, result)
                 return result

@@ -1861,8 +1861,16 @@ def _pid_load_in_row_loop(path: str) -> dict | None:
     def from_pid(node: ast.AST) -> bool:
         return bool(names(node) & pids) or "program_id" in ast.unparse(node)
 
+    starts = {  # `row = pid` before a while loop over rows
+        a.targets[0].id
+        for a in ast.walk(tree)
+        if isinstance(a, ast.Assign)
+        and len(a.targets) == 1
+        and isinstance(a.targets[0], ast.Name)
+        and from_pid(a.value)
+    }
     for loop in ast.walk(tree):
-        if not (
+        if (
             isinstance(loop, ast.For)
             and isinstance(loop.target, ast.Name)
             and isinstance(loop.iter, ast.Call)
@@ -1870,12 +1878,29 @@ def _pid_load_in_row_loop(path: str) -> dict | None:
             and loop.iter.args
             and from_pid(loop.iter.args[0])
         ):
+            var = loop.target.id
+        elif isinstance(loop, ast.While):  # row = pid; while row < M: ...; row += n_programs
+            stepped = [
+                n.target.id
+                for n in ast.walk(loop)
+                if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id in starts
+            ]
+            if not stepped or stepped[0] not in names(loop.test):
+                continue
+            var = stepped[0]
+        else:
             continue
-        var = loop.target.id
         derived = {var}
         for node in ast.walk(loop):  # names the body computes from the loop variable (row_start = row * N)
             if isinstance(node, ast.Assign) and names(node.value) & derived:
                 derived |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        # memory the loop also stores to (the program's own partial row, read, added to, written back): a
+        # per-program slot, rightly indexed by the program id
+        stored = {
+            ast.unparse(n.args[0])
+            for n in ast.walk(loop)
+            if isinstance(n, ast.Call) and ast.unparse(n.func) == "tl.store" and n.args
+        }
         for node in ast.walk(loop):
             if (
                 isinstance(node, ast.Call)
@@ -1883,6 +1908,7 @@ def _pid_load_in_row_loop(path: str) -> dict | None:
                 and node.args
                 and names(node.args[0]) & pids
                 and not names(node.args[0]) & derived
+                and ast.unparse(node.args[0]) not in stored
             ):
                 pid = sorted(names(node.args[0]) & pids)[0]
                 return {"line": node.lineno, "load": ast.unparse(node)[:120], "var": var, "pid": pid}
@@ -1928,10 +1954,11 @@ def _local_index_compared(path: str) -> dict | None:
         for mine, other in (sides, sides[::-1]):
             bare = mine & local
             where = other & set(positions)
+            # the block-local side holds nothing else (`(q_start + rows)` is a position written inline)
             if (
                 not bare
+                or mine - local
                 or not where
-                or mine & set(positions)
                 or other & local - {n for p in where for n in positions[p][0]}
             ):
                 continue
@@ -1993,9 +2020,10 @@ def _local_index_cause(cases: list, learner_file: str) -> None:
     )
 
 
-def _split_at_block_start(path: str, tile: str) -> tuple[int, str] | None:
+def _split_at_block_start(path: str, tile: str, block: str) -> tuple[int, str] | None:
     """(line, name) of `name = <program id> * tile` (the causal split `full_end = start_m * BLOCK_M`) in the
-    learner's file, or None."""
+    learner's file, or None; not when another assignment rounds `name` to the loop's `block` (`full_end =
+    q_start // BLOCK_N * BLOCK_N`: the split is that one, and right)."""
     tree = contracts.file_tree(path)
     if tree is None:
         return None
@@ -2009,8 +2037,15 @@ def _split_at_block_start(path: str, tile: str) -> tuple[int, str] | None:
             and isinstance(node.value.op, ast.Mult)
         ):
             sides = {ast.unparse(node.value.left), ast.unparse(node.value.right)}
-            if tile in sides and (sides - {tile}) & (pids | {"tl.program_id(0)"}):
-                return node.lineno, node.targets[0].id
+            name = node.targets[0].id
+            rounded = any(
+                isinstance(other, ast.Assign)
+                and other is not node
+                and {name, block} <= {n.id for n in ast.walk(other.value) if isinstance(n, ast.Name)}
+                for other in ast.walk(tree)
+            )
+            if tile in sides and (sides - {tile}) & (pids | {"tl.program_id(0)"}) and not rounded:
+                return node.lineno, name
     return None
 
 
@@ -2031,7 +2066,7 @@ def _split_not_multiple(cases: list, exercise, learner_file: str) -> None:
     for tile, size in sorted(meta.items()):
         if tile == loop[1] or not isinstance(size, int) or size <= 0 or size % block == 0:
             continue
-        found = _split_at_block_start(learner_file, tile)
+        found = _split_at_block_start(learner_file, tile, loop[1])
         if found is None:
             continue
         line, name = found
