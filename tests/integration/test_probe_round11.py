@@ -1,9 +1,7 @@
 """Probe round 11 (twenty-second session, a helper; `probe_round11/README.md` has the table): 28 held-out files
 aimed at the rules added that day (cast provenance, builtin aliases, api-missing, torch-work through exec'd code
 and operator bodies, loop-once at the GPU's size, the pid-in-row-loop / local-index / split-not-multiple
-causes). The lab got 13 wrong; each test states the right verdict. Two are still wrong and stay strict xfails:
-a missing online-softmax rescale that no interpreter case exercises because the learner's block covers every
-interpreter size (and still streams at the GPU's)."""
+causes). The lab got 13 wrong; each test states the right verdict, and all 28 hold since that session's fixes."""
 
 from pathlib import Path
 
@@ -116,13 +114,6 @@ def test_a_pid_indexed_load_in_a_while_row_loop_is_named(worker):
     assert diag.get("cause") == "pid-in-row-loop" and diag.get("var") == "row", diag
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="interpreter false pass: the learner's block (min(next_pow2(S), 64) keys; min(next_pow2(V), 4096) "
-    "columns) covers every interpreter size, so the loop never takes a second step there and the missing "
-    "rescale never shows; at the GPU's size it streams, so loop-once rightly stays silent. Needs an interpreter "
-    "case larger than the learner's block (or a case the lab runs with a forced small block)",
-)
 @pytest.mark.parametrize(
     "exercise, name",
     [
@@ -131,4 +122,10 @@ def test_a_pid_indexed_load_in_a_while_row_loop_is_named(worker):
     ],
 )
 def test_a_missing_rescale_hidden_by_a_block_wider_than_every_interpreter_case_fails(worker, exercise, name):
-    assert verify(worker, exercise, name)["passed"] is False
+    """Was an interpreter false pass: the learner's block (min(next_pow2(S), 64) keys; min(next_pow2(V), 4096)
+    columns) covered every interpreter size, so the loop never took a second step and the missing rescale never
+    showed (at the GPU's size it streams: loop-once rightly silent). The lessons now have an interpreter case
+    wider than such a block (attention S = 150, cross-entropy V = 5000): the loop-steps pattern names it."""
+    result = verify(worker, exercise, name)
+    assert result["passed"] is False
+    assert first(result).get("cause") == "loop-steps", first(result)

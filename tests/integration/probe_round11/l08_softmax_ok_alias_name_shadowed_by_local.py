@@ -18,7 +18,9 @@ def softmax_kernel(out_ptr, in_ptr, in_stride, in_col_stride, out_stride, n_cols
     r = tl.program_id(axis=0)
     cols = tl.arange(0, BLOCK_SIZE)
     mask = cols < n_cols
-    row = tl.load(in_ptr + r * in_stride + cols * in_col_stride, mask=mask, other=-float("inf")).to(tl.float32)
+    row = tl.load(in_ptr + r * in_stride + cols * in_col_stride, mask=mask, other=-float("inf")).to(
+        tl.float32
+    )
     num = exp(row - tl.max(row, axis=0))
     out = num / tl.sum(num, axis=0)
     tl.store(out_ptr + r * out_stride + cols, out.to(out_ptr.dtype.element_ty), mask=mask)
@@ -31,6 +33,7 @@ def softmax(x: torch.Tensor) -> torch.Tensor:
     out = torch.empty((M, N), device=x.device, dtype=x.dtype)
     if out.numel() == 0:
         return out
-    softmax_kernel[(M,)](out, x, x.stride(0), x.stride(1), out.stride(0), N,
-                         BLOCK_SIZE=triton.next_power_of_2(N))
+    softmax_kernel[(M,)](
+        out, x, x.stride(0), x.stride(1), out.stride(0), N, BLOCK_SIZE=triton.next_power_of_2(N)
+    )
     return out

@@ -42,6 +42,7 @@ def softmax(x: torch.Tensor) -> torch.Tensor:
     out = torch.empty((M, N), device=x.device, dtype=x.dtype)
     if out.numel() == 0:
         return out
-    softmax_kernel[(M,)](out, x, x.stride(0), x.stride(1), out.stride(0), N,
-                         BLOCK_SIZE=triton.next_power_of_2(N))
+    softmax_kernel[(M,)](
+        out, x, x.stride(0), x.stride(1), out.stride(0), N, BLOCK_SIZE=triton.next_power_of_2(N)
+    )
     return out

@@ -18,11 +18,19 @@ LOG2_E = 1.4426950408889634  # exp(t) == exp2(t * LOG2_E)
 
 @triton.jit
 def _attend_to_block_range(
-    acc, l_i, m_i, q,  # the running state and this program's query block
-    k_ptrs, v_ptrs,  # pointers to the first key/value rows of this (batch, head), [HEAD_DIM, BLOCK_N] / [BLOCK_N, HEAD_DIM]
-    stride_kn, stride_vn,  # elements between consecutive keys / values
-    offs_m, offs_n,  # query row indices of this block; 0..BLOCK_N-1
-    lo, hi, seq_len,  # key range [lo, hi) to visit; keys >= seq_len do not exist
+    acc,
+    l_i,
+    m_i,
+    q,  # the running state and this program's query block
+    k_ptrs,
+    v_ptrs,  # pointers to the first key/value rows of this (batch, head), [HEAD_DIM, BLOCK_N] / [BLOCK_N, HEAD_DIM]
+    stride_kn,
+    stride_vn,  # elements between consecutive keys / values
+    offs_m,
+    offs_n,  # query row indices of this block; 0..BLOCK_N-1
+    lo,
+    hi,
+    seq_len,  # key range [lo, hi) to visit; keys >= seq_len do not exist
     qk_scale,  # softmax scale * log2(e)
     MASKED: tl.constexpr,  # True: apply the causal and/or sequence-end mask inside each tile
     CAUSAL: tl.constexpr,
@@ -56,11 +64,22 @@ def _attend_to_block_range(
 
 @triton.jit
 def attention_kernel(
-    q_ptr, k_ptr, v_ptr, o_ptr,  # [batch, heads, seq, HEAD_DIM] each; the last dimension is contiguous
-    stride_qz, stride_qh, stride_qm,  # strides of q over batch, head, seq (elements)
-    stride_kz, stride_kh, stride_kn,
-    stride_vz, stride_vh, stride_vn,
-    stride_oz, stride_oh, stride_om,
+    q_ptr,
+    k_ptr,
+    v_ptr,
+    o_ptr,  # [batch, heads, seq, HEAD_DIM] each; the last dimension is contiguous
+    stride_qz,
+    stride_qh,
+    stride_qm,  # strides of q over batch, head, seq (elements)
+    stride_kz,
+    stride_kh,
+    stride_kn,
+    stride_vz,
+    stride_vh,
+    stride_vn,
+    stride_oz,
+    stride_oh,
+    stride_om,
     n_heads,  # heads per batch element: program_id(1) = batch * n_heads + head
     seq_len,  # tokens, any length (not necessarily a block multiple)
     qk_scale,  # softmax scale * log2(e)
@@ -81,7 +100,9 @@ def attention_kernel(
     offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_n = tl.arange(0, BLOCK_N)
     offs_d = tl.arange(0, HEAD_DIM)
-    q = tl.load(q_ptr + offs_m[:, None] * stride_qm + offs_d[None, :], mask=offs_m[:, None] < seq_len, other=0.0)
+    q = tl.load(
+        q_ptr + offs_m[:, None] * stride_qm + offs_d[None, :], mask=offs_m[:, None] < seq_len, other=0.0
+    )
     k_ptrs = k_ptr + offs_n[None, :] * stride_kn + offs_d[:, None]  # Kᵀ tile: [HEAD_DIM, BLOCK_N]
     v_ptrs = v_ptr + offs_n[:, None] * stride_vn + offs_d[None, :]  # V tile: [BLOCK_N, HEAD_DIM]
 
@@ -93,15 +114,51 @@ def attention_kernel(
     # Causal: keys before this block's first query. Otherwise: every whole key block.
     if CAUSAL:
         q_start = start_m * BLOCK_M
-        full_end = (q_start // BLOCK_N) * BLOCK_N  # whole key blocks before the diagonal: a multiple of BLOCK_N
+        full_end = (
+            q_start // BLOCK_N
+        ) * BLOCK_N  # whole key blocks before the diagonal: a multiple of BLOCK_N
         masked_end = tl.minimum((start_m + 1) * BLOCK_M, seq_len)  # later keys are all in the future: skipped
     else:
         full_end = (seq_len // BLOCK_N) * BLOCK_N
         masked_end = seq_len
-    acc, l_i, m_i = _attend_to_block_range(acc, l_i, m_i, q, k_ptrs, v_ptrs, stride_kn, stride_vn, offs_m, offs_n,
-                                           0, full_end, seq_len, qk_scale, False, CAUSAL, BLOCK_N)
-    acc, l_i, m_i = _attend_to_block_range(acc, l_i, m_i, q, k_ptrs, v_ptrs, stride_kn, stride_vn, offs_m, offs_n,
-                                           full_end, masked_end, seq_len, qk_scale, True, CAUSAL, BLOCK_N)
+    acc, l_i, m_i = _attend_to_block_range(
+        acc,
+        l_i,
+        m_i,
+        q,
+        k_ptrs,
+        v_ptrs,
+        stride_kn,
+        stride_vn,
+        offs_m,
+        offs_n,
+        0,
+        full_end,
+        seq_len,
+        qk_scale,
+        False,
+        CAUSAL,
+        BLOCK_N,
+    )
+    acc, l_i, m_i = _attend_to_block_range(
+        acc,
+        l_i,
+        m_i,
+        q,
+        k_ptrs,
+        v_ptrs,
+        stride_kn,
+        stride_vn,
+        offs_m,
+        offs_n,
+        full_end,
+        masked_end,
+        seq_len,
+        qk_scale,
+        True,
+        CAUSAL,
+        BLOCK_N,
+    )
 
     # Every real query row saw at least one key (itself, when causal), so l_i >= 1. Padding rows (offs_m >= seq)
     # may hold 0/0; they are masked out of the store.
@@ -124,8 +181,10 @@ def attention(q, k, v, causal=False, sm_scale=None):
     """softmax(q kᵀ · sm_scale [+ causal mask]) v for q, k, v of shape [batch, heads, seq, d], like
     torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)."""
     if q.dim() != 4 or k.shape != q.shape or v.shape != q.shape:
-        raise ValueError(f"q, k, v must share one shape [batch, heads, seq, d]; got {tuple(q.shape)}, "
-                         f"{tuple(k.shape)}, {tuple(v.shape)}")
+        raise ValueError(
+            f"q, k, v must share one shape [batch, heads, seq, d]; got {tuple(q.shape)}, "
+            f"{tuple(k.shape)}, {tuple(v.shape)}"
+        )
     if not (q.device == k.device == v.device):
         raise ValueError(f"q, k, v are on {q.device}, {k.device}, {v.device}")
     if q.dtype not in (torch.float16, torch.bfloat16) or k.dtype != q.dtype or v.dtype != q.dtype:
@@ -148,12 +207,27 @@ def attention(q, k, v, causal=False, sm_scale=None):
         config["num_stages"] = max(1, min(config["num_stages"], fits))  # 99 KB GeForce cards: 2 at d = 128
     grid = lambda meta: (triton.cdiv(seq_len, meta["BLOCK_M"]), batch * heads)
     attention_kernel[grid](
-        q, k, v, o,
-        q.stride(0), q.stride(1), q.stride(2),
-        k.stride(0), k.stride(1), k.stride(2),
-        v.stride(0), v.stride(1), v.stride(2),
-        o.stride(0), o.stride(1), o.stride(2),
-        heads, seq_len, sm_scale * LOG2_E,
-        CAUSAL=bool(causal), HEAD_DIM=head_dim, **config,
+        q,
+        k,
+        v,
+        o,
+        q.stride(0),
+        q.stride(1),
+        q.stride(2),
+        k.stride(0),
+        k.stride(1),
+        k.stride(2),
+        v.stride(0),
+        v.stride(1),
+        v.stride(2),
+        o.stride(0),
+        o.stride(1),
+        o.stride(2),
+        heads,
+        seq_len,
+        sm_scale * LOG2_E,
+        CAUSAL=bool(causal),
+        HEAD_DIM=head_dim,
+        **config,
     )
     return o

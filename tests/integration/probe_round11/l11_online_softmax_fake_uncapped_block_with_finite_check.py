@@ -65,7 +65,13 @@ def online_softmax(x: torch.Tensor, BLOCK_SIZE: int | None = None) -> torch.Tens
         BLOCK_SIZE = triton.next_power_of_2(n_cols)
     num_warps = 4 if BLOCK_SIZE <= 1024 else 8
     online_softmax_kernel[(n_rows,)](
-        output, x, x.stride(0), x.stride(1), output.stride(0), n_cols, BLOCK_SIZE,
+        output,
+        x,
+        x.stride(0),
+        x.stride(1),
+        output.stride(0),
+        n_cols,
+        BLOCK_SIZE,
         num_warps=num_warps,
     )
     if not bool(torch.isfinite(output).all()):  # a sanity check on the kernel's result

@@ -11,7 +11,9 @@ import triton.language as tl
 LOG2_E = tl.constexpr(1.4426950408889634)  # log2(e): exp(t) == exp2(t * LOG2_E)
 
 
-@triton.autotune(configs=[triton.Config({"BLOCK_SIZE": 256}), triton.Config({"BLOCK_SIZE": 1024})], key=["n_cols"])
+@triton.autotune(
+    configs=[triton.Config({"BLOCK_SIZE": 256}), triton.Config({"BLOCK_SIZE": 1024})], key=["n_cols"]
+)
 @triton.jit
 def online_softmax_kernel(
     output_ptr,  # pointer to out[0, 0] (contiguous [M, N])

@@ -64,7 +64,13 @@ def online_softmax(x: torch.Tensor, BLOCK_SIZE: int | None = None) -> torch.Tens
         BLOCK_SIZE = min(triton.next_power_of_2(n_cols), 4096)
     num_warps = 4 if BLOCK_SIZE <= 1024 else 8
     online_softmax_kernel[(n_rows,)](
-        output, x, x.stride(0), x.stride(1), output.stride(0), n_cols, BLOCK_SIZE,
+        output,
+        x,
+        x.stride(0),
+        x.stride(1),
+        output.stride(0),
+        n_cols,
+        BLOCK_SIZE,
         num_warps=num_warps,
     )
     return output

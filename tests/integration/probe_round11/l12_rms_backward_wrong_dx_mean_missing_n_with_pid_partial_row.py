@@ -40,7 +40,8 @@ def rms_norm_bwd_dx_kernel(
     rstd_ptr,  # *r [M] fp32, from the forward
     dx_ptr,  # *dx [M, N], contiguous: written here
     partial_dw_ptr,  # *partial [P, N] fp32: row p written by program p (stage 1 of dw)
-    M, N,  # rows, row length
+    M,
+    N,  # rows, row length
     stride_xm,  # elements between x[i, 0] and x[i + 1, 0]
     BLOCK_N: tl.constexpr,  # power of two >= N
 ):
@@ -66,7 +67,8 @@ def rms_norm_bwd_dx_kernel(
 def rms_norm_bwd_dw_kernel(
     partial_dw_ptr,  # *partial [P, N] fp32, from stage 1
     dw_ptr,  # *dw [N]: written here
-    P, N,  # partial rows, row length
+    P,
+    N,  # partial rows, row length
     BLOCK_N: tl.constexpr,  # columns per program
     BLOCK_P: tl.constexpr,  # partial rows added per step
 ):
@@ -125,8 +127,9 @@ def rms_norm_backward(dy, x, weight, rstd):
     P = max(1, min(_programs(x.device), M))
     partial = torch.zeros((P, N), device=x.device, dtype=torch.float32)
     if M > 0:
-        rms_norm_bwd_dx_kernel[(P,)](dy, x, weight, rstd, dx, partial, M, N, x.stride(0),
-                                     BLOCK_N=BLOCK_N, num_warps=num_warps)
+        rms_norm_bwd_dx_kernel[(P,)](
+            dy, x, weight, rstd, dx, partial, M, N, x.stride(0), BLOCK_N=BLOCK_N, num_warps=num_warps
+        )
     else:
         partial.zero_()
     DW_BLOCK = 32  # 128 programs of [64, 32] tiles at N = 4096
@@ -140,7 +143,9 @@ class RMSNormFunction(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, weight, eps):
         y, rstd = rms_norm_forward(x, weight, eps)
-        ctx.save_for_backward(x, weight, rstd)  # saved tensors are checked for in-place changes before backward
+        ctx.save_for_backward(
+            x, weight, rstd
+        )  # saved tensors are checked for in-place changes before backward
         return y
 
     @staticmethod

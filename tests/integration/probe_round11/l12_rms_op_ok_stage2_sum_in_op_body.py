@@ -43,7 +43,8 @@ def rms_norm_bwd_dx_kernel(
     rstd_ptr,  # *r [M] fp32, from the forward
     dx_ptr,  # *dx [M, N], contiguous: written here
     partial_dw_ptr,  # *partial [P, N] fp32: row p written by program p (stage 1 of dw)
-    M, N,  # rows, row length
+    M,
+    N,  # rows, row length
     stride_xm,  # elements between x[i, 0] and x[i + 1, 0]
     BLOCK_N: tl.constexpr,  # power of two >= N
 ):
@@ -69,7 +70,8 @@ def rms_norm_bwd_dx_kernel(
 def rms_norm_bwd_dw_kernel(
     partial_dw_ptr,  # *partial [P, N] fp32, from stage 1
     dw_ptr,  # *dw [N]: written here
-    P, N,  # partial rows, row length
+    P,
+    N,  # partial rows, row length
     BLOCK_N: tl.constexpr,  # columns per program
     BLOCK_P: tl.constexpr,  # partial rows added per step
 ):
@@ -102,13 +104,16 @@ def rms_norm_forward(x: torch.Tensor, weight: torch.Tensor, eps: float) -> tuple
     if M == 0:
         return y, rstd
     BLOCK_N, num_warps = _row_block(N)
-    wrap_triton(rms_norm_fwd_kernel)[(M,)](x, weight, y, rstd, N, x.stride(0), eps, BLOCK_N=BLOCK_N, num_warps=num_warps)
+    wrap_triton(rms_norm_fwd_kernel)[(M,)](
+        x, weight, y, rstd, N, x.stride(0), eps, BLOCK_N=BLOCK_N, num_warps=num_warps
+    )
     return y, rstd
 
 
 @triton_op("tritonlab_l12::rms_norm_bwd", mutates_args={})
-def rms_norm_backward(dy: torch.Tensor, x: torch.Tensor, weight: torch.Tensor,
-                      rstd: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def rms_norm_backward(
+    dy: torch.Tensor, x: torch.Tensor, weight: torch.Tensor, rstd: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
     """(dx, dw) from the upstream gradient dy and what the forward saved."""
     M, N = x.shape
     dy = dy.contiguous()
@@ -122,8 +127,9 @@ def rms_norm_backward(dy: torch.Tensor, x: torch.Tensor, weight: torch.Tensor,
     P = max(1, min(P, M))
     partial = torch.empty((P, N), device=x.device, dtype=torch.float32)
     if M > 0:
-        wrap_triton(rms_norm_bwd_dx_kernel)[(P,)](dy, x, weight, rstd, dx, partial, M, N, x.stride(0),
-                                     BLOCK_N=BLOCK_N, num_warps=num_warps)
+        wrap_triton(rms_norm_bwd_dx_kernel)[(P,)](
+            dy, x, weight, rstd, dx, partial, M, N, x.stride(0), BLOCK_N=BLOCK_N, num_warps=num_warps
+        )
     else:
         partial.zero_()
     dw = partial.sum(0).to(weight.dtype)  # stage 2 in torch: P rows of kernel partials, summed
@@ -159,7 +165,6 @@ def _validate(x, weight):
         raise TypeError(f"x is {x.dtype}, weight is {weight.dtype}")
     if x.stride(-1) != 1:
         raise ValueError("x must have unit stride along its rows")
-
 
 
 def rms_norm(x, weight, eps=1e-6):

@@ -7,7 +7,6 @@ Right verdict: PASS (the GEMM is made of tensor descriptors; the file never spel
 `from_tensor` as a name or attribute, only in the import).
 """
 
-
 import torch
 import triton
 import triton.language as tl

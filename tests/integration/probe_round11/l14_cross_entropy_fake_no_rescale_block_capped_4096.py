@@ -47,7 +47,9 @@ def cross_entropy(logits, target):
     if logits.dim() != 2:
         raise ValueError(f"logits must be 2D [M, V], got shape {tuple(logits.shape)}")
     if target.dim() != 1 or target.shape[0] != logits.shape[0]:
-        raise ValueError(f"target must be 1D with {logits.shape[0]} class ids, got shape {tuple(target.shape)}")
+        raise ValueError(
+            f"target must be 1D with {logits.shape[0]} class ids, got shape {tuple(target.shape)}"
+        )
     if target.dtype not in (torch.int64, torch.int32):
         raise TypeError(f"target must hold integer class ids, got {target.dtype}")
     if logits.device != target.device:
@@ -64,6 +66,13 @@ def cross_entropy(logits, target):
     if V == 0:
         raise ValueError("cross-entropy over an empty vocabulary is undefined")
     block = min(triton.next_power_of_2(V), 4096)
-    cross_entropy_kernel[(M,)](logits, target, loss, V, logits.stride(0), BLOCK_V=block,
-                               **({"num_warps": 8} if logits.is_cuda and block >= 2048 else {}))
+    cross_entropy_kernel[(M,)](
+        logits,
+        target,
+        loss,
+        V,
+        logits.stride(0),
+        BLOCK_V=block,
+        **({"num_warps": 8} if logits.is_cuda and block >= 2048 else {}),
+    )
     return loss

@@ -431,7 +431,8 @@ def _loop_once(
             value, got = top["params"][param], (top.get("meta") or {}).get(block)
             if isinstance(got, int):
                 found = (top["params"], top.get("dtype"), value, got, None)
-    elif dry is not None and isinstance(dry_facts, dict) and not dry_facts.get("skipped"):
+    elif dry is not None and isinstance(dry_facts, dict):  # launches recorded before a raise count too (a
+        # wrapper that checks the output it never got, `isfinite(out).all()`, raises after its launch)
         value = dry["params"].get(param)
         blocks = [  # the widest of the learner's launches: a small first kernel must not hide the main one
             (got, launch.get("kernel"))
@@ -2038,9 +2039,11 @@ def _split_at_block_start(path: str, tile: str, block: str) -> tuple[int, str] |
         ):
             sides = {ast.unparse(node.value.left), ast.unparse(node.value.right)}
             name = node.targets[0].id
-            rounded = any(
+            rounded = any(  # `name // block * block` somewhere (a call passing both is no rounding)
                 isinstance(other, ast.Assign)
                 and other is not node
+                and isinstance(other.value, ast.BinOp)
+                and any(isinstance(n, ast.FloorDiv) for n in ast.walk(other.value))
                 and {name, block} <= {n.id for n in ast.walk(other.value) if isinstance(n, ast.Name)}
                 for other in ast.walk(tree)
             )

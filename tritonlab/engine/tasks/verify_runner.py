@@ -500,8 +500,9 @@ class _LaunchOnly:
 
 def run_dry(loaded, dry: dict, backend: str) -> dict:
     """The wrapper called once at a GPU case's size (the lesson's `loop` contract asks whether its loop
-    streams there) with every launch recorded and none run; `launches` as in a case, or `skipped` when the
-    inputs cannot be made or the wrapper raised (a wrapper may read what a kernel wrote: no verdict then)."""
+    streams there) with every launch recorded and none run; `launches` as in a case, and `skipped` when the
+    inputs cannot be made or the wrapper raised (it may read what a kernel never wrote): the launches made
+    before the raise are still sent, and judged (their blocks were chosen by then)."""
     exercise = loaded.exercise
     try:
         values = case_inputs(exercise, dry["params"], dry["dtype"], 0, loaded.device, {})
