@@ -144,15 +144,13 @@ def _watched_body(func: Any, mode: Callable):
     dispatch mode is off inside its own handler, so what lesson 12's operator body computes with torch (dx,
     the dy * x_hat rows) was unseen (probe round 9). The dispatcher still runs the operator (the lab's
     OpRecorder below sees it); the body is looked up at call time (`_backend_fns`), so it is swapped for the
-    call and put back after. Aten operators and operators registered some other way pass through."""
-    opdef = None
-    if _registered(func):
-        try:
-            from torch._library.custom_ops import OPDEFS
+    call and put back after. Yields whether it swapped one (an operator registered some other way: no)."""
+    try:
+        from torch._library.custom_ops import OPDEFS
 
-            opdef = OPDEFS.get(str(func._schema.name))
-        except Exception:  # noqa: BLE001 - an older torch: the body stays unwatched
-            opdef = None
+        opdef = OPDEFS.get(str(func._schema.name))
+    except Exception:  # noqa: BLE001 - an older torch: the body stays unwatched
+        opdef = None
     bodies = getattr(opdef, "_backend_fns", None)
     if not isinstance(bodies, dict) or not bodies:
         yield False
@@ -314,8 +312,6 @@ class TorchWork:
         self.default_device: dict[int, tuple[int, int]] = {}  # storage start -> (bytes, line)
         self.device_found: list[dict] = []
         self._numpy: list[tuple[Any, str, Any, Any]] | None = None
-        # operator namespaces the learner's file registers ("p11lib" of torch.library.define("p11lib::f"))
-        self.namespaces = _namespaces(learner_file)
         # storage start of a dtype cast's result -> (the tensor it was cast from, the result's storage offset
         # and size) (`out32.to(x.dtype)`, `out16.copy_(out32)`): a wrapper may cast its kernel's output;
         # provenance follows the cast back
@@ -383,9 +379,8 @@ class TorchWork:
         frame: Any = sys._getframe(2)
         while frame is not None:
             raw = frame.f_code.co_filename
-            if _from_string(
-                raw
-            ):  # code compiled from a string (exec, eval, FX): the line that ran it decides
+            # code compiled from a string (exec, eval, FX): the line that ran it decides
+            if _from_string(raw):
                 frame = frame.f_back
                 continue
             name = os.path.abspath(raw)
@@ -447,6 +442,21 @@ class TorchWork:
                 self._claim(*found)
                 self.taint[found[0]] = (found[1], *made)
                 self.sources[found[0]] = origin
+
+    @functools.cached_property
+    def namespaces(self) -> frozenset[str]:
+        """Operator namespaces the learner's file registers ("p11lib" of torch.library.define("p11lib::f")):
+        read the first time a registered operator runs, never for a call that has none."""
+        return _namespaces(self.learner_file)
+
+    def _run_operator(self, func, mode: Callable, args: tuple, kwargs: dict) -> Any:
+        """A registered operator, with its Python body watched: a custom_op/triton_op body swapped for the
+        call (`_watched_body`), else a define + impl operator of the learner's namespace run below the Python
+        key (`_below_python`) when no other mode below must see it."""
+        with _watched_body(func, mode) as swapped:
+            if swapped or _modes_below() or str(func._schema.name).split("::", 1)[0] not in self.namespaces:
+                return func(*args, **kwargs)
+            return _below_python(func, mode, args, kwargs)
 
     def _cast(self, name: str, args: tuple, result: Any) -> None:
         """Remember where a whole-tensor dtype cast came from (at most 16 casts per call)."""
@@ -521,16 +531,10 @@ class TorchWork:
         class _Mode(TorchDispatchMode):
             def __torch_dispatch__(self, func, types, args=(), kwargs=None):
                 kwargs = kwargs or {}
-                with _watched_body(func, _Mode) as swapped:  # a learner's operator: its body is watched too
-                    if (
-                        swapped
-                        or not _registered(func)
-                        or _modes_below()
-                        or str(func._schema.name).split("::", 1)[0] not in watch.namespaces
-                    ):
-                        result = func(*args, **kwargs)
-                    else:  # torch.library.define + impl: no body to swap; run the kernels below this mode
-                        result = _below_python(func, _Mode, args, kwargs)
+                if _registered(func):  # a learner's operator: its body is watched too
+                    result = watch._run_operator(func, _Mode, args, kwargs)
+                else:  # every aten operator: nothing more on this path
+                    result = func(*args, **kwargs)
                 with contextlib.suppress(Exception):  # the watch never breaks the learner's call
                     watch._saw(func, args, kwargs, result)
                 return result
