@@ -197,6 +197,25 @@ def unrecorded() -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def launch_only() -> Iterator[None]:
+    """Interpreter launches inside are recorded and not run: the wrapper's choices (grid, BLOCK
+    meta-parameters) at a size the interpreter cannot run in time (verify's launch-only call at a GPU case's
+    size). Enter it inside track_launches, whose sinks receive the records."""
+    from triton.runtime import interpreter
+
+    def call(executor, *args, **kwargs):
+        if not kwargs.get("warmup", False):
+            _record_launch(executor.fn, executor.grid, args, kwargs)
+
+    saved = interpreter.GridExecutor.__dict__["__call__"]
+    interpreter.GridExecutor.__call__ = call
+    try:
+        yield
+    finally:
+        interpreter.GridExecutor.__call__ = saved
+
+
+@contextlib.contextmanager
 def track_launches() -> Iterator[list[dict]]:
     """Collect one {kernel, file, grid} dict per kernel launch (compiled or interpreted, autotuned or not).
 

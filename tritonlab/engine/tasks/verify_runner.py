@@ -473,31 +473,6 @@ def run(job: dict, backend: str, send) -> None:
         send({"type": "dry", "error": _tampered(rewritten)} if rewritten else dict(facts, type="dry"))
 
 
-class _LaunchOnly:
-    """While entered, an interpreter launch is recorded (memcheck's launch record: kernel, file, grid, the
-    BLOCK meta-parameters) and not run: the wrapper's choices at a GPU case's size, which the interpreter
-    cannot run in time."""
-
-    def __enter__(self):
-        from triton.runtime import interpreter
-
-        from tritonlab.engine.memcheck import launches
-
-        def call(executor, *args, **kwargs):
-            if not kwargs.get("warmup", False):
-                launches._record_launch(executor.fn, executor.grid, args, kwargs)
-
-        self._saved = interpreter.GridExecutor.__dict__["__call__"]
-        interpreter.GridExecutor.__call__ = call
-        return self
-
-    def __exit__(self, *exc):
-        from triton.runtime import interpreter
-
-        interpreter.GridExecutor.__call__ = self._saved
-        return False
-
-
 def run_dry(loaded, dry: dict, backend: str) -> dict:
     """The wrapper called once at a GPU case's size (the lesson's `loop` contract asks whether its loop
     streams there) with every launch recorded and none run; `launches` as in a case, and `skipped` when the
@@ -509,7 +484,7 @@ def run_dry(loaded, dry: dict, backend: str) -> dict:
     except Exception as exc:  # noqa: BLE001 - too big for this runner, or lesson data: nothing to say
         return {"skipped": f"inputs: {type(exc).__name__}"}
     positional, optional = call_args(exercise, values)
-    call = exercise_env.LearnerCall(loaded, backend, watchers=[_LaunchOnly()])
+    call = exercise_env.LearnerCall(loaded, backend, watchers=[memcheck.launch_only()])
     try:
         call(*positional, **optional)
     except BaseException as exc:  # noqa: BLE001 - the kernels did not run: the wrapper's own reading failed
