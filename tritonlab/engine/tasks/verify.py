@@ -1846,6 +1846,11 @@ def _rounded16(got, expected) -> bool:
     return False
 
 
+def _names_in(node: ast.AST) -> set[str]:
+    """Every name an expression or statement reads or binds."""
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
 def _pid_load_in_row_loop(path: str) -> dict | None:
     """A load indexed by the program id inside a loop over rows that starts at it (`for row in range(pid, M,
     n_programs)`: `tl.load(rstd_ptr + pid)`): every row the program visits gets row pid's value. The load's
@@ -1856,11 +1861,8 @@ def _pid_load_in_row_loop(path: str) -> dict | None:
         return None
     pids = contracts.program_id_names(tree)
 
-    def names(node: ast.AST) -> set[str]:
-        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-
     def from_pid(node: ast.AST) -> bool:
-        return bool(names(node) & pids) or "program_id" in ast.unparse(node)
+        return bool(_names_in(node) & pids) or "program_id" in ast.unparse(node)
 
     starts = {  # `row = pid` before a while loop over rows
         a.targets[0].id
@@ -1886,14 +1888,14 @@ def _pid_load_in_row_loop(path: str) -> dict | None:
                 for n in ast.walk(loop)
                 if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id in starts
             ]
-            if not stepped or stepped[0] not in names(loop.test):
+            if not stepped or stepped[0] not in _names_in(loop.test):
                 continue
             var = stepped[0]
         else:
             continue
         derived = {var}
         for node in ast.walk(loop):  # names the body computes from the loop variable (row_start = row * N)
-            if isinstance(node, ast.Assign) and names(node.value) & derived:
+            if isinstance(node, ast.Assign) and _names_in(node.value) & derived:
                 derived |= {t.id for t in node.targets if isinstance(t, ast.Name)}
         # memory the loop also stores to (the program's own partial row, read, added to, written back): a
         # per-program slot, rightly indexed by the program id
@@ -1907,11 +1909,11 @@ def _pid_load_in_row_loop(path: str) -> dict | None:
                 isinstance(node, ast.Call)
                 and ast.unparse(node.func) == "tl.load"
                 and node.args
-                and names(node.args[0]) & pids
-                and not names(node.args[0]) & derived
+                and _names_in(node.args[0]) & pids
+                and not _names_in(node.args[0]) & derived
                 and ast.unparse(node.args[0]) not in stored
             ):
-                pid = sorted(names(node.args[0]) & pids)[0]
+                pid = sorted(_names_in(node.args[0]) & pids)[0]
                 return {"line": node.lineno, "load": ast.unparse(node)[:120], "var": var, "pid": pid}
     return None
 
@@ -1930,9 +1932,6 @@ def _local_index_compared(path: str) -> dict | None:
         n.target.id for n in ast.walk(tree) if isinstance(n, ast.For) and isinstance(n.target, ast.Name)
     }
 
-    def names(node: ast.AST) -> set[str]:
-        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-
     assigns = [n for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1]
     local = {
         a.targets[0].id
@@ -1946,12 +1945,12 @@ def _local_index_compared(path: str) -> dict | None:
     # positions: a block-local index shifted by something that moves (a program id, a loop variable)
     positions: dict[str, tuple[set[str], int]] = {}
     for a in assigns:
-        if isinstance(a.targets[0], ast.Name) and names(a.value) & local and names(a.value) & moving:
-            positions[a.targets[0].id] = (names(a.value) & local, a.lineno)
+        if isinstance(a.targets[0], ast.Name) and _names_in(a.value) & local and _names_in(a.value) & moving:
+            positions[a.targets[0].id] = (_names_in(a.value) & local, a.lineno)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Compare) or len(node.comparators) != 1:
             continue
-        sides = (names(node.left), names(node.comparators[0]))
+        sides = (_names_in(node.left), _names_in(node.comparators[0]))
         for mine, other in (sides, sides[::-1]):
             bare = mine & local
             where = other & set(positions)
@@ -2044,7 +2043,7 @@ def _split_at_block_start(path: str, tile: str, block: str) -> tuple[int, str] |
                 and other is not node
                 and isinstance(other.value, ast.BinOp)
                 and any(isinstance(n, ast.FloorDiv) for n in ast.walk(other.value))
-                and {name, block} <= {n.id for n in ast.walk(other.value) if isinstance(n, ast.Name)}
+                and {name, block} <= _names_in(other.value)
                 for other in ast.walk(tree)
             )
             if tile in sides and (sides - {tile}) & (pids | {"tl.program_id(0)"}) and not rounded:
@@ -2669,7 +2668,7 @@ def _stride_unused(diagnoses: list, learner_file: str | None, inputs: dict) -> N
     for function in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
         if not any("jit" in ast.unparse(d) for d in function.decorator_list):
             continue
-        used = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
+        used = _names_in(function)
         unused = [a.arg for a in function.args.args if "stride" in a.arg.lower() and a.arg not in used]
         if unused:
             names = ", ".join(unused[:4])
