@@ -2109,11 +2109,13 @@ def _pid_in_row_loop(cases: list, learner_file: str) -> None:
     found = _pid_load_in_row_loop(learner_file)
     if found is None:
         return
-    diag.update(cause="pid-in-row-loop", **found)
-    diag["message"] = (
-        f"{_head(diag)}: line {found['line']} loads `{found['load']}` inside the loop over {found['var']}, "
-        f"indexed by the program id {found['pid']} — every {found['var']} this program visits gets the value "
-        f"of {found['var']} {found['pid']}: index it by {found['var']}"
+    _name_cause(
+        diag,
+        "pid-in-row-loop",
+        found,
+        f"line {found['line']} loads `{found['load']}` inside the loop over {found['var']}, indexed by the "
+        f"program id {found['pid']} — every {found['var']} this program visits gets the value of "
+        f"{found['var']} {found['pid']}: index it by {found['var']}",
     )
 
 
