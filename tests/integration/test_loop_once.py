@@ -106,3 +106,28 @@ def test_a_small_first_launch_does_not_hide_the_main_kernels_block(worker):
         128256,
         131072,
     )
+
+
+def test_on_a_gpu_the_case_reports_its_widest_launch_under_a_loop_contract():
+    """On a GPU the case's `meta` is what loop-once reads: a small first launch (BLOCK_V = 64, clearing a
+    buffer) must not stand for the main kernel's BLOCK_V = 131072; without a loop contract the first
+    launch's tiles are kept (a K-loop pattern reads them)."""
+    from tritonlab.engine.tasks.verify import _case_blocks
+
+    class _Loop:
+        class verify:  # noqa: N801 - the shape of exercise.verify
+            contracts = {"loop": ["V", "BLOCK_V"]}
+
+    class _Plain:
+        class verify:  # noqa: N801
+            contracts: dict = {}
+
+    mine = [{"meta": {"BLOCK_V": 64}}, {"meta": {}}, {"meta": {"BLOCK_V": 131072, "BLOCK_M": 1}}]
+    assert _case_blocks(_Loop, mine) == {"BLOCK_V": 131072, "BLOCK_M": 1}
+    assert _case_blocks(_Plain, mine) == {"BLOCK_V": 64}
+    assert _case_blocks(_Loop, [{"meta": {"BLOCK_K": 32}}]) == {"BLOCK_K": 32}
+    assert _case_blocks(_Loop, []) is None
+    cases = [_gpu_case(16, 16), dict(_gpu_case(128256, 64), meta=_case_blocks(_Loop, mine))]
+    cases[1]["params"] = {"V": 128256}
+    _loop_once(cases, _Loop, "learner.py", "gpu", None, None)
+    assert not cases[1]["passed"] and cases[1]["diagnoses"][0]["block_value"] == 131072

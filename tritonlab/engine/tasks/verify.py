@@ -405,6 +405,19 @@ def _gpu_scale_case(exercise, backend: str) -> dict | None:
     return {"params": dict(params), "dtype": dtype}
 
 
+def _case_blocks(exercise, mine: list) -> dict | None:
+    """The tile sizes a case reports (`meta`): the first learner launch's, or under a `loop = [param, block]`
+    contract the launch with the widest `block` — a small first kernel (a warm-up, a max pass) must not hide
+    the main one from the loop-once check on a GPU."""
+    metas = [launch["meta"] for launch in mine if launch.get("meta")]
+    loop = (exercise.verify.contracts or {}).get("loop") or []
+    if len(loop) == 2:
+        wide = [m for m in metas if isinstance(m.get(str(loop[1])), int)]
+        if wide:
+            return max(wide, key=lambda m: m[str(loop[1])])
+    return metas[0] if metas else None
+
+
 #: below this many elements of the loop's dimension a single block is a sane choice (a short row)
 LOOP_ONCE_MIN = 1024
 
@@ -415,8 +428,9 @@ def _loop_once(
     """Contract `loop = [param, block]`: the lesson streams `param` through blocks of `block`. A wrapper that
     sizes the block to cover the whole of `param` (BLOCK_N = next_power_of_2(S)) loops once: right on every
     small case, and at the GPU's sizes one program would hold the whole row (S = 4099 keys: a 64 x 8192 score
-    tile). Judged at the largest GPU size: on a GPU from that case's own launch, on the interpreter from the
-    launch-only call (`dry`). A failing case of kind `gpu-scale` with diagnosis `loop-once`."""
+    tile). Judged at the largest GPU size: on a GPU from that case's widest launch (`_case_blocks`), on the
+    interpreter from the launch-only call (`dry`). A failing case of kind `gpu-scale` with diagnosis
+    `loop-once`."""
     loop = (exercise.verify.contracts or {}).get("loop") or []
     if len(loop) != 2:
         return
@@ -1337,7 +1351,7 @@ def judge_case(
         case[key] = report.get(key)
     _zero_row(exercise, report.get("diagnoses", []))
     _padding_reached(report.get("diagnoses", []), stats, facts.get("padding_nonfinite"))
-    blocks = next((launch.get("meta") for launch in mine if launch.get("meta")), None)
+    blocks = _case_blocks(exercise, mine)
     # the reference recomputed under one changed premise (padding counted in, another scale) before the value
     # patterns below, which would call such an output "scaled" or "nearly right"
     refit.explain(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, blocks, atol, rtol)
