@@ -474,6 +474,53 @@ def test_a_hang_is_named_in_full_at_80_columns():
     run(ja, client=FakeClient(results={"verify": _timeout_at(line)}), exercise_ref="5/add", lang="ja")
 
 
+def test_a_cancel_and_a_worker_crash_are_said_whole_at_80_columns():
+    """A cancelled job and a crash that restarted the worker had no short form: at 80 columns the status line
+    showed 'cancelled — the worker was stopped and…' and 'worker restarted after a crash: SIGSEGV (segm…'."""
+    cancelled = {"passed": False, "error": {"kind": "cancelled", "message": "cancelled"}}
+    crashed = {
+        "passed": False,
+        "cases": [],
+        "error": {"kind": "crash", "message": "died", "signal": "SIGSEGV", "exit_code": -11, "line": 32},
+    }
+
+    def scenario_for(expected: str):
+        async def scenario(app, pilot):
+            await pilot.press("f6")
+            await settle(pilot)
+            shown = _status_row(app)
+            # the form chosen is on the screen whole (a cut line ends without "…": Textual drops it)
+            assert expected in status(app.screen) and status(app.screen) in shown, shown
+
+        return scenario
+
+    for lang, result, expected in (
+        ("en", cancelled, "cancelled"),
+        ("ja", cancelled, "中止しました"),
+        ("en", crashed, "Verify: worker crash at line 32"),
+        ("ja", crashed, "検証: ワーカーのクラッシュ(32 行目)"),
+    ):
+        run(
+            scenario_for(expected),
+            client=FakeClient(results={"verify": result}),
+            exercise_ref="5/add",
+            lang=lang,
+        )
+
+    class FailingClient(FakeClient):
+        def request(self, op, args=None, timeout=60.0, on_event=None):
+            raise RuntimeError("the pipe to the worker broke while it was writing a very long reply")
+
+    run(scenario_for("the lab failed to run this job"), client=FailingClient(), exercise_ref="5/add")
+
+    async def wide(app, pilot):  # room enough: the whole sentence, signal and all
+        await pilot.press("f6")
+        await settle(pilot)
+        assert "worker restarted after a crash: SIGSEGV (segmentation fault" in _status_row(app)
+
+    run(wide, size=WIDE, client=FakeClient(results={"verify": crashed}), exercise_ref="5/add")
+
+
 def test_footer_fits_at_80_columns():
     async def scenario(app, pilot):
         last = screen_text(app).rstrip("\n").splitlines()[-1]

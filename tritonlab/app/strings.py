@@ -62,6 +62,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "restarted_timeout": "worker restarted after a timeout",
         "restarted_fault": "worker restarted after a CUDA fault",
         "job_failed": "the lab failed to run this job: {message}",
+        "job_failed_short": "the lab failed to run this job",
         "busy": "a job is running — press Esc to cancel it first",
         "done": "{job}: done in {seconds} s",
         # results
@@ -197,6 +198,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "restarted_timeout": "タイムアウトのためワーカーを再起動しました",
         "restarted_fault": "CUDA フォールトのためワーカーを再起動しました",
         "job_failed": "ラボがこのジョブを実行できませんでした: {message}",
+        "job_failed_short": "ラボがこのジョブを実行できませんでした",
         "busy": "ジョブの実行中です — 先に Esc で中止してください",
         "done": "{job}: {seconds} 秒で完了",
         "error_at": "{kind} ({line} 行目)",

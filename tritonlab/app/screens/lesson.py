@@ -487,10 +487,13 @@ class LessonScreen(LabAppAccess, Screen):
             self._verdict_for = self._ran_source
         elif event.state == WorkerState.ERROR:
             message = f"{type(worker.error).__name__}: {worker.error}"
-            bar.set_status(t("job_failed", lang, message=message), "bold red")
+            # Narrow: the words without the exception; the notice beside it has the whole message.
+            bar.set_status(
+                t("job_failed", lang, message=message), "bold red", short=t("job_failed_short", lang)
+            )
             self.notify(t("job_failed", lang, message=message), severity="error", timeout=10)
         else:
-            bar.set_status(t("cancelled", lang))
+            bar.set_status(t("cancelled", lang), short=t("kind_cancelled", lang))
 
     def _show_result(self, op: str, args: dict, result: dict) -> None:
         lang = self.lab_app.lang
@@ -531,7 +534,7 @@ class LessonScreen(LabAppAccess, Screen):
             notice = restart_notice(err, lang, self.lab_app.lab.last_exit)
             job = t(f"job_{op}", lang)
             if kind is Kind.CANCELLED:
-                bar.set_status(t("cancelled", lang), "yellow")
+                bar.set_status(t("cancelled", lang), "yellow", short=t("kind_cancelled", lang))
                 self.lab_app.start_worker()
             elif kind is Kind.TIMEOUT:
                 where = self._where(line)
@@ -544,7 +547,8 @@ class LessonScreen(LabAppAccess, Screen):
                     self.notify(notice, severity="warning", timeout=8)
                 self.lab_app.start_worker()
             elif notice:
-                bar.set_status(notice, "bold red")
+                # Narrow: what stopped and where, like any error; the notice says the worker restarted.
+                bar.set_status(notice, "bold red", short=f"{job}: {error_head({**err, 'line': line}, lang)}")
                 self.notify(notice, severity="warning", timeout=8)
                 self.lab_app.start_worker()
             else:
