@@ -467,6 +467,59 @@ def test_cancelled_verify_is_not_a_failure_and_keeps_the_code_in_view():
     run(scenario, client=client, exercise_ref="5/add")
 
 
+_FRAMES = "\n".join(
+    f'  File "/work/main/tritonlab/engine/runner.py", line {n} in step_{n}' for n in range(20)
+)
+CRASH_TAIL = (
+    "Fatal Python error: Segmentation fault\n\nCurrent thread 0x00007ffb3d058b80 (most recent call first):\n"
+    f'  File "/tmp/tritonlab-window/add.py", line 32 in add\n{_FRAMES}\n  File "<frozen runpy>", line 88 in '
+    "_run_code"
+)
+CRASHED = {
+    "passed": False,
+    "cases": [],
+    "error": {
+        "kind": "crash",
+        "message": "the worker process died",
+        "signal": "SIGSEGV",
+        "exit_code": -11,
+        "line": 32,
+        "stderr_tail": CRASH_TAIL,
+    },
+}
+
+
+async def _scroll_to_the_end(app, pilot, panel_id: str) -> None:
+    for scroll in app.screen.query_one(panel_id).query("VerticalScroll, ScrollableContainer"):
+        scroll.scroll_end(animate=False)
+    await pilot.pause()
+
+
+def test_a_long_traceback_can_be_read_to_its_end_at_80x24():
+    """A crash's traceback sat in the verify summary (at most 8 lines, not scrollable) above an empty case
+    area: at 80×24 it stopped at 'Current thread … (most recent call first):', never reaching the learner's
+    line or the last frame. The same in the IR tab's header. It now goes where the panel scrolls."""
+
+    async def scenario(app, pilot):
+        screen = app.screen
+        await pilot.press("f6")
+        await settle(pilot)
+        await _scroll_to_the_end(app, pilot, "#verify-panel")
+        shown = screen_text(app)
+        assert "line 88 in _run_code" in shown, shown
+        assert "worker crash at line 32" in str(screen.query_one("#verify-summary").render())
+        screen.results.show_tab("ir")
+        await pilot.pause()
+        await pilot.click("#ir-ptx")
+        await settle(pilot)
+        await _scroll_to_the_end(app, pilot, "#ir-panel")
+        shown = screen_text(app)
+        assert "line 88 in _run_code" in shown and "worker crash at line 32" in shown, shown
+
+    client = FakeClient(results={"verify": CRASHED, "ir": CRASHED})
+    run(scenario, client=client, exercise_ref="5/add")
+
+
 def test_gpu_verifies_are_replayed_on_one_warm_interpreter_worker():
     passed_on_gpu = {
         "exercise": KEY,

@@ -11,21 +11,33 @@ from tritonlab.present.numbers import number, value_text
 from tritonlab.present.verify import error_head
 from tritonlab.present.words import pick
 
-__all__ = ["error_head", "error_text", "number", "restart_notice", "value_text"]
+__all__ = ["error_detail", "error_head", "error_text", "number", "restart_notice", "value_text"]
 
 
-def error_text(err: dict, lang: str) -> Text:
-    """The error's headline (kind, line) and its sentence, then any raw detail (tracebacks)."""
+def error_text(err: dict, lang: str, detail: bool = True) -> Text:
+    """The error's headline (kind, line) and its sentence, then (unless `detail` is off) any raw detail."""
     text = Text()
     text.append(error_head(err, lang), style="bold red")
     if err.get("case"):
         text.append(f"  ({err['case']})", style="dim")
     text.append("\n")
     text.append(describe(err, lang))
+    raw = error_detail(err) if detail else Text()
+    if raw:
+        text.append("\n\n")
+        text.append_text(raw)
+    return text
+
+
+def error_detail(err: dict) -> Text:
+    """The raw detail (a traceback, the worker's last stderr lines): often longer than a panel's fixed-height
+    header, so panels with one show it where they scroll."""
+    text = Text()
     for key in ("traceback", "stderr_tail"):
         value = err.get(key)
         if value and isinstance(value, str):
-            text.append("\n\n")
+            if text:
+                text.append("\n\n")
             text.append(str(value).rstrip(), style="dim")
     return text
 

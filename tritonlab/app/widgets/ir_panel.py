@@ -11,7 +11,7 @@ from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.message import Message
 from textual.widgets import Button, Static
 
-from tritonlab.app.formatting import error_text
+from tritonlab.app.formatting import error_detail, error_text
 from tritonlab.app.strings import t
 from tritonlab.app.typed import LabAppAccess
 from tritonlab.present.ir import header as ir_header
@@ -91,8 +91,8 @@ class IRPanel(LabAppAccess, Vertical):
             body.update("")
             return
         head = Text()
-        if result.get("error"):
-            head.append_text(error_text(result["error"], lang))
+        if result.get("error"):  # the header does not scroll: a traceback goes below, where the IR would be
+            head.append_text(error_text(result["error"], lang, detail=bool(result.get("text"))))
         for line in ir_header(result, lang) if not result.get("error") else []:
             if head:
                 head.append("\n")
@@ -100,7 +100,8 @@ class IRPanel(LabAppAccess, Vertical):
         header.update(head)
         text = result.get("text")
         if not text:
-            body.update(Text(t("ir_none", lang), style="dim") if not result.get("error") else "")
+            error = result.get("error")
+            body.update(error_detail(error) if error else Text(t("ir_none", lang), style="dim"))
             return
         dark = getattr(self.app.current_theme, "dark", True)
         body.update(

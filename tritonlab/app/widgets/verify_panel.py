@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
-from tritonlab.app.formatting import error_text, number, value_text
+from tritonlab.app.formatting import error_detail, error_text, number, value_text
 from tritonlab.app.strings import t
 from tritonlab.app.typed import LabAppAccess
 from tritonlab.content.model import tr
@@ -67,7 +67,7 @@ class VerifyPanel(LabAppAccess, Vertical):
         for index, case in enumerate(self.cases):
             table.add_row(*self._row(case, lang), key=str(index))
         table.display = bool(self.cases)
-        self.query_one("#verify-detail").display = bool(self.cases)
+        self.query_one("#verify-detail").display = bool(self.cases or self._raw_detail())
         if self.cases:
             table.move_cursor(row=min(self._selected, len(self.cases) - 1), animate=False)
         self._show_case(self._selected)
@@ -88,7 +88,8 @@ class VerifyPanel(LabAppAccess, Vertical):
             text.append(t("failed", lang), style="bold red")
         if error:
             text.append("\n")
-            text.append_text(error_text(error, lang))
+            # The summary is a few lines high and does not scroll: a traceback goes to the detail area below.
+            text.append_text(error_text(error, lang, detail=False))
         elif self.cases and not result.get("passed"):
             # The engine's summary repeats the first failure's diagnosis, which the selected case shows below:
             # at 80×24 that repeat took the lines the mismatch map needs.
@@ -124,11 +125,22 @@ class VerifyPanel(LabAppAccess, Vertical):
             self._selected = int(event.row_key.value)
             self._show_case(self._selected)
 
+    def _raw_detail(self) -> Text:
+        """The error's traceback or the worker's stderr, if any (a cancel has nothing worth reading)."""
+        error = (self._result or {}).get("error") or {}
+        return error_detail(error) if error.get("kind") != "cancelled" else Text()
+
+    def _error_is_about(self, case: dict, lang: str) -> bool:
+        error = (self._result or {}).get("error") or {}
+        named = error.get("case")
+        return not case.get("passed") and (not named or named in (case.get("name"), case_name(case, lang)))
+
     def _show_case(self, index: int) -> None:
         lang = self.lab_app.lang
         body = self.query_one("#verify-detail-body", Static)
+        raw = self._raw_detail()
         if not self.cases:
-            body.update("")
+            body.update(raw)
             return
         case = self.cases[min(index, len(self.cases) - 1)]
         text = Text()
@@ -172,4 +184,7 @@ class VerifyPanel(LabAppAccess, Vertical):
             text.append(f"\n{t('inputs', lang)}\n", style="bold")
             for name, description in inputs.items():
                 text.append(f"  {name}: {description}\n", style="dim")
+        if raw and self._error_is_about(case, lang):
+            text.append("\n")
+            text.append_text(raw)
         body.update(text)
