@@ -613,6 +613,7 @@ def test_every_key_word_exists_in_english_and_japanese():
         "where_kernel",
         "where_wrapper",
         "home_how",
+        "home_how_start",
         "lang_session",
         "status_stale",
     }

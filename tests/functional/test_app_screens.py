@@ -111,6 +111,8 @@ def test_open_exercise_from_home_and_come_back():
     async def scenario(app, pilot):
         assert not app.screen.query_one("#resume").display
         assert "r" not in footer_keys(app), "nothing to resume yet: no 'r Resume' in the footer"
+        how = str(app.screen.query_one("#home-how").render())
+        assert "Enter opens" in how and "resume" not in how, "nor in the line that says the keys"
         options = app.screen.query_one(OptionList)
         options.focus()
         ids = [o.id for o in options.options]
@@ -124,6 +126,7 @@ def test_open_exercise_from_home_and_come_back():
         assert isinstance(app.screen, HomeScreen)
         assert app.screen.query_one("#resume").display
         assert "r" in footer_keys(app)
+        assert "r resumes" in str(app.screen.query_one("#home-how").render())
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, LessonScreen)

@@ -355,6 +355,7 @@ STRINGS["en"].update(
         "where_kernel_short": "kernel {name}(), line {line}",
         "where_wrapper_short": "wrapper {name}(), line {line}",
         "home_how": "↑ ↓ move · Enter opens · r resumes · F1 keys",
+        "home_how_start": "↑ ↓ move · Enter opens · F1 keys",
         "lang_session": "language: {code} for this session "
         "(start with --lang {code}, or set LANG, to keep it)",
     }
@@ -412,6 +413,7 @@ STRINGS["ja"].update(
         "where_kernel_short": "カーネル {name}() {line} 行目",
         "where_wrapper_short": "ラッパー {name}() {line} 行目",
         "home_how": "↑ ↓ で移動 · Enter で開く · r で続きから · F1 でキー一覧",
+        "home_how_start": "↑ ↓ で移動 · Enter で開く · F1 でキー一覧",
         "lang_session": "言語: このセッションは {code} "
         "(次回も使うには --lang {code} で起動するか LANG を設定)",
     }

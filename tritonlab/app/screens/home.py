@@ -83,9 +83,10 @@ class HomeScreen(LabAppAccess, Screen):
 
     def _relabel(self, lang: str) -> None:
         relabel(self, lang, self.LABELS)
-        self.query_one("#home-how", Static).update(t("home_how", lang))
         resume = self.query_one("#resume", Button)
         exercise = self._last_exercise()
+        # 'r resumes' only when r does something (the footer and the help leave it out too)
+        self.query_one("#home-how", Static).update(t("home_how" if exercise else "home_how_start", lang))
         resume.display = exercise is not None
         self.refresh_bindings()
         if exercise is not None:
