@@ -521,6 +521,42 @@ def test_a_cancel_and_a_worker_crash_are_said_whole_at_80_columns():
     run(wide, size=WIDE, client=FakeClient(results={"verify": crashed}), exercise_ref="5/add")
 
 
+def test_a_benchmark_on_the_interpreter_shows_no_seconds_in_the_status_line():
+    """The bench tab says the interpreter times nothing, yet the status line said 'Benchmark: done in 1.291 s':
+    the only number with 'Benchmark' and seconds on the screen, read as the kernel's time. On a GPU the job's
+    time stays."""
+    counted = {"backend": "interpreter", "verified": True, "rows": [], "elapsed_s": 1.291}
+
+    def scenario_for(expected: str, absent: str):
+        async def scenario(app, pilot):
+            await pilot.press("f7")
+            await settle(pilot)
+            shown = _status_row(app)
+            assert expected in status(app.screen) and status(app.screen) in shown, shown
+            assert absent not in shown, shown
+
+        return scenario
+
+    for lang, size, expected in (
+        ("en", NARROW, "Benchmark: done (counted, not timed)"),
+        ("en", WIDE, "Benchmark: done — counted on the interpreter, not timed"),
+        ("ja", NARROW, "計測: 完了(計数のみ、時間なし)"),
+    ):
+        run(
+            scenario_for(expected, "1.291"),
+            size=size,
+            client=FakeClient(results={"bench": counted}),
+            exercise_ref="5/add",
+            lang=lang,
+        )
+    timed = dict(counted, backend="gpu")
+    run(
+        scenario_for("Benchmark: done in 1.291 s", "not timed"),
+        client=FakeClient(results={"bench": timed}),
+        exercise_ref="5/add",
+    )
+
+
 def test_footer_fits_at_80_columns():
     async def scenario(app, pilot):
         last = screen_text(app).rstrip("\n").splitlines()[-1]

@@ -65,6 +65,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "job_failed_short": "the lab failed to run this job",
         "busy": "a job is running — press Esc to cancel it first",
         "done": "{job}: done in {seconds} s",
+        "counted_done": "{job}: done — counted on the interpreter, not timed",
+        "counted_done_short": "{job}: done (counted, not timed)",
         # results
         "error_at": "{kind} at line {line}",
         "error": "{kind}",
@@ -201,6 +203,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "job_failed_short": "ラボがこのジョブを実行できませんでした",
         "busy": "ジョブの実行中です — 先に Esc で中止してください",
         "done": "{job}: {seconds} 秒で完了",
+        "counted_done": "{job}: 完了 — インタプリタで数えたもので、時間は計っていません",
+        "counted_done_short": "{job}: 完了(計数のみ、時間なし)",
         "error_at": "{kind} ({line} 行目)",
         "error": "{kind}",
         "kind_syntax": "構文エラー",

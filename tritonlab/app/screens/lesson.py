@@ -581,9 +581,20 @@ class LessonScreen(LabAppAccess, Screen):
                 line = self._diagnosis_line(result)
                 if line:
                     self.editor.show_error(int(line))
+        elif op in ("bench", "profile") and self._on_interpreter(result):
+            # The interpreter counts, it does not time: no seconds beside "Benchmark" for a learner to read
+            # as the kernel's time (the job's own wall time is the interpreter's, not a GPU's).
+            job = t(f"job_{op}", lang)
+            bar.set_status(
+                t("counted_done", lang, job=job), "green", short=t("counted_done_short", lang, job=job)
+            )
         else:
             seconds = result.get("elapsed_s", "?")
             bar.set_status(t("done", lang, job=t(f"job_{op}", lang), seconds=seconds), "green")
+
+    def _on_interpreter(self, result: dict) -> bool:
+        backend = result.get("backend") or (self.lab_app.worker_info or {}).get("backend")
+        return backend == "interpreter"
 
     def _where(self, line: int | None, short: bool = False) -> str:
         """'line 42, in the wrapper add()' / 'line 31, in the kernel add_kernel()' for the code that ran."""
