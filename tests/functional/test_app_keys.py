@@ -636,6 +636,27 @@ def test_an_edit_after_a_verdict_marks_it_as_about_older_code():
     run(scenario, size=WIDE, client=client, exercise_ref="5/add")
 
 
+def test_an_older_verdict_is_marked_in_full_at_80_columns_and_a_cut_line_shows_it():
+    """At 80 columns 'Verify: syntax error at line 23 (edited since)' lost its end: the line read '… line 23
+    (edited', and a line too long for any form was cut with no '…' to say so."""
+    syntax = {"passed": False, "cases": [], "error": {"kind": "syntax", "message": "x", "line": 23}}
+
+    async def scenario(app, pilot):
+        screen = app.screen
+        await pilot.press("f6")
+        await settle(pilot)
+        await pilot.press("escape")  # back to the code
+        await pilot.pause()
+        await pilot.press("x")
+        await pilot.pause()
+        assert "Verify: syntax error at line 23 (edited)" in _status_row(app)
+        screen.query_one("#action-bar").set_status("word " * 30)  # no short form fits: cut, and it shows
+        await pilot.pause()
+        assert _status_row(app).rstrip().endswith("…")
+
+    run(scenario, client=FakeClient(results={"verify": syntax}), exercise_ref="5/add")
+
+
 def test_every_key_word_exists_in_english_and_japanese():
     from tritonlab.app.keys import HELP_LABELS
     from tritonlab.app.screens.lesson import LessonScreen

@@ -349,7 +349,7 @@ STRINGS["en"].update(
         "running_word": "running…",
         "reset_done": "reset to the starter — ready",
         "status_stale": "(before your last edit)",
-        "status_stale_short": "(edited since)",
+        "status_stale_short": "(edited)",
         "hang_at": "no answer within {seconds:g} s — stopped at {where}",
         "hang_short": "hung: {where}",
         "where_kernel": "line {line}, in the kernel {name}()",
