@@ -4,6 +4,7 @@ bindings, text that fits, and a status line that tells the truth. Fake worker cl
 from __future__ import annotations
 
 import asyncio
+import io
 import threading
 
 from app_helpers import FakeClient, fixture_catalog, screen_text, settle
@@ -13,7 +14,7 @@ from tritonlab.app.app import TritonLabApp
 from tritonlab.app.code_location import locate
 from tritonlab.app.screens.confirm import ConfirmScreen
 from tritonlab.app.screens.goto_line import GoToLineScreen
-from tritonlab.app.screens.help import HelpScreen
+from tritonlab.app.screens.help import FOCUS_NAMES, HelpScreen
 from tritonlab.app.screens.solution import DiffView, solution_diff
 from tritonlab.app.widgets.explanation import join_cjk_soft_breaks, split_blocks
 from tritonlab.app.widgets.quiz_panel import QuizChoices
@@ -204,6 +205,55 @@ def test_help_lists_the_live_keys_of_the_focused_screen():
 
     run(in_editor, size=WIDE, exercise_ref="5/add")
     run(on_home)
+
+
+def _help_body(app) -> str:
+    """The help's whole text (it scrolls at 80×24), rendered at the dialog's width."""
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(app.screen.query_one("#help-body").visual._renderable)
+    return console.export_text()
+
+
+def test_help_names_the_focused_part_in_words_and_each_key_for_what_it_does():
+    """The help said 'In the focused part (ContentTabs)' on the results' tabs and '(Button)' on a button:
+    Textual class names. In the go-to-line box it listed 'Home / ctrl+a / shift+home  Lessons' (the Input's
+    cursor action is also called 'home'), and it wrote 'shift+f7' where the README writes shift+F7."""
+
+    async def scenario(app, pilot):
+        screen = app.screen
+        await pilot.press("ctrl+t")  # the results: focus on their tab row
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        body = _help_body(app)
+        assert "In the focused part (tab row)" in body and "ContentTabs" not in body, body
+        assert "shift+F7" in body and "shift+f7" not in body, body
+        await pilot.press("escape")
+        await pilot.pause()
+        screen.query_one("#act-run").focus()
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        body = _help_body(app)
+        assert "In the focused part (button)" in body and "Button" not in body, body
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        body = _help_body(app)
+        assert "Lessons" not in body and "Input" not in body, body
+
+    async def ja(app, pilot):
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        assert "フォーカス中の部分 (タブ列)" in _help_body(app)
+
+    run(scenario, exercise_ref="5/add")
+    run(ja, exercise_ref="5/add", lang="ja")
 
 
 def test_help_follows_a_changed_binding():
@@ -664,6 +714,7 @@ def test_every_key_word_exists_in_english_and_japanese():
 
     keys = set(HELP_LABELS.values()) | set(LessonScreen.LABELS.values())
     keys |= {"help_here", "help_focused", "help_screen", "help_everywhere", "help_editor_note", "goto_prompt"}
+    keys |= {"help_focused_plain", *FOCUS_NAMES.values()}
     keys |= {
         "hang_at",
         "hang_short",

@@ -80,10 +80,17 @@ HELP_LABELS: dict[str, str] = {  # in the order the help lists them
 }
 
 
+# Widget actions that share a name with one of the lab's and mean something else: the Input's cursor "home"
+# is not F9's "home" (the lesson list).
+NOT_IN_HELP = {"Input.home"}
+
+
 def help_label(node, action: str) -> str | None:
     """The strings key for a bound action of `node`, or None when the help leaves it out."""
     name = action.rsplit(".", 1)[-1].split("(", 1)[0]
     for cls in type(node).__mro__:
+        if f"{cls.__name__}.{name}" in NOT_IN_HELP:
+            return None
         key = HELP_LABELS.get(f"{cls.__name__}.{name}")
         if key:
             return key
@@ -112,9 +119,13 @@ _KEY_NAMES = {
 
 
 def key_name(key: str) -> str:
-    """A key as the help and the README write it: 'F5', 'ctrl+t', 'Esc', '↑' (not Textual's '^t', '⏎')."""
+    """A key as the help and the README write it: 'F5', 'ctrl+t', 'shift+F7', 'Esc', '↑' (not Textual's '^t',
+    '⏎')."""
     if key in _KEY_NAMES:
         return _KEY_NAMES[key]
+    *modifiers, last = key.split("+")
+    if modifiers and last:
+        return "+".join([*modifiers, key_name(last)])
     if len(key) <= 3 and key[:1] == "f" and key[1:].isdigit():
         return key.upper()
     return key

@@ -332,6 +332,7 @@ STRINGS["en"].update(
         "key_press": "Press the button",
         "help_here": "Keys here, now",
         "help_focused": "In the focused part ({name})",
+        "help_focused_plain": "In the focused part",
         "help_screen": "On this screen",
         "help_everywhere": "Everywhere",
         "help_editor_note": "In the editor Enter keeps the indentation (one level more after ':') and "
@@ -341,6 +342,8 @@ STRINGS["en"].update(
         "focus_list": "lesson list",
         "focus_tabs": "tab row",
         "focus_quiz": "quiz",
+        "focus_button": "button",
+        "focus_field": "input field",
         "focus_other": "{name}",
         "goto_prompt": "Go to line (1–{count}), Enter:",
         "wrap_on": "long lines wrap",
@@ -390,6 +393,7 @@ STRINGS["ja"].update(
         "key_press": "ボタンを押す",
         "help_here": "いま使えるキー",
         "help_focused": "フォーカス中の部分 ({name})",
+        "help_focused_plain": "フォーカス中の部分",
         "help_screen": "この画面",
         "help_everywhere": "どこでも",
         "help_editor_note": "エディタでは Enter でインデントを保ち (':' の後は 1 段深く)、"
@@ -399,6 +403,8 @@ STRINGS["ja"].update(
         "focus_list": "レッスン一覧",
         "focus_tabs": "タブ列",
         "focus_quiz": "クイズ",
+        "focus_button": "ボタン",
+        "focus_field": "入力欄",
         "focus_other": "{name}",
         "goto_prompt": "移動先の行 (1〜{count}) を入力して Enter:",
         "wrap_on": "長い行を折り返します",

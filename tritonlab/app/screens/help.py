@@ -23,12 +23,23 @@ from tritonlab.app.keys import HELP_LABELS, help_label, key_name
 from tritonlab.app.strings import t
 from tritonlab.app.typed import LabAppAccess
 
-FOCUS_NAMES = {
+FOCUS_NAMES = {  # looked up through the focused widget's classes: the results' tab row is a ContentTabs
     "CodeEditor": "focus_editor",
     "LessonList": "focus_list",
     "Tabs": "focus_tabs",
     "QuizChoices": "focus_quiz",
+    "Button": "focus_button",
+    "Input": "focus_field",
 }
+
+
+def focus_kind(widget) -> str | None:
+    """The FOCUS_NAMES class the widget is (its own class or the nearest base), else its own class name."""
+    if widget is None:
+        return None
+    return next(
+        (c.__name__ for c in type(widget).__mro__ if c.__name__ in FOCUS_NAMES), type(widget).__name__
+    )
 
 
 @dataclass(frozen=True)
@@ -65,7 +76,7 @@ def live_key_rows(screen: Screen) -> tuple[list[KeyRow], str | None]:
         KeyRow(" / ".join(keys), label, groups[ident]) for ident, keys in rows.items() for label in [ident[1]]
     ]
     out.sort(key=lambda row: order.index(row.label_key))
-    return out, type(focused).__name__ if focused is not None else None
+    return out, focus_kind(focused)
 
 
 class HelpScreen(LabAppAccess, ModalScreen[None]):
@@ -87,10 +98,10 @@ class HelpScreen(LabAppAccess, ModalScreen[None]):
     def _body(self, lang: str) -> Group:
         parts: list = [Text(t("help_intro", lang)), Text("")]
         name_key = FOCUS_NAMES.get(self.focused_class or "")
-        titles = {
-            "focused": t(
-                "help_focused", lang, name=t(name_key, lang) if name_key else self.focused_class or ""
-            ),
+        titles = {  # a widget with no words for it is not named (never a Textual class name)
+            "focused": t("help_focused", lang, name=t(name_key, lang))
+            if name_key
+            else t("help_focused_plain", lang),
             "screen": t("help_screen", lang),
             "app": t("help_everywhere", lang),
         }
