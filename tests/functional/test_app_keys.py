@@ -743,6 +743,7 @@ def test_footer_follows_a_job_that_ends_while_the_terminal_is_in_the_background(
         await pilot.pause()
         await pilot.pause()
         assert "Cancel" in _footer_text(app) and "F6" not in _footer_text(app)
+        assert "Esc Cancel" in _footer_text(app), "written as the action bar and the help write it"
         app.app_focus = False  # the learner looks at another window
         client.release.set()
         await settle(pilot)

@@ -84,6 +84,9 @@ class TritonLabApp(App):
         relabel(self, lang, self.LABELS)
 
     def get_key_display(self, binding: Binding) -> str:
+        """F5 and Esc as the action bar, the help and the README write them (Textual's footer: f5, esc)."""
+        if binding.key == "escape":
+            return "Esc"
         display = super().get_key_display(binding)
         return (
             display.upper()
