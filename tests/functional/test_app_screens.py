@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from pathlib import Path
 
 from app_helpers import FakeClient, fixture_catalog, screen_text, settle
@@ -521,6 +522,59 @@ def test_a_long_traceback_can_be_read_to_its_end_at_80x24():
 
     client = FakeClient(results={"verify": CRASHED, "ir": CRASHED})
     run(scenario, client=client, exercise_ref="5/add")
+
+
+class SlowStartClient(FakeClient):
+    """A worker that takes its time to start (torch imports): cancel() while it starts kills it, as the real
+    client's cancel kills the starting process."""
+
+    def __init__(self):
+        super().__init__()
+        self.stop = threading.Event()
+        self.starts = 0
+
+    def start(self, timeout: float = 0) -> dict:
+        from tritonlab.engine.client import WorkerStartError
+
+        self.starts += 1
+        if self.starts == 1 and self.stop.wait(10):
+            raise WorkerStartError("the worker did not start")
+        return self.info
+
+    def request(self, op, args=None, timeout=60.0, on_event=None) -> dict:
+        self.stop.wait(10)
+        return {"error": {"kind": "cancelled", "message": "cancelled before it started"}}
+
+    def cancel(self) -> None:
+        self.stop.set()
+
+
+def test_esc_while_the_worker_starts_is_a_cancel_not_a_worker_failure():
+    """F6 then Esc in the first seconds (the worker still importing torch) showed a red badge and a 20-second
+    error, 'the kernel worker could not start: the worker did not start': the cancel had stopped it, and the
+    app starts it again."""
+    client = SlowStartClient()
+
+    async def scenario(app, pilot):
+        await pilot.press("f6")
+        await pilot.pause()
+        await pilot.press("escape")
+        await settle(pilot)
+        await settle(pilot)
+        assert client.starts == 2, "the worker is started again after the cancel"
+        assert app.worker_problem == "" and app.worker_info is not None
+        assert not any("could not start" in n.message for n in app._notifications)
+        assert "cancelled" in str(app.screen.query_one("#status").render())
+
+    async def main():
+        app = TritonLabApp(
+            lang="en", backend="interpreter", client=client, catalog=fixture_catalog(), exercise_ref="5/add"
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await scenario(app, pilot)
+
+    asyncio.run(main())
 
 
 def test_gpu_verifies_are_replayed_on_one_warm_interpreter_worker():

@@ -52,6 +52,7 @@ class TritonLabApp(App):
             lab if lab is not None else Lab(backend=backend, client=client, replay_client=replay_client)
         )
         self._exercise_ref = exercise_ref
+        self._start_cancelled = False  # a cancel stopped the worker while it started
         self.set_reactive(TritonLabApp.lang, lang)
         relabel(self, lang, self.LABELS)  # before the first frame: a relabel after it rebuilds the footer
         theme = store.load_settings().get("theme")
@@ -105,9 +106,13 @@ class TritonLabApp(App):
         if event.worker.group != "client" or not event.worker.is_finished:
             return
         if event.state == WorkerState.SUCCESS:
+            self._start_cancelled = False
             self.worker_info = dict(event.worker.result or {})
             self.worker_problem = ""
         elif event.state == WorkerState.ERROR:
+            if self._start_cancelled:  # Esc stopped the start; the cancelled job starts the worker again
+                self._start_cancelled = False
+                return
             self.worker_problem = str(event.worker.error) or type(event.worker.error).__name__
             self.notify(
                 t("badge_failed", self.lang, message=self.worker_problem), severity="error", timeout=20
@@ -125,7 +130,10 @@ class TritonLabApp(App):
         self._stop_client()
 
     def cancel_requests(self) -> None:
-        """Stop whatever a kernel job is waiting for: the kernel worker's request or the replay's."""
+        """Stop whatever a kernel job is waiting for: the kernel worker's request or the replay's (or the
+        worker's start, which is then no failure to report)."""
+        if any(w.group == "client" and not w.is_finished for w in self.workers):
+            self._start_cancelled = True
         self.lab.cancel()
 
     def _stop_client(self) -> None:
