@@ -320,3 +320,49 @@ def test_a_replay_without_a_race_adds_nothing_to_the_gpu_case():
         )
         assert [d["kind"] for d in result["cases"][1]["diagnoses"]] == ["nan"]
         assert "likely cause" not in result["summary"]
+
+
+def test_a_guard_hit_takes_the_interpreters_account_of_the_access(monkeypatch):
+    """Probe on the H100 (twenty-third session): a store past the end with `mask = offsets <= n` showed on
+    the GPU only as memory beside the output overwritten; the replay named the line, but its own account
+    (the pointer, the mask that let the lanes through) was dropped. It now travels with the diagnosis and the
+    sentence says it, in both languages; without a replay detail the guard sentence is unchanged."""
+    from tritonlab.present.diagnoses import describe
+
+    detail = {
+        "access": "store",
+        "op": "store",
+        "arg": "out_ptr",
+        "program_id": [0, 0, 0],
+        "lanes": 1,
+        "span": [1, 1],
+        "extent": 1,
+        "numel": 1,
+        "reason": "past_end",
+        "line": 11,
+        "mask": "mask = offsets <= n_elements",
+        "unbounded": [],
+        "bounded": False,
+    }
+
+    def fake(args, timeout=120.0, case=None, exact_only=False, client=None):
+        return {
+            "backend": "interpreter",
+            "line": 11,
+            "message": "store to out_ptr out of bounds",
+            "detail": detail,
+        }
+
+    monkeypatch.setattr(replay, "replay_on_interpreter", fake)
+    result = gpu_result("oob", {"n": 1000})
+    guard = {"kind": "oob", "access": "store", "arg": "out", "side": "after", "changed": 1, "name": "out"}
+    result["cases"][1]["diagnoses"] = [guard]
+    replay.with_replay(result, {"exercise": "5"})
+    diag = result["cases"][1]["diagnoses"][0]
+    assert diag["line"] == 11 and diag["detail"]["mask"] == "mask = offsets <= n_elements"
+    en, ja = describe(diag, "en"), describe(diag, "ja")
+    assert "was overwritten" in en and "replayed on the interpreter" in en
+    assert "offsets <= n_elements" in en and "offsets <= n_elements" in ja
+    assert "インタプリタで再実行" in ja
+    plain = describe(guard | {"detail": None}, "en")
+    assert "replayed" not in plain and "was overwritten" in plain

@@ -261,6 +261,10 @@ def with_replay(
             for diag in case.get("diagnoses", []):
                 if diag.get("kind") in REPLAY_KINDS and not diag.get("line"):
                     diag["line"] = replay["line"]
+                    # the interpreter's own account of the access (which pointer, the mask it had): a guard
+                    # zone on the GPU only saw memory beside a tensor change
+                    if isinstance(replay.get("detail"), dict) and "detail" not in diag:
+                        diag["detail"] = replay["detail"]
         result["summary"] = (result.get("summary") or "") + (
             f" — the interpreter's bounds checker names line {replay['line']}: {replay.get('message')}"
         )

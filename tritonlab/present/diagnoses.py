@@ -749,7 +749,7 @@ def _oob(f: Facts) -> Said:
     ):  # a guard zone on the GPU: memory next to a tensor changed
         arg = f["arg"] or f["name"] or "?"
         side = Said("before", "前") if f["side"] == "before" else Said("after", "後ろ")
-        return Said(
+        guard = Said(
             f"out-of-bounds store: memory {side.en} the tensor {arg} was overwritten "
             f"({number(f['changed'])} elements)"
             " — a store without a correct mask",
@@ -757,6 +757,10 @@ def _oob(f: Facts) -> Said:
             "要素)。"
             "マスクが正しくないストアです",
         )
+        if d is f:
+            return guard
+        # the interpreter's replay of the run named the access itself (its pointer, its mask)
+        return guard + Said("; replayed on the interpreter: ", "。インタプリタで再実行すると: ") + _access(d)
     found = (
         _access(d)
         if d is not f or f["access"] is not None
@@ -3099,13 +3103,23 @@ def _written_after_kernel(f: Facts) -> Said:
 @says(Kind.COPIED_ANSWER)
 def _copied_answer(f: Facts) -> Said:
     entry, kernel, argument = _entry(f), _kernel_name(f), f["argument"] or "an argument"
+    beside_en = beside_ja = ""
+    if f["beside_inputs"]:  # the launch loaded the inputs too; a second run changed the buffer
+        beside_en = (
+            f" {kernel.en} also loaded the inputs, but when the lab changed {argument} before the launch, "
+            "the output changed with it: the values came from there."
+        )
+        beside_ja = (
+            f"{kernel.ja} は入力もロードしていますが、ラボが起動の直前に {argument} の値を変えると出力も一緒に"
+            "変わりました。値はそこから来ています。"
+        )
     return Said(
         f"{entry.en} returned an exact copy of {argument}, which {kernel.en} was given but no kernel of yours "
-        "computed (torch or numpy did, in the wrapper): the answer must come from your kernel's own arithmetic "
-        "on the inputs",
+        f"computed (torch or numpy did, in the wrapper).{beside_en} The answer must come from your kernel's "
+        "own arithmetic on the inputs",
         f"{entry.ja} が返したのは {argument} の完全なコピーです。{kernel.ja} はそれを受け取っただけで、"
-        "あなたのカーネルは計算していません(ラッパーの中で torch か numpy が計算しました)。答えはカーネル自身が"
-        "入力から計算したものでなければなりません",
+        f"あなたのカーネルは計算していません(ラッパーの中で torch か numpy が計算しました)。{beside_ja}"
+        "答えはカーネル自身が入力から計算したものでなければなりません",
     )
 
 

@@ -1551,15 +1551,23 @@ def _provenance(facts, got, entry: str, diagnoses: list) -> None:
     copied = facts.get("copied")
     if isinstance(copied, dict):
         kernel, argument = str(copied.get("kernel", "?"))[:100], str(copied.get("argument", "?"))[:100]
+        beside = copied.get("beside_inputs") is True
         diagnoses.append(
             {
                 "kind": "copied-answer",
                 "entry": entry,
                 "kernel": kernel,
                 "argument": argument,
+                "beside_inputs": beside,
                 "message": f"your {entry}() returned an exact copy of `{argument}`, which {kernel} was given "
-                "but no kernel of yours computed (torch or numpy did): the answer must come from your "
-                "kernel's own arithmetic on the inputs",
+                "but no kernel of yours computed (torch or numpy did)"
+                + (
+                    f"; {kernel} also loaded the inputs, but when the lab changed `{argument}` the output "
+                    "changed with it"
+                    if beside
+                    else ""
+                )
+                + ": the answer must come from your kernel's own arithmetic on the inputs",
             }
         )
     after = min(_int(facts.get("after_changed")), numel)

@@ -71,9 +71,18 @@ class Provenance:
     """Which storages a learner kernel was handed, their bytes right after the last learner launch, and (on
     the interpreter) every address a learner kernel stored to. A context manager entered around the call."""
 
-    def __init__(self, learner_file: str, backend: str, unwatched: set[int] | None = None):
+    def __init__(
+        self,
+        learner_file: str,
+        backend: str,
+        unwatched: set[int] | None = None,
+        perturb: tuple[int, str] | None = None,
+    ):
         self.learner_file = learner_file
         self.backend = backend
+        # (launch number, argument name): that argument's values are changed just before that learner launch
+        # (a second run asking whether the output moves with a buffer the kernel was given: `copied`)
+        self.perturb = perturb
         # storages never snapshotted: far-rows inputs (4 GiB of mostly untouched pages; never an output)
         self.unwatched = set(unwatched or ())
         self.after: dict[int, torch.UntypedStorage] = {}  # storage ptr -> copy right after the last launch
@@ -125,6 +134,8 @@ class Provenance:
                 value = memcheck.tensor_of(given_value)
                 if isinstance(value, torch.Tensor) and len(watch.read) < 256:
                     watch.read.append((launch_no, memcheck._kernel_name(kernel), str(name), value))
+                if isinstance(value, torch.Tensor) and watch.perturb == (launch_no, str(name)):
+                    _change_every_value(value)
             before = {}
             if watch.backend == "gpu":
                 torch.cuda.synchronize()
@@ -304,10 +315,11 @@ class Provenance:
     def copied(self, got, inputs: dict) -> dict | None:
         """The answer made outside the kernels and only copied by one: a tensor a learner launch was given,
         that no learner kernel wrote and that is not an input, holding exactly the returned values
-        (`answer = x + y` in torch or numpy, then a copy kernel). The launch given that tensor must have been
-        given no input: a kernel handed the inputs *and* a reference to check itself against computes its own
-        answer (t37). None when there is none, and never for an exercise whose answer equals an input (a copy
-        is then what is asked)."""
+        (`answer = x + y` in torch or numpy, then a copy kernel). A launch also given the inputs may be a
+        kernel checking itself against a reference (t37) or a copy that loads an input to look busy (probe
+        round 12): such a find comes back with `beside_inputs` and its `launch`, for a second run to decide
+        (`_copy_reached`). None when there is none, and never for an exercise whose answer equals an input (a
+        copy is then what is asked)."""
         if not isinstance(got, torch.Tensor) or type(got) is not torch.Tensor or got.numel() == 0:
             return None
         inputs_storage = {
@@ -316,6 +328,7 @@ class Provenance:
         if any(isinstance(v, torch.Tensor) and _same(v, got) for v in inputs.values()):
             return None
         mine = got.untyped_storage().data_ptr()
+        beside = None
         for launch_no, kernel, name, value in self.read:
             storage = value.untyped_storage()
             ptr = storage.data_ptr()
@@ -326,13 +339,16 @@ class Provenance:
             # GPU, handed over (the interpreter audit of a GPU pass asks the stricter question)
             strict = self.backend == "interpreter" and self.launch_seen_load[launch_no]
             read = self.launch_loaded[launch_no] if strict else self.launch_storages[launch_no]
-            if read & inputs_storage:
+            with_inputs = bool(read & inputs_storage)
+            if with_inputs and beside is not None:
                 continue
             if self._written(ptr, storage.nbytes(), value.element_size()):
                 continue  # a kernel of theirs computed it (a two-stage kernel's scratch)
             if _same(value, got):  # the same values, NaN where NaN
-                return {"kernel": kernel, "argument": name}
-        return None
+                if not with_inputs:
+                    return {"kernel": kernel, "argument": name}
+                beside = {"kernel": kernel, "argument": name, "beside_inputs": True, "launch": launch_no}
+        return beside
 
     def _written(self, ptr: int, nbytes: int, itemsize: int) -> bool:
         if self.backend == "interpreter":
@@ -355,6 +371,20 @@ class Provenance:
             if inside.size:
                 stored[((inside - np.uint64(base)) // np.uint64(itemsize)).astype(np.int64)] = True
         return stored
+
+
+def _change_every_value(t: torch.Tensor) -> None:
+    """In place: every element becomes another value (1, or 2 where it was 1; a bool flips), NaN and inf
+    included, so an output copied from `t` differs everywhere."""
+    if t.numel() == 0:
+        return
+    if t.dtype == torch.bool:
+        t.logical_not_()
+    elif t.is_complex():
+        t.copy_(torch.where(t == 1, 2, 1).to(t.dtype))
+    else:
+        one = torch.ones((), dtype=t.dtype, device=t.device)
+        t.copy_(torch.where(t == one, one + one, one))
 
 
 def _bytes(storage: torch.UntypedStorage) -> torch.Tensor:
@@ -685,6 +715,11 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         if same:  # `return x`: the judge says so before anything about who wrote it
             facts["provenance"]["returned_input"] = same[0]
     copied = watch.copied(written, inputs)
+    beside = copied.pop("launch", None) if copied is not None else None
+    if beside is not None and not _copy_reached(
+        loaded, case, backend, values, got, lab, kwargs, (beside, str((copied or {}).get("argument")))
+    ):
+        copied = None  # handed beside the inputs as a reference to check against (t37): the output stays
     if copied is not None:
         facts["provenance"]["copied"] = copied
     if work.found:  # torch computed on the inputs what the exercise asks a kernel to compute
@@ -733,6 +768,30 @@ def _excused_reached(loaded, case: dict, backend: str, values: dict, got, lab: d
     positional, optional = call_args(exercise, inputs)
     call = exercise_env.LearnerCall(loaded, backend, allocator)
     call.watchers.append(torch_work.TorchWork(loaded.file, inputs, lambda: call.launches, perturb=True))
+    try:
+        with contracts.pinned_autotune(exercise, loaded.module, lab.get("autotune")):
+            again = call(*positional, **optional, **kwargs)
+    except Exception:  # noqa: BLE001 - the first run's facts stand; this one only refines a cause
+        return False
+    output_spec = exercise.verify.output
+    if output_spec.startswith("inplace:"):
+        again = inputs[output_spec.split(":", 1)[1]]
+    if type(again) is not torch.Tensor or again.shape != got.shape or again.dtype != got.dtype:
+        return False
+    return not _same(again.detach().to(got.device), got.detach())
+
+
+def _copy_reached(loaded, case: dict, backend: str, values: dict, got, lab: dict, kwargs: dict, at) -> bool:
+    """Run the case again with the values of the argument `at` = (launch number, name) changed just before
+    that learner launch: True when the output changed with them (the kernel copied that buffer, even if it
+    also loaded the inputs). A second run that raises (a kernel asserting against its reference) or cannot be
+    compared is no evidence: False."""
+    exercise = loaded.exercise
+    allocator = memcheck.GuardedAllocator(loaded.device)
+    inputs = place_inputs(exercise, case["params"], case["dtype"], values, allocator, case.get("kwargs"))
+    positional, optional = call_args(exercise, inputs)
+    watch = Provenance(loaded.file, backend, unwatched=allocator.sparse_storages(), perturb=at)
+    call = exercise_env.LearnerCall(loaded, backend, allocator, watchers=[watch])
     try:
         with contracts.pinned_autotune(exercise, loaded.module, lab.get("autotune")):
             again = call(*positional, **optional, **kwargs)
