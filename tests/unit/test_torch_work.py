@@ -64,6 +64,35 @@ def numpy_lse(x):
     return torch.from_numpy(np.logaddexp.reduce(x.numpy(), axis=1))
 
 
+def numpy_into_a_view(x):
+    import numpy as np
+
+    lse = torch.empty(x.shape[0])
+    host = x.numpy()
+    lse.numpy()[:] = np.logaddexp.reduce(host, axis=1)
+    return lse
+
+
+def numpy_view_only_read(x):
+    import numpy as np
+
+    out = torch.zeros(x.shape[0])
+    assert np.isfinite(x.numpy()).all() and not out.numpy().any()
+    return out
+
+
+def numpy_back_by_dlpack(x):
+    import numpy as np
+
+    return torch.from_dlpack(np.ascontiguousarray(np.exp(x.numpy())))
+
+
+def numpy_back_by_frombuffer(x):
+    import numpy as np
+
+    return torch.frombuffer(bytearray(np.exp(x.numpy()).tobytes()), dtype=x.dtype)
+
+
 def numpy_check_then_buffer(x):
     import numpy as np
 
@@ -368,4 +397,23 @@ def test_an_operators_body_is_watched_and_the_operator_still_dispatches(tmp_path
     with TorchWork(str(path), {"x": x}, lambda: launches) as work:
         out = module.call_scratch(x)
         hand(launches, str(path), out)
+    assert work.found == []
+
+
+def test_numpy_results_brought_back_another_way_or_written_into_a_view_are_found(learner):
+    """Probe round 12: numpy's result came back by torch.from_dlpack, torch.frombuffer, or was written into a
+    learner buffer through its numpy view (`lse.numpy()[:] = ...`), with no operator seeing it. Found like
+    torch.from_numpy; a numpy view only read (a check, a print) is no work."""
+    module, path = learner
+    x = torch.randn(3, 7)
+    for make in (module.numpy_into_a_view, module.numpy_back_by_dlpack, module.numpy_back_by_frombuffer):
+        launches: list = []
+        with TorchWork(path, {"x": x}, lambda launches=launches: launches) as work:
+            made = make(x)
+            launches.append({"file": path, "ptrs": [made.data_ptr()]})
+        assert [(f["op"], f["input"]) for f in work.found] == [("numpy", "x")], make.__name__
+    launches = []
+    with TorchWork(path, {"x": x}, lambda: launches) as work:
+        out = module.numpy_view_only_read(x)
+        launches.append({"file": path, "ptrs": [x.data_ptr(), out.data_ptr()]})
     assert work.found == []

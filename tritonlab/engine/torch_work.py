@@ -195,6 +195,17 @@ def _storage(t: Any) -> tuple[int, int] | None:
         return None
 
 
+def _bytes_of(storage: Any, then: Any = None) -> Any:
+    """A copy of a storage's bytes (uint8), or with `then` (such a copy) whether they differ now. Outside
+    the watch's own dispatch mode: the lab's look at a buffer is no operator of the learner's."""
+    import torch
+    from torch.utils._python_dispatch import _disable_current_modes
+
+    with _disable_current_modes():
+        now = torch.empty(0, dtype=torch.uint8, device=storage.device).set_(storage)
+        return now.clone() if then is None else not torch.equal(now, then)
+
+
 #: frames between a learner line and the operator it dispatched: this module, and the lab's poisoned
 #: allocations (memcheck/guards.py makes the learner's torch.empty come from the guard zones)
 _TRANSPARENT = frozenset(
@@ -306,6 +317,9 @@ class TorchWork:
         # took an input's values to numpy (Tensor.numpy on input values): a launch given a buffer no operator
         # ever made after such a line got numpy's result (torch.from_numpy makes no operator call)
         self.numpy_lines: list[tuple[int, str]] = []
+        # storage start -> (bytes, its bytes then) of a learner buffer taken as a numpy view (`lse.numpy()`):
+        # after input values went to numpy, a launch given it with other bytes got what numpy wrote there
+        self.numpy_views: dict[int, tuple[int, Any]] = {}
         # buffers a learner line allocated with no device= (torch.empty(shape, dtype=...)): on the CPU
         # interpreter that is the inputs' device, on a GPU box it is not, and the launch fails there
         self.no_device_calls = _no_device_calls(learner_file)
@@ -333,6 +347,12 @@ class TorchWork:
                         d["line"] == made_at for d in self.device_found
                     ):
                         self.device_found.append({"line": made_at})
+                for start, (nbytes, then) in list(self.numpy_views.items()):
+                    if start <= ptr < start + nbytes:
+                        del self.numpy_views[start]
+                        if self.numpy_lines and _bytes_of(then[0], then[1]):
+                            exported, name = self.numpy_lines[0]
+                            self._found("numpy", name, exported, handed=True)
                 for start, (nbytes, name, op, line) in list(self.taint.items()):
                     if start in self.inputs or not start <= ptr < start + nbytes:
                         continue
@@ -562,6 +582,13 @@ class TorchWork:
                     line = watch._learner_line()
                     if source is not None and line is not None and len(watch.numpy_lines) < 4:
                         watch.numpy_lines.append((line, source[0]))
+                    elif source is None and line is not None and original is numpy_of:
+                        # a buffer of the learner's own as a numpy view: numpy may write into it
+                        # (`lse.numpy()[:] = ...`) with no operator seeing it; its bytes now, to compare
+                        found = _storage(tensor)
+                        if found and found[1] and tensor.is_floating_point() and len(watch.numpy_views) < 8:
+                            storage = tensor.untyped_storage()
+                            watch.numpy_views[found[0]] = (found[1], (storage, _bytes_of(storage)))
                 return original(tensor, *args, **kwargs)
 
             return export
@@ -584,13 +611,21 @@ class TorchWork:
 
             return make
 
+        import torch.utils.dlpack
+
+        numpy_of = torch.Tensor.numpy
         patched = []
         for owner, attr, wrap in (
             (torch.Tensor, "numpy", exporting),
             (torch.Tensor, "tolist", exporting),
+            (torch.Tensor, "item", exporting),
             (torch, "from_numpy", importing),
             (torch, "as_tensor", importing),
+            (torch, "asarray", importing),
             (torch, "tensor", importing),
+            (torch, "frombuffer", importing),
+            (torch, "from_dlpack", importing),
+            (torch.utils.dlpack, "from_dlpack", importing),
         ):
             original = getattr(owner, attr, None)
             if original is None:
