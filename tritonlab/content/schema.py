@@ -137,6 +137,7 @@ VERIFY = Table(
                 "scale": ListOf(TEXT),
                 "log_term": TEXT,
                 "torch_ops": ListOf(TEXT),
+                "kernel_grads": ListOf(TEXT),
                 "calls_any": ListOf(TEXT),
                 "autotune": Table(
                     {

@@ -22,6 +22,7 @@ is untouched.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import zlib
 
@@ -37,6 +38,9 @@ class Plan:
     input_names: list[str]  # the wrapper's positional arguments, in order
     grad_output: str = "randn"
     seed: int = 0
+    # the gradient each leaf received in the last backward (an input name -> the tensor autograd passed on
+    # from the learner's backward, before accumulating it): what the runner asks "did a kernel write it?"
+    received: dict = dataclasses.field(default_factory=dict)
 
     @staticmethod
     def for_exercise(exercise, seed: int = 0) -> Plan | None:
@@ -78,6 +82,8 @@ class Plan:
                 )  # shares memory: guard zones and poison still apply
                 args[index] = leaf
                 leaves.append(leaf)
+                self.received.pop(name, None)
+                leaf.register_hook(functools.partial(self._received, name))
             out = fn(*args, **kwargs)
             # one forward output: a tuple or a list (`return y, rstd`) is the wrong return type, not its
             # first element (taking out[0] passed a wrapper that returned torch.ops' whole (y, rstd) pair)
@@ -92,6 +98,10 @@ class Plan:
             return (out.detach(),) + tuple(leaf.grad for leaf in leaves)
 
         return call_with_backward
+
+    def _received(self, name: str, grad):
+        self.received[name] = grad
+        return None  # the gradient goes on unchanged
 
     def upstream(self, out: torch.Tensor) -> torch.Tensor:
         """dy for .backward: seeded, so the learner's run and the reference get the very same values."""

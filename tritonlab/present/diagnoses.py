@@ -3080,6 +3080,16 @@ def _far_rows_contiguous(f: Facts) -> Said:
 @says(Kind.NOT_KERNEL_OUTPUT)
 def _not_kernel_output(f: Facts) -> Said:
     entry = _entry(f)
+    if f["gradient"]:  # a plan case: the backward returned a gradient torch computed
+        g = f["gradient"]
+        return Said(
+            f"the gradient for {g} that your backward returned was never handed to a kernel of yours: torch "
+            "computed it — the backward's kernels must write it (hand the buffer to your kernel and return that "
+            "buffer)",
+            f"backward が返した {g} の勾配は、あなたのカーネルに一度も渡されていません。torch が計算したものです。"
+            "この勾配は backward のカーネルが書く必要があります(バッファをカーネルに渡し、そのバッファを返して"
+            "ください)",
+        )
     return Said(
         f"{entry.en} returned a tensor that no kernel of yours wrote: its memory was never passed to your "
         "kernel (torch computed it, or it is a copy) — return the output tensor you passed to the kernel",

@@ -965,6 +965,19 @@ def judge_plan_case(
                 "the backward must launch your Triton kernels",
             }
         )
+    for name in facts.get("grads_from_torch") or []:  # contract kernel_grads: torch made this gradient
+        name = str(name)[:60]
+        diagnoses.append(
+            {
+                "kind": "not-kernel-output",
+                "entry": exercise.entry,
+                "gradient": name,
+                "output": f"grad_{name}",
+                "message": f"the gradient for {name} that your backward returned was never handed to a "
+                "kernel of yours: torch computed it — the backward's kernels must write it (hand the buffer "
+                "to your kernel and return that buffer)",
+            }
+        )
     diagnoses.extend(_op_diagnoses(exercise, facts, learner_file))
     diagnoses.extend(_unwrapped_diagnoses(exercise, facts))
     if exercise.expect_kernel:

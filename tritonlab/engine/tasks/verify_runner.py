@@ -925,6 +925,9 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
         facts["stats"] = stats
     facts["guards"] = allocator.check()
     facts["unwrapped"] = _unwrapped(call.launches, loaded.file)
+    grads_from_torch = _grads_from_torch(exercise, plan, call.launches, loaded.file, work)
+    if grads_from_torch:  # the lesson's kernel gradients that no learner kernel was handed
+        facts["grads_from_torch"] = grads_from_torch
     if work.found:  # torch computed on the inputs what the exercise asks a kernel to compute
         facts["torch_work"] = work.found
     elif work.excused and _plan_excused_reached(loaded, plan_loaded, case, backend, values, got, kwargs):
@@ -974,6 +977,38 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
     facts["check_ms"] = round((time.perf_counter() - checking) * 1e3, 3)  # with a second run, torch.compile
     _save(payload, case["output"], facts)
     return facts
+
+
+def _grads_from_torch(exercise, plan, launches: list, learner_file: str, work) -> list[str]:
+    """Contract `kernel_grads`: the inputs whose gradient the lesson's kernels compute (rms norm's dx; its dW
+    torch may finish from partial rows). Those whose gradient, as the learner's backward returned it (or the
+    tensor it is a dtype cast of), is memory no learner launch was handed: torch computed it (probe round 12:
+    `dx = (r * (g - ...)).to(x.dtype)` returned beside a kernel that made only dW's partial rows)."""
+    names = (exercise.verify.contracts or {}).get("kernel_grads") or []
+    if not names or plan is None:
+        return []
+    ptrs = [
+        p
+        for launch in launches
+        if same_file(launch.get("file"), learner_file)
+        for p in launch.get("ptrs") or []
+    ]
+
+    def handed(t) -> bool:
+        storage = t.untyped_storage()
+        start = storage.data_ptr()
+        return any(start <= p < start + max(storage.nbytes(), 1) for p in ptrs)
+
+    found = []
+    for name in names:
+        grad = plan.received.get(str(name))
+        chain = []
+        while type(grad) is torch.Tensor and len(chain) < 5:
+            chain.append(grad)
+            grad = work.cast_source(grad)
+        if chain and chain[0].numel() and not any(handed(t) for t in chain):
+            found.append(str(name))
+    return found
 
 
 def _plan_padding(
