@@ -2246,6 +2246,18 @@ def _pattern(f: Facts) -> Said | None:
             f"マスクで扱うはずの範囲まで入り込みます(因果的アテンションでは行が未来のキーを見てしまいます)。"
             f"{tile} を {block} の倍数にするか、{name} を {block} の倍数に切り下げてください",
         )
+    if cause == "rescale-after-add":
+        line, name, factor = f["line"], f["name"] or "l", verbatim(f["factor"] or "exp(m - m_new)")
+        return Said(
+            f"line {line} multiplies the running sum {name} by {factor} after this chunk's terms were added, "
+            "so the new terms are shrunk too (on the first chunk the running max is -inf and the factor is 0, "
+            f"which wipes them) — rescale the old sum first, then add the chunk: {name} = {name} * factor + "
+            "sum(...)",
+            f"{line} 行目は、このチャンクの項を足したあとで累積和 {name} に {factor} を掛けています。"
+            "そのため新しい項まで縮んでしまいます(最初のチャンクでは累積最大値が -inf なので係数は 0 になり、"
+            f"項が消えます)。先に古い和をスケールし直してから、チャンクを足してください: {name} = {name} * "
+            "係数 + sum(...)",
+        )
     if cause == "local-index":
         line, local, where = f["line"], f["local"] or "offs_m", f["position"] or "cols"
         instead, at = f["instead"] or "?", f["instead_line"]

@@ -365,6 +365,7 @@ def handle(args: dict, ctx) -> dict:
     _case_patterns(result["cases"], exercise.verify.dtypes, exercise.verify.contracts or {})
     _pid_in_row_loop(result["cases"], str(path))
     _local_index_cause(result["cases"], str(path))
+    _rescale_after_add_cause(result["cases"], str(path))
     _split_not_multiple(result["cases"], exercise, str(path))
     contracts.numerics_first(result["cases"], bool(result["error"]))
     result["passed"] = (
@@ -2071,6 +2072,79 @@ def _name_cause(diag: dict, cause: str, facts: dict, message: str) -> None:
         diag.pop(key, None)
     diag.update(facts, cause=cause)
     diag["message"] = f"{_head(diag)}: {message}"
+
+
+_EXP_NAMES = frozenset({"exp", "exp2"})
+
+
+def _rescaled_after_add(path: str) -> dict | None:
+    """An online softmax's running sum rescaled after the chunk's terms were added, in a loop:
+    `l = (l + tl.sum(tl.exp(x - m_new))) * tl.exp(m - m_new)` shrinks the new terms by the factor meant for
+    the old sum (on the first chunk, m = -inf, the factor is 0 and wipes them). {line, name, factor} of the
+    first such assignment, or None."""
+    tree = contracts.file_tree(path)
+    if tree is None:
+        return None
+
+    def exp_call(n: ast.AST) -> bool:
+        func = n.func if isinstance(n, ast.Call) else None
+        name = (
+            func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+        )
+        return name in _EXP_NAMES
+
+    for loop in ast.walk(tree):
+        if not isinstance(loop, (ast.For, ast.While)):
+            continue
+        for node in ast.walk(loop):
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+                continue
+            target, value = node.targets[0], node.value
+            if not (isinstance(target, ast.Name) and isinstance(value, ast.BinOp)):
+                continue
+            if not isinstance(value.op, ast.Mult):
+                continue
+            for summed, factor in ((value.left, value.right), (value.right, value.left)):
+                if (
+                    isinstance(summed, ast.BinOp)
+                    and isinstance(summed.op, ast.Add)
+                    and target.id in _names_in(summed)
+                    and any(exp_call(n) for n in ast.walk(summed))
+                    and exp_call(factor)
+                    and isinstance(factor, ast.Call)
+                    and factor.args
+                    and isinstance(factor.args[0], ast.BinOp)
+                    and isinstance(factor.args[0].op, ast.Sub)
+                ):
+                    return {"line": node.lineno, "name": target.id, "factor": ast.unparse(factor)[:80]}
+    return None
+
+
+def _rescale_after_add_cause(cases: list, learner_file: str) -> None:
+    """The first failing case's wrong or non-finite values, when no more specific cause named them and the
+    file rescales a running sum after adding the chunk (`_rescaled_after_add`): cause `rescale-after-add`."""
+    bad = next(
+        (c for c in cases if c.get("kind") is None and not c.get("passed") and c.get("diagnoses")), None
+    )
+    diag = bad["diagnoses"][0] if bad is not None else None
+    if diag is None or diag.get("kind") not in ("mismatch", "nan"):
+        return
+    if diag.get("cause") not in (None, "all-wrong", "nan-reduction", *_PATTERN_FACTS):
+        return
+    found = _rescaled_after_add(learner_file)
+    if found is None:
+        return
+    for key in ("subtracts_max", "tiles"):
+        diag.pop(key, None)
+    _name_cause(
+        diag,
+        "rescale-after-add",
+        found,
+        f"line {found['line']} multiplies {found['name']} by {found['factor']} after this chunk's terms "
+        "were added, so the new terms shrink too (on the first chunk the running max is -inf and the factor "
+        f"is 0); rescale the old sum first, then add the chunk: {found['name']} = {found['name']} * "
+        f"{found['factor']} + sum(...)",
+    )
 
 
 def _local_index_cause(cases: list, learner_file: str) -> None:

@@ -1002,7 +1002,7 @@ def _grads_from_torch(exercise, plan, launches: list, learner_file: str, work) -
     found = []
     for name in names:
         grad = plan.received.get(str(name))
-        chain = []
+        chain: list = []
         while type(grad) is torch.Tensor and len(chain) < 5:
             chain.append(grad)
             grad = work.cast_source(grad)
