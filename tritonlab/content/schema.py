@@ -136,6 +136,7 @@ VERIFY = Table(
                 "loop": ListOf(TEXT),
                 "scale": ListOf(TEXT),
                 "log_term": TEXT,
+                "log_max": TEXT,
                 "torch_ops": ListOf(TEXT),
                 "kernel_grads": ListOf(TEXT),
                 "calls_any": ListOf(TEXT),

@@ -296,6 +296,23 @@ def log_units(
                 "base e where base 2 belongs: divide it by ln 2"
             )
             return
+    shift = (exercise.verify.contracts or {}).get("log_max")
+    if not shift:
+        return
+    try:
+        with torch.no_grad():
+            peak = exercise_env.reference(exercise, dict(inputs), params, dict(kwargs), expression=shift)
+    except Exception:  # noqa: BLE001 - a term the case cannot evaluate: nothing to say
+        return
+    if not isinstance(peak, torch.Tensor) or peak.shape != expected.shape:
+        return
+    m = peak.detach().double().to(got.device)
+    if bool((m.abs() > 0).any()) and _close(got, base - m, atol, rtol):
+        diag.update(cause="max-dropped", term=expression, shift=shift)
+        diag["message"] = (
+            f"{head(diag)}: the output equals the answer minus each row's max ({shift}): the logarithm "
+            f"({expression}) lost its + max — log(sum(exp(x - m))) is the logsumexp minus m, so add m back"
+        )
 
 
 def _first_call(file: str | None, name: str) -> int | None:

@@ -2123,6 +2123,14 @@ def _pattern(f: Facts) -> Said | None:
             f"は {ja(f['asked'])} です。カーネルが違う分岐に入っています。"
             + (f"{line} 行目の条件を確認してください" if line else "分岐を選ぶ条件を確認してください"),
         )
+    if cause == "max-dropped":
+        term, shift = verbatim(f["term"] or "logsumexp"), verbatim(f["shift"] or "max")
+        return Said(
+            f"the output equals the answer minus each row's max ({shift}): the logarithm ({term}) lost its + max "
+            "— log(sum(exp(x - m))) is the logsumexp minus m, so add m back",
+            f"出力は、答えから各行の最大値({shift})を引いた値になっています。対数({term})から + max が"
+            "抜けています。log(sum(exp(x - m))) は logsumexp から m を引いたものなので、m を足し戻してください",
+        )
     if cause == "log-units":
         term, line = verbatim(f["term"] or "log"), f["line"]
         if f["base"] == "e":
