@@ -821,6 +821,30 @@ def _access(d: Facts) -> Said:
     reason = d["reason"]
     if reason == "gap":
         view_shape, view_strides = shape(d["shape"] or ()), shape(d["strides"] or ())
+        passed = [
+            f
+            for f in d["foreign"] or []
+            if isinstance(f, Mapping) and f.get("passed_line") and f.get("passed")
+        ]
+        if passed:  # the launch handed the kernel a step that is none of the tensor's strides
+            en = "; ".join(
+                f"line {f['passed_line']} passes {verbatim(f['passed'])} as {f.get('name')} ({f.get('value')}), "
+                f"which is none of its strides {view_strides}"
+                for f in passed
+            )
+            ja = "。".join(
+                f"{f['passed_line']} 行目は {f.get('name')} に {verbatim(f['passed'])}({f.get('value')})を"
+                f"渡していますが、これはストライド {view_strides} のどれでもありません"
+                for f in passed
+            )
+            return Said(
+                f"{verb.en} {arg} outside the view in program {program}: {where_en} fall between the elements "
+                f"of a strided view (shape {view_shape}, strides {view_strides}) — {en}: pass the tensor's own "
+                "strides (x.stride(0), x.stride(1))",
+                f"プログラム {program} の {arg} への{verb.ja}がビューの外です: {where_ja}は、ストライド付き"
+                f"ビュー(形状 {view_shape}、ストライド {view_strides})の要素と要素の間を指しています。{ja}。"
+                "テンソル自身のストライド(x.stride(0)、x.stride(1))を渡してください",
+            )
         return Said(
             f"{verb.en} {arg} outside the view in program {program}: {where_en} fall between the elements "
             f"of a strided view (shape {view_shape}, strides {view_strides}) — step through it with the "

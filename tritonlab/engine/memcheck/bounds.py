@@ -895,6 +895,7 @@ class InterpreterMemcheck:
             promise=promise,
             ints=launch.ints,
             caller=caller,
+            launch_line=self._launch_line(launch, file) if reason == "gap" else None,
         )
 
     def _caller(self, launch: _Launch, file: str | None) -> dict | None:

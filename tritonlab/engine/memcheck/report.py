@@ -43,8 +43,10 @@ class OutOfBounds(Exception):
         promise: dict | None = None,
         ints: dict | None = None,
         caller: dict | None = None,
+        launch_line: int | None = None,
     ) -> None:
         self.access = access
+        self.launch_line = launch_line  # the learner's line that launched the kernel (its arguments' text)
         self.kernel = kernel
         self.arg = arg
         self.program_id = tuple(int(p) for p in program_id)
@@ -108,9 +110,21 @@ class OutOfBounds(Exception):
             )
         if self.reason == "gap":
             view = f"shape {tuple(self.shape or ())}, strides {tuple(self.strides or ())}"
+            foreign = self.mask_facts().get("foreign") or []
+            passed = [f for f in foreign if f.get("passed_line")]
+            fix = (
+                "; ".join(
+                    f"line {f['passed_line']} passes {f['passed']} as {f['name']} ({f['value']}), which is "
+                    f"not one of its strides {tuple(self.strides or ())}"
+                    for f in passed
+                )
+                + f" — pass {target}'s own strides (.stride(0), .stride(1))"
+                if passed
+                else "step through it with the tensor's strides"
+            )
             return (
                 f"{verb} {target} outside the view in {self.program}: {where} fall between the elements of a "
-                f"strided view ({view}) — step through it with the tensor's strides"
+                f"strided view ({view}) — {fix}"
             )
         if self.reason == "before_start" and self.int32_wrap:
             wrap = self.int32_wrap
@@ -170,6 +184,10 @@ class OutOfBounds(Exception):
                 if n in names and "stride" in n.lower() and v not in self.strides and v > 1
             ]
             if foreign:
+                for step in foreign:  # what the launch passed for it, and on which line
+                    passed = _launch_argument(self.file, self.launch_line, self.kernel, step["name"])
+                    if passed is not None:
+                        step["passed_line"], step["passed"] = passed
                 facts["foreign"] = foreign
                 in_bytes = _strides_in_bytes(pointer_source, names, self.ints, self.strides)
                 if in_bytes:
@@ -302,6 +320,7 @@ class OutOfBounds(Exception):
             "strides_passed": self.strides_passed,
             "promise": self.promise,
             "caller": self.caller,
+            "launch_line": self.launch_line,
             "int32_wrap": self.int32_wrap,
             **{k: v for k, v in self.mask_facts().items() if k != "parsed"},
             "message": self.message,
@@ -1242,9 +1261,41 @@ def _oob_from_dict(d: dict) -> OutOfBounds:
     kwargs["strides_passed"] = d.get("strides_passed")
     kwargs["promise"] = d.get("promise")
     kwargs["caller"] = d.get("caller")
+    kwargs["launch_line"] = d.get("launch_line")
     for k in ("shape", "strides", "grid", "span"):
         kwargs[k] = tuple(d[k]) if d.get(k) is not None else None
     return OutOfBounds(**kwargs)
+
+
+def _launch_argument(file: str | None, line: int | None, kernel: str, name: str) -> tuple[int, str] | None:
+    """(line, source text) of what the launch of `kernel` around `line` passes for its parameter `name`
+    (positionally or by keyword), read from the learner's file; None when it cannot be read."""
+    import ast
+
+    if not file or not line:
+        return None
+    try:
+        with open(file, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == kernel), None)
+    params = [a.arg for a in fn.args.args] if fn is not None else []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.lineno <= line <= (node.end_lineno or node.lineno)):
+            continue
+        func = node.func.value if isinstance(node.func, ast.Subscript) else node.func
+        called = (
+            func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        )
+        if called != kernel:
+            continue
+        arg = next((k.value for k in node.keywords if k.arg == name), None)
+        if arg is None and name in params and params.index(name) < len(node.args):
+            arg = node.args[params.index(name)]
+        if arg is not None:
+            return arg.lineno, ast.unparse(arg)[:80]
+    return None
 
 
 class WaitsForever(Exception):
