@@ -330,6 +330,9 @@ class TorchWork:
         # and size) (`out32.to(x.dtype)`, `out16.copy_(out32)`): a wrapper may cast its kernel's output;
         # provenance follows the cast back
         self.casts: dict[int, tuple[Any, int, int]] = {}
+        # storage start of a clone's result -> the tensor it cloned (`return dy.clone(), dw` after a kernel
+        # stored dx over dy): a copy of a kernel's output is still the kernel's values (runner: kernel_grads)
+        self.clones: dict[int, Any] = {}
 
     # -- the learner's kernels own what they were given ----------------------------------------------------
 
@@ -416,6 +419,10 @@ class TorchWork:
         name = _base_name(func)
         if name in ("_to_copy", "copy_"):
             self._cast(name, args, result)
+        elif name == "clone" and args and len(self.clones) < 64:
+            found = _storage(result)
+            if found and found[1]:
+                self.clones[found[0]] = args[0]
         if _FRESH.fullmatch(name):  # a new buffer: whatever was known of its memory is gone
             line = self._learner_line() if self.no_device_calls else None
             for out in _tensors(result, []):

@@ -982,8 +982,8 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
 def _grads_from_torch(exercise, plan, launches: list, learner_file: str, work) -> list[str]:
     """Contract `kernel_grads`: the inputs whose gradient the lesson's kernels compute (rms norm's dx; its dW
     torch may finish from partial rows). Those whose gradient, as the learner's backward returned it (or the
-    tensor it is a dtype cast of), is memory no learner launch was handed: torch computed it (probe round 12:
-    `dx = (r * (g - ...)).to(x.dtype)` returned beside a kernel that made only dW's partial rows)."""
+    tensor it is a dtype cast or a clone of), is memory no learner launch was handed: torch computed it (probe
+    round 12: `dx = (r * (g - ...)).to(x.dtype)` returned beside a kernel that made only part of dW)."""
     names = (exercise.verify.contracts or {}).get("kernel_grads") or []
     if not names or plan is None:
         return []
@@ -1004,8 +1004,9 @@ def _grads_from_torch(exercise, plan, launches: list, learner_file: str, work) -
         grad = plan.received.get(str(name))
         chain: list = []
         while type(grad) is torch.Tensor and len(chain) < 5:
-            chain.append(grad)
-            grad = work.cast_source(grad)
+            chain.append(grad)  # back through dtype casts and clones to memory a kernel may have written
+            cast = work.cast_source(grad)
+            grad = cast if cast is not None else work.clones.get(grad.untyped_storage().data_ptr())
         if chain and chain[0].numel() and not any(handed(t) for t in chain):
             found.append(str(name))
     return found
