@@ -67,8 +67,12 @@ def test_endless_loop_times_out_and_the_next_request_works(client):
     result = verify(client, "endless_loop.py", timeout=20)
     assert result["error"]["kind"] == "timeout"
     assert result["error"]["line"] in (14, 15), result.get("output")  # the faulthandler dump names the loop
+    # the judge stopped the runner itself: the request's seconds, and the worker was not the one stopped
+    assert result["error"]["timeout_s"] == 20 and result["error"]["stopped"] == "runner", result["error"]
+    pid = client.proc.pid
     again = verify(client, solution=True)
     assert again["passed"], again.get("summary")
+    assert client.proc.pid == pid  # the same worker answered: nothing was restarted
 
 
 def test_os_exit_is_a_crash_and_the_next_request_works(client):

@@ -61,5 +61,7 @@ def restart_notice(err: dict, lang: str, last_exit: str | None) -> str | None:
             why = "?"
         return t("restarted_crash", lang, why=why)
     if kind is Kind.TIMEOUT:
+        if err.get("stopped") == "runner":
+            return None  # the judge stopped the learner's runner; the worker itself is still up
         return t("restarted_timeout", lang)
     return t("restarted_fault", lang)

@@ -240,6 +240,7 @@ class WorkerClient:
                     "or run far more programs than you meant. The worker was stopped and will restart.",
                     line=_learner_line(self._read_tail(capture), args or {}),
                     timeout_s=timeout,
+                    stopped="worker",
                 ),
                 "output": self._read_capture(capture),
                 "elapsed_s": round(elapsed, 3),

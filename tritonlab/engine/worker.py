@@ -253,6 +253,27 @@ def bench_ceilings(op: str, args: dict, ctx, judged: dict | None) -> dict | None
     return ceilings.for_bench(ctx.backend, bool(args.get("refresh_ceilings")), ctx.progress)
 
 
+RUNNER_TIMEOUT = (
+    "no answer within {s} s: the kernel may loop forever (check the loop bounds) or run far more programs "
+    "than you meant. Your code was stopped (its runner process was killed); the worker stays up and the next "
+    "request runs in a fresh runner."
+)
+
+
+def runner_timeout_facts(result: dict, timeout) -> None:
+    """A timeout the judge answered itself (the runner outlived its deadline, verify._runner_problem) carried
+    no seconds and said "The runner was stopped", while the client's own timeout kills the worker: give it the
+    request's limit (`timeout_s`, the seconds the learner set) and say which process was stopped
+    (`stopped: "runner"`; the client's is `"worker"`), so the sentence can say what happened."""
+    err = result.get("error")
+    if not isinstance(err, dict) or err.get("kind") != "timeout" or "stopped" in err:
+        return
+    if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0:
+        err.setdefault("timeout_s", timeout)
+        err["message"] = RUNNER_TIMEOUT.format(s=f"{float(err['timeout_s']):g}")
+    err["stopped"] = "runner"
+
+
 class Context:
     def __init__(self, backend: str, channel: Channel, pool=None):
         self.backend = backend
@@ -362,6 +383,7 @@ def serve(channel: Channel, ctx: Context, backend: str) -> int:
                     }
                 }
         result.setdefault("backend", backend)
+        runner_timeout_facts(result, request.get("timeout"))
         channel.send({"id": channel.request_id, "result": result})
         if result.get("restart_worker"):
             return 3
