@@ -59,7 +59,27 @@ def _errors(rows: list, lang: str) -> tuple[list, list[Block]]:
     return ok, errs
 
 
-def blocks(result: Any, lang: str) -> list[Block]:
+def _fix_first(exercise: Any, lang: str, app: bool) -> str:
+    """Where to see why verify fails, in the words of the surface showing it: the app's key, or the CLI's
+    command."""
+    if app:
+        return pick(
+            lang,
+            "Press F6 (Verify) to see every failing case, then benchmark again once it passes.",
+            "F6(検証)で失敗したケースをすべて確認できます。合格してからもう一度計測してください。",
+        )
+    command = f"`tritonlab verify {exercise}`" if exercise else "`tritonlab verify`"
+    return pick(
+        lang,
+        f"Run {command} to see every failing case, then benchmark again once it passes.",
+        f"{command} で失敗したケースをすべて確認できます。合格してからもう一度計測してください。",
+    )
+
+
+def blocks(result: Any, lang: str, *, app: bool = False, error_shown: bool = True) -> list[Block]:
+    """The report's blocks. `app`: the learner is in the app (name its keys, not CLI commands).
+    `error_shown`: the caller shows the result's error sentence beside the blocks, so a bench refused for a
+    failing verify does not say "not timed" a second time (that sentence says it)."""
     get = result.get
     out: list[Block] = []
     be = backend_name(get("backend"), lang)
@@ -74,18 +94,21 @@ def blocks(result: Any, lang: str) -> list[Block]:
         head += Said(" — verify: failed", " — 検証: 不合格").in_(lang)
     out.append(("text", head))
     if not get("verified"):
-        out.append(
-            (
-                "text",
-                pick(
-                    lang,
-                    "not timed: a kernel that gives wrong answers has no speed worth knowing. "
-                    "Fix it with `tritonlab verify` first.",
-                    "計測していません。誤った答えを返すカーネルの速さには意味がありません。"
-                    "まず `tritonlab verify` で直してください。",
-                ),
+        err = get("error")
+        # the `verify` error's sentence begins "not timed: your kernel does not pass verify yet"
+        said_by_error = error_shown and isinstance(err, dict) and err.get("kind") == "verify"
+        if err and error_shown and not said_by_error:
+            return out  # another error (a syntax error, a crash …): its sentence is the whole story
+        why = (
+            ""
+            if said_by_error
+            else pick(
+                lang,
+                "not timed: a kernel that gives wrong answers has no speed worth knowing. ",
+                "計測していません。誤った答えを返すカーネルの速さには意味がありません。",
             )
         )
+        out.append(("text", why + _fix_first(get("exercise"), lang, app)))
         return out
     if get("error") and not get("rows"):
         return out
@@ -96,7 +119,7 @@ def blocks(result: Any, lang: str) -> list[Block]:
 def lines(result: Any, lang: str) -> list[str]:
     """The blocks as plain text lines (tables padded into columns)."""
     text: list[str] = []
-    for block in blocks(result, lang):
+    for block in blocks(result, lang, error_shown=False):
         if block[0] == "text":
             text.append(block[1])
         else:

@@ -130,12 +130,10 @@ def print_profile(console, result: Any, lang: str = "en") -> None:
 
 def print_bench(console, result: Any, lang: str = "en") -> None:
     r = _json(result)
-    blocks = bench_words.blocks(r, lang)
+    blocks = bench_words.blocks(r, lang)  # the error is printed first: the blocks do not repeat "not timed"
     if r.get("error"):
         console.print(error_line(r["error"], lang))
         _detail(console, r["error"])
-        if r.get("verified") is False:
-            blocks = blocks[:1]  # the error already says why it was not timed
     for index, block in enumerate(blocks):
         if block[0] == "text":
             text = escape(block[1])

@@ -107,7 +107,7 @@ def report_blocks(result: dict, lang: str) -> list[tuple[bool, list[str]]]:
     columns (and its best row's mark), text wraps. Nothing is guessed from the shape of a line."""
     out: list[tuple[bool, list[str]]] = []
     mark = bench_words.best_mark(lang)
-    for block in bench_words.blocks(result, lang):
+    for block in bench_words.blocks(result, lang, app=True):
         if block[0] == "table":
             _, headers, rows, best = block
             rows = [list(r) + ([mark] if i in best else []) for i, r in enumerate(rows)]
@@ -194,9 +194,8 @@ class BenchPanel(LabAppAccess, VerticalScroll):
         summary.display = bool(text)
         report = self.query_one("#bench-report", Vertical)
         report.remove_children()
+        # the error above already says why a failing kernel was not timed: the blocks name F6, not repeat it
         drawn = report_blocks(result, lang) if (result.get("verify") or result.get("rows")) else []
-        if result.get("error") and result.get("verified") is False:
-            drawn = drawn[:1]  # the error above already says why it was not timed
         blocks = []
         for is_table, block in drawn:
             body = Static(
