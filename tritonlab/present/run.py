@@ -20,9 +20,9 @@ def tensor_text(facts: dict, lang: str) -> str:
     return text
 
 
-def run_lines(result: Any, lang: str) -> list[str]:
-    """The demo as lines (the CLI prints them, the app's output tab shows them); [] when the run stopped
-    early."""
+def run_lines(result: Any, lang: str, *, app: bool = False) -> list[str]:
+    """The demo as lines (the CLI prints them, the app's output tab shows them, `app=True`: its keys are
+    named, not CLI commands); [] when the run stopped early."""
     get = result.get
     call = get("call")
     if not call:
@@ -77,11 +77,7 @@ def run_lines(result: Any, lang: str) -> list[str]:
             lines.append(
                 pick(lang, "they match", "一致しています")
                 if get("matches")
-                else pick(
-                    lang,
-                    "they differ: press F6 (Verify) for details",
-                    "一致しません。詳しくは F6(検証)を押してください",
-                )
+                else _they_differ(get("exercise"), lang, app)
             )
     if get("comparison_error"):
         lines.append(
@@ -89,3 +85,18 @@ def run_lines(result: Any, lang: str) -> list[str]:
             + f"«{get('comparison_error')}»)"
         )
     return lines
+
+
+def _they_differ(exercise: Any, lang: str, app: bool) -> str:
+    if app:
+        return pick(
+            lang,
+            "they differ: press F6 (Verify) for details",
+            "一致しません。詳しくは F6(検証)を押してください",
+        )
+    command = f"`tritonlab verify {exercise}`" if exercise else "`tritonlab verify`"
+    return pick(
+        lang,
+        f"they differ: run {command} for details",
+        f"一致しません。詳しくは {command} を実行してください",
+    )

@@ -42,7 +42,7 @@ class OutputPanel(LabAppAccess, VerticalScroll):
             text.append_text(error_text(result["error"], lang))
             text.append("\n\n")
         if self._op == "run":
-            lines = run_lines(result, lang)
+            lines = run_lines(result, lang, app=True)
             for line in lines:
                 text.append(f"{line}\n")
             if lines:
