@@ -51,6 +51,8 @@ VERIFY = {
             "map": "elements 0–96, 4 cells (one per program)\n...u\nlegend: . ok   x wrong   n inf/NaN   u "
             "never written",
             "map_grid": {"dims": 1, "numel": 97, "cells": 4, "programs_per_cell": 1, "rows": ["...u"]},
+            # as the engine sends them today: English text (engine.inputs.describe), for --json readers
+            "inputs": {"x": "(97,) float32 on cpu", "y": "(64,) float32 on cpu, strides (2,)"},
         },
         {
             "name": "rejects mismatched lengths",
@@ -146,6 +148,11 @@ def test_a_failed_verify_in_japanese_has_no_english_prose():
         assert "未書き込み" in text or "書き込まれていません" in text, text
         assert "x と y の長さが違う" in text  # the reject case is named in Japanese
         assert "凡例" in text  # the map's legend
+        # the inputs in Japanese words, not "(97,) float32 on cpu" (three words too few for english_runs)
+        assert "x: (97,) float32(cpu 上)" in text and "y: (64,) float32(cpu 上)、ストライド (2,)" in text, (
+            text
+        )
+        assert " on cpu" not in text and "strides" not in text, text
         assert english_runs(text) == [], text
 
     run(scenario, {"verify": VERIFY})

@@ -280,8 +280,27 @@ def jittered(params: dict, rng, names: set[str], spread: float = 0.25) -> dict:
     return moved
 
 
+def facts(value) -> dict:
+    """A value as facts for the UI to word: a tensor's `shape`, `dtype`, `device` and (when it is not
+    contiguous) `strides`; anything else as its `repr`. `tritonlab.present.tensors.tensor_text` writes them in
+    the learner's language."""
+    if not isinstance(value, torch.Tensor):
+        return {"repr": repr(value)}
+    out: dict = {
+        "shape": list(value.shape),
+        "dtype": str(value.dtype).removeprefix("torch."),
+        "device": value.device.type,
+    }
+    if not value.is_contiguous():
+        out["strides"] = list(value.stride())
+    return out
+
+
 def describe(value) -> str:
-    if isinstance(value, torch.Tensor):
-        layout = "" if value.is_contiguous() else f", strides {tuple(value.stride())}"
-        return f"{tuple(value.shape)} {str(value.dtype).replace('torch.', '')} on {value.device.type}{layout}"
-    return repr(value)
+    """The same facts as English text ("(10,) float32 on cpu"): the `inputs` text `--json` has always carried
+    (read back by `present.tensors.facts_from_text` where no facts came with it)."""
+    f = facts(value)
+    if "shape" not in f:
+        return f["repr"]
+    layout = f", strides {tuple(f['strides'])}" if "strides" in f else ""
+    return f"{tuple(f['shape'])} {f['dtype']} on {f['device']}{layout}"

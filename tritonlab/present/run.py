@@ -4,20 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tritonlab.present.numbers import shape
+from tritonlab.present.tensors import tensor_text
 from tritonlab.present.verify import backend_name
 from tritonlab.present.words import Said, pick
-
-
-def tensor_text(facts: dict, lang: str) -> str:
-    """'(10,) float32 on cpu' / '(10,) float32(cpu 上)'; an older worker's `describe`."""
-    if "shape" not in facts:
-        return str(facts.get("repr") or facts.get("describe") or "")
-    text = f"{shape(facts['shape'])} {facts.get('dtype')}"
-    text += pick(lang, f" on {facts.get('device')}", f"({facts.get('device')} 上)")
-    if facts.get("strides"):
-        text += pick(lang, f", strides {shape(facts['strides'])}", f"、ストライド {shape(facts['strides'])}")
-    return text
 
 
 def run_lines(result: Any, lang: str, *, app: bool = False) -> list[str]:

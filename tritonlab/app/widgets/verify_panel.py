@@ -12,6 +12,7 @@ from tritonlab.app.strings import t
 from tritonlab.app.typed import LabAppAccess
 from tritonlab.content.model import tr
 from tritonlab.present.diagnoses import describe
+from tritonlab.present.tensors import case_inputs
 from tritonlab.present.verify import audit_line, case_name, map_lines, summary
 
 COLUMNS = ("", "col_case", "col_abs", "col_rel", "col_mismatch", "col_why")
@@ -179,10 +180,10 @@ class VerifyPanel(LabAppAccess, Vertical):
                     )
                     + "\n"
                 )
-        inputs = case.get("inputs") or {}
+        inputs = case_inputs(case, lang)
         if inputs:
             text.append(f"\n{t('inputs', lang)}\n", style="bold")
-            for name, description in inputs.items():
+            for name, description in inputs:
                 text.append(f"  {name}: {description}\n", style="dim")
         if raw and self._error_is_about(case, lang):
             text.append("\n")

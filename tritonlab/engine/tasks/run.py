@@ -12,6 +12,7 @@ import torch
 
 from tritonlab.engine import exercise_env, memcheck
 from tritonlab.engine.inputs import describe, make_inputs
+from tritonlab.engine.inputs import facts as tensor_facts
 from tritonlab.engine.learner import LearnerError, classify
 from tritonlab.engine.results import Kind
 
@@ -38,17 +39,8 @@ def _num(v) -> str:
 
 
 def _facts(value) -> dict:
-    """A tensor's shape, dtype, device and (when not contiguous) strides; {} for anything else."""
-    if not isinstance(value, torch.Tensor):
-        return {"repr": repr(value)}
-    facts = {
-        "shape": list(value.shape),
-        "dtype": str(value.dtype).removeprefix("torch."),
-        "device": value.device.type,
-    }
-    if not value.is_contiguous():
-        facts["strides"] = list(value.stride())
-    return facts
+    """A tensor's shape, dtype, device and (when not contiguous) strides; {"repr": …} for anything else."""
+    return tensor_facts(value)
 
 
 def program_map(t: torch.Tensor, width: int = 64) -> list[str]:
