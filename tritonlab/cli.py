@@ -8,6 +8,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from tritonlab import __version__
 
@@ -58,7 +59,13 @@ def _exercise(ref: str, lang: str | None = None):
     try:
         return catalog, catalog.exercise(ref)
     except KeyError as exc:
-        raise UsageError(str(exc).strip("'\"")) from None
+        facts = getattr(exc, "facts", None)
+        if facts is None:
+            raise UsageError(str(exc).strip("'\"")) from None
+        from tritonlab.present.usage import unknown_ref
+
+        said = unknown_ref(facts)
+        raise UsageError(said.en, said.ja) from None
 
 
 def _report_notices(opts, data: dict | None = None) -> dict | None:
@@ -336,7 +343,11 @@ def cmd_quiz(opts) -> int:
     _report_lesson_problems(catalog, _lang(opts.lang))
     lesson = catalog.lesson(opts.lesson)
     if lesson is None:
-        raise UsageError(f"no lesson {opts.lesson!r}", f"レッスン {opts.lesson!r} はありません")
+        from tritonlab.present.usage import unknown_ref
+
+        known = [str(les.number) for les in catalog.lessons]
+        said = unknown_ref({"what": "lesson", "ref": opts.lesson, "known": known})
+        raise UsageError(said.en, said.ja)
     if not lesson.quiz:
         raise UsageError(f"lesson {lesson.id} has no quiz", f"レッスン {lesson.id} には確認問題がありません")
     return run_quiz(lesson, _lang(opts.lang), answers=opts.answers, as_json=opts.json)
@@ -369,10 +380,39 @@ def cmd_open(opts) -> int:
 # ---- parser -------------------------------------------------------------------------------------
 
 
+_ARGV: list[str] = []  # the command line being parsed: its --lang, for argparse's refusals
+
+
+def _argv_lang(argv: list[str]) -> str:
+    """The --lang of a command line argparse refused (so never parsed): its last --lang ja|en, else the
+    locale's."""
+    lang = None
+    for i, token in enumerate(argv):
+        if token == "--lang" and i + 1 < len(argv):
+            lang = argv[i + 1]
+        elif token.startswith("--lang="):
+            lang = token.partition("=")[2]
+    return lang if lang in ("en", "ja") else _lang(None)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, refusing a command line (a bad choice, a missing argument) in the learner's language: its own
+    messages are English only. The subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        from tritonlab.present.usage import argparse_message
+
+        lang = _argv_lang(_ARGV)
+        usage = self.format_usage()
+        if lang == "ja":
+            usage = usage.replace("usage: ", "使い方: ", 1)
+        self._print_message(usage, sys.stderr)
+        word = "エラー" if lang == "ja" else "error"
+        self.exit(EXIT_USAGE, f"{self.prog}: {word}: {argparse_message(message, lang)}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="tritonlab", description="A terminal lab for learning Triton kernels."
-    )
+    parser = _Parser(prog="tritonlab", description="A terminal lab for learning Triton kernels.")
     parser.add_argument("--version", action="version", version=f"tritonlab {__version__}")
     parser.add_argument("--lang", choices=["en", "ja"], help="language (default: from the locale)")
     parser.add_argument(
@@ -457,7 +497,8 @@ _OPTS = None  # the parsed options, for _emit_json's notices
 
 
 def main(argv: list[str] | None = None) -> int:
-    global _OPTS
+    global _OPTS, _ARGV
+    _ARGV = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     opts = _OPTS = parser.parse_args(argv)
     if not getattr(opts, "func", None):

@@ -754,3 +754,14 @@ def test_the_audit_follow_up_is_worded_in_japanese():
         assert not store.is_verified(KEY, store.load_progress())
 
     _run_gated_audit("ja", before, after)
+
+
+def test_an_unknown_exercise_is_named_in_the_apps_language():
+    """`open 5/zz` in Japanese: the notice said "lesson 05-vector-add has no exercise 'zz' …" in English."""
+
+    async def scenario(app, pilot):
+        messages = [n.message for n in app._notifications]
+        assert any("演習 'zz' はありません" in m for m in messages), messages
+        assert not any("has no exercise" in m for m in messages), messages
+
+    run(scenario, exercise_ref="5/zz", lang="ja")

@@ -76,8 +76,13 @@ class TritonLabApp(App):
             self.open_exercise(self.catalog.exercise(ref).key)
         except KeyError as exc:
             lesson = self.catalog.lesson(ref) if "/" not in ref else None
+            facts = getattr(exc, "facts", None)  # content.loader.UnknownRef
             if lesson is not None and not lesson.exercises:
                 self.open_exercise(None, lesson_id=lesson.id)
+            elif facts is not None:
+                from tritonlab.present.usage import unknown_ref
+
+                self.notify(unknown_ref(facts).in_(self.lang), severity="error")
             else:
                 self.notify(str(exc).strip("'\""), severity="error")
 

@@ -21,6 +21,16 @@ _FOLDER = re.compile(r"^(\d{2})-[a-z0-9][a-z0-9-]*$")
 _OUTCOME_ID = re.compile(r"^L\d+\.\d+$")
 
 
+class UnknownRef(KeyError):
+    """A lesson or exercise reference the catalog does not hold. A KeyError whose text is the English sentence
+    (as before); `facts` say what was asked and what exists, for `present.usage.unknown_ref` to word in either
+    language: `what` ("lesson", "exercise" or "no-exercises"), `ref`, `lesson`, `known`."""
+
+    def __init__(self, message: str, **facts) -> None:
+        super().__init__(message)
+        self.facts = facts
+
+
 @dataclass
 class Catalog:
     lessons: list[Lesson] = field(default_factory=list)
@@ -40,18 +50,32 @@ class Catalog:
         lesson_ref, _, exercise_ref = str(ref).strip().partition("/")
         lesson = self.lesson(lesson_ref)
         if lesson is None:
-            known = ", ".join(f"{les.number}" for les in self.lessons)
-            raise KeyError(f"no lesson {lesson_ref!r} (lessons: {known or 'none loaded'})")
+            numbers = [str(les.number) for les in self.lessons]
+            known = ", ".join(numbers)
+            raise UnknownRef(
+                f"no lesson {lesson_ref!r} (lessons: {known or 'none loaded'})",
+                what="lesson",
+                ref=lesson_ref,
+                known=numbers,
+            )
         if not exercise_ref:
             if not lesson.exercises:
-                raise KeyError(f"lesson {lesson.id} has no exercises")
+                raise UnknownRef(
+                    f"lesson {lesson.id} has no exercises", what="no-exercises", lesson=lesson.id
+                )
             return lesson.exercises[0]
         found = lesson.exercise(exercise_ref)
         if found is None and exercise_ref.isdigit() and 1 <= int(exercise_ref) <= len(lesson.exercises):
             found = lesson.exercises[int(exercise_ref) - 1]
         if found is None:
-            known = ", ".join(e.id for e in lesson.exercises)
-            raise KeyError(f"lesson {lesson.id} has no exercise {exercise_ref!r} (exercises: {known})")
+            ids = [e.id for e in lesson.exercises]
+            raise UnknownRef(
+                f"lesson {lesson.id} has no exercise {exercise_ref!r} (exercises: {', '.join(ids)})",
+                what="exercise",
+                ref=exercise_ref,
+                lesson=lesson.id,
+                known=ids,
+            )
         return found
 
     def all_exercises(self) -> list[Exercise]:
