@@ -244,6 +244,35 @@ def test_corrupt_settings_fall_back_to_defaults(isolated_home):
     assert [(n.kind, n.lost) for n in store.pending_notices()] == [("set-aside", "settings")]
 
 
+def test_lost_settings_are_said_in_grammatical_english_and_in_japanese(isolated_home):
+    """It said "your settings was lost" (and "your settings is not available")."""
+    store.data_dir()
+    (isolated_home / store.SETTINGS_FILE).write_text('{"lang": ')
+    store.load_settings()
+    (notice,) = store.pending_notices()
+    assert "; your settings were lost and the old file was moved to " in notice.text("en"), notice.text("en")
+    assert "設定は失われ、元のファイルは" in notice.text("ja")
+    progress = store.Notice("set-aside", "p.json", reason="not-json", lost="progress", moved_to="p.old")
+    assert "your progress was lost" in progress.text("en")
+    stuck = store.Notice("not-set-aside", "s.json", reason="not-json", lost="settings")
+    assert stuck.text("en").endswith("your settings are not available in this session.")
+
+
+def test_an_invalid_setting_whose_default_is_null_says_what_is_used(isolated_home):
+    """lang = "fr" said 'the default (null) is used instead': null means the locale's language (the standard
+    theme for theme); --json keeps the fact `default: "null"`."""
+    store.data_dir()
+    (isolated_home / store.SETTINGS_FILE).write_text(json.dumps({"lang": "fr", "theme": 3, "backend": "x"}))
+    store.load_settings()
+    said = {n.key: (n.text("en"), n.text("ja"), n.to_dict("en")) for n in store.pending_notices()}
+    en, ja, facts = said["lang"]
+    assert "the default (the language of your locale) is used instead" in en and "null" not in en, en
+    assert "既定値（ロケールの言語）を使います" in ja and "null" not in ja, ja
+    assert facts["default"] == "null"
+    assert "the default (the standard theme)" in said["theme"][0] and "標準のテーマ" in said["theme"][1]
+    assert 'the default ("auto") is used instead' in said["backend"][0]
+
+
 # ---- drafts ------------------------------------------------------------------------------------------
 
 

@@ -11,13 +11,14 @@ from dataclasses import asdict, dataclass
 
 SENTENCES: dict[str, dict[str, str]] = {
     "set-aside": {
-        "en": "{file} could not be used ({reason}); {lost} was lost and the old file was moved to "
+        "en": "{file} could not be used ({reason}); {lost} {was} lost and the old file was moved to "
         "{moved_to}.",
         "ja": "{file} を使えませんでした（{reason}）。{lost}は失われ、"
         "元のファイルは {moved_to} に移しました。",
     },
     "not-set-aside": {
-        "en": "{file} could not be used ({reason}) nor moved aside; {lost} is not available in this session.",
+        "en": "{file} could not be used ({reason}) nor moved aside; {lost} {is_} not available in this "
+        "session.",
         "ja": "{file} を使えず（{reason}）、退避もできませんでした。このセッションでは{lost}を使えません。",
     },
     "entries-dropped": {
@@ -72,7 +73,13 @@ WORDS: dict[str, dict[str, str]] = {
     "settings": {"en": "your settings", "ja": "設定"},
     "draft": {"en": "your draft", "ja": "下書き"},
     "file": {"en": "its content", "ja": "内容"},
+    # {default} of a setting whose default is null: what null means for it
+    "unset-lang": {"en": "the language of your locale", "ja": "ロケールの言語"},
+    "unset-theme": {"en": "the standard theme", "ja": "標準のテーマ"},
 }
+
+#: {lost} words an English verb agrees with as a plural ("your settings were lost").
+_PLURAL = frozenset({"settings"})
 
 
 @dataclass(frozen=True)
@@ -97,6 +104,10 @@ class Notice:
         fields = asdict(self)
         fields["reason"] = _word(self.reason, lang, detail=self.detail)
         fields["lost"] = _word(self.lost, lang) if self.lost in WORDS else self.lost
+        plural = self.lost in _PLURAL
+        fields["was"], fields["is_"] = ("were", "are") if plural else ("was", "is")
+        if self.default == "null" and f"unset-{self.key}" in WORDS:  # null: the setting chooses nothing
+            fields["default"] = _word(f"unset-{self.key}", lang)
         return sentence.format(**fields)
 
     def to_dict(self, lang: str = "en") -> dict:
