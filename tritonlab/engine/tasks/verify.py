@@ -966,6 +966,11 @@ def judge_plan_case(
                 "the backward must launch your Triton kernels",
             }
         )
+    diagnoses.extend(_op_diagnoses(exercise, facts, learner_file))
+    diagnoses.extend(_unwrapped_diagnoses(exercise, facts))
+    if exercise.expect_kernel:
+        diagnoses.extend(_torch_work(facts.get("torch_work"), exercise))
+    # after torch-work, which names the line where torch made it
     for name in facts.get("grads_from_torch") or []:  # contract kernel_grads: torch made this gradient
         name = str(name)[:60]
         diagnoses.append(
@@ -979,10 +984,6 @@ def judge_plan_case(
                 "to your kernel and return that buffer)",
             }
         )
-    diagnoses.extend(_op_diagnoses(exercise, facts, learner_file))
-    diagnoses.extend(_unwrapped_diagnoses(exercise, facts))
-    if exercise.expect_kernel:
-        diagnoses.extend(_torch_work(facts.get("torch_work"), exercise))
     _overlapped(diagnoses, stats, learner_file)
     spec = exercise.verify
     if spec.compile and first:

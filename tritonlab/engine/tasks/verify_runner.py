@@ -714,14 +714,6 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         ]
         if same:  # `return x`: the judge says so before anything about who wrote it
             facts["provenance"]["returned_input"] = same[0]
-    copied = watch.copied(written, inputs)
-    beside = copied.pop("launch", None) if copied is not None else None
-    if beside is not None and not _copy_reached(
-        loaded, case, backend, values, got, lab, kwargs, (beside, str((copied or {}).get("argument")))
-    ):
-        copied = None  # handed beside the inputs as a reference to check against (t37): the output stays
-    if copied is not None:
-        facts["provenance"]["copied"] = copied
     if work.found:  # torch computed on the inputs what the exercise asks a kernel to compute
         facts["torch_work"] = work.found
     # a computed buffer handed beside its inputs: a reference to check against, unless the output moves when
@@ -733,6 +725,17 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         and _excused_reached(loaded, case, backend, values, got, lab, kwargs)
     ):
         facts["torch_work"] = work.excused
+    copied = watch.copied(written, inputs)
+    beside = copied.pop("launch", None) if copied is not None else None
+    if beside is not None and (
+        "torch_work" in facts  # the same story, told with torch's line
+        or not _copy_reached(
+            loaded, case, backend, values, got, lab, kwargs, (beside, str((copied or {}).get("argument")))
+        )
+    ):
+        copied = None  # handed beside the inputs as a reference to check against (t37): the output stays
+    if copied is not None:
+        facts["provenance"]["copied"] = copied
     if work.device_found:  # a kernel was given a buffer allocated with no device= (the CPU on a GPU box)
         facts["default_device"] = work.device_found
     mine = [launch for launch in call.launches if same_file(launch.get("file"), loaded.file)]
