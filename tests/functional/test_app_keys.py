@@ -789,3 +789,34 @@ def test_quiz_choices_are_shown_in_the_learners_shuffled_order(real_quiz_order, 
         assert "correct" in str(screen.query_one("#quiz-feedback-0").render())
 
     run(scenario, exercise_ref="1")
+
+
+def test_opening_an_exercise_rebuilds_each_footer_once(monkeypatch):
+    """`open 5/add` rebuilt the footers 13 times (7 on the home screen under the lesson, 6 on the lesson), 10–40 ms
+    each on the first paint's path, each screen's rebuilds drawing the same keys: signals before the next refresh
+    now share one rebuild, and one that would draw the same keys is skipped. The footer still follows a job (the tests
+    above) and the language."""
+    from textual.widgets import Footer
+
+    drawn: list[str] = []
+    compose = Footer.compose
+
+    def counting(self):
+        if self._bindings_ready:
+            drawn.append(type(self.screen).__name__)
+        return compose(self)
+
+    monkeypatch.setattr(Footer, "compose", counting)
+
+    async def scenario(app, pilot):
+        await pilot.pause(0.2)
+        await settle(pilot)
+        assert drawn.count("LessonScreen") == 1 and drawn.count("HomeScreen") <= 1, drawn
+        assert "F6 Verify" in _footer_text(app)
+        app.lang = "ja"
+        await settle(pilot)
+        await pilot.pause()
+        assert "F6 検証" in _footer_text(app), _footer_text(app)
+        assert drawn.count("LessonScreen") == 2, drawn
+
+    run(scenario, exercise_ref="5/add")
