@@ -820,3 +820,28 @@ def test_opening_an_exercise_rebuilds_each_footer_once(monkeypatch):
         assert drawn.count("LessonScreen") == 2, drawn
 
     run(scenario, exercise_ref="5/add")
+
+
+def test_the_code_editor_compiles_its_highlighting_once(monkeypatch):
+    """Textual's TextArea built a Python document (tree-sitter parse and highlight query) in __init__ and again
+    when __init__ set its `language`: ~30 ms of the lesson screen's first paint, twice. The editor keeps the
+    first; it still highlights, and a language set later still takes effect."""
+    from textual.document._syntax_aware_document import SyntaxAwareDocument
+
+    from tritonlab.app.widgets.editor import CodeEditor
+
+    prepared: list[object] = []
+    prepare = SyntaxAwareDocument.prepare_query
+
+    def counting(self, query):
+        prepared.append(query)
+        return prepare(self, query)
+
+    monkeypatch.setattr(SyntaxAwareDocument, "prepare_query", counting)
+    editor = CodeEditor("def f(x):\n    return x\n")
+    assert len(prepared) == 1
+    assert isinstance(editor.document, SyntaxAwareDocument) and editor._highlight_query is not None
+    editor.language = None
+    assert not isinstance(editor.document, SyntaxAwareDocument)
+    editor.language = "python"
+    assert isinstance(editor.document, SyntaxAwareDocument) and len(prepared) == 2

@@ -63,6 +63,19 @@ class CodeEditor(TextArea):
             self._bindings.key_to_bindings.pop(key, None)
         self.error_line: int | None = None  # 1-based, as tracebacks count
 
+    def _set_document(self, text: str, language: str | None) -> None:
+        super()._set_document(text, language)
+        self._document_language = language
+
+    def _watch_language(self, language: str | None) -> None:
+        """TextArea builds its document in __init__, then __init__ sets `language` (a reactive that always
+        updates) and this watcher built it again: the same text parsed and the highlight query compiled twice
+        (~30 ms of the lesson screen's first paint). A document already built for this language is kept: it
+        was built from this same text."""
+        if language == getattr(self, "_document_language", object()):
+            return
+        super()._watch_language(language)
+
     def on_mount(self) -> None:
         self.watch(self.app, "theme", self._follow_app_theme)
 
