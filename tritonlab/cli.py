@@ -372,9 +372,11 @@ def cmd_open(opts) -> int:
         print(f"tritonlab: the terminal app is not available ({exc})", file=sys.stderr)
         return EXIT_FAIL
     exercise_ref = getattr(opts, "exercise", None)
+    catalog = None
     if exercise_ref:
-        _exercise(exercise_ref)  # a clear usage error before the screen opens
-    return run_app(exercise=exercise_ref, lang=opts.lang, backend=opts.backend) or EXIT_OK
+        # a clear usage error before the screen opens; the app uses this catalog (loading it again took 0.1 s)
+        catalog, _ = _exercise(exercise_ref, opts.lang)
+    return run_app(exercise=exercise_ref, lang=opts.lang, backend=opts.backend, catalog=catalog) or EXIT_OK
 
 
 # ---- parser -------------------------------------------------------------------------------------

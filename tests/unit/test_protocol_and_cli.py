@@ -147,3 +147,24 @@ def test_there_is_no_phantom_autotune_op():
     assert set(worker.OPS) == {"verify", "run", "bench", "ir", "doctor", "profile"}
     for op in worker.OPS:  # every op has a task module behind it
         assert __import__(f"tritonlab.engine.tasks.{op}", fromlist=["handle"]).handle
+
+
+def test_open_loads_the_lessons_once(monkeypatch):
+    """`tritonlab open 5/add` loaded every lesson twice (0.1 s each on the first paint's path): once to refuse an
+    unknown exercise before the screen opens, once more in the app. The app now gets the CLI's catalog."""
+    from tritonlab.app import main as app_main
+    from tritonlab.content import loader
+
+    loads: list[object] = []
+    load = loader.load_catalog
+
+    def counting(*args, **kwargs):
+        catalog = load(*args, **kwargs)
+        loads.append(catalog)
+        return catalog
+
+    given: dict = {}
+    monkeypatch.setattr(loader, "load_catalog", counting)
+    monkeypatch.setattr(app_main, "run_app", lambda **kwargs: given.update(kwargs) or 0)
+    assert cli.main(["open", "5/add", "--lang", "en"]) == 0
+    assert len(loads) == 1 and given["catalog"] is loads[0] and given["exercise"] == "5/add"

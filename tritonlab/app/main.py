@@ -26,11 +26,16 @@ def resolve_backend(backend: str | None) -> str:
     return saved if saved in ("auto", "gpu", "interpreter") else "auto"
 
 
-def run_app(exercise: str | None = None, lang: str | None = None, backend: str | None = "auto") -> int:
+def run_app(
+    exercise: str | None = None, lang: str | None = None, backend: str | None = "auto", catalog=None
+) -> int:
+    """`catalog`: the lessons already loaded (the CLI loads them to refuse an unknown exercise first)."""
     from tritonlab.app.app import TritonLabApp
     from tritonlab.app.drafts import install_signal_handlers
 
-    app = TritonLabApp(exercise_ref=exercise, lang=resolve_lang(lang), backend=resolve_backend(backend))
+    app = TritonLabApp(
+        exercise_ref=exercise, lang=resolve_lang(lang), backend=resolve_backend(backend), catalog=catalog
+    )
     restore = install_signal_handlers(app)
     try:
         app.run()
