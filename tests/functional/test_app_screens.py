@@ -765,3 +765,32 @@ def test_an_unknown_exercise_is_named_in_the_apps_language():
         assert not any("has no exercise" in m for m in messages), messages
 
     run(scenario, exercise_ref="5/zz", lang="ja")
+
+
+def test_open_on_an_exercise_builds_no_home_screen_until_f9(isolated_home):
+    """`open 5/add` built the home screen under the lesson (its list, its footer) before the first paint, for
+    a learner who may never press F9. The lesson is alone on the stack now; F9 builds the home screen in its
+    place, the draft is kept, and a notice about a user file (which the home screen used to say on its mount)
+    is still said."""
+    isolated_home.mkdir(parents=True, exist_ok=True)
+    (isolated_home / store.PROGRESS_FILE).write_text("{not json", encoding="utf-8")
+
+    async def scenario(app, pilot):
+        assert isinstance(app.screen, LessonScreen)
+        assert not any(isinstance(s, HomeScreen) for s in app.screen_stack), app.screen_stack
+        messages = [n.message for n in app._notifications]
+        assert any(store.PROGRESS_FILE in m and "moved to" in m for m in messages), messages
+        app.screen.editor.insert("# kept\n", (0, 0))
+        await pilot.press("f9")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen) and len(app.screen_stack) == 2, app.screen_stack
+        assert "Vector add" in screen_text(app)
+        assert (store.load_draft(KEY) or "").startswith("# kept\n")
+        await pilot.press("r")  # back to the exercise just left
+        await settle(pilot)
+        assert isinstance(app.screen, LessonScreen) and app.screen.editor.text.startswith("# kept\n")
+        await pilot.press("f9")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen) and len(app.screen_stack) == 2, app.screen_stack
+
+    run(scenario, exercise_ref="5/add")

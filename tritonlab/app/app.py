@@ -64,27 +64,34 @@ class TritonLabApp(App):
 
         self.watch(self, "lang", self._relabel)
         self.watch(self, "theme", self._save_theme, init=False)
-        self.push_screen(HomeScreen())
-        if self._exercise_ref:
-            self._open_ref(self._exercise_ref)
+        # `open REF` shows the exercise alone: a home screen built under it (hidden, its footer and list
+        # included) cost the first paint ~0.1 s; F9 builds one when the learner asks for it (`go_home`).
+        if not (self._exercise_ref and self._open_ref(self._exercise_ref)):
+            self.push_screen(HomeScreen())
+        else:
+            self.call_after_refresh(self.show_store_notices)  # the home screen said them on its mount
         # Right after the first frame: the worker's `import torch` must not compete with it for the CPU.
         self.call_after_refresh(self.start_worker)
 
-    def _open_ref(self, ref: str) -> None:
-        """`tritonlab open REF`: an exercise, or a lesson (its first exercise, or its text if it has none)."""
+    def _open_ref(self, ref: str) -> bool:
+        """`tritonlab open REF`: an exercise, or a lesson (its first exercise, or its text if it has none).
+        False (after a notice) when REF names neither."""
         try:
             self.open_exercise(self.catalog.exercise(ref).key)
+            return True
         except KeyError as exc:
             lesson = self.catalog.lesson(ref) if "/" not in ref else None
             facts = getattr(exc, "facts", None)  # content.loader.UnknownRef
             if lesson is not None and not lesson.exercises:
                 self.open_exercise(None, lesson_id=lesson.id)
+                return True
             elif facts is not None:
                 from tritonlab.present.usage import unknown_ref
 
                 self.notify(unknown_ref(facts).in_(self.lang), severity="error")
             else:
                 self.notify(str(exc).strip("'\""), severity="error")
+            return False
 
     def _relabel(self, lang: str) -> None:
         relabel(self, lang, self.LABELS)
@@ -173,8 +180,15 @@ class TritonLabApp(App):
             self.push_screen(screen)
 
     def go_home(self) -> None:
+        """Back to the lesson list: the home screen under the lesson, or a new one in the lesson's place when
+        the app opened on an exercise (`open REF` builds none)."""
         from tritonlab.app.screens.home import HomeScreen
 
+        if not any(isinstance(screen, HomeScreen) for screen in self.screen_stack):
+            while len(self.screen_stack) > 2:
+                self.pop_screen()
+            self.switch_screen(HomeScreen())
+            return
         while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
             self.pop_screen()
 
