@@ -60,3 +60,17 @@ def test_the_clients_own_timeout_and_other_results_are_left_alone():
     passed: dict = {"passed": True, "error": None}
     runner_timeout_facts(passed, 8.0)
     assert passed == {"passed": True, "error": None}
+
+
+def test_the_sentence_says_which_process_was_stopped_in_both_languages():
+    """The shown sentence follows `stopped`: a runner timeout keeps the worker (the next run starts the code
+    afresh); the client's own timeout, and an old result without the fact, say the worker restarts."""
+    result = _runner_timeout()
+    runner_timeout_facts(result, 8.0)
+    en, ja = describe(result["error"], "en"), describe(result["error"], "ja")
+    assert "within 8 s" in en and "next run starts it afresh" in en and "worker was stopped" not in en
+    assert "8 秒以内" in ja and "新しいプロセス" in ja and "ワーカーを停止" not in ja
+    worker = {"kind": "timeout", "timeout_s": 120.0, "stopped": "worker"}
+    assert "The worker was stopped and will restart." in describe(worker, "en")
+    assert "ワーカーを停止しました" in describe(worker, "ja")
+    assert "worker was stopped" in describe({"kind": "timeout", "timeout_s": 5}, "en")

@@ -622,13 +622,20 @@ def _op_not_functional(f: Facts) -> Said:
 @says(Kind.TIMEOUT)
 def _timeout(f: Facts) -> Said:
     s = number(f["timeout_s"]) if f["timeout_s"] is not None else "?"
+    if f["stopped"] == "runner":  # the judge stopped the learner's runner; the worker itself stays up
+        end = Said(
+            "Your code was stopped; the next run starts it afresh.",
+            "コードの実行を停止しました。次の実行は新しいプロセスで始まります。",
+        )
+    else:
+        end = Said(
+            "The worker was stopped and will restart.", "ワーカーを停止しました。次の実行で再起動します。"
+        )
     return Said(
         f"no answer within {s} s: the kernel may loop forever (check the loop bounds) or run far more "
-        "programs than "
-        "you meant. The worker was stopped and will restart.",
+        f"programs than you meant. {end.en}",
         f"{s} 秒以内に応答がありません。カーネルが無限ループしているか(ループの上限を確認)、意図よりずっと"
-        "多くの"
-        "プログラムを起動している可能性があります。ワーカーを停止しました。次の実行で再起動します。",
+        f"多くのプログラムを起動している可能性があります。{end.ja}",
     )
 
 
