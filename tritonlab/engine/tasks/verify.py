@@ -32,6 +32,7 @@ import torch
 from tritonlab.engine import contracts, cuda_ipc, exercise_env, features, memcheck, outputs, refit
 from tritonlab.engine.diagnose import diagnose
 from tritonlab.engine.inputs import case_inputs, describe, digest, jittered, optional_passed, size_names
+from tritonlab.engine.inputs import facts as input_facts
 from tritonlab.engine.learner import same_file
 from tritonlab.engine.protocol import error
 from tritonlab.engine.results import Kind
@@ -915,6 +916,9 @@ def judge_plan_case(
         "rtol": rtol,
     }
     case["inputs"] = {k: describe(v) for k, v in inputs.items()}
+    case["input_facts"] = {
+        k: input_facts(v) for k, v in inputs.items()
+    }  # the UI words them (present.tensors)
     diagnoses = case["diagnoses"]
     launches = [_launch_record(x) for x in facts.get("launches") or [] if isinstance(x, dict)]
     case["launches"] = [{k: launch.get(k) for k in ("kernel", "file", "grid")} for launch in launches]
@@ -1196,6 +1200,9 @@ def judge_case(
         "rtol": rtol,
     }
     case["inputs"] = {k: describe(v) for k, v in inputs.items()}
+    case["input_facts"] = {
+        k: input_facts(v) for k, v in inputs.items()
+    }  # the UI words them (present.tensors)
     diagnoses = case["diagnoses"]
     notes = [
         n for n in facts.get("notes") or [] if isinstance(n, dict) and n.get("kind") in contracts.NOTE_KINDS
@@ -1749,6 +1756,8 @@ def judge_reject(
     facts = facts if isinstance(facts, dict) else {}
     if isinstance(facts.get("inputs"), dict):
         case["inputs"] = {str(k): str(v)[:200] for k, v in facts["inputs"].items()}
+    if isinstance(facts.get("input_facts"), dict):
+        case["input_facts"] = {str(k): v for k, v in facts["input_facts"].items() if isinstance(v, dict)}
     if facts.get("lesson_error"):
         case["diagnoses"].append(
             {

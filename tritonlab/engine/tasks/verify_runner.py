@@ -28,6 +28,7 @@ from tritonlab.engine.inputs import (
     make_inputs,
     place_inputs,
 )
+from tritonlab.engine.inputs import facts as input_facts
 from tritonlab.engine.learner import LearnerError, classify, same_file
 from tritonlab.engine.protocol import error
 
@@ -1143,6 +1144,7 @@ def run_reject(loaded, reject: dict, backend: str) -> dict:
         facts["lesson_error"] = repr(exc)
         return facts
     facts["inputs"] = {k: describe(v) for k, v in inputs.items()}
+    facts["input_facts"] = {k: input_facts(v) for k, v in inputs.items()}
     call = exercise_env.LearnerCall(loaded, backend)
     positional, optional = call_args(exercise, inputs)
     try:
