@@ -273,15 +273,10 @@ def log_units(
     diag = _unexplained(diagnoses)
     if not expression or diag is None or not got.is_floating_point():
         return
-    try:
-        with torch.no_grad():
-            term = exercise_env.reference(exercise, dict(inputs), params, dict(kwargs), expression=expression)
-    except Exception:  # noqa: BLE001 - a term the case cannot evaluate: nothing to say
-        return
-    if not isinstance(term, torch.Tensor) or term.shape != expected.shape:
+    t = _term(exercise, inputs, params, kwargs, expression, expected, got.device)
+    if t is None:
         return
     base = expected.detach().double().to(got.device)
-    t = term.detach().double().to(got.device)
     for factor, name in ((LOG2_E, 2), (1 / LOG2_E, "e")):
         if bool((t.abs() > 0).any()) and _close(got, base + (factor - 1.0) * t, atol, rtol):
             line = _first_call(file, "log2") if name == 2 else None
@@ -297,22 +292,26 @@ def log_units(
             )
             return
     shift = (exercise.verify.contracts or {}).get("log_max")
-    if not shift:
-        return
-    try:
-        with torch.no_grad():
-            peak = exercise_env.reference(exercise, dict(inputs), params, dict(kwargs), expression=shift)
-    except Exception:  # noqa: BLE001 - a term the case cannot evaluate: nothing to say
-        return
-    if not isinstance(peak, torch.Tensor) or peak.shape != expected.shape:
-        return
-    m = peak.detach().double().to(got.device)
-    if bool((m.abs() > 0).any()) and _close(got, base - m, atol, rtol):
+    m = _term(exercise, inputs, params, kwargs, shift, expected, got.device) if shift else None
+    if m is not None and bool((m.abs() > 0).any()) and _close(got, base - m, atol, rtol):
         diag.update(cause="max-dropped", term=expression, shift=shift)
         diag["message"] = (
             f"{head(diag)}: the output equals the answer minus each row's max ({shift}): the logarithm "
             f"({expression}) lost its + max — log(sum(exp(x - m))) is the logsumexp minus m, so add m back"
         )
+
+
+def _term(exercise, inputs: dict, params: dict, kwargs: dict, expression: str, expected, device):
+    """A contract's expression over the case's inputs (like the reference), as float64 on `device`; None when
+    the case cannot evaluate it or it is not shaped like the answer."""
+    try:
+        with torch.no_grad():
+            term = exercise_env.reference(exercise, dict(inputs), params, dict(kwargs), expression=expression)
+    except Exception:  # noqa: BLE001 - a term the case cannot evaluate: nothing to say
+        return None
+    if not isinstance(term, torch.Tensor) or term.shape != expected.shape:
+        return None
+    return term.detach().double().to(device)
 
 
 def _first_call(file: str | None, name: str) -> int | None:

@@ -766,23 +766,11 @@ def _excused_reached(loaded, case: dict, backend: str, values: dict, got, lab: d
     """Run the case again with every value torch computes from the inputs on a learner line shifted by 1: True
     when the output changed (it was made of torch's values). A second run that raises (a kernel asserting
     against its reference) or cannot be compared is no evidence: False."""
-    exercise = loaded.exercise
-    allocator = memcheck.GuardedAllocator(loaded.device)
-    inputs = place_inputs(exercise, case["params"], case["dtype"], values, allocator, case.get("kwargs"))
-    positional, optional = call_args(exercise, inputs)
-    call = exercise_env.LearnerCall(loaded, backend, allocator)
-    call.watchers.append(torch_work.TorchWork(loaded.file, inputs, lambda: call.launches, perturb=True))
-    try:
-        with contracts.pinned_autotune(exercise, loaded.module, lab.get("autotune")):
-            again = call(*positional, **optional, **kwargs)
-    except Exception:  # noqa: BLE001 - the first run's facts stand; this one only refines a cause
-        return False
-    output_spec = exercise.verify.output
-    if output_spec.startswith("inplace:"):
-        again = inputs[output_spec.split(":", 1)[1]]
-    if type(again) is not torch.Tensor or again.shape != got.shape or again.dtype != got.dtype:
-        return False
-    return not _same(again.detach().to(got.device), got.detach())
+
+    def perturbed(inputs, call, allocator):
+        call.watchers.append(torch_work.TorchWork(loaded.file, inputs, lambda: call.launches, perturb=True))
+
+    return _moved_in_second_run(loaded, case, backend, values, got, lab, kwargs, perturbed)
 
 
 def _copy_reached(loaded, case: dict, backend: str, values: dict, got, lab: dict, kwargs: dict, at) -> bool:
@@ -790,12 +778,25 @@ def _copy_reached(loaded, case: dict, backend: str, values: dict, got, lab: dict
     that learner launch: True when the output changed with them (the kernel copied that buffer, even if it
     also loaded the inputs). A second run that raises (a kernel asserting against its reference) or cannot be
     compared is no evidence: False."""
+
+    def perturbed(inputs, call, allocator):
+        call.watchers.append(
+            Provenance(loaded.file, backend, unwatched=allocator.sparse_storages(), perturb=at)
+        )
+
+    return _moved_in_second_run(loaded, case, backend, values, got, lab, kwargs, perturbed)
+
+
+def _moved_in_second_run(loaded, case, backend, values, got, lab, kwargs, perturbed) -> bool:
+    """The case run again on fresh inputs, `perturbed(inputs, call, allocator)` adding the watcher that
+    changes something; True when the output differs from `got`, False when it is the same, the run raised or
+    the outputs cannot be compared."""
     exercise = loaded.exercise
     allocator = memcheck.GuardedAllocator(loaded.device)
     inputs = place_inputs(exercise, case["params"], case["dtype"], values, allocator, case.get("kwargs"))
     positional, optional = call_args(exercise, inputs)
-    watch = Provenance(loaded.file, backend, unwatched=allocator.sparse_storages(), perturb=at)
-    call = exercise_env.LearnerCall(loaded, backend, allocator, watchers=[watch])
+    call = exercise_env.LearnerCall(loaded, backend, allocator)
+    perturbed(inputs, call, allocator)
     try:
         with contracts.pinned_autotune(exercise, loaded.module, lab.get("autotune")):
             again = call(*positional, **optional, **kwargs)
