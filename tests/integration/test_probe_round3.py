@@ -192,7 +192,11 @@ def test_add_checked_checks_after_the_launch_says_too_late(worker):
         ("l05_add_checked_wrong_float_kind_only.py", ["rejects dtype mismatch"]),
         (
             "l05_add_checked_wrong_makes_contiguous.py",
-            ["rejects non-contiguous input", "rejects non-contiguous x"],
+            [
+                "rejects non-contiguous input",
+                "rejects non-contiguous x",
+                "rejects both non-contiguous, same strides",
+            ],
         ),
     ],
 )

@@ -215,6 +215,7 @@ def test_add_fp16_cast_in_store_names_the_cast(worker):
 def test_add_checked_flattening_accepts_two_bad_inputs(worker):
     result = verify(worker, "5/add-checked", "l05_add_checked_wrong_flattens_first.py")
     assert sorted(c["name"] for c in failed(result)) == [
+        "rejects both non-contiguous, same strides",
         "rejects non-contiguous input",
         "rejects non-contiguous x",
         "rejects same rank, other shape",
