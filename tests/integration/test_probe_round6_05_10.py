@@ -155,7 +155,11 @@ def test_autotune_pins_ran_for_the_ok_files(worker):
 def test_add_checked_contiguity_hole_fails_only_the_strided_reject(worker, name):
     result = verify(worker, AC, name)
     assert not result["passed"]
-    assert [c["name"] for c in failed(result)] == ["rejects non-contiguous input", "rejects non-contiguous x"]
+    assert [c["name"] for c in failed(result)] == [
+        "rejects non-contiguous input",
+        "rejects non-contiguous x",
+        "rejects both non-contiguous, same strides",
+    ]
     diag = first_diag(result)
     assert diag["kind"] == "validation" and diag["cause"] == "failed-in-kernel", diag
     assert "y_ptr" in diag["message"] and "strides" in diag["message"], diag["message"]
@@ -165,7 +169,7 @@ def test_add_checked_returning_none_fails_every_reject_as_accepted(worker):
     result = verify(worker, AC, "l05_add_checked_wrong_returns_none.py")
     bad = failed(result)
     rejects = [c for c in result["cases"] if c.get("kind") == "reject"]
-    assert len(rejects) == 10 and bad == rejects  # every reject of the lesson, the broadcastable y included
+    assert len(rejects) == 11 and bad == rejects  # every reject of the lesson, the broadcastable y included
     assert all(c["diagnoses"][0]["cause"] == "accepted" for c in bad)
 
 
