@@ -195,15 +195,25 @@ def _storage(t: Any) -> tuple[int, int] | None:
         return None
 
 
-def _bytes_of(storage: Any, then: Any = None) -> Any:
-    """A copy of a storage's bytes (uint8), or with `then` (such a copy) whether they differ now. Outside
-    the watch's own dispatch mode: the lab's look at a buffer is no operator of the learner's."""
+def _snapshot(storage: Any) -> Any:
+    """A copy of a storage's bytes (uint8), taken outside the watch's own dispatch mode: the lab's look at a
+    buffer is no operator of the learner's."""
     import torch
     from torch.utils._python_dispatch import _disable_current_modes
 
     with _disable_current_modes():
-        now = torch.empty(0, dtype=torch.uint8, device=storage.device).set_(storage)
-        return now.clone() if then is None else not torch.equal(now, then)
+        return torch.empty(0, dtype=torch.uint8, device=storage.device).set_(storage).clone()
+
+
+def _changed_since(storage: Any, snapshot: Any) -> bool:
+    """Whether a storage's bytes differ from a `_snapshot` of them (outside the dispatch mode too)."""
+    import torch
+    from torch.utils._python_dispatch import _disable_current_modes
+
+    with _disable_current_modes():
+        return not torch.equal(
+            torch.empty(0, dtype=torch.uint8, device=storage.device).set_(storage), snapshot
+        )
 
 
 #: frames between a learner line and the operator it dispatched: this module, and the lab's poisoned
@@ -317,9 +327,10 @@ class TorchWork:
         # took an input's values to numpy (Tensor.numpy on input values): a launch given a buffer no operator
         # ever made after such a line got numpy's result (torch.from_numpy makes no operator call)
         self.numpy_lines: list[tuple[int, str]] = []
-        # storage start -> (bytes, its bytes then) of a learner buffer taken as a numpy view (`lse.numpy()`):
-        # after input values went to numpy, a launch given it with other bytes got what numpy wrote there
-        self.numpy_views: dict[int, tuple[int, Any]] = {}
+        # storage start -> (bytes, the storage, its bytes then) of a learner buffer taken as a numpy view
+        # (`lse.numpy()`): after input values went to numpy, a launch given it with other bytes got what numpy
+        # wrote there
+        self.numpy_views: dict[int, tuple[int, Any, Any]] = {}
         # buffers a learner line allocated with no device= (torch.empty(shape, dtype=...)): on the CPU
         # interpreter that is the inputs' device, on a GPU box it is not, and the launch fails there
         self.no_device_calls = _no_device_calls(learner_file)
@@ -350,10 +361,10 @@ class TorchWork:
                         d["line"] == made_at for d in self.device_found
                     ):
                         self.device_found.append({"line": made_at})
-                for start, (nbytes, then) in list(self.numpy_views.items()):
+                for start, (nbytes, storage, then) in list(self.numpy_views.items()):
                     if start <= ptr < start + nbytes:
                         del self.numpy_views[start]
-                        if self.numpy_lines and _bytes_of(then[0], then[1]):
+                        if self.numpy_lines and _changed_since(storage, then):
                             exported, name = self.numpy_lines[0]
                             self._found("numpy", name, exported, handed=True)
                 for start, (nbytes, name, op, line) in list(self.taint.items()):
@@ -582,20 +593,20 @@ class TorchWork:
 
         watch = self
 
-        def exporting(original):
+        def exporting(original, views: bool = False):  # views: the result shares the tensor's memory
             def export(tensor, *args, **kwargs):
                 with contextlib.suppress(Exception):
                     source = watch._source([tensor]) if isinstance(tensor, torch.Tensor) else None
                     line = watch._learner_line()
                     if source is not None and line is not None and len(watch.numpy_lines) < 4:
                         watch.numpy_lines.append((line, source[0]))
-                    elif source is None and line is not None and original is numpy_of:
+                    elif source is None and line is not None and views:
                         # a buffer of the learner's own as a numpy view: numpy may write into it
                         # (`lse.numpy()[:] = ...`) with no operator seeing it; its bytes now, to compare
                         found = _storage(tensor)
                         if found and found[1] and tensor.is_floating_point() and len(watch.numpy_views) < 8:
                             storage = tensor.untyped_storage()
-                            watch.numpy_views[found[0]] = (found[1], (storage, _bytes_of(storage)))
+                            watch.numpy_views[found[0]] = (found[1], storage, _snapshot(storage))
                 return original(tensor, *args, **kwargs)
 
             return export
@@ -620,10 +631,9 @@ class TorchWork:
 
         import torch.utils.dlpack
 
-        numpy_of = torch.Tensor.numpy
         patched = []
         for owner, attr, wrap in (
-            (torch.Tensor, "numpy", exporting),
+            (torch.Tensor, "numpy", functools.partial(exporting, views=True)),
             (torch.Tensor, "tolist", exporting),
             (torch.Tensor, "item", exporting),
             (torch, "from_numpy", importing),

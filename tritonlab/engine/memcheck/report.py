@@ -1270,25 +1270,16 @@ def _oob_from_dict(d: dict) -> OutOfBounds:
 def _launch_argument(file: str | None, line: int | None, kernel: str, name: str) -> tuple[int, str] | None:
     """(line, source text) of what the launch of `kernel` around `line` passes for its parameter `name`
     (positionally or by keyword), read from the learner's file; None when it cannot be read."""
-    import ast
-
-    if not file or not line:
-        return None
-    try:
-        with open(file, encoding="utf-8") as handle:
-            tree = ast.parse(handle.read())
-    except (OSError, SyntaxError, ValueError):
+    tree = _parsed_file(file) if file and line else None
+    if tree is None or line is None:
         return None
     fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == kernel), None)
     params = [a.arg for a in fn.args.args] if fn is not None else []
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and node.lineno <= line <= (node.end_lineno or node.lineno)):
+        if not (isinstance(node, ast.Call) and _spans_line(node, line)):
             continue
-        func = node.func.value if isinstance(node.func, ast.Subscript) else node.func
-        called = (
-            func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-        )
-        if called != kernel:
+        func = node.func.value if isinstance(node.func, ast.Subscript) else node.func  # kernel[grid](...)
+        if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) != kernel:
             continue
         arg = next((k.value for k in node.keywords if k.arg == name), None)
         if arg is None and name in params and params.index(name) < len(node.args):

@@ -38,11 +38,6 @@ def _num(v) -> str:
     return str(v)
 
 
-def _facts(value) -> dict:
-    """A tensor's shape, dtype, device and (when not contiguous) strides; {"repr": …} for anything else."""
-    return tensor_facts(value)
-
-
 def program_map(t: torch.Tensor, width: int = 64) -> list[str]:
     """One character per element: the program id that wrote it (0-9, a-z, A-Z), '?' when unwritten."""
     digits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -82,7 +77,7 @@ def handle(args: dict, ctx) -> dict:
         {
             "name": name,
             "describe": describe(value),
-            **_facts(value),
+            **tensor_facts(value),
             "values": _show(value) if isinstance(value, torch.Tensor) else None,
         }
         for name, value in inputs.items()
@@ -107,7 +102,7 @@ def handle(args: dict, ctx) -> dict:
         }
     if exercise.verify.output.startswith("inplace:"):
         got = inputs[exercise.verify.output.split(":", 1)[1]]
-    result["returned"] = {"describe": describe(got), **_facts(got)}
+    result["returned"] = {"describe": describe(got), **tensor_facts(got)}
     if isinstance(got, torch.Tensor):
         if spec and spec.show == "program-map":
             result["program_map"] = program_map(got)

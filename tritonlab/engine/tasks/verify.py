@@ -407,6 +407,13 @@ def _gpu_scale_case(exercise, backend: str) -> dict | None:
     return {"params": dict(params), "dtype": dtype}
 
 
+def _describe_inputs(case: dict, inputs: dict) -> None:
+    """A case's inputs as English text (`inputs`, what `--json` has always carried) and as facts the UI words
+    in the learner's language (`input_facts`, present.tensors)."""
+    case["inputs"] = {k: describe(v) for k, v in inputs.items()}
+    case["input_facts"] = {k: input_facts(v) for k, v in inputs.items()}
+
+
 def _loop_block(meta: dict, name: str) -> tuple[str, int] | None:
     """(name, value) of the contract's streaming block in one launch's tile sizes: the block called `name`, or
     where the kernel calls it otherwise (BLOCK_KV for BLOCK_N) its widest BLOCK_* size — a tile that covers
@@ -414,8 +421,11 @@ def _loop_block(meta: dict, name: str) -> tuple[str, int] | None:
     value = meta.get(name)
     if isinstance(value, int) and not isinstance(value, bool):
         return name, value
-    sized = [(k, v) for k, v in meta.items() if str(k).startswith("BLOCK") and isinstance(v, int)]
-    sized = [(k, v) for k, v in sized if not isinstance(v, bool)]
+    sized = [
+        (k, v)
+        for k, v in meta.items()
+        if str(k).startswith("BLOCK") and isinstance(v, int) and not isinstance(v, bool)
+    ]
     return max(sized, key=lambda kv: kv[1]) if sized else None
 
 
@@ -915,10 +925,7 @@ def judge_plan_case(
         "atol": atol,
         "rtol": rtol,
     }
-    case["inputs"] = {k: describe(v) for k, v in inputs.items()}
-    case["input_facts"] = {
-        k: input_facts(v) for k, v in inputs.items()
-    }  # the UI words them (present.tensors)
+    _describe_inputs(case, inputs)
     diagnoses = case["diagnoses"]
     launches = [_launch_record(x) for x in facts.get("launches") or [] if isinstance(x, dict)]
     case["launches"] = [{k: launch.get(k) for k in ("kernel", "file", "grid")} for launch in launches]
@@ -1199,10 +1206,7 @@ def judge_case(
         "atol": atol,
         "rtol": rtol,
     }
-    case["inputs"] = {k: describe(v) for k, v in inputs.items()}
-    case["input_facts"] = {
-        k: input_facts(v) for k, v in inputs.items()
-    }  # the UI words them (present.tensors)
+    _describe_inputs(case, inputs)
     diagnoses = case["diagnoses"]
     notes = [
         n for n in facts.get("notes") or [] if isinstance(n, dict) and n.get("kind") in contracts.NOTE_KINDS
@@ -2060,25 +2064,32 @@ def _local_index_compared(path: str) -> dict | None:
 
 #: facts a case pattern wrote on a diagnosis, dropped when a source rule names the cause in its place
 _PATTERN_FACTS = {"loop-steps": ("param", "block"), "variant-only": ("variant",)}
+#: the same for the generic cause of an inf/NaN diagnosis (a rule open to those: `nan=True`)
+_NAN_FACTS = {"nan-reduction": ("subtracts_max", "tiles")}
 
 
-def _open_to_source_rule(cases: list) -> tuple[dict, dict] | tuple[None, None]:
-    """(first failing plain case, its first diagnosis) when that diagnosis is a mismatch that nothing more
-    specific than a case pattern (`loop-steps`, `variant-only`) explained; the pattern's facts are left for
-    `_name_cause` to drop. (None, None) otherwise."""
+def _open_to_source_rule(cases: list, nan: bool = False) -> tuple[dict, dict] | tuple[None, None]:
+    """(first failing plain case, its first diagnosis) when that diagnosis is a mismatch (with `nan`, or an
+    inf/NaN) that nothing more specific than a case pattern (`loop-steps`, `variant-only`) or the generic
+    `nan-reduction` explained; their facts are left for `_name_cause` to drop. (None, None) otherwise."""
     bad = next(
         (c for c in cases if c.get("kind") is None and not c.get("passed") and c.get("diagnoses")), None
     )
     if bad is None:
         return None, None
     diag = bad["diagnoses"][0]
-    if diag.get("kind") != "mismatch" or diag.get("cause") not in (None, "all-wrong", *_PATTERN_FACTS):
+    kinds: tuple[str, ...] = ("mismatch",)
+    causes: tuple[str | None, ...] = (None, "all-wrong", *_PATTERN_FACTS)
+    if nan:
+        kinds, causes = (*kinds, "nan"), (*causes, *_NAN_FACTS)
+    if diag.get("kind") not in kinds or diag.get("cause") not in causes:
         return None, None
     return bad, diag
 
 
 def _name_cause(diag: dict, cause: str, facts: dict, message: str) -> None:
-    for key in _PATTERN_FACTS.get(diag.get("cause") or "", ()):
+    old = diag.get("cause") or ""
+    for key in (*_PATTERN_FACTS.get(old, ()), *_NAN_FACTS.get(old, ())):
         diag.pop(key, None)
     diag.update(facts, cause=cause)
     diag["message"] = f"{_head(diag)}: {message}"
@@ -2098,10 +2109,7 @@ def _rescaled_after_add(path: str) -> dict | None:
 
     def exp_call(n: ast.AST) -> bool:
         func = n.func if isinstance(n, ast.Call) else None
-        name = (
-            func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-        )
-        return name in _EXP_NAMES
+        return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) in _EXP_NAMES
 
     for loop in ast.walk(tree):
         if not isinstance(loop, (ast.For, ast.While)):
@@ -2133,19 +2141,10 @@ def _rescaled_after_add(path: str) -> dict | None:
 def _rescale_after_add_cause(cases: list, learner_file: str) -> None:
     """The first failing case's wrong or non-finite values, when no more specific cause named them and the
     file rescales a running sum after adding the chunk (`_rescaled_after_add`): cause `rescale-after-add`."""
-    bad = next(
-        (c for c in cases if c.get("kind") is None and not c.get("passed") and c.get("diagnoses")), None
-    )
-    diag = bad["diagnoses"][0] if bad is not None else None
-    if diag is None or diag.get("kind") not in ("mismatch", "nan"):
+    _, diag = _open_to_source_rule(cases, nan=True)
+    found = _rescaled_after_add(learner_file) if diag is not None else None
+    if diag is None or found is None:
         return
-    if diag.get("cause") not in (None, "all-wrong", "nan-reduction", *_PATTERN_FACTS):
-        return
-    found = _rescaled_after_add(learner_file)
-    if found is None:
-        return
-    for key in ("subtracts_max", "tiles"):
-        diag.pop(key, None)
     _name_cause(
         diag,
         "rescale-after-add",

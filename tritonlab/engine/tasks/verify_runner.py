@@ -381,9 +381,7 @@ def _change_every_value(t: torch.Tensor) -> None:
         return
     if t.dtype == torch.bool:
         t.logical_not_()
-    elif t.is_complex():
-        t.copy_(torch.where(t == 1, 2, 1).to(t.dtype))
-    else:
+    else:  # complex too
         one = torch.ones((), dtype=t.dtype, device=t.device)
         t.copy_(torch.where(t == one, one + one, one))
 
@@ -727,14 +725,10 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     ):
         facts["torch_work"] = work.excused
     copied = watch.copied(written, inputs)
-    beside = copied.pop("launch", None) if copied is not None else None
-    if beside is not None and (
-        "torch_work" in facts  # the same story, told with torch's line
-        or not _copy_reached(
-            loaded, case, backend, values, got, lab, kwargs, (beside, str((copied or {}).get("argument")))
-        )
-    ):
-        copied = None  # handed beside the inputs as a reference to check against (t37): the output stays
+    if copied is not None and "launch" in copied:  # handed beside the inputs: a reference to check against
+        at = (copied.pop("launch"), str(copied["argument"]))  # (t37) unless the output moves with it;
+        if "torch_work" in facts or not _copy_reached(loaded, case, backend, values, got, lab, kwargs, at):
+            copied = None  # torch-work tells the same story with torch's line
     if copied is not None:
         facts["provenance"]["copied"] = copied
     if work.device_found:  # a kernel was given a buffer allocated with no device= (the CPU on a GPU box)
