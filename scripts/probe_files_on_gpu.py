@@ -34,6 +34,17 @@ FOLDERS = {
     "test_probe_round6_01_03.py": "probe_round6_01_03",
     "test_probe_round6_05_10.py": "probe_round6_05_10",
     "test_probe_round6_11_14.py": "probe_round6_11_14",
+    "test_probe_round7_01_07_13.py": "probe_round7_01_07_13",
+    "test_probe_round7_08_10.py": "probe_round7_08_10",
+    "test_probe_round7_11_14.py": "probe_round7_11_14",
+    "test_probe_round8_01_07.py": "probe_round8_01_07",
+    "test_probe_round8_08_10.py": "probe_round8_08_10",
+    "test_probe_round8_11_14.py": "probe_round8_11_14",
+    "test_probe_round9_01_10.py": "probe_round9_01_10",
+    "test_probe_round9_11_14.py": "probe_round9_11_14",
+    "test_probe_round10.py": "probe_round10",
+    "test_probe_round11.py": "probe_round11",
+    "test_probe_round12.py": "probe_round12",
 }
 
 
@@ -88,6 +99,9 @@ def main() -> int:
     )
     parser.add_argument("--no-audit", action="store_true", help="the worker's verdict, without the audit")
     parser.add_argument("--files-from", help="a text file of probe file names, one per line")
+    parser.add_argument(
+        "--folders", nargs="*", help="only the probe files in these folders (e.g. probe_round12)"
+    )
     opts = parser.parse_args()
     index, count = (int(x) for x in opts.shard.split("/"))
     if opts.files_from:
@@ -95,7 +109,9 @@ def main() -> int:
     files = [
         (ex, p)
         for ex, p in probe_files()
-        if (not opts.only or f"_{opts.only}_" in p.name) and (not opts.files or p.name in opts.files)
+        if (not opts.only or f"_{opts.only}_" in p.name)
+        and (not opts.files or p.name in opts.files)
+        and (not opts.folders or p.parent.name in opts.folders)
     ][index::count]
     client = WorkerClient(backend=opts.backend) if opts.no_audit else Lab(opts.backend)
     rows, surprises = [], 0
@@ -139,12 +155,14 @@ def main() -> int:
                     "surprise": surprise,
                     "seconds": round(seconds, 2),
                     "reason": str(reason)[:400],
+                    "kind": (result.get("error") or first or {}).get("kind"),
+                    "cause": (first or {}).get("cause"),
                 }
             )
             mark = "SURPRISE" if surprise else "platform" if platform_right else "ok"
             print(
                 f"{mark:8} {rows[-1]['file']:62} {exercise:26} {passed!s:5} {seconds:5.1f}s "
-                f"{str(reason)[:90] if surprise else ''}",
+                f"{rows[-1]['kind'] or ''}/{rows[-1]['cause'] or ''} {str(reason)[:90] if surprise else ''}",
                 flush=True,
             )
     finally:

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Twenty-fourth session: the twenty-third session's verify changes on a GPU, beside the gpu-marked tests
+# outside tests/gpu. All parts of one call run side by side and stop (SIGINT) before LIMIT seconds; one archive:
+# $OUT/s24-PART.tgz.
+#   bash scripts/gpu_s24.sh n   probe round 12 through Lab.verify on the GPU (copy kernels beside inputs judged by a
+#                               second run, numpy/dlpack routes, kernel_grads, _loop_block, rescale-after-add,
+#                               max-dropped, the strided-gap launch argument), `tritonlab check 12 14` on the GPU
+#                               (kernel_grads in every backward solution and starter), the broken-corpus mask quote and
+#                               contract tests, and every other gpu-marked test outside tests/gpu (-n 4)
+#   bash scripts/gpu_s24.sh p   issue 15/17/18 timings: scripts/perf_kernels.py (matmul, fused), perf_lesson_13.py,
+#                               scripts/rms_backward_autograd.py
+set -uo pipefail
+export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD
+part=${1:-n}; LIMIT=${LIMIT:-480}
+OUT=${OUT:-/tmp/s24-out}; W=/tmp/s24-work; rm -rf $W; mkdir -p $W $OUT
+{ date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  python3 -c "import sys,torch,triton,numpy;print(sys.version.split()[0],torch.__version__,triton.__version__,numpy.__version__)"; } > $W/versions.txt
+cat $W/versions.txt
+if [ "$part" = n ]; then
+  SECONDS=0
+  for s in 0 1; do
+    ( TRITONLAB_HOME=$W/home-probe$s timeout -s INT $LIMIT python3 scripts/probe_files_on_gpu.py --backend gpu \
+        --folders probe_round12 --shard $s/2 --json $W/probe12-$s.json > $W/probe12-$s.log 2>&1
+      echo "probe12 shard $s rc=$? ${SECONDS}s" > $W/probe12-$s.rc ) &
+  done
+  ( TRITONLAB_HOME=$W/home-check timeout -s INT $LIMIT python3 -m tritonlab check 12 14 --backend gpu --json \
+      > $W/check-12-14.json 2> $W/check-12-14.err; echo "check 12 14 rc=$? ${SECONDS}s" > $W/check.rc ) &
+  ( TRITONLAB_HOME=$W/home-corpus timeout -s INT $LIMIT python3 -m pytest -p no:cacheprovider -rfEs -q \
+      tests/integration/test_broken_corpus.py -k "add_mask_le_quotes or contract_break" > $W/pytest-corpus.log 2>&1
+    echo "corpus rc=$? ${SECONDS}s: $(tail -1 $W/pytest-corpus.log)" > $W/corpus.rc ) &
+  TRITONLAB_HOME=$W/home-marked timeout -s INT $LIMIT python3 -m pytest -p no:cacheprovider -rfEs -q -n 4 -m gpu tests \
+    --ignore=tests/gpu --ignore=tests/functional > $W/pytest-marked.log 2>&1
+  echo "pytest marked rc=$? ${SECONDS}s: $(tail -1 $W/pytest-marked.log)"
+  grep -E "^(FAILED|ERROR) " $W/pytest-marked.log | head -25
+  wait
+  cat $W/*.rc
+  grep -hE "^(FAILED|ERROR) " $W/pytest-corpus.log | head
+  cat $W/probe12-*.log | grep -v "^ok " | head -40
+  grep -h "^ok " $W/probe12-*.log | awk '{print $2, $4, $6, $7}'
+  python3 - $W/check-12-14.json <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("check: no json:", e); sys.exit()
+bad = [r for r in d["runs"] if not r.get("skipped") and r["passed"] != (r["which"] == "solution")]
+print("check 12 14:", len(d["runs"]), "runs,", len(bad), "wrong")
+for r in bad:
+    print("  WRONG", r["exercise"], r["which"], r["passed"], str(r.get("kind") or r.get("summary") or "")[:200])
+PY
+fi
+if [ "$part" = p ]; then
+  timeout -s INT 200 python3 scripts/perf_kernels.py --only matmul fused > $W/perf-matmul-fused.log 2>&1
+  echo "perf_kernels rc=$?"; grep -iE "3000|1024|ratio" $W/perf-matmul-fused.log | head -30
+  timeout -s INT 150 python3 scripts/perf_lesson_13.py --json $W/lesson13.json > $W/lesson13.log 2>&1
+  echo "perf_lesson_13 rc=$?"; grep -E "4096|8192" $W/lesson13.log | head -20
+fi
+tar czf $OUT/s24-$part.tgz -C $W . && echo "archive s24-$part.tgz"
