@@ -375,7 +375,9 @@ def test_contract_break_is_named_and_a_different_correct_solution_passes(worker,
         for d in c["diagnoses"]
         if d.get("kind") == kind
     ]
-    if facts and result.get("backend") == "gpu" and kind == "grid-size":  # the GPU's own sizes: one too many
-        assert any(d.get("launched") == d.get("expected", 0) + 1 for d in found), found[:3]
+    if facts and result.get("backend") == "gpu" and kind == "grid-size":
+        # the GPU's own sizes: one program too many, or (floor division) one too few, as on the interpreter
+        step = 1 if facts["launched"] > facts["expected"] else -1
+        assert any(d.get("launched") == d.get("expected", 0) + step for d in found), found[:3]
     elif facts:  # on a GPU a guard hit carries the interpreter replay's `detail` (its mask, its pointer)
         assert any(all(d.get(k) == v for k, v in facts.items()) for d in found), (facts, found[:3])

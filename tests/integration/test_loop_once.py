@@ -131,3 +131,58 @@ def test_on_a_gpu_the_case_reports_its_widest_launch_under_a_loop_contract():
     cases[1]["params"] = {"V": 128256}
     _loop_once(cases, _Loop, "learner.py", "gpu", None, None)
     assert not cases[1]["passed"] and cases[1]["diagnoses"][0]["block_value"] == 131072
+
+
+def test_on_a_gpu_the_launch_only_call_judges_before_any_case_runs():
+    """Probe rounds 11 and 12 on the H100: a whole-row block (BLOCK_V = 131072, BLOCK_KV = 8192) made the GPU
+    case run out the verify's time, a timeout instead of `loop-once`. The GPU runner now calls the wrapper
+    once at the largest size with launches recorded and not compiled, and stops there when one block covers
+    the whole dimension: no case ran, and the judge names loop-once from those launches alone."""
+    dry = {"params": {"S": 4099, "D": 64}, "dtype": "float16"}
+    facts = {
+        "launches": [{"file": "learner.py", "kernel": "attn", "meta": {"BLOCK_M": 64, "BLOCK_KV": 8192}}]
+    }
+    cases: list = []
+    _loop_once(cases, _Exercise, "learner.py", "gpu", dry, dict(facts, stopped="loop-once"))
+    (case,) = cases
+    diag = case["diagnoses"][0]
+    assert case["kind"] == "gpu-scale" and not case["passed"]
+    assert (diag["kind"], diag["block"], diag["block_value"], diag["launched_only"]) == (
+        "loop-once",
+        "BLOCK_KV",
+        8192,
+        True,
+    )
+    streamed = {
+        "launches": [{"file": "learner.py", "kernel": "attn", "meta": {"BLOCK_M": 64, "BLOCK_N": 64}}]
+    }
+    ran = [_gpu_case(16, 16), _gpu_case(4099, 64)]
+    _loop_once(ran, _Exercise, "learner.py", "gpu", dry, streamed)  # a fixed tile: nothing to say
+    assert all(c["passed"] and not c["diagnoses"] for c in ran)
+    other = {"launches": [{"file": "lab.py", "kernel": "x", "meta": {"BLOCK_N": 8192}}]}
+    _loop_once(cases := [], _Exercise, "learner.py", "gpu", dry, other)  # not the learner's launch
+    assert cases == []
+
+
+def test_launch_only_records_a_compiled_launch_without_compiling_it():
+    """The GPU half of `memcheck.launch_only`: JITFunction.run is stubbed, so a kernel whose block would take
+    minutes to compile is recorded (its BLOCK meta) and never reaches the compiler; outside, run is back."""
+    import torch
+    import triton
+    import triton.language as tl
+    from triton.runtime.jit import JITFunction
+
+    from tritonlab.engine import memcheck
+
+    def whole_row(x_ptr, n, BLOCK: tl.constexpr):
+        tl.store(x_ptr + tl.arange(0, BLOCK), tl.zeros([BLOCK], tl.float32), mask=tl.arange(0, BLOCK) < n)
+
+    kernel = JITFunction(whole_row)
+    before = JITFunction.run
+    x = torch.empty(8)
+    with memcheck.track_launches() as launches, memcheck.launch_only():
+        compiled = kernel[(triton.cdiv(8, 4),)](x, 8, BLOCK=1 << 17)
+    assert compiled is None  # a launch that ran would return its CompiledKernel (and, here, need a GPU)
+    assert JITFunction.run is before
+    (launch,) = launches
+    assert launch["meta"] == {"BLOCK": 1 << 17} and launch["grid"] == [2, 1, 1]

@@ -5,12 +5,15 @@ a command the app has no place to type."""
 
 from __future__ import annotations
 
+import pytest
 from rich.console import Console
 
-from tritonlab.app.widgets.bench_panel import report_blocks
-from tritonlab.present.bench import lines
-from tritonlab.present.cli import print_bench
-from tritonlab.present.diagnoses import describe
+pytest.importorskip("textual")  # the GPU image has no textual: the app's half of this test needs it
+
+from tritonlab.app.widgets.bench_panel import report_blocks  # noqa: E402
+from tritonlab.present.bench import lines  # noqa: E402
+from tritonlab.present.cli import print_bench  # noqa: E402
+from tritonlab.present.diagnoses import describe  # noqa: E402
 
 UNWRITTEN = {"kind": "unwritten", "count": 96, "ranges": [[1, 96]], "numel": 97, "runs": 1, "message": "…"}
 REFUSED = {

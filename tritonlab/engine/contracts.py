@@ -18,6 +18,7 @@ import re
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 #: What the judge accepts from a runner's contract facts and notes (anything else is dropped, never trusted).
 FACT_KINDS = frozenset(
@@ -1471,3 +1472,50 @@ def is_real_interrupt(exc: BaseException) -> bool:
         return True
     text = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno).strip()
     return not text.startswith("raise")
+
+
+# ---- contract `loop = [param, block]`: does the block cover the whole streamed dimension? ------------------
+
+#: below this many elements of the loop's dimension a single block is a sane choice (a short row)
+LOOP_ONCE_MIN = 1024
+
+
+def loop_block(meta: dict, name: str) -> tuple[str, int] | None:
+    """(name, value) of the contract's streaming block in one launch's tile sizes: the block called `name`, or
+    where the kernel calls it otherwise (BLOCK_KV for BLOCK_N) its widest BLOCK_* size — a tile that covers
+    the whole dimension under another name still loops once (probe round 12)."""
+    value = meta.get(name)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return name, value
+    sized = [
+        (k, v)
+        for k, v in meta.items()
+        if str(k).startswith("BLOCK") and isinstance(v, int) and not isinstance(v, bool)
+    ]
+    return max(sized, key=lambda kv: kv[1]) if sized else None
+
+
+def widest_loop_launch(
+    launches: list, block: str, learner_file: str, same_file
+) -> tuple[int, str, Any] | None:
+    """(block value, block name, kernel) of the widest of the learner's launches (a small first kernel, a
+    warm-up or a max pass, must not hide the main one), from launch records {file, kernel, meta}."""
+    blocks = [
+        (named[1], named[0], launch.get("kernel"))
+        for launch in launches or []
+        if isinstance(launch, dict) and same_file(launch.get("file"), learner_file)
+        for named in [loop_block(launch.get("meta") or {}, block)]
+        if named is not None
+    ]
+    return max(blocks, key=lambda b: b[0]) if blocks else None
+
+
+def loops_once(value, block_value) -> bool:
+    """One block of `block_value` covers all `value` elements of a dimension long enough to stream."""
+    return (
+        isinstance(value, int)
+        and isinstance(block_value, int)
+        and value >= LOOP_ONCE_MIN
+        and block_value > 0
+        and -(-value // block_value) <= 1
+    )

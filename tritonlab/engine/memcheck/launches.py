@@ -198,21 +198,33 @@ def unrecorded() -> Iterator[None]:
 
 @contextlib.contextmanager
 def launch_only() -> Iterator[None]:
-    """Interpreter launches inside are recorded and not run: the wrapper's choices (grid, BLOCK
-    meta-parameters) at a size the interpreter cannot run in time (verify's launch-only call at a GPU case's
-    size). Enter it inside track_launches, whose sinks receive the records."""
-    from triton.runtime import interpreter
+    """Launches inside are recorded and not run, interpreted or compiled (nor even compiled): the wrapper's
+    choices (grid, BLOCK meta-parameters) at a size the interpreter cannot run in time, or whose block a GPU
+    may not finish compiling in time (verify's launch-only call at a GPU case's size). Enter it inside
+    track_launches, whose sinks receive the records."""
+    from triton.runtime.jit import JITFunction
 
     def call(executor, *args, **kwargs):
         if not kwargs.get("warmup", False):
             _record_launch(executor.fn, executor.grid, args, kwargs)
 
-    saved = interpreter.GridExecutor.__dict__["__call__"]
-    interpreter.GridExecutor.__call__ = call
+    def run(self, *args, grid, warmup, **kwargs):
+        if not warmup:
+            _record_launch(self, grid, args, kwargs)
+        return None
+
+    patches = _Patches()
+    try:
+        from triton.runtime import interpreter
+
+        patches.set(interpreter.GridExecutor, "__call__", call)
+    except (ImportError, AttributeError):  # pragma: no cover - a Triton without the interpreter
+        pass
+    patches.set(JITFunction, "run", run)
     try:
         yield
     finally:
-        interpreter.GridExecutor.__call__ = saved
+        patches.restore()
 
 
 @contextlib.contextmanager

@@ -260,7 +260,7 @@ def handle(args: dict, ctx) -> dict:
         "address_space_extra": max((_far_rows_bytes(exercise, *case) for case in cases), default=0),
     }
     dry = None if args.get("cases") else _gpu_scale_case(exercise, backend)
-    if dry is not None:  # the interpreter cannot run the GPU's sizes: the wrapper's launches there, not run
+    if dry is not None:  # the wrapper's launches at the GPU's largest size, recorded, not run
         job["dry"] = dry
     opener = cuda_ipc.Opener(device) if job["ipc"] else None
     names = [exercise_env.case_name(p, d, s, k) for p, d, s, k in cases]
@@ -354,10 +354,11 @@ def handle(args: dict, ctx) -> dict:
                 result["cases"].append(
                     judge_reject(reject, by_reject.get(index), str(path), exercise.refuse_with)
                 )
-    if not result["error"] and len(result["cases"]) < total:
+    dry_facts = next((m for m in messages if m.get("type") == "dry"), None)
+    stopped_by_dry = isinstance(dry_facts, dict) and bool(dry_facts.get("stopped"))  # GPU: before the cases
+    if not result["error"] and len(result["cases"]) < total and not stopped_by_dry:
         result["error"] = error("crash", "the runner stopped before every case was run")
     if not result["error"]:
-        dry_facts = next((m for m in messages if m.get("type") == "dry"), None)
         if isinstance(dry_facts, dict) and isinstance(dry_facts.get("error"), dict):
             result["error"] = _error_dict(dry_facts["error"])  # the lab's code was rewritten: no verdict
         else:
@@ -392,11 +393,12 @@ def handle(args: dict, ctx) -> dict:
 
 
 def _gpu_scale_case(exercise, backend: str) -> dict | None:
-    """For an interpreter verify of an exercise with a `loop = [param, block]` contract: the GPU case with the
-    largest `param` (the smallest such by input bytes), whose launches the runner records without running
-    them (`run_dry`); None otherwise."""
+    """For a verify of an exercise with a `loop = [param, block]` contract: the GPU case with the largest
+    `param` (the smallest such by input bytes), whose launches the runner records without running them
+    (`run_dry`): after the cases on the interpreter (which cannot run that size), before them on a GPU (a
+    block that covers the whole dimension may not finish compiling in the verify's time). None otherwise."""
     loop = (exercise.verify.contracts or {}).get("loop") or []
-    if backend != "interpreter" or len(loop) != 2:
+    if backend not in ("interpreter", "gpu") or len(loop) != 2:
         return None
     dtype = exercise.verify.dtypes[0]
     sized = [p for p in exercise.verify.gpu or [] if isinstance(p.get(loop[0]), int)]
@@ -414,21 +416,6 @@ def _describe_inputs(case: dict, inputs: dict) -> None:
     case["input_facts"] = {k: input_facts(v) for k, v in inputs.items()}
 
 
-def _loop_block(meta: dict, name: str) -> tuple[str, int] | None:
-    """(name, value) of the contract's streaming block in one launch's tile sizes: the block called `name`, or
-    where the kernel calls it otherwise (BLOCK_KV for BLOCK_N) its widest BLOCK_* size — a tile that covers
-    the whole dimension under another name still loops once (probe round 12)."""
-    value = meta.get(name)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return name, value
-    sized = [
-        (k, v)
-        for k, v in meta.items()
-        if str(k).startswith("BLOCK") and isinstance(v, int) and not isinstance(v, bool)
-    ]
-    return max(sized, key=lambda kv: kv[1]) if sized else None
-
-
 def _case_blocks(exercise, mine: list) -> dict | None:
     """The tile sizes a case reports (`meta`): the first learner launch's, or under a `loop = [param, block]`
     contract the launch with the widest `block` — a small first kernel (a warm-up, a max pass) must not hide
@@ -436,14 +423,10 @@ def _case_blocks(exercise, mine: list) -> dict | None:
     metas = [launch["meta"] for launch in mine if launch.get("meta")]
     loop = (exercise.verify.contracts or {}).get("loop") or []
     if len(loop) == 2:
-        wide = [(m, found[1]) for m in metas for found in [_loop_block(m, str(loop[1]))] if found]
+        wide = [(m, found[1]) for m in metas for found in [contracts.loop_block(m, str(loop[1]))] if found]
         if wide:
             return max(wide, key=lambda mv: mv[1])[0]
     return metas[0] if metas else None
-
-
-#: below this many elements of the loop's dimension a single block is a sane choice (a short row)
-LOOP_ONCE_MIN = 1024
 
 
 def _loop_once(
@@ -452,41 +435,34 @@ def _loop_once(
     """Contract `loop = [param, block]`: the lesson streams `param` through blocks of `block`. A wrapper that
     sizes the block to cover the whole of `param` (BLOCK_N = next_power_of_2(S)) loops once: right on every
     small case, and at the GPU's sizes one program would hold the whole row (S = 4099 keys: a 64 x 8192 score
-    tile). Judged at the largest GPU size: on a GPU from that case's widest launch (`_case_blocks`), on the
-    interpreter from the launch-only call (`dry`). A failing case of kind `gpu-scale` with diagnosis
-    `loop-once`."""
+    tile). Judged at the largest GPU size from the launch-only call (`dry`): on the interpreter because it
+    cannot run that size, on a GPU because such a case may not finish compiling in the verify's time (a
+    131,072-wide block); where it did run on a GPU, from that case's widest launch (`_case_blocks`) as well.
+    A failing case of kind `gpu-scale` with diagnosis `loop-once`."""
     loop = (exercise.verify.contracts or {}).get("loop") or []
     if len(loop) != 2:
         return
     param, block = str(loop[0]), str(loop[1])
-    found = None
-    if backend == "gpu":
+    found: tuple | None = None
+    if dry is not None and isinstance(dry_facts, dict):  # launches recorded before a raise count too (a
+        # wrapper that checks the output it never got, `isfinite(out).all()`, raises after its launch)
+        widest = contracts.widest_loop_launch(dry_facts.get("launches") or [], block, learner_file, same_file)
+        if widest is not None and contracts.loops_once(dry["params"].get(param), widest[0]):
+            got, name, kernel = widest
+            found = (dry["params"], dry["dtype"], dry["params"].get(param), got, kernel, name)
+    if found is None and backend == "gpu":
         sized = [
             c for c in cases if c.get("kind") is None and isinstance((c.get("params") or {}).get(param), int)
         ]
         if sized:
             top = max(sized, key=lambda c: c["params"][param])
-            named = _loop_block(top.get("meta") or {}, block)
+            named = contracts.loop_block(top.get("meta") or {}, block)
             if named is not None:
-                block = named[0]
-                found = (top["params"], top.get("dtype"), top["params"][param], named[1], None)
-    elif dry is not None and isinstance(dry_facts, dict):  # launches recorded before a raise count too (a
-        # wrapper that checks the output it never got, `isfinite(out).all()`, raises after its launch)
-        value = dry["params"].get(param)
-        blocks = [  # the widest of the learner's launches: a small first kernel must not hide the main one
-            (named[1], named[0], launch.get("kernel"))
-            for launch in dry_facts.get("launches") or []
-            if isinstance(launch, dict) and same_file(launch.get("file"), learner_file)
-            for named in [_loop_block(launch.get("meta") or {}, block)]
-            if named is not None
-        ]
-        if blocks:
-            got, block, kernel = max(blocks, key=lambda b: b[0])
-            found = (dry["params"], dry["dtype"], value, got, kernel)
+                found = (top["params"], top.get("dtype"), top["params"][param], named[1], None, named[0])
     if found is None:
         return
-    params, dtype, value, got, kernel = found
-    if not isinstance(value, int) or value < LOOP_ONCE_MIN or got <= 0 or -(-value // got) > 1:
+    params, dtype, value, got, kernel, block = found
+    if not contracts.loops_once(value, got):
         return
     name = exercise_env.case_name(params, dtype, 0, {}).split(" · seed")[0]
     diag = {
@@ -496,7 +472,7 @@ def _loop_once(
         "block": block,
         "block_value": got,
         "kernel": kernel,
-        "launched_only": backend != "gpu",
+        "launched_only": not any(c.get("params") == params and c.get("kind") is None for c in cases),
         "message": f"at the GPU's size {param} = {value} your wrapper launches with {block} = {got}: one "
         f"block covers the whole of {param}, so the loop over it runs once and nothing streams — one program "
         f"would hold all {value} of them at once; keep {block} fixed (a tile that fits a program) and let"

@@ -465,6 +465,12 @@ def run(job: dict, backend: str, send) -> None:
     except LearnerError as exc:
         send({"type": "load-error", "error": exc.info})
         return
+    if (
+        isinstance(job.get("dry"), dict)
+        and backend == "gpu"
+        and _dry_stops(loaded, job["dry"], lab_code, send)
+    ):
+        return
     for index, case in enumerate(cases):
         send({"type": "event", "case": index})
         ready = built[index]
@@ -500,6 +506,26 @@ def run(job: dict, backend: str, send) -> None:
         facts = run_dry(loaded, job["dry"], backend)
         rewritten = integrity.changed(lab_code) + exercise_env.take_hooks_left()
         send({"type": "dry", "error": _tampered(rewritten)} if rewritten else dict(facts, type="dry"))
+
+
+def _dry_stops(loaded, dry: dict, lab_code, send) -> bool:
+    """On a GPU, the launch-only call before any case: a wrapper whose block covers the whole of the loop
+    contract's dimension at the GPU's size (one program holding a 131,072-wide row) may not finish compiling
+    in the verify's time, so the cases are not run and the judge names `loop-once` from these launches. True
+    when the runner stops here (that, or the lab's code rewritten during the call)."""
+    from tritonlab.engine import integrity
+
+    facts = run_dry(loaded, dry, "gpu")
+    rewritten = integrity.changed(lab_code) + exercise_env.take_hooks_left()
+    if rewritten:
+        send({"type": "dry", "error": _tampered(rewritten), "stopped": "tampered"})
+        return True
+    param, block = (str(x) for x in (loaded.exercise.verify.contracts or {}).get("loop") or ["", ""])
+    widest = contracts.widest_loop_launch(facts.get("launches") or [], block, loaded.file, same_file)
+    if widest is not None and contracts.loops_once(dry["params"].get(param), widest[0]):
+        facts["stopped"] = "loop-once"
+    send(dict(facts, type="dry"))
+    return bool(facts.get("stopped"))
 
 
 def run_dry(loaded, dry: dict, backend: str) -> dict:
