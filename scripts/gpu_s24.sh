@@ -7,6 +7,9 @@
 #                               max-dropped, the strided-gap launch argument), `tritonlab check 12 14` on the GPU
 #                               (kernel_grads in every backward solution and starter), the broken-corpus mask quote and
 #                               contract tests, and every other gpu-marked test outside tests/gpu (-n 4)
+#   bash scripts/gpu_s24.sh v   the loop contract's launch-only call before the cases on a GPU: the two probes that
+#                               timed out in part n (whole-row blocks), a one-chunk online softmax, `tritonlab check
+#                               11 14` on the GPU, test_loop_once, the corpus test fixed after part n; then part p
 #   bash scripts/gpu_s24.sh p   issue 15/17/18 timings: scripts/perf_kernels.py (matmul, fused), perf_lesson_13.py,
 #                               scripts/rms_backward_autograd.py
 set -uo pipefail
@@ -49,10 +52,55 @@ for r in bad:
     print("  WRONG", r["exercise"], r["which"], r["passed"], str(r.get("kind") or r.get("summary") or "")[:200])
 PY
 fi
+if [ "$part" = v ]; then
+  SECONDS=0
+  ( TRITONLAB_HOME=$W/home-check timeout -s INT 300 python3 -m tritonlab check 11 14 --backend gpu --json \
+      > $W/check-11-14.json 2> $W/check-11-14.err; echo "check 11 14 rc=$? ${SECONDS}s" > $W/check.rc ) &
+  v() {  # label exercise args...: one GPU verify, its verdict and first failing diagnosis
+    local label=$1; shift
+    TRITONLAB_HOME=$W/home timeout 200 python3 -m tritonlab --backend gpu verify "$@" --json > $W/v-$label.json 2> $W/v-$label.err
+    python3 - $W/v-$label.json $label <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    print(f"  {sys.argv[2]:28s} no json: {e}"); sys.exit()
+bad = next((c for c in d.get("cases", []) if not c.get("passed")), None)
+diag = (bad or {}).get("diagnoses", [{}])[0] if bad and bad.get("diagnoses") else {}
+err = (d.get("error") or {}).get("kind")
+print(f"  {sys.argv[2]:28s} passed={d.get('passed')} {d.get('seconds')}s cases={len(d.get('cases', []))} error={err} "
+      f"first={diag.get('kind')}/{diag.get('block')}={diag.get('block_value')} launched_only={diag.get('launched_only')}")
+PY
+  }
+  sed 's/        BLOCK_SIZE = min(triton.next_power_of_2(n_cols), 4096)/        BLOCK_SIZE = triton.next_power_of_2(n_cols)/' \
+    kernels/online_softmax.py > $W/one_chunk.py
+  v ce-small-first-launch 14/cross-entropy --file tests/integration/probe_round11/l14_cross_entropy_fake_whole_row_block_after_small_first_launch.py
+  v attention-block-kv 11/attention --file tests/integration/probe_round12/l11_attention_fake_one_key_block_named_block_kv.py
+  v online-softmax-one-chunk 11/online-softmax --file $W/one_chunk.py
+  v attention-one-key-block 11/attention --file tests/integration/probe_round9_11_14/l11_attention_wrong_whole_sequence_one_key_block.py
+  TRITONLAB_HOME=$W/home-pt timeout -s INT 200 python3 -m pytest -p no:cacheprovider -rfEs -q \
+    tests/integration/test_loop_once.py tests/unit/test_bench_not_timed_words.py \
+    "tests/integration/test_broken_corpus.py::test_contract_break_is_named_and_a_different_correct_solution_passes[grid_floor_starter]" \
+    > $W/pytest-v.log 2>&1
+  echo "pytest v rc=$? ${SECONDS}s: $(tail -1 $W/pytest-v.log)"; grep -E "^(FAILED|ERROR) " $W/pytest-v.log | head
+  wait; cat $W/check.rc
+  python3 - $W/check-11-14.json <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("check: no json:", e); sys.exit()
+bad = [r for r in d["runs"] if not r.get("skipped") and r["passed"] != (r["which"] == "solution")]
+print("check 11 14:", len(d["runs"]), "runs,", len(bad), "wrong;", ", ".join(f"{r['exercise']} {r['which']} {r['seconds']:.0f}s" for r in d["runs"]))
+for r in bad:
+    print("  WRONG", r["exercise"], r["which"], r["passed"], str(r.get("kind") or r.get("summary") or "")[:200])
+PY
+  part=p
+fi
 if [ "$part" = p ]; then
-  timeout -s INT 200 python3 scripts/perf_kernels.py --only matmul fused > $W/perf-matmul-fused.log 2>&1
+  timeout -s INT 150 python3 scripts/perf_kernels.py --only matmul fused > $W/perf-matmul-fused.log 2>&1
   echo "perf_kernels rc=$?"; grep -iE "3000|1024|ratio" $W/perf-matmul-fused.log | head -30
-  timeout -s INT 150 python3 scripts/perf_lesson_13.py --json $W/lesson13.json > $W/lesson13.log 2>&1
+  timeout -s INT 110 python3 scripts/perf_lesson_13.py --json $W/lesson13.json > $W/lesson13.log 2>&1
   echo "perf_lesson_13 rc=$?"; grep -E "4096|8192" $W/lesson13.log | head -20
 fi
 tar czf $OUT/s24-$part.tgz -C $W . && echo "archive s24-$part.tgz"
