@@ -190,7 +190,8 @@ def _progress_printer(opts):
 
 def _ask(opts, op: str, args: dict, lab=None, **extra):
     """One request through the Lab (verify includes the GPU→interpreter fault replay); a refused request is
-    a usage error (exit 2). `lab`: one the caller keeps open (verify's audit follows on it)."""
+    a usage error (exit 2), worded from its facts in the learner's language. `lab`: one the caller keeps open
+    (verify's audit follows on it)."""
     from tritonlab.engine.lab import is_usage_error
 
     with contextlib.nullcontext(lab) if lab is not None else _lab(opts) as lab:
@@ -200,6 +201,13 @@ def _ask(opts, op: str, args: dict, lab=None, **extra):
             if not opts.json and sys.stderr.isatty():
                 sys.stderr.write("\r\033[K")
     if is_usage_error(result):
+        from tritonlab.present.usage import refusal
+
+        if opts.json:  # the refusal's facts (code, values) and the English `message`, for scripts
+            _emit_json(result.to_json())
+        said = refusal(result.error.to_json())
+        if said is not None:
+            raise UsageError(said.en, said.ja)
         raise UsageError(result.error.get("exception") or result.error.message)
     return result
 

@@ -83,6 +83,10 @@ def test_starter_is_not_timed(client):
 def test_exercise_without_bench_is_a_usage_error_before_verify(client):
     result = bench(client, exercise="3/program-map", solution=True)
     assert result["error"]["kind"] == "usage"
+    # facts for the UI to word (test_engine_refusal_words), beside the English message for --json readers
+    assert result["error"]["code"] == "no-bench" and result["error"]["op"] == "bench"
+    assert result["error"]["exercise"] == "03-programming-model/program-map"
+    assert "declares no [exercise.bench]" in result["error"]["message"]
     assert result["verify"] is None
 
 

@@ -73,6 +73,8 @@ def test_broken_kernel_is_a_compile_error_on_its_line(client, tmp_path):
 def test_unknown_arch_is_a_usage_error(client):
     result = ir(client, "ptx", arch="sm_banana")
     assert result["error"]["kind"] == "usage"
+    assert result["error"]["code"] == "arch-format" and result["error"]["arch"] == "sm_banana"
+    assert "expected sm_NN" in result["error"]["message"]
 
 
 @pytest.mark.parametrize(

@@ -135,6 +135,7 @@ class WorkerClient:
                 info.get("message", "the worker did not start"),
                 self.log_tail(),
                 kind=info.get("kind", "crash"),
+                code=info.get("code"),
             )
         self.info = hello["result"]
         return self.info
@@ -191,15 +192,16 @@ class WorkerClient:
         try:
             self._ensure_started()
         except WorkerStartError as exc:
-            return {
-                "error": protocol.error(
-                    exc.kind,
-                    f"the worker could not start: {exc}",
-                    stderr_tail=exc.tail,
-                    cause="start",
-                    exception=str(exc),
-                )
-            }
+            refused = protocol.error(
+                exc.kind,
+                f"the worker could not start: {exc}",
+                stderr_tail=exc.tail,
+                cause="start",
+                exception=str(exc),
+            )
+            if exc.code:  # the worker refused to start ("no-gpu"): the UI words the refusal
+                refused["code"] = exc.code
+            return {"error": refused}
         self._next_id += 1
         rid = self._next_id
         capture = self._dir / f"out-{rid}.txt"
@@ -409,10 +411,13 @@ def _sanitize(value):
 
 
 class WorkerStartError(Exception):
-    def __init__(self, message: str, tail: str = "", kind: str = "crash"):
+    """`code`: the worker's refusal in facts ("no-gpu"), worded by the UI; None for a crash."""
+
+    def __init__(self, message: str, tail: str = "", kind: str = "crash", code: str | None = None):
         super().__init__(message)
         self.tail = tail
         self.kind = kind
+        self.code = code
 
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')

@@ -26,6 +26,13 @@ def catalog(lessons_dir: str | None = None, kernels_dir: str | None = None):
     return _CATALOGS[key]
 
 
+def unknown_ref_facts(exc: KeyError) -> dict:
+    """The facts of the catalog's refusal of a lesson or exercise (`content.loader.UnknownRef`), for an
+    error's `code`/values: the UI words them in the learner's language, not the KeyError's English."""
+    facts = getattr(exc, "facts", None)
+    return {"code": "unknown-ref", **facts} if isinstance(facts, dict) else {}
+
+
 @dataclass
 class Loaded:
     exercise: Exercise
@@ -43,7 +50,7 @@ def load(args: dict, backend: str) -> Loaded:
     try:
         exercise = cat.exercise(args["exercise"])
     except KeyError as exc:
-        raise LearnerError(error("usage", str(exc).strip("'\""))) from None
+        raise LearnerError(error("usage", str(exc).strip("'\""), **unknown_ref_facts(exc))) from None
     if args.get("solution"):
         path = exercise.solution
     elif args.get("file"):

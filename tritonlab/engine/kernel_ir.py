@@ -44,6 +44,18 @@ class Launch:
     configs: int = 0  # how many configs the autotuner has
 
 
+MIN_ARCH = 75  # Triton targets sm_75 and newer
+
+
+class ArchError(ValueError):
+    """A refused --arch. The text is English (as before); `facts` (`code` "arch-format" or "arch-too-old",
+    `arch`, `minimum`) are for the UI to word in the learner's language."""
+
+    def __init__(self, message: str, **facts: Any) -> None:
+        super().__init__(message)
+        self.facts = facts
+
+
 def parse_arch(arch: str | int | None) -> int:
     """'sm_90', 'sm_90a', '90', '9.0', 90 → 90."""
     if arch is None:
@@ -51,11 +63,20 @@ def parse_arch(arch: str | int | None) -> int:
     text = str(arch).strip().lower()
     match = re.fullmatch(r"(?:sm_?|compute_?)?(\d+)(?:\.(\d))?[af]?", text)
     if not match:
-        raise ValueError(f"--arch {arch!r}: expected sm_NN such as sm_80, sm_89, sm_90 or sm_100")
+        raise ArchError(
+            f"--arch {arch!r}: expected sm_NN such as sm_80, sm_89, sm_90 or sm_100",
+            code="arch-format",
+            arch=str(arch),
+        )
     major, minor = match.groups()
     value = int(major) * 10 + int(minor) if minor is not None else int(major)
-    if value < 75:
-        raise ValueError(f"--arch {arch!r}: Triton targets sm_75 and newer")
+    if value < MIN_ARCH:
+        raise ArchError(
+            f"--arch {arch!r}: Triton targets sm_{MIN_ARCH} and newer",
+            code="arch-too-old",
+            arch=str(arch),
+            minimum=f"sm_{MIN_ARCH}",
+        )
     return value
 
 
@@ -337,15 +358,21 @@ def compile_exercise(args: dict, device: str) -> dict:
         "triton": triton.__version__,
     }
     if stage not in STAGES:
-        result["error"] = error("usage", f"unknown stage {stage!r}: choose one of {', '.join(STAGES)}")
+        result["error"] = error(
+            "usage",
+            f"unknown stage {stage!r}: choose one of {', '.join(STAGES)}",
+            code="unknown-stage",
+            stage=str(stage),
+            stages=list(STAGES),
+        )
         return result
     local = local_target() if device == "cuda" else None
     try:
         capability = (
             parse_arch(args["arch"]) if args.get("arch") else (local.arch if local else parse_arch(None))
         )
-    except ValueError as exc:
-        result["error"] = error("usage", str(exc))
+    except ArchError as exc:
+        result["error"] = error("usage", str(exc), **exc.facts)
         return result
     result["arch"] = f"sm_{capability}"
     target = local if local is not None and local.arch == capability else make_target(capability)

@@ -178,7 +178,7 @@ def handle(op: str, args: dict, ctx) -> dict:
     if op not in OPS:
         from tritonlab.engine.protocol import error
 
-        return {"error": error("usage", f"unknown request {op!r}")}
+        return {"error": error("usage", f"unknown request {op!r}", code="unknown-op", op=op)}
     if op in IN_RUNNER and ctx.pool is not None:
         return delegate(op, args, ctx)
     module = __import__(f"tritonlab.engine.tasks.{op}", fromlist=["handle"])
@@ -337,7 +337,7 @@ def main(argv=None) -> int:
     try:
         backend, problem = choose_backend(opts.backend)
         if problem:
-            channel.send({"id": None, "error": {"kind": "usage", "message": problem}})
+            channel.send({"id": None, "error": {"kind": "usage", "message": problem, "code": "no-gpu"}})
             return 2
         from tritonlab.engine.judge import RunnerPool
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from tritonlab.engine.results import Kind
 from tritonlab.present.numbers import dtype, number, shape, span
+from tritonlab.present.usage import refusal
 from tritonlab.present.words import Said
 
 Facts = Mapping[str, Any]
@@ -729,6 +730,9 @@ def _load(f: Facts) -> Said:
 
 @says(Kind.USAGE)
 def _usage(f: Facts) -> Said:
+    worded = refusal(f)  # a refusal with a code (no [exercise.bench], a bad --arch): its own sentence
+    if worded is not None:
+        return worded
     q = verbatim(f["exception"] or f["message"])
     return Said(f"the request was not valid: {q}", f"リクエストが正しくありません: {q}")
 

@@ -78,11 +78,17 @@ def handle(args: dict, ctx) -> dict:
             args["exercise"]
         )
     except KeyError as exc:
-        result["error"] = error("usage", str(exc).strip("'\""))
+        result["error"] = error("usage", str(exc).strip("'\""), **exercise_env.unknown_ref_facts(exc))
         return result
     if exercise.bench is None:
         result["exercise"] = exercise.key
-        result["error"] = error("usage", f"{exercise.key} declares no [exercise.bench]: nothing to time")
+        result["error"] = error(
+            "usage",
+            f"{exercise.key} declares no [exercise.bench]: nothing to time",
+            code="no-bench",
+            exercise=exercise.key,
+            op="bench",
+        )
         return result
     ctx.progress("verify first: a wrong kernel is not timed")
     checked = verify.handle(dict(args), ctx)

@@ -76,7 +76,11 @@ def handle(args: dict, ctx) -> dict:
     spec = exercise.bench
     if spec is None:
         result["error"] = error(
-            "usage", f"{exercise.key} declares no [exercise.bench]: no data to profile on"
+            "usage",
+            f"{exercise.key} declares no [exercise.bench]: no data to profile on",
+            code="no-bench",
+            exercise=exercise.key,
+            op="profile",
         )
         return result
     sizes = spec.sizes if backend == "gpu" else spec.interpreter
@@ -85,7 +89,13 @@ def handle(args: dict, ctx) -> dict:
     try:
         inputs = bench_inputs(exercise, spec, params, loaded.device)
     except Exception as exc:  # noqa: BLE001 - a size the lesson does not support (a wrong --size): say so
-        result["error"] = error("usage", f"cannot make inputs for {size_label(params)}: {exc}")
+        result["error"] = error(
+            "usage",
+            f"cannot make inputs for {size_label(params)}: {exc}",
+            code="bad-size",
+            size=size_label(params),
+            exception=str(exc),
+        )
         return result
     values = list(inputs.values())
     result["timed"] = spec.timed  # "backward": the profiled call is one backward pass, as bench times it
