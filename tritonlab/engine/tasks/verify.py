@@ -311,6 +311,8 @@ def handle(args: dict, ctx) -> dict:
         m["index"]: m for m in messages if m.get("type") == "reject" and isinstance(m.get("index"), int)
     }
     load_error = next((m for m in messages if m.get("type") == "load-error"), None)
+    dry_facts = next((m for m in messages if m.get("type") == "dry"), None)
+    stopped_by_dry = isinstance(dry_facts, dict) and bool(dry_facts.get("stopped"))  # GPU: before the cases
     if load_error is not None:
         result["error"] = _error_dict(load_error.get("error"))
     elif problem is None or problem.get("kind") != "tampered":
@@ -344,7 +346,7 @@ def handle(args: dict, ctx) -> dict:
                 if _raised_by_learner(result["error"], str(path)):  # their own check refused a valid case
                     _rejected_valid(result["error"], str(path))
                 break  # a CUDA fault poisoned the runner's context only: the judge stays
-        if not result["error"]:
+        if not result["error"] and not stopped_by_dry:  # rejects the runner never ran were not accepted
             for index, reject in enumerate(rejects):
                 facts = by_reject.get(index) or {}
                 error_facts = facts.get("error") if isinstance(facts, dict) else None
@@ -354,8 +356,6 @@ def handle(args: dict, ctx) -> dict:
                 result["cases"].append(
                     judge_reject(reject, by_reject.get(index), str(path), exercise.refuse_with)
                 )
-    dry_facts = next((m for m in messages if m.get("type") == "dry"), None)
-    stopped_by_dry = isinstance(dry_facts, dict) and bool(dry_facts.get("stopped"))  # GPU: before the cases
     if not result["error"] and len(result["cases"]) < total and not stopped_by_dry:
         result["error"] = error("crash", "the runner stopped before every case was run")
     if not result["error"]:
