@@ -10,6 +10,8 @@
 #   bash scripts/gpu_s24.sh v   the loop contract's launch-only call before the cases on a GPU: the two probes that
 #                               timed out in part n (whole-row blocks), a one-chunk online softmax, `tritonlab check
 #                               11 14` on the GPU, test_loop_once, the corpus test fixed after part n; then part p
+#   bash scripts/gpu_s24.sh g   tests/gpu/test_loop_once_gpu.py (after the reject fix), beside tests/gpu's lesson 11-14
+#                               modules
 #   bash scripts/gpu_s24.sh p   issue 15/17/18 timings: scripts/perf_kernels.py (matmul, fused), perf_lesson_13.py,
 #                               scripts/rms_backward_autograd.py
 set -uo pipefail
@@ -96,6 +98,16 @@ for r in bad:
     print("  WRONG", r["exercise"], r["which"], r["passed"], str(r.get("kind") or r.get("summary") or "")[:200])
 PY
   part=p
+fi
+if [ "$part" = g ]; then
+  SECONDS=0
+  ( TRITONLAB_HOME=$W/home-l timeout -s INT $LIMIT python3 -m pytest -p no:cacheprovider -rfEs -q --durations=8 \
+      tests/gpu/test_lessons_11_12_gpu.py tests/gpu/test_lessons_13_14_gpu.py > $W/pytest-lessons.log 2>&1
+    echo "lessons rc=$? ${SECONDS}s: $(tail -1 $W/pytest-lessons.log)" > $W/lessons.rc ) &
+  TRITONLAB_HOME=$W/home-g timeout -s INT $LIMIT python3 -m pytest -p no:cacheprovider -rfEs -q --durations=8 \
+    tests/gpu/test_loop_once_gpu.py > $W/pytest-loop.log 2>&1
+  echo "loop-once gpu rc=$? ${SECONDS}s: $(tail -1 $W/pytest-loop.log)"; grep -E "^(FAILED|ERROR) " $W/pytest-loop.log
+  wait; cat $W/lessons.rc; grep -E "^(FAILED|ERROR) " $W/pytest-lessons.log | head
 fi
 if [ "$part" = p ]; then
   timeout -s INT 150 python3 scripts/perf_kernels.py --only matmul fused > $W/perf-matmul-fused.log 2>&1
