@@ -61,8 +61,7 @@ def print_verify(console, result: Any, lang: str = "en") -> None:
             table.add_row(
                 mark,
                 escape(verify_words.case_name(case, lang)),
-                number(case.get("max_abs_err")),
-                number(case.get("max_rel_err")),
+                *verify_words.error_cells(case, lang),
                 number(case.get("mismatches")),
                 escape(verify_words.why(case, lang)),
             )

@@ -64,6 +64,21 @@ def column_headers(lang: str) -> list[str]:
     ]
 
 
+#: In the max abs err column where the kernel left elements unwritten (see `error_cells`).
+NOT_WRITTEN = Said("not written", "未書き込み")
+
+
+def error_cells(case: Any, lang: str) -> tuple[str, str]:
+    """The table's max abs and max rel error. The engine measures them over the elements the kernel wrote, so a
+    case whose kernel wrote nothing (or wrote only right values and left the rest unwritten) has 0 and 0, which
+    read as a perfect answer: there the cells say "not written" and a dash."""
+    abs_err, rel_err = _get(case, "max_abs_err"), _get(case, "max_rel_err")
+    unwritten = any(_get(d, "kind") == "unwritten" for d in _get(case, "diagnoses") or [])
+    if unwritten and not abs_err:
+        return NOT_WRITTEN.in_(lang), number(None)
+    return number(abs_err), number(rel_err)
+
+
 def why(case: Any, lang: str) -> str:
     kinds = dict.fromkeys(_get(d, "kind", "") for d in _get(case, "diagnoses") or [])
     if "wrong-dtype" in kinds:  # the contract's sentence already says it: one label for one fact

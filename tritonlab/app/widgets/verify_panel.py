@@ -13,7 +13,7 @@ from tritonlab.app.typed import LabAppAccess
 from tritonlab.content.model import tr
 from tritonlab.present.diagnoses import describe
 from tritonlab.present.tensors import case_inputs
-from tritonlab.present.verify import audit_line, case_name, map_lines, summary
+from tritonlab.present.verify import audit_line, case_name, error_cells, map_lines, summary
 
 COLUMNS = ("", "col_case", "col_abs", "col_rel", "col_mismatch", "col_why")
 
@@ -114,8 +114,7 @@ class VerifyPanel(LabAppAccess, Vertical):
         return (
             mark,
             case_name(case, lang),
-            number(case.get("max_abs_err")),
-            number(case.get("max_rel_err")),
+            *error_cells(case, lang),
             number(case.get("mismatches")),
             why,
         )
