@@ -60,3 +60,51 @@ def test_measured_errors_are_still_numbers():
     assert error_cells(wrong, "ja") == ("0.5", "0.25")
     assert error_cells(both, "en") == ("0.5", "0.25")
     assert error_cells(reject, "en") == ("—", "—")
+
+
+#: lesson 5's add-checked reject cases are named by their sentence (as the engine sends them)
+LONG_REJECT = {
+    "name": "rejects y broadcasts",
+    "kind": "reject",
+    "passed": False,
+    "why": {
+        "en": "x has 100 elements, y has 1: torch would broadcast y (x + y adds y[0] to every element), but the "
+        "kernel reads 100 elements of y, 99 of them past its end; compare the shapes with ==, not by "
+        "broadcasting rules",
+        "ja": "x は 100 要素、y は 1 要素。torch なら y をブロードキャストする(x + y は全要素に y[0] を足す)が、"
+        "カーネルは y を 100 要素読み、そのうち 99 要素は末尾の先になる。形状はブロードキャストの規則ではなく == "
+        "で比べること",
+    },
+    "diagnoses": [{"kind": "validation", "cause": "accepted"}],
+}
+SHORT_REJECT = dict(
+    LONG_REJECT, name="rejects device mismatch", why={"en": "x and y differ", "ja": "デバイス違い"}
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_long_case_name_wraps_in_a_narrow_column_and_the_table_fits_80_columns(lang):
+    from rich.cells import cell_len
+
+    from tritonlab.present.verify import CASE_LINES, CASE_WIDTH, column_headers
+
+    cases = [_case("n=97 · float32", False, 0.5, 0.25, 3, MISMATCH), LONG_REJECT, SHORT_REJECT]
+    lines = _printed(_result(*cases), lang, width=80)
+    assert all(cell_len(line) <= 80 for line in lines), lines
+    headers = column_headers(lang)
+    head = next(line for line in lines if headers[1] in line)
+    for header in headers[2:]:  # every header on one line, none wrapped
+        assert header in head, head
+    # the numbers start right after a case column of at most CASE_WIDTH cells (it was ~45 at 80 columns)
+    assert cell_len(head[: head.index(headers[2])]) <= 3 + CASE_WIDTH + 2, head
+    start = next(i for i, line in enumerate(lines) if line.startswith("✗") and "100" in line)
+    end = next(i for i, line in enumerate(lines) if i > start and line.startswith(("✓", "✗")))
+    row = lines[start:end]  # the long reject case's lines: its name wrapped in the case column
+    assert len(row) <= CASE_LINES, row  # the sentence took ten lines of the table
+    assert row[-1].rstrip().endswith("…"), row
+    assert "—" in row[0] and ("input check" if lang == "en" else "入力チェック") in row[0], row
+    # a short name is left whole, on one line
+    short = next(
+        i for i, line in enumerate(lines) if ("x and y differ" if lang == "en" else "デバイス違い") in line
+    )
+    assert "—" in lines[short], lines[short]

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from tritonlab.i18n import t
 from tritonlab.present import bench as bench_words
@@ -53,19 +55,7 @@ def print_verify(console, result: Any, lang: str = "en") -> None:
     console.print(head)
     cases = r.get("cases") or []
     if cases:
-        table = Table(show_edge=False, pad_edge=False, box=None)
-        for col in verify_words.column_headers(lang):
-            table.add_column(col)
-        for case in cases:
-            mark = "[green]✓[/]" if case.get("passed") else "[red]✗[/]"
-            table.add_row(
-                mark,
-                escape(verify_words.case_name(case, lang)),
-                *verify_words.error_cells(case, lang),
-                number(case.get("mismatches")),
-                escape(verify_words.why(case, lang)),
-            )
-        console.print(table)
+        console.print(_case_table(console, cases, lang))
     if r.get("error"):
         console.print(error_line(r["error"], lang))
         _detail(console, r["error"])
@@ -97,6 +87,50 @@ def print_verify(console, result: Any, lang: str = "en") -> None:
     # an error's sentence is printed in full above: the last line names it and its line only
     last = verify_words.error_head(r["error"], lang) if r.get("error") else verify_words.summary(r, lang)
     console.print(f"[bold {color}]{status}[/] {escape(last)}")
+
+
+def _case_table(console, cases: list, lang: str) -> Table:
+    """One row per case; the numbers keep their width and the case's name wraps in a column as wide as 80
+    columns leave it (at most CASE_WIDTH; a reject case's name is a sentence)."""
+    rows = [
+        (
+            "✓" if case.get("passed") else "✗",
+            verify_words.case_name(case, lang),
+            *verify_words.error_cells(case, lang),
+            number(case.get("mismatches")),
+            verify_words.why(case, lang),
+        )
+        for case in cases
+    ]
+    headers = verify_words.column_headers(lang)
+    widths = [max(cell_len(text) for text in column) for column in zip(headers, *rows, strict=True)]
+    why_width = min(widths[5], 16)  # the why column wraps past this
+    room = console.width - sum(widths[0:1] + widths[2:5]) - why_width - 2 * (len(headers) - 1)
+    case_width = max(12, min(verify_words.CASE_WIDTH, widths[1], room))
+    table = Table(show_edge=False, pad_edge=False, box=None)
+    table.add_column(headers[0], no_wrap=True)
+    table.add_column(headers[1], width=case_width, no_wrap=True)
+    for header in headers[2:5]:
+        table.add_column(header, no_wrap=True)
+    table.add_column(headers[5])
+    for mark, name, *cells in rows:
+        color = "red" if mark == "✗" else "green"
+        table.add_row(
+            Text(mark, style=color), _case_cell(console, name, case_width), *(Text(c) for c in cells)
+        )
+    return table
+
+
+def _case_cell(console, name: str, width: int) -> Text:
+    """A case's name wrapped to `width`, at most CASE_LINES lines (the last one ending in "…")."""
+    lines = Text(name).wrap(console, width, overflow="fold")
+    kept = list(lines)[: verify_words.CASE_LINES]
+    for line in kept:
+        line.rstrip()
+    if len(lines) > len(kept):
+        kept[-1].append("…")
+        kept[-1].truncate(width, overflow="ellipsis")
+    return Text("\n").join(kept)
 
 
 def _same_error(diag: dict, err: dict | None) -> bool:

@@ -53,6 +53,13 @@ def case_name(case: Any, lang: str) -> str:
     return str(_get(case, "name", ""))
 
 
+#: The case column's widest, in cells: a reject case is named by its sentence (200 characters and more), which
+#: took the width of an 80-column table from the numbers. The terminal wraps a name to CASE_LINES lines; the
+#: app, whose selected case shows its whole name below the table, to one.
+CASE_WIDTH = 30
+CASE_LINES = 3
+
+
 def column_headers(lang: str) -> list[str]:
     return [
         "",

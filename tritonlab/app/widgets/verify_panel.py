@@ -13,7 +13,7 @@ from tritonlab.app.typed import LabAppAccess
 from tritonlab.content.model import tr
 from tritonlab.present.diagnoses import describe
 from tritonlab.present.tensors import case_inputs
-from tritonlab.present.verify import audit_line, case_name, error_cells, map_lines, summary
+from tritonlab.present.verify import CASE_WIDTH, audit_line, case_name, error_cells, map_lines, summary
 
 COLUMNS = ("", "col_case", "col_abs", "col_rel", "col_mismatch", "col_why")
 
@@ -111,9 +111,13 @@ class VerifyPanel(LabAppAccess, Vertical):
         why = describe(diagnoses[0], lang) if diagnoses else ""
         if len(why) > 70:
             why = why[:69] + "…"
+        # one line, at most CASE_WIDTH cells: a reject case's sentence took the table's width from the numbers
+        # (the selected case's whole name heads the detail below)
+        name = Text(case_name(case, lang))
+        name.truncate(CASE_WIDTH, overflow="ellipsis")
         return (
             mark,
-            case_name(case, lang),
+            name,
             *error_cells(case, lang),
             number(case.get("mismatches")),
             why,
