@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tritonlab.engine.learner import name_of
+
 #: What the judge accepts from a runner's contract facts and notes (anything else is dropped, never trusted).
 FACT_KINDS = frozenset(
     {
@@ -545,11 +547,7 @@ def _allocator_missing(module) -> list[dict]:
         tree = ast.parse(source)
     except SyntaxError:
         return []
-    called = {
-        node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-    }
+    called = {name_of(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     if "make_tensor_descriptor" not in called or "set_allocator" in called:
         return []
     line = next(
@@ -817,7 +815,7 @@ def config_line(file: str | None, kwargs: dict) -> int | None:
         if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Dict)):
             continue
         func = node.func
-        if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) != "Config":
+        if name_of(func) != "Config":
             continue
         try:
             literal = ast.literal_eval(node.args[0])

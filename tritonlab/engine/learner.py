@@ -78,6 +78,14 @@ def _frames(exc: BaseException | None):
     return chain, frames
 
 
+def name_of(node) -> str:
+    """The name an AST node calls by: an attribute's last part (`tl.sum` -> "sum"), a plain name's id, else ""
+    (what the judge's source rules compare against a call's or a reference's name)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return getattr(node, "id", "")
+
+
 def same_file(a: str | None, b: str | None) -> bool:
     """Whether two paths name one file (falls back to comparing absolute paths when one does not exist)."""
     if not a or not b:
@@ -554,7 +562,7 @@ def static_range_misuse(path: str | Path) -> dict | None:
         for call in ast.walk(fn):
             if not isinstance(call, ast.Call):
                 continue
-            name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", None)
+            name = name_of(call.func)
             if name != "static_range":
                 continue
             used = [

@@ -27,6 +27,7 @@ import torch
 
 from tritonlab.engine import exercise_env
 from tritonlab.engine.inputs import evaluate
+from tritonlab.engine.learner import name_of
 
 LOG2_E = math.log2(math.e)
 #: a fitted scale within this relative distance of a named form is that form
@@ -325,12 +326,7 @@ def _first_call(file: str | None, name: str) -> int | None:
             tree = ast.parse(handle.read())
     except (OSError, SyntaxError, ValueError):
         return None
-    calls = [
-        n.lineno
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Call)
-        and (n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", None)) == name
-    ]
+    calls = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call) and name_of(n.func) == name]
     return min(calls) if calls else None
 
 

@@ -9,6 +9,8 @@ import linecache
 import re
 from typing import Any, TypeVar
 
+from tritonlab.engine.learner import name_of
+
 _MAX_OFFSETS = 8
 
 
@@ -1279,7 +1281,7 @@ def _launch_argument(file: str | None, line: int | None, kernel: str, name: str)
         if not (isinstance(node, ast.Call) and _spans_line(node, line)):
             continue
         func = node.func.value if isinstance(node.func, ast.Subscript) else node.func  # kernel[grid](...)
-        if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) != kernel:
+        if name_of(func) != kernel:
             continue
         arg = next((k.value for k in node.keywords if k.arg == name), None)
         if arg is None and name in params and params.index(name) < len(node.args):

@@ -33,7 +33,7 @@ from tritonlab.engine import contracts, cuda_ipc, exercise_env, features, memche
 from tritonlab.engine.diagnose import diagnose
 from tritonlab.engine.inputs import case_inputs, describe, digest, jittered, optional_passed, size_names
 from tritonlab.engine.inputs import facts as input_facts
-from tritonlab.engine.learner import same_file
+from tritonlab.engine.learner import name_of, same_file
 from tritonlab.engine.protocol import error
 from tritonlab.engine.results import Kind
 
@@ -1886,7 +1886,7 @@ def _lossy_steps(path: str | None) -> bool:
         return True
     compared = {id(n) for c in ast.walk(tree) if isinstance(c, ast.Compare) for n in ast.walk(c)}
     for node in ast.walk(tree):
-        name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+        name = name_of(node)
         if name in _LOSSY_NAMES and id(node) not in compared:
             return True
     return False
@@ -2085,7 +2085,7 @@ def _rescaled_after_add(path: str) -> dict | None:
 
     def exp_call(n: ast.AST) -> bool:
         func = n.func if isinstance(n, ast.Call) else None
-        return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) in _EXP_NAMES
+        return name_of(func) in _EXP_NAMES
 
     for loop in ast.walk(tree):
         if not isinstance(loop, (ast.For, ast.While)):
@@ -3012,7 +3012,7 @@ def _against_old_max(path: str, init_line: int) -> tuple[int, str] | None:
         for call in ast.walk(stmt):
             if not isinstance(call, ast.Call) or not call.args:
                 continue
-            func = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+            func = name_of(call.func)
             if func not in ("exp", "exp2"):
                 continue
             arg = call.args[0]
@@ -3817,7 +3817,7 @@ def _relu_line(file) -> int | None:
         for inner in (n for stmt in node.body for n in ast.walk(stmt)):
             if isinstance(inner, ast.Call):
                 func = inner.func
-                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                name = name_of(func)
                 if name in ("maximum", "relu"):
                     return node.lineno
     return None
