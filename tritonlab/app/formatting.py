@@ -52,6 +52,8 @@ def restart_notice(err: dict, lang: str, last_exit: str | None) -> str | None:
         return None
     if kind is Kind.CRASH and "exit_code" not in err and not err.get("signal"):
         return None  # the worker never started: nothing was restarted (the badge says why)
+    if kind is Kind.CRASH and err.get("cause") == "compiler":
+        return None  # `ir`'s compiler process died; the worker is up
     if kind is Kind.CRASH:
         if err.get("signal"):
             why = signal_text(err["signal"], lang)
@@ -61,7 +63,7 @@ def restart_notice(err: dict, lang: str, last_exit: str | None) -> str | None:
             why = "?"
         return t("restarted_crash", lang, why=why)
     if kind is Kind.TIMEOUT:
-        if err.get("stopped") == "runner":
-            return None  # the judge stopped the learner's runner; the worker itself is still up
+        if err.get("stopped") in ("runner", "compiler"):
+            return None  # the judge stopped the learner's runner (or `ir` its compiler); the worker is up
         return t("restarted_timeout", lang)
     return t("restarted_fault", lang)

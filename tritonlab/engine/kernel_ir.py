@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -278,13 +279,24 @@ def _run_tool(argv: list[str], timeout: float = 60) -> tuple[int, str]:
 _ENCODING = re.compile(r"\s*/\*\s*0x[0-9a-f]{16}\s*\*/\s*$")
 
 
-def disassemble(cubin: bytes) -> tuple[str | None, str | None]:
-    """SASS text of a cubin (encodings dropped), or (None, why)."""
+#: why SASS cannot be shown (an error's `reason`), in English for the `message`; present words each
+NO_SASS = {
+    "no-cubin": "this Triton produced no cubin",
+    "no-tool": "no cuobjdump or nvdisasm found (Triton ships them in triton/backends/nvidia/bin/)",
+    "tool-failed": "{tools} could not disassemble the cubin",
+}
+
+
+def disassemble(cubin: bytes) -> tuple[str | None, dict]:
+    """SASS text of a cubin (encodings dropped), or (None, why): `why` is facts, `reason` "no-tool" (neither
+    tool found) or "tool-failed" (`tools`: the ones found, which gave no SASS)."""
+    tried = []
     with tempfile.TemporaryDirectory(prefix="tritonlab-sass-") as tmp:
         path = Path(tmp) / "kernel.cubin"
         path.write_bytes(cubin)
         tool = nvidia_tool("cuobjdump")
         if tool:
+            tried.append("cuobjdump")
             code, out = _run_tool([tool, "-sass", str(path)])
             if code == 0 and out.strip():
                 lines = []
@@ -292,13 +304,14 @@ def disassemble(cubin: bytes) -> tuple[str | None, str | None]:
                     if re.fullmatch(r"\s*/\*\s*0x[0-9a-f]{16}\s*\*/\s*", line):
                         continue
                     lines.append(_ENCODING.sub("", line).rstrip())
-                return "\n".join(lines).strip("\n") + "\n", None
+                return "\n".join(lines).strip("\n") + "\n", {}
         tool = nvidia_tool("nvdisasm")
         if tool:
+            tried.append("nvdisasm")
             code, out = _run_tool([tool, "-c", str(path)])
             if code == 0 and out.strip():
-                return out, None
-    return None, "no cuobjdump or nvdisasm found (Triton ships them in triton/backends/nvidia/bin/)"
+                return out, {}
+    return None, {"reason": "tool-failed", "tools": tried} if tried else {"reason": "no-tool"}
 
 
 def resource_usage(cubin: bytes) -> dict:
@@ -399,6 +412,8 @@ def compile_exercise(args: dict, device: str) -> dict:
             "runtime",
             f"{exercise.entry}() launched no Triton kernel, so there is nothing to "
             "compile: launch your @triton.jit kernel with kernel[grid](...)",
+            cause="no-launch",
+            entry=exercise.entry,
         )
         return result
     launch = launches[0]
@@ -471,11 +486,12 @@ def describe(
         except Exception:  # noqa: BLE001, S110 - too many resources for this GPU: the cubin's numbers stay
             pass
     if stage == "sass":
-        text, why = disassemble(cubin) if cubin else (None, "this Triton produced no cubin")
+        text, why = disassemble(cubin) if cubin else (None, {"reason": "no-cubin"})
         if text is None:
             from tritonlab.engine.protocol import error
 
-            result["error"] = error("compile", f"cannot show SASS: {why}")
+            said = NO_SASS[why["reason"]].format(tools=" and ".join(why.get("tools") or []))
+            result["error"] = error("compile", f"cannot show SASS: {said}", cause="no-sass", **why)
             return
     else:
         text = asm.get(stage) if hasattr(asm, "get") else None
@@ -485,7 +501,11 @@ def describe(
             from tritonlab.engine.protocol import error
 
             result["error"] = error(
-                "compile", f"this Triton ({result['triton']}) does not keep the {stage} stage"
+                "compile",
+                f"this Triton ({result['triton']}) does not keep the {stage} stage",
+                cause="stage-missing",
+                stage=stage,
+                triton=result["triton"],
             )
             return
     if len(text) > TEXT_CAP:
@@ -578,18 +598,32 @@ def compile_in_subprocess(args: dict, timeout: float = 100.0) -> dict:
                 check=False,
             )
         except subprocess.TimeoutExpired:
-            return {"error": error("timeout", f"compiling took more than {timeout:g} s")}
+            # the compiler's own time (nothing of the kernel runs): `stopped` tells the UI which process
+            return {
+                "error": error(
+                    "timeout",
+                    f"compiling took more than {timeout:g} s",
+                    timeout_s=timeout,
+                    stopped="compiler",
+                )
+            }
         if answer.is_file():
             result = json.loads(answer.read_text(encoding="utf-8"))
             if done.stdout.strip():
                 result["output"] = done.stdout[-4000:]
             return result
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-20:])
-        return {
-            "error": error(
-                "crash", f"the compiler process failed (exit status {done.returncode})", stderr_tail=tail
-            )
-        }
+        err = error(
+            "crash",
+            f"the compiler process failed (exit status {done.returncode})",
+            stderr_tail=tail,
+            cause="compiler",
+            exit_code=done.returncode,
+        )
+        if done.returncode < 0:  # killed by a signal: its name, worded by the UI
+            with contextlib.suppress(ValueError):
+                err["signal"] = signal.Signals(-done.returncode).name
+        return {"error": err}
 
 
 def main(argv: list[str]) -> int:

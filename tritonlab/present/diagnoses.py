@@ -337,6 +337,14 @@ def _compile(f: Facts) -> Said:
             f"(短い長さの next_power_of_2)はこれを下回ることがあります。そのブロックを {k} 以上"
             f"(max({k}, triton.next_power_of_2(n)))にし、増えたレーンはマスクしてください",
         )
+    if f["cause"] == "no-sass":
+        return _no_sass(f)
+    if f["cause"] == "stage-missing" and f["stage"]:
+        stage, triton = f["stage"], f["triton"]
+        return Said(
+            f"this Triton{f' ({triton})' if triton else ''} does not keep the {stage} stage",
+            f"この Triton{f'({triton})' if triton else ''}は {stage} ステージの出力を残しません",
+        )
     q = verbatim(f["exception"] or f["message"])
     said = Said(f"Triton could not compile the kernel: {q}", f"Triton がカーネルをコンパイルできません: {q}")
     if f["block_name"] and f["block_value"]:
@@ -348,6 +356,23 @@ def _compile(f: Facts) -> Said:
             "(triton.next_power_of_2 を使うか、固定のブロックとマスクにしてください)",
         )
     return said
+
+
+def _no_sass(f: Facts) -> Said:
+    """`ir --stage sass` without SASS: the cubin is missing, or no tool (cuobjdump, nvdisasm) could read it."""
+    head = Said("cannot show SASS: ", "SASS を表示できません: ")
+    tools = [str(t) for t in f["tools"] or []] if isinstance(f["tools"], list) else []
+    if f["reason"] == "no-cubin":
+        return head + Said("this Triton produced no cubin", "この Triton は cubin を出力しませんでした")
+    if f["reason"] == "tool-failed" and tools:
+        return head + Said(
+            f"{' and '.join(tools)} could not disassemble the cubin",
+            f"{' と '.join(tools)} では cubin を逆アセンブルできませんでした",
+        )
+    return head + Said(
+        "no cuobjdump or nvdisasm found (Triton ships them in triton/backends/nvidia/bin/)",
+        "cuobjdump も nvdisasm も見つかりません(Triton は triton/backends/nvidia/bin/ に同梱しています)",
+    )
 
 
 def _out_of_resources(f: Facts, q: str) -> Said:
@@ -419,6 +444,14 @@ def _runtime(f: Facts) -> Said:
     q = verbatim(f["exception"] or f["message"])
     if f["cause"] == "internal":
         return Said(f"an internal error in the lab: {q}", f"ラボの内部エラーです: {q}")
+    if f["cause"] == "no-launch" and f["entry"]:
+        entry = f["entry"]
+        return Said(
+            f"{entry}() launched no Triton kernel, so there is nothing to compile: launch your @triton.jit "
+            "kernel with kernel[grid](...)",
+            f"{entry}() が Triton のカーネルを 1 つも起動しなかったので、コンパイルするものがありません。"
+            "@triton.jit のカーネルを kernel[grid](...) で起動してください",
+        )
     if f["cause"] == "grid-not-tuple":
         return Said(
             "the grid must be a tuple (or a function returning one), not a number: "
@@ -622,7 +655,26 @@ def _op_not_functional(f: Facts) -> Said:
 
 @says(Kind.TIMEOUT)
 def _timeout(f: Facts) -> Said:
-    s = number(f["timeout_s"]) if f["timeout_s"] is not None else "?"
+    s = number(f["timeout_s"]) if f["timeout_s"] is not None else None
+    if f["stopped"] == "compiler":  # `ir`: the compiler's own time; the kernel never ran
+        took = (
+            Said(f"compiling the kernel took more than {s} s", f"カーネルのコンパイルが {s} 秒を超えた")
+            if s
+            else Said("compiling the kernel took too long", "カーネルのコンパイルに時間がかかりすぎた")
+        )
+        return Said(
+            f"{took.en}, so the lab stopped the compiler. The kernel did not run (ir only compiles it): "
+            "large tiles, many pipeline stages (num_stages) or a long tl.static_range loop, which is unrolled "
+            "at compile time, make compiling slow",
+            f"{took.ja}ため、コンパイラを停止しました。カーネルは実行していません(ir はコンパイルするだけです)。"
+            "タイルが大きい、パイプラインの段数(num_stages)が多い、コンパイル時に展開される tl.static_range "
+            "のループが長い、といった場合はコンパイルに時間がかかります",
+        )
+    within = (
+        Said(f"no answer within {s} s", f"{s} 秒以内に応答がありません")
+        if s
+        else Said("no answer within the time limit", "制限時間内に応答がありません")
+    )
     if f["stopped"] == "runner":  # the judge stopped the learner's runner; the worker itself stays up
         end = Said(
             "Your code was stopped; the next run starts it afresh.",
@@ -633,9 +685,9 @@ def _timeout(f: Facts) -> Said:
             "The worker was stopped and will restart.", "ワーカーを停止しました。次の実行で再起動します。"
         )
     return Said(
-        f"no answer within {s} s: the kernel may loop forever (check the loop bounds) or run far more "
+        f"{within.en}: the kernel may loop forever (check the loop bounds) or run far more "
         f"programs than you meant. {end.en}",
-        f"{s} 秒以内に応答がありません。カーネルが無限ループしているか(ループの上限を確認)、意図よりずっと"
+        f"{within.ja}。カーネルが無限ループしているか(ループの上限を確認)、意図よりずっと"
         f"多くのプログラムを起動している可能性があります。{end.ja}",
     )
 
@@ -682,6 +734,21 @@ def _crash(f: Facts) -> Said:
         return Said(
             f"the interpreter replay failed {q}".rstrip(),
             f"インタプリタでの再実行に失敗しました {q}".rstrip(),
+        )
+    if f["cause"] == "compiler":  # `ir`'s compiler process, apart from the worker
+        code = f["exit_code"]
+        why = (
+            Said(signal_text(f["signal"], "en"), signal_text(f["signal"], "ja"))
+            if f["signal"]
+            else Said(f"exit code {code}", f"終了コード {code}")
+            if code is not None
+            else None
+        )
+        return Said(
+            f"the compiler process failed and gave no answer{f': {why.en}' if why else ''}. It runs apart "
+            "from the worker, which is unaffected; each ir compiles in a new one",
+            f"コンパイラのプロセスが異常終了し、結果を返しませんでした{f': {why.ja}' if why else ''}。"
+            "ワーカーとは別のプロセスなので、ワーカーには影響ありません。ir は毎回新しいプロセスでコンパイルします",
         )
     sig = f["signal"]
     why_en = (
