@@ -238,8 +238,8 @@ def delegate(op: str, args: dict, ctx) -> dict:
         if op in ("bench", "profile") and judged is not None:
             result["verified"] = bool(judged.get("passed"))  # the judge's word, whatever the runner said
         return result
-    if problem is None:
-        problem = error("crash", f"the runner gave no {op} result")
+    if problem is None:  # it ended as it should, but without its answer: the UI words `op`
+        problem = error("crash", f"the runner gave no {op} result", cause="no-result", op=op)
     return {"exercise": args.get("exercise"), "error": problem, "lines": [], "rows": []}
 
 

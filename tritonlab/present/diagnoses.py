@@ -735,6 +735,14 @@ def _crash(f: Facts) -> Said:
             f"the interpreter replay failed {q}".rstrip(),
             f"インタプリタでの再実行に失敗しました {q}".rstrip(),
         )
+    if f["cause"] == "no-result":  # the runner ended cleanly without its answer; the worker is up
+        op = f["op"] or "request"
+        return Said(
+            f"the process that runs your code ended without sending its {op} result, so there is nothing to "
+            "show. Your code is kept; the next run starts a fresh process",
+            f"コードを実行するプロセスが {op} の結果を送らずに終了したため、表示できるものがありません。"
+            "コードはそのまま残っています。次の実行は新しいプロセスで始まります",
+        )
     if f["cause"] == "compiler":  # `ir`'s compiler process, apart from the worker
         code = f["exit_code"]
         why = (

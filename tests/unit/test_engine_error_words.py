@@ -1,0 +1,62 @@
+"""Errors the engine made as English sentences now carry facts, and the learner reads them in their language:
+under --lang ja they were quoted («…») or had "?" where a fact was missing. The English `message` is unchanged
+(--json keeps it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tritonlab.app.formatting import restart_notice
+from tritonlab.engine import worker
+from tritonlab.engine.judge import Outcome
+from tritonlab.present.diagnoses import describe
+
+
+def _worded(err: dict) -> tuple[str, str]:
+    en, ja = describe(err, "en"), describe(err, "ja")
+    assert "«" not in ja and "?" not in ja and "?" not in en, (en, ja)
+    return en, ja
+
+
+class _Runner:
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+
+
+class _Pool:
+    """A runner pool whose runner finishes its job ("done") without sending a result."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+
+    def take(self) -> _Runner:
+        return _Runner(self.workdir)
+
+    def run(self, job, timeout, forward, runner=None) -> Outcome:
+        outcome = Outcome()
+        outcome.messages = [{"type": "done"}]
+        return outcome
+
+
+class _Ctx:
+    backend = "interpreter"
+    info: dict = {}
+
+    def __init__(self, pool) -> None:
+        self.pool = pool
+
+    def progress(self, message: str, **extra) -> None:
+        pass
+
+
+def test_a_runner_that_gave_no_result_names_the_request(tmp_path):
+    """It said "ワーカープロセスが終了しました: ?" (the crash sentence with no exit status): the worker had not died."""
+    result = worker.delegate("run", {"exercise": "5", "solution": True}, _Ctx(_Pool(tmp_path)))
+    err = result["error"]
+    assert err["kind"] == "crash" and err["cause"] == "no-result" and err["op"] == "run", err
+    assert err["message"] == "the runner gave no run result"
+    en, ja = _worded(err)
+    assert en.startswith("the process that runs your code ended without sending its run result"), en
+    assert ja.startswith("コードを実行するプロセスが run の結果を送らずに終了したため"), ja
+    assert "worker" not in en and "ワーカー" not in ja
+    assert restart_notice(err, "ja", None) is None
