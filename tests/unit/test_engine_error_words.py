@@ -5,6 +5,7 @@ under --lang ja they were quoted («…») or had "?" where a fact was missing. 
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 from tritonlab.app.formatting import restart_notice
 from tritonlab.engine import worker
@@ -60,3 +61,28 @@ def test_a_runner_that_gave_no_result_names_the_request(tmp_path):
     assert ja.startswith("コードを実行するプロセスが run の結果を送らずに終了したため"), ja
     assert "worker" not in en and "ワーカー" not in ja
     assert restart_notice(err, "ja", None) is None
+
+
+def test_bench_out_of_memory_at_a_size(monkeypatch):
+    """A bench row that ran out of GPU memory: "«out of GPU memory at this size»" under ja."""
+    import torch
+
+    from tritonlab.engine.tasks import bench
+
+    loaded = SimpleNamespace(file="/tmp/learner.py", exercise=SimpleNamespace(), device=None)
+    err = bench._failure(torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 8 GiB"), loaded)
+    assert err["kind"] == "runtime" and err["cause"] == "out-of-memory" and not err.get("inputs"), err
+    en, ja = _worded(err)
+    assert en == err["message"] == "out of GPU memory at this size"
+    assert ja == "このサイズでは GPU メモリが足りません"
+
+    def no_room(*args, **kwargs):
+        raise torch.cuda.OutOfMemoryError("CUDA out of memory")
+
+    monkeypatch.setattr(bench, "bench_inputs", no_room)
+    row = bench._time_size(loaded, SimpleNamespace(dtype="float32"), {"n": 1 << 30}, None)
+    err = row["error"]
+    assert err["cause"] == "out-of-memory" and err["inputs"] is True, err
+    en, ja = _worded(err)
+    assert en == err["message"] == "out of GPU memory for the inputs at this size"
+    assert ja == "このサイズでは入力を置くだけの GPU メモリがありません"

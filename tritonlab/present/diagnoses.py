@@ -444,6 +444,13 @@ def _runtime(f: Facts) -> Said:
     q = verbatim(f["exception"] or f["message"])
     if f["cause"] == "internal":
         return Said(f"an internal error in the lab: {q}", f"ラボの内部エラーです: {q}")
+    if f["cause"] == "out-of-memory":  # bench: one size's row (its label heads the sentence)
+        if f["inputs"]:
+            return Said(
+                "out of GPU memory for the inputs at this size",
+                "このサイズでは入力を置くだけの GPU メモリがありません",
+            )
+        return Said("out of GPU memory at this size", "このサイズでは GPU メモリが足りません")
     if f["cause"] == "no-launch" and f["entry"]:
         entry = f["entry"]
         return Said(

@@ -477,7 +477,7 @@ def _failure(exc: BaseException, loaded) -> dict:
     if info.get("kind") == "cuda-fault":
         raise _Fault(info)
     if isinstance(exc, torch.cuda.OutOfMemoryError):
-        info = error("runtime", "out of GPU memory at this size", info.get("line"))
+        info = error("runtime", "out of GPU memory at this size", info.get("line"), cause="out-of-memory")
     return info
 
 
@@ -540,7 +540,9 @@ def _time_size(loaded, spec, params: dict, limits: dict | None, naive: bool = Fa
             "params": dict(params),
             "label": size_label(params),
             "dtype": spec.dtype,
-            "error": error("runtime", "out of GPU memory for the inputs at this size"),
+            "error": error(
+                "runtime", "out of GPU memory for the inputs at this size", cause="out-of-memory", inputs=True
+            ),
         }
         return row
     row = _row_base(params, spec.dtype, inputs)
