@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from tritonlab.app.formatting import restart_notice
 from tritonlab.engine import worker
 from tritonlab.engine.judge import Outcome
@@ -86,3 +88,22 @@ def test_bench_out_of_memory_at_a_size(monkeypatch):
     en, ja = _worded(err)
     assert en == err["message"] == "out of GPU memory for the inputs at this size"
     assert ja == "このサイズでは入力を置くだけの GPU メモリがありません"
+
+
+def test_a_file_without_the_exercises_function(tmp_path):
+    """ "your file defines no function add()" was quoted in English under ja."""
+    from tritonlab.engine import exercise_env
+    from tritonlab.engine.learner import LearnerError
+
+    learner = tmp_path / "add.py"
+    learner.write_text("def plus(x, y):\n    return x + y\n", encoding="utf-8")
+    with pytest.raises(LearnerError) as refused:
+        exercise_env.load({"exercise": "5", "file": str(learner)}, "interpreter")
+    err = refused.value.info
+    assert err["kind"] == "runtime" and err["cause"] == "no-entry" and err["entry"] == "add", err
+    en, ja = _worded(err)
+    assert en == err["message"]
+    assert ja == (
+        "ファイルに関数 add() が定義されていません。ラボは torch のテンソルを渡して add(...) を呼び出し、"
+        "その戻り値を比べます"
+    )

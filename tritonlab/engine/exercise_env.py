@@ -66,6 +66,8 @@ def load(args: dict, backend: str) -> Loaded:
                 f"your file defines no function {exercise.entry}(): the lab calls "
                 f"{exercise.entry}(...) with torch tensors and compares what it returns",
                 None,
+                cause="no-entry",
+                entry=exercise.entry,
             )
         )
     if backend == "interpreter":  # a GPU's compiler says this itself

@@ -444,6 +444,14 @@ def _runtime(f: Facts) -> Said:
     q = verbatim(f["exception"] or f["message"])
     if f["cause"] == "internal":
         return Said(f"an internal error in the lab: {q}", f"ラボの内部エラーです: {q}")
+    if f["cause"] == "no-entry" and f["entry"]:
+        entry = f["entry"]
+        return Said(
+            f"your file defines no function {entry}(): the lab calls {entry}(...) with torch tensors and "
+            "compares what it returns",
+            f"ファイルに関数 {entry}() が定義されていません。ラボは torch のテンソルを渡して {entry}(...) を"
+            "呼び出し、その戻り値を比べます",
+        )
     if f["cause"] == "out-of-memory":  # bench: one size's row (its label heads the sentence)
         if f["inputs"]:
             return Said(
