@@ -107,3 +107,15 @@ def test_a_file_without_the_exercises_function(tmp_path):
         "ファイルに関数 add() が定義されていません。ラボは torch のテンソルを渡して add(...) を呼び出し、"
         "その戻り値を比べます"
     )
+
+
+def test_verify_of_an_unknown_exercise_refuses_with_the_catalogs_facts():
+    """verify (and bench, profile, which the judge verifies first) quoted "no lesson '99' …" in English."""
+    from tritonlab.engine.tasks import verify
+
+    judge = SimpleNamespace(pool=object(), backend="interpreter")
+    err = verify.handle({"exercise": "99/add"}, judge)["error"]
+    assert err["kind"] == "usage" and err["code"] == "unknown-ref" and err["ref"] == "99", err
+    en, ja = describe(err, "en"), describe(err, "ja")
+    assert en == err["message"], en
+    assert ja.startswith("レッスン '99' はありません(レッスン: ") and "«" not in ja, ja

@@ -186,7 +186,7 @@ def handle(args: dict, ctx) -> dict:
             args["exercise"]
         )
     except KeyError as exc:
-        result["error"] = error("usage", str(exc).strip("'\""))
+        result["error"] = error("usage", str(exc).strip("'\""), **exercise_env.unknown_ref_facts(exc))
         return result
     path = resolve_file(exercise, args).resolve()
     try:
