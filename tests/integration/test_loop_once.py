@@ -186,3 +186,31 @@ def test_launch_only_records_a_compiled_launch_without_compiling_it():
     assert JITFunction.run is before
     (launch,) = launches
     assert launch["meta"] == {"BLOCK": 1 << 17} and launch["grid"] == [2, 1, 1]
+
+
+def test_launch_only_leaves_no_autotune_pick_behind():
+    """Under launch_only an autotuner "times" every config on launches that never ran (all take no time): the
+    config it would pick from that must not be cached for the real cases that follow (on a GPU the launch-only
+    call now runs first)."""
+    import torch
+    import triton
+    import triton.language as tl
+    from triton.runtime.jit import JITFunction
+
+    from tritonlab.engine import memcheck
+
+    def fill(x_ptr, n, BLOCK: tl.constexpr):
+        tl.store(x_ptr + tl.arange(0, BLOCK), tl.zeros([BLOCK], tl.float32), mask=tl.arange(0, BLOCK) < n)
+
+    def timer(kernel_call, quantiles):  # no GPU timer needed: each "run" is a stubbed launch
+        kernel_call()
+        return [1.0, 1.0, 1.0]
+
+    configs = [triton.Config({"BLOCK": 64}), triton.Config({"BLOCK": 4096})]
+    tuned = triton.autotune(configs=configs, key=["n"], do_bench=timer)(JITFunction(fill))
+    tuned.cache[(8, "torch.float32")] = "an earlier pick"
+    x = torch.empty(8)
+    with memcheck.track_launches() as launches, memcheck.launch_only():
+        tuned[(1,)](x, 5000)
+    assert sorted(launch["meta"]["BLOCK"] for launch in launches if launch["meta"])[-1] == 4096
+    assert tuned.cache == {(8, "torch.float32"): "an earlier pick"}

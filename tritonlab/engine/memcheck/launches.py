@@ -221,6 +221,22 @@ def launch_only() -> Iterator[None]:
     except (ImportError, AttributeError):  # pragma: no cover - a Triton without the interpreter
         pass
     patches.set(JITFunction, "run", run)
+    try:  # an autotuner "times" its configs on launches that never ran: its pick must not outlive the call
+        from triton.runtime.autotuner import Autotuner
+
+        tuned_run = Autotuner.run
+
+        def forgetful(self, *args, **kwargs):
+            kept = dict(self.cache)
+            try:
+                return tuned_run(self, *args, **kwargs)
+            finally:
+                self.cache.clear()
+                self.cache.update(kept)
+
+        patches.set(Autotuner, "run", forgetful)
+    except (ImportError, AttributeError):  # pragma: no cover - a Triton without the autotuner
+        pass
     try:
         yield
     finally:
