@@ -119,3 +119,31 @@ def test_verify_of_an_unknown_exercise_refuses_with_the_catalogs_facts():
     en, ja = describe(err, "en"), describe(err, "ja")
     assert en == err["message"], en
     assert ja.startswith("レッスン '99' はありません(レッスン: ") and "«" not in ja, ja
+
+
+class _NoRunner:
+    def take(self):
+        raise AssertionError("a runner was taken for a refused request")
+
+    def run(self, *args, **kwargs):
+        raise AssertionError("a runner ran a refused request")
+
+
+@pytest.mark.parametrize("op", ["bench", "profile"])
+def test_bench_and_profile_without_a_bench_are_refused_before_the_judge_verifies(monkeypatch, op):
+    """The worker's pooled path verified the whole kernel first (seconds on the interpreter), then the runner
+    said the exercise has no [exercise.bench]; a failing kernel even got "does not pass verify" instead."""
+    from tritonlab.engine.tasks import verify
+
+    def no_verify(*args, **kwargs):
+        raise AssertionError("verified an exercise that has nothing to time")
+
+    monkeypatch.setattr(verify, "handle", no_verify)
+    result = worker.delegate(op, {"exercise": "3/program-map"}, _Ctx(_NoRunner()))
+    err = result["error"]
+    assert err["kind"] == "usage" and err["code"] == "no-bench" and err["op"] == op, err
+    assert result["exercise"] == err["exercise"] == "03-programming-model/program-map"
+    assert result["verified"] is False and result["backend"] == "interpreter"  # the task's own result shape
+    assert result["rows"] == [] if op == "bench" else result["kernels"] == []
+    assert describe(err, "en") == err["message"]
+    assert "[exercise.bench] の指定がない" in describe(err, "ja")

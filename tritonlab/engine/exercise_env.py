@@ -33,6 +33,18 @@ def unknown_ref_facts(exc: KeyError) -> dict:
     return {"code": "unknown-ref", **facts} if isinstance(facts, dict) else {}
 
 
+def no_bench(exercise_key: str, op: str) -> dict:
+    """The refusal of `bench` or `profile` (`op`) of an exercise whose lesson declares no [exercise.bench]."""
+    what = "no data to profile on" if op == "profile" else "nothing to time"
+    return error(
+        "usage",
+        f"{exercise_key} declares no [exercise.bench]: {what}",
+        code="no-bench",
+        exercise=exercise_key,
+        op=op,
+    )
+
+
 @dataclass
 class Loaded:
     exercise: Exercise

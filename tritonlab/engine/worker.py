@@ -191,6 +191,19 @@ def delegate(op: str, args: dict, ctx) -> dict:
     from tritonlab.engine.protocol import error
     from tritonlab.engine.tasks import verify
 
+    try:
+        exercise = verify.exercise_env.catalog(args.get("lessons_dir"), args.get("kernels_dir")).exercise(
+            args["exercise"]
+        )
+    except KeyError:
+        exercise = None  # verify, or the task itself, refuses it with the catalog's facts
+    if op in ("bench", "profile") and exercise is not None and exercise.bench is None:
+        # refused before the judge verifies the kernel (seconds on the interpreter) only to be told so
+        from tritonlab.engine.tasks import bench, profile
+
+        refused = (bench if op == "bench" else profile).blank(args, ctx)
+        refused.update(exercise=exercise.key, error=verify.exercise_env.no_bench(exercise.key, op))
+        return refused
     judged = None
     if op in ("bench", "profile"):  # a wrong kernel is neither timed nor profiled: the judge decides first
         judged = verify.handle(dict(args), ctx)
@@ -198,14 +211,13 @@ def delegate(op: str, args: dict, ctx) -> dict:
             return {"exercise": args.get("exercise"), "error": judged["error"]}
     job_args = dict(args)
     real = None
-    try:
-        exercise = verify.exercise_env.catalog(args.get("lessons_dir"), args.get("kernels_dir")).exercise(
-            args["exercise"]
-        )
-        real = verify.resolve_file(exercise, args).resolve()
-        source = real.read_text(encoding="utf-8")
-    except (KeyError, OSError, UnicodeDecodeError):
-        source = None  # the task itself reports the usage or load error
+    source = None  # without it, the task itself reports the usage or load error
+    if exercise is not None:
+        try:
+            real = verify.resolve_file(exercise, args).resolve()
+            source = real.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            pass
     runner = ctx.pool.take()
     runner_file = None
     if source is not None:

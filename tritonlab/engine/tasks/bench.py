@@ -55,11 +55,11 @@ class _Fault(Exception):
         self.info = info
 
 
-def handle(args: dict, ctx) -> dict:
-    backend = ctx.backend
-    result: dict[str, Any] = {
+def blank(args: dict, ctx) -> dict[str, Any]:
+    """A bench result with nothing measured yet (the shape every answer keeps, a refusal's too)."""
+    return {
         "exercise": args.get("exercise"),
-        "backend": backend,
+        "backend": ctx.backend,
         "device": (getattr(ctx, "info", None) or {}).get("device"),
         "verified": False,
         "verify": None,
@@ -73,6 +73,11 @@ def handle(args: dict, ctx) -> dict:
         "note": None,
         "error": None,
     }
+
+
+def handle(args: dict, ctx) -> dict:
+    backend = ctx.backend
+    result = blank(args, ctx)
     try:
         exercise = exercise_env.catalog(args.get("lessons_dir"), args.get("kernels_dir")).exercise(
             args["exercise"]
@@ -82,13 +87,7 @@ def handle(args: dict, ctx) -> dict:
         return result
     if exercise.bench is None:
         result["exercise"] = exercise.key
-        result["error"] = error(
-            "usage",
-            f"{exercise.key} declares no [exercise.bench]: nothing to time",
-            code="no-bench",
-            exercise=exercise.key,
-            op="bench",
-        )
+        result["error"] = exercise_env.no_bench(exercise.key, "bench")
         return result
     ctx.progress("verify first: a wrong kernel is not timed")
     checked = verify.handle(dict(args), ctx)

@@ -31,11 +31,11 @@ CALLS = 10  # profiled calls (after WARMUP): enough for a stable per-call mean o
 WARMUP = 3
 
 
-def handle(args: dict, ctx) -> dict:
-    backend = ctx.backend
-    result: dict[str, Any] = {
+def blank(args: dict, ctx) -> dict[str, Any]:
+    """A profile result with nothing measured yet (the shape every answer keeps, a refusal's too)."""
+    return {
         "exercise": args.get("exercise"),
-        "backend": backend,
+        "backend": ctx.backend,
         "verified": False,
         "method": None,
         "params": None,
@@ -51,6 +51,11 @@ def handle(args: dict, ctx) -> dict:
         "profiler_error": None,  # why torch.profiler recorded no kernel (the events' total still stands)
         "error": None,
     }
+
+
+def handle(args: dict, ctx) -> dict:
+    backend = ctx.backend
+    result = blank(args, ctx)
     judged = getattr(ctx, "judged", None) or {}
     result["verified"] = bool(judged.get("passed"))
     if not result["verified"]:
@@ -75,13 +80,7 @@ def handle(args: dict, ctx) -> dict:
     exercise = loaded.exercise
     spec = exercise.bench
     if spec is None:
-        result["error"] = error(
-            "usage",
-            f"{exercise.key} declares no [exercise.bench]: no data to profile on",
-            code="no-bench",
-            exercise=exercise.key,
-            op="profile",
-        )
+        result["error"] = exercise_env.no_bench(exercise.key, "profile")
         return result
     sizes = spec.sizes if backend == "gpu" else spec.interpreter
     params = dict(args.get("size") or sizes[0])
