@@ -376,8 +376,13 @@ def cmd_check(opts) -> int:
 def cmd_open(opts) -> int:
     try:
         from tritonlab.app.main import run_app
-    except ImportError as exc:  # pragma: no cover
-        print(f"tritonlab: the terminal app is not available ({exc})", file=sys.stderr)
+    except ImportError as exc:  # Textual (or a part of the app) cannot be imported: say so in `lang`
+        from tritonlab.present.words import Said
+
+        said = Said(
+            f"the terminal app is not available ({exc})", f"ターミナルアプリを利用できません: «{exc}»"
+        )
+        print(f"tritonlab: {said.in_(_lang(opts.lang))}", file=sys.stderr)
         return EXIT_FAIL
     exercise_ref = getattr(opts, "exercise", None)
     catalog = None

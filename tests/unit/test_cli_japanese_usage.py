@@ -65,3 +65,17 @@ def test_english_is_unchanged(capsys):
 def test_a_message_argparse_may_add_later_is_quoted_not_lost():
     assert argparse_message("something new", "ja") == "«something new»"
     assert argparse_message("something new", "en") == "something new"
+
+
+def test_open_without_the_terminal_app_says_so_in_the_learners_language(monkeypatch, capsys):
+    """`tritonlab open` where the app cannot be imported (no Textual) said it in English only."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tritonlab.app.main", None)  # its import raises ImportError
+    assert cli.main(["--lang", "ja", "open"]) == cli.EXIT_FAIL
+    err = capsys.readouterr().err
+    assert err.startswith("tritonlab: ターミナルアプリを利用できません: «") and "not available" not in err, (
+        err
+    )
+    assert cli.main(["--lang", "en", "open"]) == cli.EXIT_FAIL
+    assert capsys.readouterr().err.startswith("tritonlab: the terminal app is not available (")
