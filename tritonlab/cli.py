@@ -32,6 +32,9 @@ class UsageError(Exception):
 def _console():
     from rich.console import Console
 
+    from tritonlab.present import cjk_wrap
+
+    cjk_wrap.install()  # Japanese lines break between characters, as in the app (rich breaks at spaces only)
     return Console(highlight=False, soft_wrap=False)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from tritonlab.app import cjk_wrap
 from tritonlab.app.widgets.explanation import join_cjk_soft_breaks
+from tritonlab.present import cjk_wrap
 
 SENTENCE = "z = x + y は Triton の「hello world」ですが、同時に、これから書くすべてのカーネルに共通するライフサイクルの縮図でもあります。"
 

@@ -51,6 +51,7 @@ def test_module_does_not_import_torch_or_triton(module):
         "tritonlab.engine.lab",
         "tritonlab.present.cli",
         "tritonlab.present.bench",
+        "tritonlab.present.cjk_wrap",
     ],
 )
 def test_engine_content_and_present_do_not_import_textual(module):

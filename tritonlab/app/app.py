@@ -11,11 +11,11 @@ from textual.reactive import reactive
 from textual.worker import Worker, WorkerState
 
 from tritonlab import store
-from tritonlab.app import cjk_wrap
 from tritonlab.app.keys import relabel
 from tritonlab.app.strings import t
 from tritonlab.content.loader import load_catalog
 from tritonlab.engine.lab import Lab
+from tritonlab.present import cjk_wrap
 
 
 class TritonLabApp(App):

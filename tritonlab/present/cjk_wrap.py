@@ -5,6 +5,8 @@ a sentence after a space is one long "word": it jumps to the next line and is fo
 half-empty lines. Rich reads its word pattern from the module global `rich._wrap.re_word` on every call;
 replacing it with one that also ends a word after each CJK character fixes wrapping everywhere. Text without
 CJK characters splits exactly as before (`\\s*\\S+\\s*`).
+
+Pure rich, no Textual: the app installs it when it starts and the CLI when it makes its console.
 """
 
 from __future__ import annotations
