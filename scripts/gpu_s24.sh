@@ -12,6 +12,8 @@
 #                               11 14` on the GPU, test_loop_once, the corpus test fixed after part n; then part p
 #   bash scripts/gpu_s24.sh g   tests/gpu/test_loop_once_gpu.py (after the reject fix), beside tests/gpu's lesson 11-14
 #                               modules
+#   bash scripts/gpu_s24.sh f   the session's last engine changes on a GPU: launch_only forgetting autotune picks,
+#                               bench/profile refused before verify, ir errors as facts (-n 4)
 #   bash scripts/gpu_s24.sh p   issue 15/17/18 timings: scripts/perf_kernels.py (matmul, fused), perf_lesson_13.py,
 #                               scripts/rms_backward_autograd.py
 set -uo pipefail
@@ -108,6 +110,16 @@ if [ "$part" = g ]; then
     tests/gpu/test_loop_once_gpu.py > $W/pytest-loop.log 2>&1
   echo "loop-once gpu rc=$? ${SECONDS}s: $(tail -1 $W/pytest-loop.log)"; grep -E "^(FAILED|ERROR) " $W/pytest-loop.log
   wait; cat $W/lessons.rc; grep -E "^(FAILED|ERROR) " $W/pytest-lessons.log | head
+fi
+if [ "$part" = f ]; then
+  SECONDS=0
+  TRITONLAB_HOME=$W/home-f timeout -s INT $LIMIT python3 -m pytest -p no:cacheprovider -rfEs -q -n 4 --durations=8 \
+    tests/gpu/test_loop_once_gpu.py tests/gpu/test_bench_gpu.py tests/integration/test_loop_once.py \
+    tests/unit/test_ir.py tests/unit/test_ir_error_words.py tests/unit/test_engine_error_words.py \
+    tests/unit/test_engine_refusal_words.py tests/unit/test_bench_interpreter.py > $W/pytest-f.log 2>&1
+  echo "pytest f rc=$? ${SECONDS}s: $(tail -1 $W/pytest-f.log)"; grep -E "^(FAILED|ERROR) " $W/pytest-f.log | head -20
+  TRITONLAB_HOME=$W/home-f timeout 120 python3 -m tritonlab --backend gpu --lang ja bench 3/program-map > $W/bench-ja.txt 2>&1
+  echo "bench ja rc=$?: $(head -c 300 $W/bench-ja.txt)"
 fi
 if [ "$part" = p ]; then
   timeout -s INT 150 python3 scripts/perf_kernels.py --only matmul fused > $W/perf-matmul-fused.log 2>&1
