@@ -547,8 +547,8 @@ def test_a_cancel_and_a_worker_crash_are_said_whole_at_80_columns():
     for lang, result, expected in (
         ("en", cancelled, "cancelled"),
         ("ja", cancelled, "中止しました"),
-        ("en", crashed, "Verify: worker crash at line 32"),
-        ("ja", crashed, "検証: ワーカーのクラッシュ(32 行目)"),
+        ("en", crashed, "Verify: crash at line 32"),
+        ("ja", crashed, "検証: クラッシュ(32 行目)"),
     ):
         run(
             scenario_for(expected),

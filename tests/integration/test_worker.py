@@ -78,11 +78,14 @@ def test_endless_loop_times_out_and_the_next_request_works(client):
 def test_os_exit_is_a_crash_and_the_next_request_works(client):
     result = verify(client, "exit_3.py")
     assert result["error"]["kind"] == "crash"
+    assert result["error"]["cause"] == "runner"  # the learner's process, not the worker (it judged this)
+    pid = client.proc.pid
     assert result["error"]["exit_code"] == 3
     assert result["error"]["line"] == 8  # the worker prints where os._exit was called
     assert "about to exit" in result["output"]
     again = verify(client, solution=True)
     assert again["passed"]
+    assert client.proc.pid == pid  # the same worker answered: nothing was restarted
 
 
 def test_segfault_is_a_crash_with_signal_and_line(client):

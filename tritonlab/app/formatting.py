@@ -52,8 +52,8 @@ def restart_notice(err: dict, lang: str, last_exit: str | None) -> str | None:
         return None
     if kind is Kind.CRASH and "exit_code" not in err and not err.get("signal"):
         return None  # the worker never started: nothing was restarted (the badge says why)
-    if kind is Kind.CRASH and err.get("cause") in ("compiler", "no-result"):
-        return None  # `ir`'s compiler process died, or a runner gave no answer: the worker is up
+    if kind is Kind.CRASH and err.get("cause") in ("compiler", "no-result", "runner"):
+        return None  # `ir`'s compiler process died, or a runner died or gave no answer: the worker is up
     if kind is Kind.CRASH:
         if err.get("signal"):
             why = signal_text(err["signal"], lang)

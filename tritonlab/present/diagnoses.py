@@ -31,7 +31,7 @@ LABELS: dict[Kind, Said] = {
     Kind.COMPILE: Said("compile error", "コンパイルエラー"),
     Kind.RUNTIME: Said("runtime error", "実行時エラー"),
     Kind.TIMEOUT: Said("timeout", "タイムアウト"),
-    Kind.CRASH: Said("worker crash", "ワーカーのクラッシュ"),
+    Kind.CRASH: Said("crash", "クラッシュ"),
     Kind.OOB: Said("out-of-bounds access", "範囲外アクセス"),
     Kind.CUDA_FAULT: Said("GPU memory fault", "GPU メモリフォルト"),
     Kind.CANCELLED: Said("cancelled", "キャンセル"),
@@ -772,6 +772,28 @@ def _crash(f: Facts) -> Said:
             "from the worker, which is unaffected; each ir compiles in a new one",
             f"コンパイラのプロセスが異常終了し、結果を返しませんでした{f': {why.ja}' if why else ''}。"
             "ワーカーとは別のプロセスなので、ワーカーには影響ありません。ir は毎回新しいプロセスでコンパイルします",
+        )
+    if f["cause"] == "runner":  # the process running the learner's code died; the worker judged and is up
+        why = (
+            Said(signal_text(f["signal"], "en"), signal_text(f["signal"], "ja"))
+            if f["signal"]
+            else Said(f"exit code {f['exit_code']}", f"終了コード {f['exit_code']}")
+            if f["exit_code"] is not None
+            else Said("it vanished", "プロセスが消えました")
+        )
+        pool = (
+            Said(
+                " (so did the pool that starts it, which restarts too)",
+                "(起動元のプールも終了し、再起動します)",
+            )
+            if f["pool"]
+            else Said("", "")
+        )
+        return Said(
+            f"the process that ran your code died: {why.en}{pool.en}. The lab itself is unaffected; your code is "
+            "kept and the next run starts a fresh process",
+            f"コードを実行していたプロセスが終了しました: {why.ja}{pool.ja}。ラボ自体には影響ありません。"
+            "コードはそのまま残っていて、次の実行は新しいプロセスで始まります",
         )
     sig = f["signal"]
     why_en = (

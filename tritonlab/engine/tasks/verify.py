@@ -717,6 +717,8 @@ def _runner_problem(outcome, messages: list, output: str, learner_file: str) -> 
         "crash",
         f"the runner process died: {what}. Your code is kept; the next request starts a fresh runner.",
         line,
+        cause="runner",  # the process running the learner's code; the worker (the judge) is up
+        pool=bool(outcome.zygote_died),  # the runner pool's parent went too (it restarts on the next request)
         exit_code=status,
         stderr_tail="\n".join(output.strip().splitlines()[-20:]),
         **extra,
