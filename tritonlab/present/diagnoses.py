@@ -759,14 +759,7 @@ def _crash(f: Facts) -> Said:
             "コードはそのまま残っています。次の実行は新しいプロセスで始まります",
         )
     if f["cause"] == "compiler":  # `ir`'s compiler process, apart from the worker
-        code = f["exit_code"]
-        why = (
-            Said(signal_text(f["signal"], "en"), signal_text(f["signal"], "ja"))
-            if f["signal"]
-            else Said(f"exit code {code}", f"終了コード {code}")
-            if code is not None
-            else None
-        )
+        why = _how_it_ended(f)
         return Said(
             f"the compiler process failed and gave no answer{f': {why.en}' if why else ''}. It runs apart "
             "from the worker, which is unaffected; each ir compiles in a new one",
@@ -774,13 +767,7 @@ def _crash(f: Facts) -> Said:
             "ワーカーとは別のプロセスなので、ワーカーには影響ありません。ir は毎回新しいプロセスでコンパイルします",
         )
     if f["cause"] == "runner":  # the process running the learner's code died; the worker judged and is up
-        why = (
-            Said(signal_text(f["signal"], "en"), signal_text(f["signal"], "ja"))
-            if f["signal"]
-            else Said(f"exit code {f['exit_code']}", f"終了コード {f['exit_code']}")
-            if f["exit_code"] is not None
-            else Said("it vanished", "プロセスが消えました")
-        )
+        why = _how_it_ended(f) or Said("it vanished", "プロセスが消えました")
         pool = (
             Said(
                 " (so did the pool that starts it, which restarts too)",
@@ -795,21 +782,20 @@ def _crash(f: Facts) -> Said:
             f"コードを実行していたプロセスが終了しました: {why.ja}{pool.ja}。ラボ自体には影響ありません。"
             "コードはそのまま残っていて、次の実行は新しいプロセスで始まります",
         )
-    sig = f["signal"]
-    why_en = (
-        signal_text(sig, "en")
-        if sig
-        else (f"exit code {f['exit_code']}" if f["exit_code"] is not None else "?")
-    )
-    why_ja = (
-        signal_text(sig, "ja")
-        if sig
-        else (f"終了コード {f['exit_code']}" if f["exit_code"] is not None else "?")
-    )
+    why = _how_it_ended(f) or Said("?", "?")
     return Said(
-        f"the worker process died: {why_en}. It restarts on the next request; your code is kept.",
-        f"ワーカープロセスが終了しました: {why_ja}。次の実行で再起動します。コードはそのまま残っています。",
+        f"the worker process died: {why.en}. It restarts on the next request; your code is kept.",
+        f"ワーカープロセスが終了しました: {why.ja}。次の実行で再起動します。コードはそのまま残っています。",
     )
+
+
+def _how_it_ended(f: Facts) -> Said | None:
+    """A dead process's end in words: its signal ('SIGSEGV (segmentation fault: …)') or its exit code."""
+    if f["signal"]:
+        return Said(signal_text(f["signal"], "en"), signal_text(f["signal"], "ja"))
+    if f["exit_code"] is not None:
+        return Said(f"exit code {f['exit_code']}", f"終了コード {f['exit_code']}")
+    return None
 
 
 @says(Kind.CUDA_FAULT)
