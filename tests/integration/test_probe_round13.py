@@ -56,9 +56,7 @@ def _gap(reason: str):
     return pytest.mark.xfail(strict=True, reason=reason)
 
 
-_FRAME = (
-    "torch ran on a frame that is not the learner's file (code compiled from a string run by a stdlib module)"
-)
+# the ten fakes were false passes (one a wrong cause) at 1c0a978; README.md says how each got through
 # (exercise, file, the first failing case's first diagnosis kind, its cause or None for any)
 WRONG = [
     ("7/copy-2d", "l07_copy_2d_wrong_row_offsets_use_block_n.py", "unwritten", None),
@@ -76,86 +74,65 @@ WRONG = [
         "mismatch",
         "loop-steps",
     ),
-    pytest.param(
+    (
         "3/program-map",
         "l03_program_map_fake_int64_arange_map_cast_by_kernel.py",
         "copied-answer",
         None,
-        marks=_gap(
-            "false pass: the copied-answer rule skips a torch-made answer held in another dtype (int64)"
-        ),
     ),
-    pytest.param(
+    (
         "5/add",
         "l05_add_fake_fp64_sum_in_cprofile_runctx.py",
         "torch-work",
         None,
-        marks=_gap(f"false pass: {_FRAME}: cProfile.runctx; float64 escapes the copied-answer rule"),
     ),
-    pytest.param(
+    (
         "7/transpose",
         "l07_transpose_fake_torch_transpose_in_float64_kernel_casts_flat.py",
         "copied-answer",
         None,
-        marks=_gap(
-            "false pass: torch's transpose kept in float64, the kernel only narrows it (dtype differs)"
-        ),
     ),
-    pytest.param(
+    (
         "8/softmax",
         "l08_softmax_fake_row_stats_in_timeit_string.py",
         "torch-work",
         None,
-        marks=_gap(f"false pass: {_FRAME}: timeit.Timer; on plain lines the same code is torch-work"),
     ),
-    pytest.param(
+    (
         "8/row-sum",
         "l08_row_sum_fake_complex128_sum_cast_by_kernel.py",
         "torch-work",
         None,
-        marks=_gap("false pass: the taint follows floating-point tensors only; a complex128 copy drops it"),
     ),
-    pytest.param(
+    (
         "9/matmul",
         "l09_matmul_fake_product_in_doctest_example.py",
         "torch-work",
         None,
-        marks=_gap(f"false pass: {_FRAME}: doctest.run_docstring_examples"),
     ),
-    pytest.param(
+    (
         "10/debug-rms-norm",
         "l10_rms_fake_rstd_in_code_interactive_interpreter.py",
         "torch-work",
         None,
-        marks=_gap(
-            f"wrong cause: fails only as perf-bytes ('reads some data more than once'); {_FRAME}: "
-            "code.InteractiveInterpreter"
-        ),
     ),
-    pytest.param(
+    (
         "11/online-softmax",
         "l11_online_softmax_fake_numpy_lse_back_through_new_tensor.py",
         "torch-work",
         None,
-        marks=_gap(
-            "false pass: numpy's result brought back by Tensor.new_tensor, which the numpy watch does not wrap"
-        ),
     ),
-    pytest.param(
+    (
         "14/cross-entropy",
         "l14_cross_entropy_fake_lse_on_complex_copy_kernel_gathers.py",
         "torch-work",
         None,
-        marks=_gap(
-            "false pass: logsumexp done by torch on a complex128 copy of the logits (no taint on complex)"
-        ),
     ),
-    pytest.param(
+    (
         "14/swiglu",
         "l14_swiglu_fake_silu_helper_code_renamed_to_os_file.py",
         "torch-work",
         None,
-        marks=_gap("false pass: silu in a helper whose __code__.co_filename was replaced by os.__file__"),
     ),
 ]
 

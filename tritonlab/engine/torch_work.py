@@ -70,6 +70,31 @@ def _base_name(func: Any) -> str:
 
 
 @functools.lru_cache(maxsize=256)
+def _stdlib_dirs() -> tuple[str, ...]:
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    return tuple({os.path.abspath(paths[k]) + os.sep for k in ("stdlib", "platstdlib") if paths.get(k)})
+
+
+_STDLIB = _stdlib_dirs()
+
+
+def _stdlib(name: str) -> bool:
+    """A module of Python's own library (timeit, cProfile, doctest, code, threading), not an installed
+    package: torch run through it (`timeit.Timer("x.amax(1)")`) is the learner's line that called it."""
+    return name.startswith(_STDLIB) and "-packages" + os.sep not in name
+
+
+def _valued(t) -> bool:
+    """A tensor whose values the taint follows: floating point, or complex (a detour through complex128
+    carried no taint: probe round 13's row sums and logsumexp)."""
+    try:
+        return bool(t.is_floating_point() or t.is_complex())
+    except Exception:  # noqa: BLE001 - not a tensor
+        return False
+
+
 def _from_string(filename: str) -> bool:
     """Code compiled from a string: `<string>`, `<helper>`, or a file name that is on no disk
     (`compile(src, "softmax_helper.py", "exec")`, probe round 11)."""
@@ -314,7 +339,7 @@ class TorchWork:
         self.sources: dict[int, frozenset[str]] = {}
         self.input_spans: dict[str, tuple[int, int]] = {}
         for name, value in inputs.items():
-            if getattr(value, "is_floating_point", lambda: False)():
+            if _valued(value):
                 found = _storage(value)
                 if found and found[1]:
                     self.taint[found[0]] = (found[1], str(name), None, None)
@@ -395,7 +420,7 @@ class TorchWork:
         """(input name, computing operator, its line) of the first floating-point argument whose values came
         from an input, or None."""
         for t in tensors:
-            if not t.is_floating_point():
+            if not _valued(t):
                 continue
             found = _storage(t)
             if found is None:
@@ -413,12 +438,17 @@ class TorchWork:
         frame: Any = sys._getframe(2)
         while frame is not None:
             raw = frame.f_code.co_filename
-            # code compiled from a string (exec, eval, FX): the line that ran it decides
+            # a function of the learner's module, whatever its code object claims (probe round 13 renamed
+            # a helper's co_filename to os.__file__)
+            if frame.f_globals.get("__file__") == self.learner_file:
+                return frame.f_lineno
+            # code compiled from a string (exec, eval, FX), or Python's own library running it (timeit,
+            # cProfile.runctx, doctest, code.InteractiveInterpreter): the line that ran it decides
             if _from_string(raw):
                 frame = frame.f_back
                 continue
             name = os.path.abspath(raw)
-            if name not in _TRANSPARENT and not name.startswith(_TORCH_DIR + os.sep):
+            if name not in _TRANSPARENT and not name.startswith(_TORCH_DIR + os.sep) and not _stdlib(name):
                 return frame.f_lineno if same_file(name, self.learner_file) else None
             frame = frame.f_back
         return None
@@ -469,12 +499,12 @@ class TorchWork:
 
             with torch.no_grad():
                 for out in _tensors(result, []):
-                    if out.is_floating_point() and out.numel():
+                    if _valued(out) and out.numel():
                         out.add_(1.0)
         origin = frozenset().union(*(self._origins(t) for t in tensors))
         for out in _tensors(result, []):
             found = _storage(out)
-            if found and found[1] and found[0] not in self.inputs and out.is_floating_point():
+            if found and found[1] and found[0] not in self.inputs and _valued(out):
                 if copy and any(_storage(t) == found for t in tensors) and found[0] in self.taint:
                     continue  # a view of its own source (same storage): that source's taint stands
                 self._claim(*found)
@@ -546,7 +576,7 @@ class TorchWork:
 
     def _origins(self, t) -> frozenset[str]:
         """The inputs whose values tensor t holds or came from (none for memory the taint does not cover)."""
-        found = _storage(t) if getattr(t, "is_floating_point", lambda: False)() else None
+        found = _storage(t) if _valued(t) else None
         if found is None:
             return frozenset()
         for start, (nbytes, *_) in self.taint.items():
@@ -604,7 +634,7 @@ class TorchWork:
                         # a buffer of the learner's own as a numpy view: numpy may write into it
                         # (`lse.numpy()[:] = ...`) with no operator seeing it; its bytes now, to compare
                         found = _storage(tensor)
-                        if found and found[1] and tensor.is_floating_point() and len(watch.numpy_views) < 8:
+                        if found and found[1] and _valued(tensor) and len(watch.numpy_views) < 8:
                             storage = tensor.untyped_storage()
                             watch.numpy_views[found[0]] = (found[1], storage, _snapshot(storage))
                 return original(tensor, *args, **kwargs)
@@ -617,7 +647,7 @@ class TorchWork:
                 with contextlib.suppress(Exception):
                     if watch.numpy_lines and watch._learner_line() is not None:
                         found = _storage(result)
-                        if found and found[1] and result.is_floating_point():
+                        if found and found[1] and _valued(result):
                             exported, name = watch.numpy_lines[0]
                             watch._claim(*found)
                             watch.taint[found[0]] = (found[1], name, "numpy", exported)
@@ -637,6 +667,7 @@ class TorchWork:
             (torch.Tensor, "tolist", exporting),
             (torch.Tensor, "item", exporting),
             (torch, "from_numpy", importing),
+            (torch.Tensor, "new_tensor", importing),
             (torch, "as_tensor", importing),
             (torch, "asarray", importing),
             (torch, "tensor", importing),
