@@ -971,8 +971,9 @@ def explain_unwritten(
             programs=programs,
             tiles=tiles,
             message=f"{diag.get('count')} elements were never written although the grid launched "
-            f"{_count(programs, 'program')} for {tiles} tiles: some programs wrote the same tile — check how "
-            "the program id is split into the tile's row and column (pid_m, pid_n)",
+            f"{_count(programs, 'program')} for {tiles} tiles: some tiles were never reached (two programs "
+            "on one tile, or tile starts that step by the wrong size) — check how the program id becomes the "
+            "tile's first row and column (pid_m * BLOCK_M, pid_n * BLOCK_N)",
         )
         return
     block_1d = block if isinstance(block, int) and len(shape) == 1 else None

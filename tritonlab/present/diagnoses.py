@@ -1487,11 +1487,13 @@ def _unwritten(f: Facts) -> Said:
         programs, tiles = f["programs"], f["tiles"]
         return Said(
             f"{_n(count, 'en', 'element was', 'elements were', '')} never written although the grid launched "
-            f"{_n(programs, 'en', 'program', 'programs', '')} for {number(tiles)} tiles: some programs wrote the "
-            "same tile — check how the program id is split into the tile's row and column (pid_m, pid_n)",
+            f"{_n(programs, 'en', 'program', 'programs', '')} for {number(tiles)} tiles: some tiles were never "
+            "reached (two programs on one tile, or tile starts that step by the wrong size) — check how the "
+            "program id becomes the tile's first row and column (pid_m * BLOCK_M, pid_n * BLOCK_N)",
             f"グリッドは {number(tiles)} タイルに対して {number(programs)} プログラムを起動しているのに、"
-            f"{number(count)} 要素が書き込まれていません。同じタイルを書いたプログラムがあります。"
-            "プログラム ID をタイルの行と列(pid_m, pid_n)に分ける計算を確認してください",
+            f"{number(count)} 要素が書き込まれていません。どのプログラムも担当しなかったタイルがあります"
+            "(2 つのプログラムが同じタイルを担当しているか、タイルの開始位置の刻みが違います)。"
+            "プログラム ID からタイルの先頭の行と列(pid_m * BLOCK_M, pid_n * BLOCK_N)を求める計算を確認してください",
         )
     if cause == "block-start-literal" and f["step"]:
         step, line, block = f["step"], f["line"], f["block"]

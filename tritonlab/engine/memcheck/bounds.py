@@ -896,6 +896,7 @@ class InterpreterMemcheck:
             ints=launch.ints,
             caller=caller,
             launch_line=self._launch_line(launch, file) if reason == "gap" else None,
+            itemsize=region.itemsize,
         )
 
     def _caller(self, launch: _Launch, file: str | None) -> dict | None:

@@ -46,8 +46,10 @@ class OutOfBounds(Exception):
         ints: dict | None = None,
         caller: dict | None = None,
         launch_line: int | None = None,
+        itemsize: int | None = None,
     ) -> None:
         self.access = access
+        self.itemsize = itemsize  # the bytes of one element of the tensor `arg` (strides passed in bytes)
         self.launch_line = launch_line  # the learner's line that launched the kernel (its arguments' text)
         self.kernel = kernel
         self.arg = arg
@@ -191,7 +193,7 @@ class OutOfBounds(Exception):
                     if passed is not None:
                         step["passed_line"], step["passed"] = passed
                 facts["foreign"] = foreign
-                in_bytes = _strides_in_bytes(pointer_source, names, self.ints, self.strides)
+                in_bytes = _strides_in_bytes(pointer_source, names, self.ints, self.strides, self.itemsize)
                 if in_bytes:
                     facts["strides_in_bytes"] = in_bytes
         unbounded = facts.get("unbounded") or []
@@ -323,6 +325,7 @@ class OutOfBounds(Exception):
             "promise": self.promise,
             "caller": self.caller,
             "launch_line": self.launch_line,
+            "itemsize": self.itemsize,
             "int32_wrap": self.int32_wrap,
             **{k: v for k, v in self.mask_facts().items() if k != "parsed"},
             "message": self.message,
@@ -858,11 +861,15 @@ def _swapped_bounds(
     return {"pairs": pairs} if len(pairs) >= 2 else None
 
 
-def _strides_in_bytes(pointer: str, names: set, ints: dict, strides: tuple) -> dict | None:
+def _strides_in_bytes(
+    pointer: str, names: set, ints: dict, strides: tuple, itemsize: int | None = None
+) -> dict | None:
     """Every stride the pointer steps with is one of the tensor's strides times one element size (2, 4 or 8
     bytes): the wrapper passed strides in bytes (x.stride(0) * x.element_size()), as for a char* in CUDA,
     where Triton counts elements. Where the pointer shows an index's axis ([:, None] / [None, :] of a 2D
-    tensor), the stride must be that axis's."""
+    tensor), the stride must be that axis's. The factor is the tensor's own element size where it is known:
+    8 = 2 x 4 for a float32 output stepped by a float32 input's row stride 8 is another tensor's stride, not
+    bytes (probe round 13)."""
     used = [(n, int(v)) for n, v in ints.items() if n in names and "stride" in n.lower()]
     if not used or all(v in strides for _, v in used):
         return None
@@ -875,7 +882,7 @@ def _strides_in_bytes(pointer: str, names: set, ints: dict, strides: tuple) -> d
         for index, stride in ((a, b), (b, a)):
             if index in axis_of and stride in ints:
                 stride_axis.setdefault(stride, axis_of[index])
-    for size in (2, 4, 8):
+    for size in (itemsize,) if itemsize in (2, 4, 8) else (2, 4, 8):
         if all(v and v % size == 0 and v // size in strides for _, v in used) and all(
             len(strides) != 2 or n not in stride_axis or strides[stride_axis[n]] == v // size for n, v in used
         ):
@@ -1264,6 +1271,7 @@ def _oob_from_dict(d: dict) -> OutOfBounds:
     kwargs["promise"] = d.get("promise")
     kwargs["caller"] = d.get("caller")
     kwargs["launch_line"] = d.get("launch_line")
+    kwargs["itemsize"] = d.get("itemsize")
     for k in ("shape", "strides", "grid", "span"):
         kwargs[k] = tuple(d[k]) if d.get(k) is not None else None
     return OutOfBounds(**kwargs)
