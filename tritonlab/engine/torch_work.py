@@ -69,7 +69,6 @@ def _base_name(func: Any) -> str:
     return name.split("::", 1)[-1]
 
 
-@functools.lru_cache(maxsize=256)
 def _stdlib_dirs() -> tuple[str, ...]:
     import sysconfig
 
@@ -95,6 +94,7 @@ def _valued(t) -> bool:
         return False
 
 
+@functools.lru_cache(maxsize=256)
 def _from_string(filename: str) -> bool:
     """Code compiled from a string: `<string>`, `<helper>`, or a file name that is on no disk
     (`compile(src, "softmax_helper.py", "exec")`, probe round 11)."""
