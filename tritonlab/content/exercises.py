@@ -160,6 +160,9 @@ def _verify(raw: dict, where: Where, inputs: list[InputSpec]) -> VerifySpec:
         _dtype(dtype, where / "tolerance" / dtype)
         if not tol:
             raise (where / "tolerance" / dtype).fail("tolerance-keys")
+    sum_rounding = raw.get("sum_rounding")
+    if sum_rounding is not None and not 0 < sum_rounding <= 1000:
+        raise (where / "sum_rounding").fail("out-of-range", value=sum_rounding, low=0, high=1000)
     output = raw.get("output", "tensor")
     if output != "tensor" and not (output.startswith("inplace:") and output[8:] in {i.name for i in inputs}):
         raise (where / "output").fail("output-form")
@@ -183,6 +186,7 @@ def _verify(raw: dict, where: Where, inputs: list[InputSpec]) -> VerifySpec:
         gpu=raw.get("gpu") or interpreter,
         variants=variants,
         tolerance=tolerance,
+        sum_rounding=None if sum_rounding is None else float(sum_rounding),
         output=output,
         bytes_budget=raw.get("bytes_budget"),
         **_verify_outputs(raw, where, inputs),

@@ -112,6 +112,9 @@ class VerifySpec:
     gpu: list[dict]
     variants: list[dict] = field(default_factory=lambda: [{}])
     tolerance: dict = field(default_factory=dict)
+    # a reduction's own rounding: atol is at least sum_rounding × eps(float32) × the reference evaluated on
+    # |inputs| in float64 (for a sum: Σ|x|), so any summation order passes and a missing term does not
+    sum_rounding: float | None = None
     output: str = "tensor"
     bytes_budget: str | None = None
     # Several outputs, gradients, operators (engine/outputs.py; docs/lesson-format.md, "Several outputs")

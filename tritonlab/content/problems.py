@@ -113,6 +113,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{key}: layout {layout} needs a 2D shape",
         "ja": "{key}: layout {layout} には 2 次元の shape が必要です",
     },
+    "out-of-range": {
+        "en": "{key} is {value}: it must be above {low} and at most {high}",
+        "ja": "{key} が {value} です。{low} より大きく {high} 以下にしてください",
+    },
     "tolerance-keys": {
         "en": "{key} must be {{ atol = …, rtol = … }}",
         "ja": "{key} は {{ atol = …, rtol = … }} の形にしてください",

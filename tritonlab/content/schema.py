@@ -104,6 +104,8 @@ VERIFY = Table(
         "gpu": ListOf(CASE),
         "variants": ListOf(VARIANT),
         "tolerance": Table(extra=Table({"atol": NUMBER, "rtol": NUMBER})),
+        # a sum's rounding: atol >= this · eps(float32) · reference(|inputs|) (docs/lesson-format.md)
+        "sum_rounding": NUMBER,
         "output": TEXT,
         "bytes_budget": TEXT,
         # several outputs, gradients and operator checks (engine/outputs.py)

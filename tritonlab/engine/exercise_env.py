@@ -106,6 +106,35 @@ def tolerance(exercise, dtype_name: str) -> tuple[float, float]:
     return float(custom.get("atol", atol)), float(custom.get("rtol", rtol))
 
 
+def rounding_atol(exercise, inputs: dict, params: dict, kwargs: dict, atol: float) -> float:
+    """A case's atol, raised to the rounding of a float32 sum when the exercise declares `sum_rounding` (k):
+    at least k · eps(float32) · max |reference(|inputs|)|, the reference evaluated on the inputs' magnitudes
+    in float64 — for a row sum that is k · eps · Σ|x| of the largest row. Any summation order (serial,
+    lanes, a tree, a dot with a column of ones) is inside it; a missing or extra term is far outside it.
+    Unchanged when the exercise declares none or the reference cannot run on float64 magnitudes."""
+    import torch
+
+    factor = exercise.verify.sum_rounding
+    if not factor:
+        return atol
+    magnitudes = {
+        name: value.detach().abs().double()
+        if isinstance(value, torch.Tensor) and (value.is_floating_point() or value.is_complex())
+        else value
+        for name, value in inputs.items()
+    }
+    try:
+        bound = reference(exercise, magnitudes, params, kwargs)
+    except Exception:  # noqa: BLE001 - a reference that cannot take float64 keeps the declared tolerance
+        return atol
+    if not isinstance(bound, torch.Tensor) or bound.numel() == 0:
+        return atol
+    largest = float(bound.detach().double().abs().max())
+    if not math.isfinite(largest):
+        return atol
+    return max(atol, factor * float(torch.finfo(torch.float32).eps) * largest)
+
+
 def element_size(dtype_name: str) -> int:
     import torch
 
