@@ -66,3 +66,15 @@ def test_an_exercise_without_the_key_keeps_its_atol():
     exercise = load_catalog().exercise("5/add")
     x, y = torch.randn(100) * 1e6, torch.randn(100) * 1e6
     assert exercise_env.rounding_atol(exercise, {"x": x, "y": y}, {"n": 100}, {}, 1e-5) == 1e-5
+
+
+def test_the_mismatch_says_its_atol_is_the_sums_rounding_in_both_languages():
+    from tritonlab.present.diagnoses import describe
+
+    fact = {"kind": "mismatch", "count": 3, "max_abs_err": 0.5, "numel": 64, "atol": 0.025, "rtol": 1e-5}
+    plain = describe(dict(fact), "en")
+    assert "declared" not in plain
+    widened = describe(dict(fact, atol_declared=1e-4), "en")
+    assert "float32 rounding, 0.025, not the declared 0.0001" in widened, widened
+    ja = describe(dict(fact, atol_declared=1e-4), "ja")
+    assert "宣言された 0.0001 ではなく" in ja and "丸め誤差 0.025" in ja, ja

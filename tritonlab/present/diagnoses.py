@@ -2566,11 +2566,25 @@ def _mismatch(f: Facts) -> Said:
     count = f["count"]
     tol = f"atol={number(f['atol'])}, rtol={number(f['rtol'])}" if f["atol"] is not None else ""
     err = number(f["max_abs_err"])
-    head = Said(
-        f"{_n(count, 'en', 'element', 'elements', '')} {'differs' if count == 1 else 'differ'} beyond "
-        "tolerance "
-        f"({tol + '; ' if tol else ''}largest error {err})",
-        f"{number(count)} 要素が許容誤差を超えて異なります({tol + '、' if tol else ''}最大誤差 {err})",
+    declared = f.get("atol_declared")
+    widened = (
+        Said(
+            f" — atol is this sum's float32 rounding, {number(f['atol'])}, not the declared "
+            f"{number(declared)}: any summation order fits in it",
+            f"。atol は宣言された {number(declared)} ではなく、この長さの和の float32 の丸め誤差 "
+            f"{number(f['atol'])} です(どの順序で足してもこの範囲に入ります)",
+        )
+        if declared is not None and f["atol"] is not None
+        else Said("", "")
+    )
+    head = (
+        Said(
+            f"{_n(count, 'en', 'element', 'elements', '')} {'differs' if count == 1 else 'differ'} beyond "
+            "tolerance "
+            f"({tol + '; ' if tol else ''}largest error {err})",
+            f"{number(count)} 要素が許容誤差を超えて異なります({tol + '、' if tol else ''}最大誤差 {err})",
+        )
+        + widened
     )
     cause = f["cause"]
     pattern = _pattern(f)

@@ -1288,6 +1288,10 @@ def judge_case(
         unwritten_mask=unwritten,
         block_size=block,
     )
+    if "atol_declared" in case:  # the mismatch says its atol is the sum's rounding, not the lesson's number
+        for diag in report.get("diagnoses", []):
+            if diag.get("kind") == "mismatch":
+                diag["atol_declared"] = case["atol_declared"]
     _refine_unwritten(report.get("diagnoses", []), mine, block, got.numel(), facts.get("provenance"))
     _refine_stores(
         report.get("diagnoses", []),
