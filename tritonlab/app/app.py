@@ -13,6 +13,7 @@ from textual.worker import Worker, WorkerState
 from tritonlab import store
 from tritonlab.app.keys import relabel
 from tritonlab.app.strings import t
+from tritonlab.app.widgets import toast
 from tritonlab.content.loader import load_catalog
 from tritonlab.engine.lab import Lab
 from tritonlab.present import cjk_wrap
@@ -46,6 +47,7 @@ class TritonLabApp(App):
         Lab."""
         super().__init__()
         cjk_wrap.install()
+        toast.install()  # Japanese notices keep every character over the widgets under them
         self.backend = backend
         self.catalog = catalog if catalog is not None else load_catalog()
         self.lab = (

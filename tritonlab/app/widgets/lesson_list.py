@@ -34,6 +34,16 @@ def problem_text(problem, lang: str = "en") -> str:
     return f"{where}:{problem.line or 1}: {problem.text(lang)}"
 
 
+def _hanging(lead: Text, body: Text) -> Table:
+    """`lead` then `body`, the lines `body` wraps onto starting under its first character, not under `lead`
+    (a long exercise title or problem at 80 columns, in Japanese above all, wrapped to the list's edge)."""
+    grid = Table.grid()
+    grid.add_column(width=lead.cell_len, no_wrap=True)
+    grid.add_column(ratio=1)
+    grid.add_row(lead, body)
+    return grid
+
+
 class LessonList(LabAppAccess, OptionList):
     class ExerciseChosen(Message):
         def __init__(self, exercise_key: str | None, lesson_id: str) -> None:
@@ -44,6 +54,7 @@ class LessonList(LabAppAccess, OptionList):
     def __init__(self, catalog, **kwargs) -> None:
         super().__init__(**kwargs)
         self.catalog = catalog
+        self._problems: dict[str, str] = {}  # a problem row's id: its words, for the notice when it is chosen
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", lambda _lang: self.rebuild(), init=False)
@@ -57,25 +68,23 @@ class LessonList(LabAppAccess, OptionList):
         entries = [(lesson.number, 0, lesson) for lesson in self.catalog.lessons]
         entries += [(problem_number(p), 1, p) for p in self.catalog.problems]
         options: list[Option] = []
+        self._problems = {}
         for number, is_problem, item in sorted(entries, key=lambda e: (e[0], e[1])):
             if is_problem:
-                prompt = Text.assemble(
-                    (f"{number:>2}  " if number != 99 else "    "),
-                    ("✗ ", "bold red"),
-                    (problem_text(item, lang), "red"),
-                )
-                options.append(Option(prompt, id=f"problem:{len(options)}"))
+                lead = Text.assemble((f"{number:>2}  " if number != 99 else "    "), ("✗ ", "bold red"))
+                text = problem_text(item, lang)
+                option_id = f"problem:{len(options)}"
+                self._problems[option_id] = f"{lead.plain}{text}"
+                options.append(Option(_hanging(lead, Text(text, style="red")), id=option_id))
                 continue
             options.append(Option(self._lesson_prompt(item, progress, lang), id=f"lesson:{item.id}"))
             for exercise in item.exercises:
                 state = store.exercise_state(exercise.key, progress)
-                prompt = Text.assemble(
-                    "     ",
-                    (state_mark(state) + " ", STATE_STYLE[state]),
-                    (tr(exercise.title, lang), ""),
-                    ("  " + t(state, lang), STATE_STYLE[state]),
+                lead = Text.assemble("     ", (state_mark(state) + " ", STATE_STYLE[state]))
+                body = Text.assemble(
+                    (tr(exercise.title, lang), ""), ("  " + t(state, lang), STATE_STYLE[state])
                 )
-                options.append(Option(prompt, id=f"exercise:{exercise.key}"))
+                options.append(Option(_hanging(lead, body), id=f"exercise:{exercise.key}"))
         self.clear_options()
         self.add_options(options)
         ids = [o.id for o in options]
@@ -111,4 +120,5 @@ class LessonList(LabAppAccess, OptionList):
             first = lesson.exercises[0].key if lesson and lesson.exercises else None
             self.post_message(self.ExerciseChosen(first, ref))
         elif kind == "problem":
-            self.app.notify(str(event.option.prompt), severity="error", timeout=10)
+            text = self._problems.get(event.option.id or "", "")
+            self.app.notify(text, severity="error", timeout=10, markup=False)
