@@ -7,6 +7,7 @@ from typing import ClassVar
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.worker import Worker, WorkerState
 
@@ -32,6 +33,20 @@ class TritonLabApp(App):
     lang: reactive[str] = reactive("en")
     worker_info: reactive[dict | None] = reactive(None)  # the worker's hello; None until it arrives
     worker_problem: reactive[str] = reactive("")
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notice is plain text: the lab's notices carry paths, error messages and learner names
+        (`/tmp/[draft].py`, `KeyError: '[x]'`) that Rich markup would swallow, and none of its own words use
+        markup (screens' `self.notify` comes here too)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def __init__(
         self,
