@@ -26,3 +26,28 @@ def test_brackets_in_a_notice_are_shown_not_read_as_markup():
             assert "[b]not bold[/b]" in shown and "'[x]'" in shown, shown
 
     asyncio.run(main())
+
+
+def test_the_command_palette_speaks_japanese():
+    """ctrl+p: Textual's own commands and the search prompt in Japanese (they were English: "Search for
+    commands…", Keys, Quit, Screenshot, Theme)."""
+    from textual.command import CommandInput, CommandPalette
+
+    async def main():
+        app = TritonLabApp(lang="ja", backend="interpreter", client=FakeClient())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            titles = [c.title for c in app.get_system_commands(app.screen)]
+            assert {"テーマ", "終了", "キー", "スクリーンショット"} <= set(titles), titles
+            assert not {"Theme", "Quit", "Keys", "Screenshot"} & set(titles), titles
+            await pilot.press("ctrl+p")
+            for _ in range(10):
+                await pilot.pause(0.02)
+            assert CommandPalette.is_open(app)
+            assert app.screen.query_one(CommandInput).placeholder == "コマンドを検索…"
+        english = TritonLabApp(lang="en", backend="interpreter", client=FakeClient())
+        async with english.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert "Theme" in [c.title for c in english.get_system_commands(english.screen)]
+
+    asyncio.run(main())

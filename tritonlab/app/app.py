@@ -13,7 +13,7 @@ from textual.worker import Worker, WorkerState
 
 from tritonlab import store
 from tritonlab.app.keys import relabel
-from tritonlab.app.strings import t
+from tritonlab.app.strings import PALETTE_JA, t
 from tritonlab.app.widgets import toast
 from tritonlab.content.loader import load_catalog
 from tritonlab.engine.lab import Lab
@@ -47,6 +47,21 @@ class TritonLabApp(App):
         (`/tmp/[draft].py`, `KeyError: '[x]'`) that Rich markup would swallow, and none of its own words use
         markup (screens' `self.notify` comes here too)."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+
+    def get_system_commands(self, screen):
+        """Textual's own palette commands, titled and explained in the learner's language."""
+        for command in super().get_system_commands(screen):
+            said = PALETTE_JA.get(command.title) if self.lang == "ja" else None
+            yield command if said is None else command._replace(title=said[0], help=said[1])
+
+    def action_command_palette(self) -> None:
+        """Textual's palette with its search prompt in the learner's language."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(
+                CommandPalette(placeholder=t("palette_search", self.lang), id="--command-palette")
+            )
 
     def __init__(
         self,

@@ -365,6 +365,7 @@ STRINGS["en"].update(
         "home_how_start": "↑ ↓ move · Enter opens · F1 keys",
         "lang_session": "language: {code} for this session "
         "(start with --lang {code}, or set LANG, to keep it)",
+        "palette_search": "Search for commands…",
     }
 )
 STRINGS["ja"].update(
@@ -426,5 +427,16 @@ STRINGS["ja"].update(
         "home_how_start": "↑ ↓ で移動 · Enter で開く · F1 でキー一覧",
         "lang_session": "言語: このセッションは {code} "
         "(次回も使うには --lang {code} で起動するか LANG を設定)",
+        "palette_search": "コマンドを検索…",
     }
 )
+
+#: Textual's own commands in the command palette (ctrl+p), by their English title: (title, help) in Japanese
+PALETTE_JA: dict[str, tuple[str, str]] = {
+    "Theme": ("テーマ", "配色テーマを切り替える"),
+    "Quit": ("終了", "アプリをすぐに終了する"),
+    "Keys": ("キー", "フォーカス中のウィジェットのヘルプと使えるキーの一覧を表示/非表示"),
+    "Minimize": ("元のサイズ", "最大化したウィジェットを元のサイズに戻す"),
+    "Maximize": ("最大化", "フォーカス中のウィジェットを最大化する"),
+    "Screenshot": ("スクリーンショット", "いまの画面を SVG で保存する"),
+}
