@@ -46,6 +46,7 @@ FOLDERS = {
     "test_probe_round11.py": "probe_round11",
     "test_probe_round12.py": "probe_round12",
     "test_probe_round13.py": "probe_round13",
+    "test_probe_round14.py": "probe_round14",
 }
 
 
