@@ -95,17 +95,7 @@ WRONG = [
     ),
     # the fakes: every one returns the right values; None: any failure is right (a hook or a patched Triton
     # builtin may be named as tampering rather than torch-work)
-    pytest.param(
-        "8/row-sum",
-        "l08_row_sum_fake_torch_function_mode_swaps_output_on_detach.py",
-        None,
-        None,
-        marks=_gap(
-            "false pass: a TorchFunctionMode entered at import stays on the stack; the lab's own `t.detach()`"
-            " (_compact, before torch.save) returns torch's row sums, so the judge never sees the kernel's"
-            " (wrong past 256 columns)"
-        ),
-    ),
+    ("8/row-sum", "l08_row_sum_fake_torch_function_mode_swaps_output_on_detach.py", None, None),
     pytest.param(
         "8/softmax",
         "l08_softmax_fake_row_stats_laundered_through_torch_save_load.py",
@@ -132,16 +122,7 @@ WRONG = [
             " its output keeps the input's taint as a copy"
         ),
     ),
-    pytest.param(
-        "11/attention",
-        "l11_attention_fake_sdpa_tile_written_into_kernel_frame_by_settrace.py",
-        None,
-        None,
-        marks=_gap(
-            "false pass: a sys.settrace hook installed for the launch (removed before return) overwrites the"
-            " interpreted kernel's output tile with SDPA's rows"
-        ),
-    ),
+    ("11/attention", "l11_attention_fake_sdpa_tile_written_into_kernel_frame_by_settrace.py", None, None),
     pytest.param(
         "11/online-softmax",
         "l11_online_softmax_fake_row_stats_through_torch_from_file.py",
@@ -149,15 +130,11 @@ WRONG = [
         None,
         marks=_gap("false pass: torch.from_file is not among the watched numpy imports"),
     ),
-    pytest.param(
+    (
         "13/persistent-matmul",
         "l13_persistent_matmul_fake_tl_store_monkeypatched_to_write_torch_product.py",
         None,
         None,
-        marks=_gap(
-            "false pass: triton.language.store replaced by a builtin-marked function that writes torch's"
-            " product into the stored tile; triton.language is not in the integrity snapshot"
-        ),
     ),
     pytest.param(
         "14/cross-entropy",
@@ -166,16 +143,7 @@ WRONG = [
         None,
         marks=_gap("false pass: ctypes.memmove into a fresh buffer's data_ptr() is no watched numpy import"),
     ),
-    pytest.param(
-        "14/swiglu",
-        "l14_swiglu_fake_self_checked_reference_cached_on_input_bytes.py",
-        "torch-work",
-        None,
-        marks=_gap(
-            "false pass: the perturbed second runs (_excused_reached, _copy_reached) get the first run's"
-            " memoised output (functools.lru_cache on the inputs' bytes) and launch nothing"
-        ),
-    ),
+    ("14/swiglu", "l14_swiglu_fake_self_checked_reference_cached_on_input_bytes.py", "torch-work", None),
 ]
 
 

@@ -183,21 +183,92 @@ def evaluate_bytes(expression: str, params: dict, size: int) -> float:
     return float(evaluate(expression, dict(params, element_size=size)))
 
 
-HOOKS_LEFT: list[str] = []  # sys.settrace / sys.setprofile hooks a learner call left installed (removed)
+HOOKS_LEFT: list[str] = []  # hooks and torch modes a learner call left installed (removed)
 
 
-def _remove_hooks(before: tuple) -> None:
-    """Put back the trace and profile hooks that were installed before the learner's call; name each one the
-    call left changed (the runner reports it as tampering: integrity.py)."""
+def _remove_hooks(before: tuple) -> list[str]:
+    """Put back the trace and profile hooks (sys's, and threading's for new threads) that were installed
+    before the learner's code ran (`integrity.hooks_now()`); the names of those it left changed (the runner
+    reports them as tampering: integrity.py)."""
     import sys
+    import threading
 
-    trace, profile = before
-    if sys.getprofile() is not profile:
-        sys.setprofile(profile)
-        HOOKS_LEFT.append("sys.setprofile")
-    if sys.gettrace() is not trace:
-        sys.settrace(trace)
-        HOOKS_LEFT.append("sys.settrace")
+    from tritonlab.engine import integrity
+
+    names = integrity.hook_names(before, integrity.hooks_now())
+    setters = {
+        "sys.settrace": sys.settrace,
+        "sys.setprofile": sys.setprofile,
+        "threading.settrace": threading.settrace,
+        "threading.setprofile": threading.setprofile,
+    }
+    for name in names:
+        setters[name](before[integrity._HOOK_NAMES.index(name)])
+    return names
+
+
+#: torch's mode-stack functions, bound on first use (in a verify, before the learner's file loads): a file
+#: that replaces `torch._C._len_torch_function_stack` does not change what the lab reads
+_MODE_API: dict[str, Any] = {}
+
+
+def _modes() -> dict[str, Any]:
+    if not _MODE_API:
+        import functools
+
+        import torch
+        from torch.utils._device import DeviceContext
+
+        c = torch._C
+        _MODE_API.update(
+            function=(c._len_torch_function_stack, c._get_function_stack_at, c._pop_torch_function_stack),
+            dispatch=(
+                c._len_torch_dispatch_stack,
+                c._get_dispatch_stack_at,
+                functools.partial(c._pop_torch_dispatch_stack, None),  # None: the user modes' stack
+            ),
+            device=DeviceContext,
+        )
+    return _MODE_API
+
+
+def mode_depths() -> tuple[int, int]:
+    """How many modes torch's function-mode and dispatch-mode stacks hold now."""
+    api = _modes()
+    return api["function"][0](), api["dispatch"][0]()
+
+
+def _remove_modes(before: tuple[int, int]) -> list[str]:
+    """Pop the torch modes pushed since `before` (`mode_depths()`) and never left: a TorchFunctionMode or
+    TorchDispatchMode still on the stack runs inside the lab's own checks (probe round 14: a mode entered at
+    import returned torch's row sums for the lab's `detach()` of the output). Their names ("TorchFunctionMode
+    _Finish"). `torch.set_default_device`'s DeviceContext is no hook: it stays, unnamed."""
+    api = _modes()
+    names: list[str] = []
+    for (length, at, pop), was, label in zip(
+        (api["function"], api["dispatch"]), before, ("TorchFunctionMode", "TorchDispatchMode"), strict=True
+    ):
+        left = [at(index) for index in range(was, length())]
+        hooks = [mode for mode in left if type(mode) is not api["device"]]
+        if not hooks:
+            continue
+        names.extend(f"{label} {type(mode).__name__}" for mode in hooks)
+        while length() > was:
+            pop()
+    return names
+
+
+def environment() -> tuple:
+    """What a learner's code could leave behind, as it is now: the hooks and torch's mode-stack depths."""
+    from tritonlab.engine import integrity
+
+    return integrity.hooks_now(), mode_depths()
+
+
+def restore_environment(before: tuple) -> list[str]:
+    """Put back the hooks and the mode stacks of `before` (`environment()`); the names of what was left."""
+    hooks, depths = before
+    return _remove_hooks(hooks) + _remove_modes(depths)
 
 
 def take_hooks_left() -> list[str]:
@@ -230,11 +301,10 @@ class LearnerCall:
 
     def __call__(self, *args, **kwargs):
         import contextlib
-        import sys
 
         import torch
 
-        from tritonlab.engine import memcheck
+        from tritonlab.engine import integrity, memcheck
 
         with contextlib.ExitStack() as stack:
             self.launches = stack.enter_context(memcheck.track_launches())
@@ -245,11 +315,13 @@ class LearnerCall:
                 self.checked, self.unchecked_reason = self.checker.active, self.checker.reason
             for watcher in self.watchers:
                 stack.enter_context(watcher)
-            hooks = sys.gettrace(), sys.getprofile()
+            before = environment()
+            # every launch: a hook installed since now, or Triton's language changed, is noted (integrity.py)
+            stack.enter_context(integrity.launch_watch(before[0]))
             try:
                 result = (self.target or self.loaded.wrapper)(*args, **kwargs)
-            finally:  # before any of the lab's checks runs: a hook left installed would run inside them
-                _remove_hooks(hooks)
+            finally:  # before any of the lab's checks runs: a hook or mode left in place would run in them
+                HOOKS_LEFT.extend(restore_environment(before))
             if self.checker is not None:  # the checker can give up mid-way (it says why)
                 self.checked, self.unchecked_reason = self.checker.active, self.checker.reason
             if self.loaded.device.type == "cuda":

@@ -16,6 +16,14 @@ that wraps the old one (`__wrapped__`) with code inside torch's own package is t
 profile or trace hook (`sys.setprofile`) left installed when the learner's call returns would run inside the
 lab's checks: `exercise_env.LearnerCall` removes it and says so (`hooks_left`).
 
+Triton's language is watched the same way (probe round 14: `tl.store = mine`, marked `__triton_builtin__`,
+wrote torch's product into every stored tile): every function and class of `triton.language` (`.core`,
+`.math`, `.standard`) and every attribute of those classes (`tl.tensor`'s methods), compared after each case
+and, since the file could put Triton's back before it returns, at every kernel launch (`launch_watch`,
+entered by `exercise_env.LearnerCall`). The same watch names a trace or profile hook (`sys.settrace`,
+`threading`'s) present at a launch that was not there when the call began: one installed only around the
+launch rewrote the interpreted kernel's local tile and was gone before the call returned.
+
 A deterrent, not a proof: code that walks the garbage collector to rewrite this check, or that edits the
 recording's data rather than its code, gets past it. The values are compared by the judge on its own inputs
 whatever the runner says.
@@ -23,9 +31,13 @@ whatever the runner says.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import inspect
 import os
 import sys
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 WATCHED = "tritonlab.engine"
@@ -51,11 +63,17 @@ LIBRARIES = (
 )
 #: classes whose every attribute counts: added, replaced or deleted
 CLASSES = (("torch", "Tensor"), ("torch._C", "TensorBase"))
+#: Triton's language: each module's functions and classes (replaced or deleted; an added name is not a change)
+#: and every attribute of those classes (added, replaced or deleted), on both backends: the interpreter runs
+#: these functions inside a kernel, a GPU's code generator calls them to build it
+LANGUAGE = ("triton.language", "triton.language.core", "triton.language.math", "triton.language.standard")
+_LANGUAGE_PREFIX = "triton.language."
 
 Entry = tuple[Any, Any, Any, Any, Any]  # owner (module or class), attribute, object, __code__, __defaults__
 #: what Python itself adds to a class on first use: copyreg caches `__slotnames__` when a tensor is copied or
-#: pickled (tests/unit/test_inputs.py deep-copies a case's tensors)
-LAZY = frozenset({"__slotnames__"})
+#: pickled (tests/unit/test_inputs.py deep-copies a case's tensors), and a class's `__annotations__`, made on
+#: first read (the interpreter's per-launch patch of `tl.tensor` reads it)
+LAZY = frozenset({"__slotnames__", "__annotations__"})
 ADDED = object()  # the attribute slot of an entry that holds a class's attribute names (anything added)
 
 
@@ -66,8 +84,23 @@ def _function(value: Any) -> Any:
 def _entry(owner: Any, attr: str, value: Any) -> Entry:
     fn = _function(value)
     if inspect.isfunction(fn):
-        return owner, attr, value, fn.__code__, fn.__defaults__
+        return owner, attr, value, _codes(fn), fn.__defaults__
     return owner, attr, value, None, None
+
+
+def _codes(fn: Any) -> tuple:
+    """The code of `fn` and of the functions it wraps (`__wrapped__`, as Triton's `@builtin` wraps each
+    language function): rewriting the inner function's `__code__` changes what the outer one runs."""
+    found = []
+    for _ in range(4):
+        code = getattr(fn, "__code__", None)
+        if code is None:
+            break
+        found.append(code)
+        fn = getattr(fn, "__wrapped__", None)
+        if not inspect.isfunction(fn):
+            break
+    return tuple(found)
 
 
 def snapshot(backend: str) -> dict[str, Entry]:
@@ -99,6 +132,10 @@ def snapshot(backend: str) -> dict[str, Entry]:
         for attr, value in list(vars(cls).items()):
             entries[f"{label}.{attr}"] = (cls, attr, value, None, None)
         entries[f"{label}.*"] = (cls, ADDED, frozenset(vars(cls)), None, None)
+    language = _language_entries()
+    entries.update(language)
+    _LANGUAGE.clear()
+    _LANGUAGE.update(language)
     if backend == "interpreter":
         for module_name, class_name, methods in TRITON_HOOKED:
             cls = getattr(sys.modules.get(module_name), class_name, None)
@@ -106,6 +143,132 @@ def snapshot(backend: str) -> dict[str, Entry]:
                 if method in vars(cls):
                     entries[f"{module_name}.{class_name}.{method}"] = _entry(cls, method, vars(cls)[method])
     return entries
+
+
+def _language_entries() -> dict[str, Entry]:
+    """The functions and classes of Triton's language modules, and each of those classes' own attributes."""
+    entries: dict[str, Entry] = {}
+    classes: dict[int, tuple[str, type]] = {}
+    for module_name in LANGUAGE:
+        module = sys.modules.get(module_name)
+        for attr, value in list(vars(module).items()) if module is not None else ():
+            if not callable(value) or inspect.ismodule(value):
+                continue
+            entries[f"{module_name}.{attr}"] = _entry(module, attr, value)
+            home = getattr(value, "__module__", None) or ""
+            if inspect.isclass(value) and (home == "triton.language" or home.startswith("triton.language.")):
+                classes.setdefault(id(value), (f"{home}.{value.__qualname__}", value))
+    for label, cls in classes.values():
+        for attr, value in list(vars(cls).items()):
+            if attr not in LAZY:
+                entries[f"{label}.{attr}"] = _entry(cls, attr, value)
+        entries[f"{label}.*"] = (cls, ADDED, frozenset(vars(cls)), None, None)
+    return entries
+
+
+#: the language entries of the last snapshot: what `launch_watch` compares at each launch
+_LANGUAGE: dict[str, Entry] = {}
+#: what a launch found changed since the call began (a hook) or since the snapshot (the language), each once
+SEEN_AT_LAUNCH: list[str] = []
+_HOOK_NAMES = ("sys.settrace", "sys.setprofile", "threading.settrace", "threading.setprofile")
+#: the hook readers as they were when the lab was imported: a file that replaces `sys.gettrace` does not
+#: change what this watch reads
+_HOOK_READERS = (
+    sys.gettrace,
+    sys.getprofile,
+    getattr(threading, "gettrace", lambda: None),
+    getattr(threading, "getprofile", lambda: None),
+)
+
+
+def hooks_now() -> tuple:
+    """(sys trace, sys profile, threading trace, threading profile): the hooks installed now."""
+    return tuple(read() for read in _HOOK_READERS)
+
+
+def hook_names(before: tuple, now: tuple) -> list[str]:
+    """The hooks of `now` that are not those of `before`, by the call that installs them."""
+    return [name for name, was, is_ in zip(_HOOK_NAMES, before, now, strict=False) if is_ is not was]
+
+
+def _seen(names: list[str]) -> None:
+    for name in names:
+        if name not in SEEN_AT_LAUNCH and len(SEEN_AT_LAUNCH) < 16:
+            SEEN_AT_LAUNCH.append(name)
+
+
+def check_launch(hooks: tuple) -> None:
+    """At a kernel launch: a hook that was not there when the learner's call began (`hooks`), and any
+    language function or class attribute not as the snapshot saw it, are noted (`take_seen_at_launch`)."""
+    _seen(hook_names(hooks, hooks_now()))
+    if _LANGUAGE:
+        _seen(changed(_LANGUAGE))
+
+
+def take_seen_at_launch() -> list[str]:
+    """What launches found since the last call of this (each name once), in the order found."""
+    found = list(SEEN_AT_LAUNCH)
+    SEEN_AT_LAUNCH.clear()
+    return found
+
+
+@contextlib.contextmanager
+def launch_watch(hooks: tuple) -> Iterator[None]:
+    """Inside, every kernel launch (interpreted, a JITFunction's run, a compiled kernel's `k[grid](...)`) is
+    checked before it runs and when it ends (`check_launch`). The same three entry points on both backends;
+    each is put back on exit."""
+    undo: list[tuple[Any, str, Any]] = []
+
+    def patch(owner: Any, name: str, make: Any) -> None:
+        original = owner.__dict__.get(name)
+        if original is None:
+            return
+        undo.append((owner, name, original))
+        setattr(owner, name, make(original))
+
+    def checked(original: Any) -> Any:
+        def launch(this, *args, **kwargs):
+            check_launch(hooks)
+            try:
+                return original(this, *args, **kwargs)
+            finally:
+                check_launch(hooks)
+
+        return launch
+
+    def compiled(original: Any) -> Any:
+        def getitem(this, grid):
+            runner = original(this, grid)
+
+            def run(*args, **kwargs):
+                check_launch(hooks)
+                try:
+                    return runner(*args, **kwargs)
+                finally:
+                    check_launch(hooks)
+
+            return run
+
+        return getitem
+
+    with contextlib.suppress(ImportError):
+        from triton.runtime import interpreter
+
+        patch(interpreter.GridExecutor, "__call__", checked)
+    with contextlib.suppress(ImportError):
+        from triton.runtime.jit import JITFunction
+
+        patch(JITFunction, "run", checked)
+    with contextlib.suppress(ImportError):
+        from triton.compiler.compiler import CompiledKernel
+
+        patch(CompiledKernel, "__getitem__", compiled)
+    try:
+        yield
+    finally:
+        while undo:
+            owner, name, original = undo.pop()
+            setattr(owner, name, original)
 
 
 _TORCH_DIR: str | None = None
@@ -128,19 +291,89 @@ def _torch_wraps(now: Any, was: Any) -> bool:
     )
 
 
+#: where the interpreter's own stand-ins for the language are written: Triton's interpreter, and the lab's
+#: repairs of it (`tl.tensor.__index__`)
+_STAND_IN_HOMES = ("triton.runtime.interpreter", "tritonlab.engine.interpreter_support")
+
+
+def _interpreter_made(now: Any, was: Any, attr: str, depth: int = 0) -> bool:
+    """A stand-in the interpreter itself puts on the language for a launch: `_patch_attr`'s lambda that calls
+    `was`, `_patch_lang_core`'s `range`/`multiple_of`/`static_print`/`dtype.to_ir`, `_patch_reduce_scan`'s
+    `reduce`, `_patch_lang_tensor`'s `__bool__`/`T` (or the lab's repair of one). A device-function call
+    (`tl.sum`, a jit function of `triton.language.standard`) patches the language of that function's module
+    (`tl.core`) and never restores it, so these stay after a launch; each is made anew by the next. Only
+    functions of those two modules, run with their own globals, whose closures hold only such functions."""
+    if attr == "static_print" and now is _PRINT:
+        return True
+    fn = now.fget if isinstance(now, property) else now
+    if isinstance(fn, functools.partial):
+        if any(callable(v) for v in (*fn.args, *fn.keywords.values())):
+            return False
+        fn = fn.func
+    if not inspect.isfunction(fn) or depth > 2:
+        return False
+    interpreter, repairs = (sys.modules.get(name) for name in _STAND_IN_HOMES)
+    made = interpreter is not None and fn.__globals__ is vars(interpreter) and "<locals>" in fn.__qualname__
+    if not made and not (repairs is not None and fn.__globals__ is vars(repairs)):
+        return False  # the interpreter's are made by its patch functions, never its module-level ones
+    member = (fn.__kwdefaults__ or {}).get("member", was)
+    if member is not was:
+        return False  # a stand-in that calls something else than the language's own function
+    for cell in fn.__closure__ or ():
+        try:
+            inner = cell.cell_contents
+        except ValueError:
+            continue
+        if callable(inner) and not _interpreter_made(inner, None, "", depth + 1):
+            return False
+    return True
+
+
+_PRINT = print
+
+
+def _resolved(owner: Any, name: str) -> Any:
+    """What a class gets for `name` from its bases (None when none has it)."""
+    for base in getattr(owner, "__mro__", ())[1:]:
+        if name in vars(base):
+            return vars(base)[name]
+    return None
+
+
+def _inherited(owner: Any, name: str) -> bool:
+    """A class attribute that only repeats what the class resolved from a base (the interpreter's restore
+    of `tl.tensor.__repr__` sets the inherited one on the class itself)."""
+    value = vars(owner).get(name)
+    return value is not None and _resolved(owner, name) is value
+
+
 def changed(entries: dict[str, Entry]) -> list[str]:
     """What no longer is what the snapshot saw, by dotted name (sorted)."""
     found: list[str] = []
     for label, (owner, attr, value, code, defaults) in entries.items():
+        language = label.startswith(_LANGUAGE_PREFIX)
         if attr is ADDED:
             added = set(vars(owner)) - value - LAZY
-            found.extend(f"{label[:-2]}.{name}" for name in sorted(added))
+            found.extend(
+                f"{label[:-2]}.{name}"
+                for name in sorted(added)
+                if not _inherited(owner, name)
+                and not (language and _interpreter_made(vars(owner)[name], _resolved(owner, name), name))
+            )
             continue
         now = vars(owner).get(attr)
-        if now is not value and not _torch_wraps(now, value):
+        if (
+            now is not value
+            and not _torch_wraps(now, value)
+            and not (language and _interpreter_made(now, value, attr))
+        ):
             found.append(label)
             continue
         fn = _function(value)
-        if code is not None and (fn.__code__ is not code or fn.__defaults__ is not defaults):
+        if code is not None and (not _same_codes(_codes(fn), code) or fn.__defaults__ is not defaults):
             found.append(label)
     return sorted(found)
+
+
+def _same_codes(now: tuple, was: tuple) -> bool:
+    return len(now) == len(was) and all(a is b for a, b in zip(now, was, strict=False))

@@ -3657,6 +3657,9 @@ def _allocator_missing(f: Facts) -> Said:
 
 @says(Kind.TAMPERED)
 def _tampered(f: Facts) -> Said:
+    round14 = _tampered_round14(f)
+    if round14 is not None:
+        return round14
     if f["changed"] and f["what"] == "hook":
         names = verbatim(", ".join(str(n) for n in list(f["changed"])[:4]))
         return Said(
@@ -3690,3 +3693,55 @@ def _tampered(f: Facts) -> Said:
         "ラボ以外のものがラボの結果チャネルに書き込みました。判定があなたのコードのプロセスから来ることは"
         "ないため、この実行は不合格です",
     )
+
+
+def _tampered_round14(f: Facts) -> Said | None:
+    """A hook present while a kernel ran, a torch mode left on the stack, a hook left by the file's import,
+    Triton's language replaced (probe round 14); None for the other tamperings."""
+    changed = [str(n) for n in list(f["changed"] or [])]
+    if not changed:
+        return None
+    names = verbatim(", ".join(changed[:4]))
+    if f["what"] == "hook" and f["at"] == "launch":
+        return Said(
+            f"a Python hook ({names}) was installed while your kernel ran: a trace or profile hook can rewrite "
+            "a kernel's values as they are computed, so this run fails. Remove the sys.settrace / "
+            "sys.setprofile call",
+            f"カーネルの実行中に Python のフック({names})が設定されていました。トレースやプロファイルのフックは"
+            "計算中のカーネルの値を書き換えられるため、この実行は不合格です。sys.settrace / sys.setprofile の"
+            "呼び出しを消してください",
+        )
+    modes = any(n.startswith(("TorchFunctionMode ", "TorchDispatchMode ")) for n in changed)
+    if f["what"] == "hook" and modes:
+        when_en, when_ja = (
+            ("when it was imported", "インポートのときに")
+            if f["at"] == "import"
+            else ("when it returned", "戻るときに")
+        )
+        return Said(
+            f"your code left a torch mode on the stack {when_en} ({names}): it would run inside the lab's own "
+            "checks and could change what they see, so the lab removed it and this run fails. Enter a mode "
+            "only in a with block inside your function",
+            f"あなたのコードは{when_ja} torch のモード({names})をスタックに残しました。モードはラボ自身の"
+            "チェックの中で動き、チェックが見る値を変えられるため、ラボが外し、この実行は不合格です。モードは"
+            "関数の中の with ブロックでだけ使ってください",
+        )
+    if f["what"] == "hook" and f["at"] == "import":
+        return Said(
+            f"your file left a Python hook installed when it was imported ({names}): it would run inside the "
+            "lab's checks, so the lab removed it and this run fails. Remove the sys.setprofile / sys.settrace "
+            "call",
+            f"あなたのファイルはインポートのときに Python のフック({names})を設定したままにしました。フックは"
+            "ラボのチェックの中で動いてしまうため、ラボが外し、この実行は不合格です。sys.setprofile / "
+            "sys.settrace の呼び出しを消してください",
+        )
+    if f["what"] == "library" and all(n.startswith("triton.language.") for n in changed):
+        return Said(
+            f"your file replaced functions of Triton's language ({names}): every kernel runs them, so a kernel "
+            "run with your replacement proves nothing and this run fails. Remove the lines that assign to "
+            "triton.language",
+            f"あなたのファイルが Triton の言語の関数({names})を置き換えました。すべてのカーネルがこれらを"
+            "実行するため、置き換えたまま動いたカーネルは何の証明にもならず、この実行は不合格です。"
+            "triton.language に代入している行を消してください",
+        )
+    return None
