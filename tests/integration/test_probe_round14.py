@@ -82,16 +82,11 @@ WRONG = [
         "mismatch",
         "all-wrong",
     ),
-    pytest.param(
+    (
         "13/persistent-matmul",
         "l13_persistent_matmul_wrong_every_group_height_is_the_remainder.py",
         "unwritten",
         None,
-        marks=_gap(
-            "false pass: every case has num_pid_m <= GROUP_M (M <= 63 with 32-row tiles; GROUP_M 8 or 1), so a"
-            " group height of `num_pid_m % GROUP_M or GROUP_M` is never wrong there (M = 200, GROUP_M = 4: 32 rows"
-            " never written)"
-        ),
     ),
     # the fakes: every one returns the right values; None: any failure is right (a hook or a patched Triton
     # builtin may be named as tampering rather than torch-work)
@@ -166,10 +161,6 @@ def test_the_store_mask_without_columns_is_named(worker):
     assert "rows[:, None] < n_rows" in error["message"], error["message"]
 
 
-@_gap(
-    "wrong cause: S = 1 (causal) gets computed-zero, 'check what the computation starts from and what it multiplies"
-    " by', no line; the key loop never ran (its bound is seq_len - 1 = 0); S = 33 passes at sm_scale 0.5, d 128"
-)
 def test_a_causal_key_bound_one_short_is_named(worker):
     name = "l11_attention_wrong_causal_key_bound_clamped_to_seq_len_minus_one.py"
     result = verify(worker, "11/attention", name)
@@ -178,10 +169,6 @@ def test_a_causal_key_bound_one_short_is_named(worker):
     assert diag.get("line") == line_of(name, "hi = tl.minimum((start_m + 1) * BLOCK_M, seq_len - 1)"), diag
 
 
-@_gap(
-    "wrong cause: the zero_row contract makes row 0 all zeros, so partial row 0 is zero whenever M <= 4 programs"
-    " and M = 1, 3 pass; the lab then says size-threshold ('is the accumulator reset inside the loop?')"
-)
 def test_a_partial_counted_twice_is_not_called_a_size_threshold(worker):
     name = "l12_rms_backward_wrong_stage2_counts_first_partial_twice.py"
     result = verify(worker, "12/rms-norm-backward", name)

@@ -2325,6 +2325,32 @@ def _pattern(f: Facts) -> Said | None:
             "ので、計測のたびにまた足されています。@triton.autotune に reset_to_zero=[出力の引数名] を渡すか、"
             "Config の pre_hook で 0 にしてください",
         )
+    if cause == "computed-zero" and f["loop_line"] and f["loop_kind"] == "never-ran":
+        names = [str(n) for n in f["inputs"] or []] or ["?"]
+        listed_en, listed_ja = " and ".join(names), "、".join(names)
+        loop, bound, start = (
+            f["loop_line"],
+            verbatim(f["loop_count"] or "?"),
+            verbatim(f["loop_start"] or "0"),
+        )
+        at_en = (
+            f"check {bound} at line {f['bound_line']} ({verbatim(f['bound_text'] or '')})"
+            if f["bound_line"]
+            else f"check its bound {bound}"
+        )
+        at_ja = (
+            f"{f['bound_line']} 行目の {bound}({verbatim(f['bound_text'] or '')})を確認してください"
+            if f["bound_line"]
+            else f"上限 {bound} を確認してください"
+        )
+        return Said(
+            f"every element was stored, and every stored value is 0 — your kernels never loaded {listed_en}, "
+            f"which only the loop at line {loop} loads: that loop never ran (its bound {bound} was no more than "
+            f"its start {start} in every program) — {at_en}",
+            f"すべての要素がストアされていて、その値がすべて 0 です。カーネルは {listed_ja} を一度もロードして"
+            f"いません。それを読むのは {loop} 行目のループだけなので、このループは一度も回っていません(どの"
+            f"プログラムでも上限 {bound} が開始値 {start} 以下でした)。{at_ja}",
+        )
     if cause == "computed-zero" and f["loop_line"] and f["loop_kind"] == "whole-blocks":
         line, count = f["loop_line"], verbatim(f["loop_count"] or "n - BLOCK + 1")
         return Said(
@@ -2391,6 +2417,18 @@ def _pattern(f: Facts) -> Said | None:
         )
     if cause == "rescale-after-add":
         line, name, factor = f["line"], f["name"] or "l", verbatim(f["factor"] or "exp(m - m_new)")
+        if f["added"]:  # two statements of a key loop: acc = tl.dot(p, v, acc); acc = acc * alpha[:, None]
+            added = verbatim(f["added"])
+            return Said(
+                f"line {line} multiplies the running sum {name} by {factor} after this block's terms were "
+                "added, so the new terms are shrunk too (on the first block the running max is -inf and the "
+                f"factor is 0, which wipes them) — rescale the old sum first, then add the block: {name} = "
+                f"{name} * {factor} + {added}",
+                f"{line} 行目は、このブロックの項を足したあとで累積和 {name} に {factor} を掛けています。"
+                "そのため新しい項まで縮んでしまいます(最初のブロックでは累積最大値が -inf なので係数は 0 に"
+                f"なり、項が消えます)。先に古い和をスケールし直してから、ブロックを足してください: {name} = "
+                f"{name} * {factor} + {added}",
+            )
         return Said(
             f"line {line} multiplies the running sum {name} by {factor} after this chunk's terms were added, "
             "so the new terms are shrunk too (on the first chunk the running max is -inf and the factor is 0, "

@@ -2147,6 +2147,126 @@ def _rescaled_after_add(path: str) -> dict | None:
                     and isinstance(factor.args[0].op, ast.Sub)
                 ):
                     return {"line": node.lineno, "name": target.id, "factor": ast.unparse(factor)[:80]}
+    for loop in ast.walk(tree):
+        if isinstance(loop, (ast.For, ast.While)):
+            found = _rescaled_in_a_later_statement(loop, exp_call)
+            if found is not None:
+                return found
+    return None
+
+
+def _body_in_order(statements: list) -> list:
+    """A loop body's statements in the order they run, `if`/`else` branches inlined, nested loops left out."""
+    flat: list = []
+    for node in statements:
+        if isinstance(node, ast.If):
+            flat += _body_in_order(node.body) + _body_in_order(node.orelse)
+        elif not isinstance(node, (ast.For, ast.While, ast.FunctionDef)):
+            flat.append(node)
+    return flat
+
+
+def _rescaled_in_a_later_statement(loop: ast.AST, exp_call) -> dict | None:
+    """The same slip in two statements of one loop body (an attention's key loop): the block's terms added to
+    a running sum (`acc = tl.dot(p, v, acc)`, `acc += tl.dot(p, v)`, `acc = acc + ...`), then the sum
+    multiplied by the old max's factor (`acc = acc * alpha[:, None]`, `acc *= alpha`), where the factor is an
+    exp/exp2 of a difference or a name the loop assigns one to (`alpha = tl.exp2(m_i - m_new)`). {line, name,
+    factor, added} of the multiplication, or None."""
+    body = _body_in_order(getattr(loop, "body", []))
+
+    def exp_of_difference(node: ast.AST) -> bool:  # tl.exp2(m_i - m_new)
+        return (
+            isinstance(node, ast.Call)
+            and exp_call(node)
+            and bool(node.args)
+            and isinstance(node.args[0], ast.BinOp)
+            and isinstance(node.args[0].op, ast.Sub)
+        )
+
+    factors = {
+        t.id
+        for n in body
+        if isinstance(n, ast.Assign) and exp_of_difference(n.value)
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+
+    def is_factor(node: ast.AST) -> bool:
+        base = node.value if isinstance(node, ast.Subscript) else node  # alpha[:, None]
+        if isinstance(base, ast.Name):
+            return base.id in factors
+        return exp_of_difference(base)
+
+    def added_to(node: ast.AST) -> tuple[str, str] | None:  # (name, what was added) of an accumulation
+        if (
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.op, ast.Add)
+            and isinstance(node.target, ast.Name)
+        ):
+            return node.target.id, ast.unparse(node.value)
+        if not (
+            isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        ):
+            return None
+        name, value = node.targets[0].id, node.value
+        if isinstance(value, ast.Call) and name_of(value.func) == "dot":
+            acc = (
+                value.args[2]
+                if len(value.args) > 2
+                else next((k.value for k in value.keywords if k.arg == "acc"), None)
+            )
+            if isinstance(acc, ast.Name) and acc.id == name:
+                plain = ast.Call(
+                    func=value.func,
+                    args=value.args[:2],
+                    keywords=[k for k in value.keywords if k.arg != "acc"],
+                )
+                return name, ast.unparse(plain)
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+            for mine, other in ((value.left, value.right), (value.right, value.left)):
+                if isinstance(mine, ast.Name) and mine.id == name:
+                    return name, ast.unparse(other)
+        return None
+
+    def multiplied(node: ast.AST) -> tuple[str, ast.AST] | None:  # (name, factor) of `name = name * factor`
+        if (
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.op, ast.Mult)
+            and isinstance(node.target, ast.Name)
+        ):
+            return node.target.id, node.value
+        if not (
+            isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        ):
+            return None
+        name, value = node.targets[0].id, node.value
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
+            for mine, other in ((value.left, value.right), (value.right, value.left)):
+                if isinstance(mine, ast.Name) and mine.id == name:
+                    return name, other
+        return None
+
+    added: dict[str, str] = {}
+    for node in body:
+        scaled = multiplied(node)
+        if scaled is not None:
+            name, factor = scaled
+            if name in added and is_factor(factor):
+                return {
+                    "line": node.lineno,
+                    "name": name,
+                    "factor": ast.unparse(factor)[:80],
+                    "added": added[name][:80],
+                }
+            added.pop(name, None)  # rescaled before this block's terms: the right order
+            continue
+        grown = added_to(node)
+        if grown is not None:
+            added.setdefault(grown[0], grown[1])
+            continue
+        for target in getattr(node, "targets", []):  # any other assignment starts the name afresh
+            if isinstance(target, ast.Name):
+                added.pop(target.id, None)
     return None
 
 
@@ -2154,9 +2274,21 @@ def _rescale_after_add_cause(cases: list, learner_file: str) -> None:
     """The first failing case's wrong or non-finite values, when no more specific cause named them and the
     file rescales a running sum after adding the chunk (`_rescaled_after_add`): cause `rescale-after-add`."""
     _, diag = _open_to_source_rule(cases, nan=True)
+    if diag is None:  # one block only (an attention of one key): the factor 0 left every value 0
+        bad = next(
+            (c for c in cases if c.get("kind") is None and not c.get("passed") and c.get("diagnoses")), None
+        )
+        first = bad["diagnoses"][0] if bad is not None else {}
+        if (
+            first.get("kind") == "mismatch"
+            and first.get("cause") == "computed-zero"
+            and not first.get("loop_line")
+        ):
+            diag = first
     found = _rescaled_after_add(learner_file) if diag is not None else None
     if diag is None or found is None:
         return
+    added = found.get("added") or "sum(...)"
     _name_cause(
         diag,
         "rescale-after-add",
@@ -2164,7 +2296,7 @@ def _rescale_after_add_cause(cases: list, learner_file: str) -> None:
         f"line {found['line']} multiplies {found['name']} by {found['factor']} after this chunk's terms "
         "were added, so the new terms shrink too (on the first chunk the running max is -inf and the factor "
         f"is 0); rescale the old sum first, then add the chunk: {found['name']} = {found['name']} * "
-        f"{found['factor']} + sum(...)",
+        f"{found['factor']} + {added}",
     )
 
 
@@ -2880,11 +3012,102 @@ def _all_zero_stored(diagnoses: list, provenance, numel: int, learner_file: str 
                     "last block"
                 )
                 continue
+            never = _loop_never_ran(learner_file, facts.get("unread"))
+            if never is not None:
+                diag.update(never, loop_kind="never-ran", line=never["bound_line"] or never["loop_line"])
+                listed = " and ".join(never["inputs"])
+                where = (
+                    f"check {never['loop_count']} at line {never['bound_line']} ({never['bound_text']})"
+                    if never["bound_line"]
+                    else f"check its bound {never['loop_count']}"
+                )
+                diag["message"] = (
+                    f"{_head(diag)}: every element was stored, and every stored value is 0 — your kernels "
+                    f"never loaded {listed}, which only the loop at line {never['loop_line']} loads: that "
+                    f"loop never ran (its bound {never['loop_count']} was no more than its start "
+                    f"{never['loop_start']} in every program) — {where}"
+                )
+                continue
             diag["message"] = (
                 f"{_head(diag)}: every element was stored, and every stored value is 0 — the kernel "
                 "computes 0: "
                 "check what the computation starts from and what it multiplies by"
             )
+
+
+_RANGES = ("range", "tl.range", "triton.language.range", "tl.static_range")
+
+
+def _loop_never_ran(path: str | None, unread) -> dict | None:
+    """The loop that never ran, when the kernels computed 0 and never loaded some inputs (the runner's fact
+    `unread`, interpreter only) and every tl.load in the file that reads one of those inputs (through a name
+    that is the input's or starts with it and "_": k_ptr, k_ptrs) lies inside that one loop: its bound was no
+    more than its start (a causal key loop that ends at seq_len - 1 when seq_len is 1). Facts `loop_line`,
+    `loop_count` (the bound as written), `loop_start`, `inputs`, and where the bound is a name assigned in the
+    loop's function, `bound_line` / `bound_text` (of several assignments, the one that can come out below the
+    size: a subtraction or a minimum), else None there."""
+    names = [str(n) for n in unread or [] if isinstance(n, str) and n.isidentifier()]
+    tree = _learner_tree(path) if names else None
+    if tree is None:
+        return None
+
+    def reads(load: ast.Call, name: str) -> bool:
+        found = _names_in(load.args[0])
+        return any(n.lower() == name.lower() or n.lower().startswith(name.lower() + "_") for n in found)
+
+    loads = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and name_of(n.func) == "load" and n.args]
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    for function in functions:
+        for loop in (n for n in ast.walk(function) if isinstance(n, ast.For)):
+            call = loop.iter
+            if not isinstance(call, ast.Call):
+                continue
+            args = call.args
+            if ast.unparse(call.func) not in _RANGES or not args or len(args) > 3:
+                continue
+            inside = {id(n) for n in ast.walk(loop)}
+            matched = [
+                name
+                for name in names
+                if any(reads(load, name) for load in loads)
+                and all(id(load) in inside for load in loads if reads(load, name))
+            ]
+            if not matched:
+                continue
+            start, bound = (ast.Constant(0), args[0]) if len(args) == 1 else (args[0], args[1])
+            bound_line, bound_text = None, None
+            if isinstance(bound, ast.Name):
+                assigned = [
+                    n
+                    for n in ast.walk(function)
+                    if isinstance(n, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == bound.id for t in n.targets)
+                    and n.lineno < loop.lineno
+                ]
+                if len(assigned) > 1:
+                    assigned = [
+                        n
+                        for n in assigned
+                        if any(
+                            isinstance(b, ast.BinOp) and isinstance(b.op, ast.Sub) for b in ast.walk(n.value)
+                        )
+                        or any(
+                            isinstance(c, ast.Call) and name_of(c.func) in ("minimum", "min")
+                            for c in ast.walk(n.value)
+                        )
+                    ]
+                if len(assigned) == 1:
+                    bound_line = assigned[0].lineno
+                    bound_text = f"{bound.id} = {ast.unparse(assigned[0].value)}"[:100]
+            return {
+                "loop_line": loop.lineno,
+                "loop_count": ast.unparse(bound)[:60],
+                "loop_start": ast.unparse(start)[:60],
+                "inputs": matched[:4],
+                "bound_line": bound_line,
+                "bound_text": bound_text,
+            }
+    return None
 
 
 def _learner_tree(path: str | None):
