@@ -106,6 +106,25 @@ def tolerance(exercise, dtype_name: str) -> tuple[float, float]:
     return float(custom.get("atol", atol)), float(custom.get("rtol", rtol))
 
 
+def magnitude_reference(exercise, inputs: dict, params: dict, kwargs: dict):
+    """The reference evaluated on the inputs' magnitudes in float64 (|x| for every floating input): for a sum
+    Σ|x|, for a product of matrices |A|·|B| — the scale of a reduction's rounding error in any order. None
+    when the reference cannot run on float64 magnitudes or gives no tensor."""
+    import torch
+
+    magnitudes = {
+        name: value.detach().abs().double()
+        if isinstance(value, torch.Tensor) and (value.is_floating_point() or value.is_complex())
+        else value
+        for name, value in inputs.items()
+    }
+    try:
+        bound = reference(exercise, magnitudes, params, kwargs)
+    except Exception:  # noqa: BLE001 - a reference that cannot take float64 keeps the declared tolerance
+        return None
+    return bound.detach().double() if isinstance(bound, torch.Tensor) else None
+
+
 def rounding_atol(exercise, inputs: dict, params: dict, kwargs: dict, atol: float) -> float:
     """A case's atol, raised to the rounding of a float32 sum when the exercise declares `sum_rounding` (k):
     at least k · eps(float32) · max |reference(|inputs|)|, the reference evaluated on the inputs' magnitudes
@@ -117,19 +136,10 @@ def rounding_atol(exercise, inputs: dict, params: dict, kwargs: dict, atol: floa
     factor = exercise.verify.sum_rounding
     if not factor:
         return atol
-    magnitudes = {
-        name: value.detach().abs().double()
-        if isinstance(value, torch.Tensor) and (value.is_floating_point() or value.is_complex())
-        else value
-        for name, value in inputs.items()
-    }
-    try:
-        bound = reference(exercise, magnitudes, params, kwargs)
-    except Exception:  # noqa: BLE001 - a reference that cannot take float64 keeps the declared tolerance
+    bound = magnitude_reference(exercise, inputs, params, kwargs)
+    if bound is None or bound.numel() == 0:
         return atol
-    if not isinstance(bound, torch.Tensor) or bound.numel() == 0:
-        return atol
-    largest = float(bound.detach().double().abs().max())
+    largest = float(bound.abs().max())
     if not math.isfinite(largest):
         return atol
     return max(atol, factor * float(torch.finfo(torch.float32).eps) * largest)

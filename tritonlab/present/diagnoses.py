@@ -2380,6 +2380,16 @@ def _pattern(f: Facts) -> Said | None:
             "すべての要素がストアされていて、その値がすべて 0 です。カーネルが 0 を計算しています。計算の"
             "初期値と、掛けている値を確認してください",
         )
+    if cause == "tf32-dot":
+        line, call = f["line"], verbatim(f["call"] or "tl.dot(a, b)")
+        return Said(
+            f"line {line} — {call} multiplies float32 in TF32 on this GPU (the default: 10 mantissa bits per "
+            'input), and every wrong element is within that rounding: pass input_precision="ieee" for '
+            "float32 products",
+            f"{line} 行目の {call} は、この GPU では float32 を TF32 で掛けます(既定の動作で、入力ごとに仮数部は "
+            "10 ビット)。ずれた要素はどれもその丸め誤差の範囲内です。float32 の精度で掛けるには "
+            'input_precision="ieee" を渡してください',
+        )
     if cause == "no-axis":
         line, call = f["line"], f["call"] or "tl.sum(...)"
         return Said(

@@ -1408,6 +1408,17 @@ def judge_case(
     refit.explain(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, blocks, atol, rtol)
     refit.lead_rows(report.get("diagnoses", []), exercise, got, expected, params)
     _explain_values(report.get("diagnoses", []), got, expected, inputs, atol, rtol, learner_file)
+    _tf32_dot(
+        report.get("diagnoses", []),
+        exercise,
+        inputs,
+        params,
+        kwargs,
+        got,
+        expected,
+        learner_file,
+        on_gpu=got.device.type == "cuda",
+    )
     refit.input_axis(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, atol, rtol)
     refit.input_terms(report.get("diagnoses", []), got, expected, inputs, atol, rtol)
     refit.softmax_temperature(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, atol, rtol)
@@ -2661,6 +2672,66 @@ def _explain_values(
             )
         elif unnamed and near is not None:  # float32 all the way, no dot: not lost precision, a small error
             diag["message"] = _near_formula_message(diag, near)
+
+
+#: TF32 keeps 10 of float32's 23 mantissa bits: each input of a TF32 dot is off by up to 2^-11 of itself
+TF32_UNIT = 2.0**-11
+
+
+def _tf32_dot_line(path: str | None) -> tuple[int, str] | None:
+    """(line, call) of the first `tl.dot` in the learner's file that leaves its precision to the default,
+    which is TF32 for float32 operands on an NVIDIA GPU: no input_precision= ("ieee" or "tf32x3") and no
+    allow_tf32=False. A dot whose precision is passed as a name (unknown here) does not count."""
+    tree = contracts.file_tree(path) if path else None
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and name_of(node.func) == "dot"):
+            continue
+        words = {k.arg: k.value for k in node.keywords if k.arg}
+        if "input_precision" in words or "allow_tf32" in words:
+            continue  # chosen by the learner (a literal or a name): not the default
+        return node.lineno, ast.unparse(node)[:80]
+    return None
+
+
+def _tf32_dot(
+    diagnoses: list, exercise, inputs: dict, params: dict, kwargs: dict, got, expected, path, on_gpu: bool
+) -> None:
+    """A float32 case on a GPU whose wrong elements all fit TF32's rounding of a `tl.dot` left at its default
+    precision: name the dot's line (cause "tf32-dot"). Every wrong element must be within 2 · 2^-11 of the
+    reference evaluated on the inputs' magnitudes (|x| summed, |A|·|B|: what rounding each input to TF32 can
+    move a dot by), and at least one beyond float32's own rounding of it (else not the dot's precision)."""
+    if not on_gpu or got.dtype != torch.float32:
+        return
+    wrong = [d for d in diagnoses if d.get("kind") == "mismatch" and d.get("cause") in (None, "all-wrong")]
+    if not wrong:
+        return
+    if any(
+        isinstance(v, torch.Tensor) and v.is_floating_point() and v.dtype != torch.float32
+        for v in inputs.values()
+    ):
+        return
+    found = _tf32_dot_line(path)
+    if found is None:
+        return
+    scale = exercise_env.magnitude_reference(exercise, inputs, params, kwargs)
+    if scale is None or scale.shape != got.shape:
+        return
+    g, e, m = got.detach().double(), expected.detach().double().to(got.device), scale.to(got.device)
+    err = (g - e).abs()
+    if not bool(torch.isfinite(err).all()) or not bool((err <= 2 * TF32_UNIT * m + 1e-30).all()):
+        return  # some error is more than TF32 can make: a different cause
+    if not bool((err > 4 * float(torch.finfo(torch.float32).eps) * m).any()):
+        return
+    line, call = found
+    for diag in wrong:
+        diag.update(cause="tf32-dot", line=line, call=call)
+        diag["message"] = (
+            f"{_head(diag)}: line {line} — {call} multiplies float32 in TF32 on this GPU (its default: "
+            "10 mantissa bits per input), and every wrong element is within that rounding: pass "
+            'input_precision="ieee" for float32 products'
+        )
 
 
 def _near_formula_message(diag: dict, near: float) -> str:
