@@ -215,60 +215,17 @@ def take_seen_at_launch() -> list[str]:
 @contextlib.contextmanager
 def launch_watch(hooks: tuple) -> Iterator[None]:
     """Inside, every kernel launch (interpreted, a JITFunction's run, a compiled kernel's `k[grid](...)`) is
-    checked before it runs and when it ends (`check_launch`). The same three entry points on both backends;
-    each is put back on exit."""
-    undo: list[tuple[Any, str, Any]] = []
+    checked before it runs and when it ends (`check_launch`), through memcheck's one wrapper of those entry
+    points (`watch_kernel_runs`); put back on exit."""
+    from tritonlab.engine.memcheck.launches import watch_kernel_runs
 
-    def patch(owner: Any, name: str, make: Any) -> None:
-        original = owner.__dict__.get(name)
-        if original is None:
-            return
-        undo.append((owner, name, original))
-        setattr(owner, name, make(original))
-
-    def checked(original: Any) -> Any:
-        def launch(this, *args, **kwargs):
-            check_launch(hooks)
-            try:
-                return original(this, *args, **kwargs)
-            finally:
-                check_launch(hooks)
-
-        return launch
-
-    def compiled(original: Any) -> Any:
-        def getitem(this, grid):
-            runner = original(this, grid)
-
-            def run(*args, **kwargs):
-                check_launch(hooks)
-                try:
-                    return runner(*args, **kwargs)
-                finally:
-                    check_launch(hooks)
-
-            return run
-
-        return getitem
-
-    with contextlib.suppress(ImportError):
-        from triton.runtime import interpreter
-
-        patch(interpreter.GridExecutor, "__call__", checked)
-    with contextlib.suppress(ImportError):
-        from triton.runtime.jit import JITFunction
-
-        patch(JITFunction, "run", checked)
-    with contextlib.suppress(ImportError):
-        from triton.compiler.compiler import CompiledKernel
-
-        patch(CompiledKernel, "__getitem__", compiled)
+    patches = watch_kernel_runs(
+        lambda fn, args, kwargs, warmup: check_launch(hooks), lambda: check_launch(hooks)
+    )
     try:
         yield
     finally:
-        while undo:
-            owner, name, original = undo.pop()
-            setattr(owner, name, original)
+        patches.restore()
 
 
 _TORCH_DIR: str | None = None

@@ -1120,55 +1120,19 @@ class TorchWork:
         """For the call, every kernel run (a JITFunction's, the interpreter's, a compiled kernel's
         `k[grid](...)`; recorded or not: the lab's own timing runs of an autotuner are not) is seen before it
         runs (`_kernel_given`): a buffer's bytes are compared before the kernel writes them."""
-        from tritonlab.engine.memcheck.hooks import _kernel_file, _Patches
-        from tritonlab.engine.memcheck.launches import _compiled_fn, _tensor_ptrs
+        from tritonlab.engine.memcheck.hooks import _kernel_file
+        from tritonlab.engine.memcheck.launches import _tensor_ptrs, watch_kernel_runs
 
         watch = self
-        patches = _Patches()
 
-        def given(fn: Any, args: tuple, kwargs: dict) -> None:
+        def given(fn: Any, args: tuple, kwargs: dict, warmup: bool) -> None:
+            if warmup:
+                return
             with contextlib.suppress(Exception):
                 watch._launched()  # the records of earlier launches first
                 watch._given({"file": _kernel_file(fn), "ptrs": _tensor_ptrs(args, kwargs)}, running=True)
 
-        with contextlib.suppress(Exception):
-            from triton.runtime.jit import JITFunction
-
-            run = JITFunction.run
-
-            def jit_run(self, *args, grid, warmup, **kwargs):
-                if not warmup:
-                    given(self, args, kwargs)
-                return run(self, *args, grid=grid, warmup=warmup, **kwargs)
-
-            patches.set(JITFunction, "run", jit_run)
-        with contextlib.suppress(Exception):
-            from triton.runtime import interpreter
-
-            call = interpreter.GridExecutor.__call__
-
-            def interpreted(self, *args, **kwargs):
-                if not kwargs.get("warmup", False):
-                    given(self.fn, args, kwargs)
-                return call(self, *args, **kwargs)
-
-            patches.set(interpreter.GridExecutor, "__call__", interpreted)
-        with contextlib.suppress(Exception):
-            from triton.compiler.compiler import CompiledKernel
-
-            getitem = CompiledKernel.__getitem__
-
-            def compiled(self, grid):
-                runner = getitem(self, grid)
-
-                def launch(*args, **kwargs):
-                    given(_compiled_fn(self), args, kwargs)
-                    return runner(*args, **kwargs)
-
-                return launch
-
-            patches.set(CompiledKernel, "__getitem__", compiled)
-        return patches
+        return watch_kernel_runs(given)
 
     def _watch_numpy(self) -> None:
         """For the call, wrap what takes an input's values out of torch (Tensor.numpy, Tensor.tolist) and

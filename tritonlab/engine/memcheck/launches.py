@@ -120,6 +120,59 @@ def _compiled_fn(kernel: Any) -> Any:
     return getattr(getattr(kernel, "src", None), "fn", None)
 
 
+def watch_kernel_runs(before: Any, after: Any = None) -> _Patches:
+    """Every kernel run while the returned patches stand — a JITFunction's `run`, the interpreter's
+    GridExecutor, a compiled kernel's `k[grid](...)`; recorded or not (an autotuner's timing runs too) — calls
+    `before(fn, args, kwargs, warmup)` first (`fn`: the @triton.jit function, or None) and `after()` when it
+    ends, also when it raises. The one place that wraps these three entry points for a watch that must see a
+    kernel before it runs (integrity's launch check, torch_work's byte watch); `restore()` the patches."""
+    patches = _Patches()
+
+    def around(fn: Any, args: tuple, kwargs: dict, warmup: bool, go: Any) -> Any:
+        before(fn, args, kwargs, warmup)
+        try:
+            return go()
+        finally:
+            if after is not None:
+                after()
+
+    with contextlib.suppress(ImportError):
+        from triton.runtime.jit import JITFunction
+
+        run = JITFunction.run
+
+        def jit_run(self, *args, **kwargs):
+            warmup = bool(kwargs.get("warmup", False))
+            return around(self, args, kwargs, warmup, lambda: run(self, *args, **kwargs))
+
+        patches.set(JITFunction, "run", jit_run)
+    with contextlib.suppress(ImportError):
+        from triton.runtime import interpreter
+
+        call = interpreter.GridExecutor.__call__
+
+        def interpreted(self, *args, **kwargs):
+            warmup = bool(kwargs.get("warmup", False))
+            return around(self.fn, args, kwargs, warmup, lambda: call(self, *args, **kwargs))
+
+        patches.set(interpreter.GridExecutor, "__call__", interpreted)
+    with contextlib.suppress(ImportError):
+        from triton.compiler.compiler import CompiledKernel
+
+        getitem = CompiledKernel.__getitem__
+
+        def compiled(self, grid):
+            runner = getitem(self, grid)
+
+            def launch(*args, **kwargs):
+                return around(_compiled_fn(self), args, kwargs, False, lambda: runner(*args, **kwargs))
+
+            return launch
+
+        patches.set(CompiledKernel, "__getitem__", compiled)
+    return patches
+
+
 def _compiled_launch(kernel: Any, grid: Any, args: tuple) -> None:
     """A launch of a CompiledKernel (`k = kernel.warmup(...)`, then `k[grid](...)`, as the persistent softmax
     tutorial does) goes around JITFunction.run: record it under the @triton.jit function that compiled it."""
