@@ -268,3 +268,30 @@ def test_rescale_after_add_in_two_statements_is_found(tmp_path, body):
 )
 def test_rescale_before_add_is_not_found(tmp_path, body):
     assert _rescaled(tmp_path, body) is None
+
+
+def test_a_small_hidden_case_is_no_threshold_evidence_where_zero_row_made_it_degenerate():
+    """CI (f067e83) once named this file size-threshold: the hidden random case drew M = 2 (one row per
+    program, partial row 0 all zeros), which passed with an N below the failing case's and made a threshold over
+    N. A zero_row exercise's passing case with fewer rows than the failing one is no evidence now; an exercise
+    without zero_row still gets the threshold from the same cases."""
+    from tritonlab.content.loader import load_catalog
+    from tritonlab.engine.tasks import verify as judge
+
+    def cases():
+        made = [
+            {"params": {"M": m, "N": n}, "passed": True, "diagnoses": []}
+            for m, n in ((1, 1), (3, 7), (2, 90))
+        ]
+        wrong = {"kind": "mismatch", "cause": "all-wrong", "message": "every element is wrong"}
+        return made + [{"params": {"M": 10, "N": 100}, "passed": False, "diagnoses": [wrong]}]
+
+    catalog = load_catalog()
+    zeroed = cases()
+    judge._size_threshold(zeroed, {"M", "N"}, catalog.exercise("12/rms-norm-backward"))
+    assert zeroed[-1]["diagnoses"][0]["cause"] == "all-wrong", zeroed[-1]["diagnoses"][0]
+    plain = cases()
+    judge._size_threshold(plain, {"M", "N"}, catalog.exercise("8/row-sum"))
+    assert plain[-1]["diagnoses"][0]["cause"] in ("size-threshold", "param-threshold"), plain[-1][
+        "diagnoses"
+    ][0]

@@ -536,8 +536,10 @@ def _size_threshold(cases: list, names: set, exercise=None) -> None:
         ):
             continue
 
-        def seen(name: str) -> list:  # the passing values of `name` that are evidence (see _zero_row_hides)
-            return [c["params"].get(name) for c in passed if not _zero_row_hides(c, name, rows_of_zeroed)]
+        def seen(name: str, case: dict = case) -> list:  # passing values of `name` that are evidence
+            return [
+                c["params"].get(name) for c in passed if not _zero_row_hides(c, name, rows_of_zeroed, case)
+            ]
 
         def separates(name: str, case: dict = case) -> bool:  # above every passing value; those vary
             value = case["params"].get(name)
@@ -610,16 +612,19 @@ def _zeroed_rows_size(exercise) -> str | None:
     return str(shape[0]) if len(shape) >= 2 and str(shape[0]).isidentifier() else None
 
 
-def _zero_row_hides(case: dict, name: str, rows: str | None) -> bool:
-    """A passing case is no evidence that the kernel works up to its `name` when the `zero_row` contract made
-    its data degenerate there: every row zeroed (one row), or the threshold is over the rows themselves — the
-    zeroed row is then a share of the rows that shrinks as they grow (1 of 3, then 1 of 10), and a slip in
-    what row 0 (or the partial of the program that took it) contributes shows only where that share is small
-    (a stage 2 that counts partial row 0 twice passes every case with one row per program)."""
+def _zero_row_hides(case: dict, name: str, rows: str | None, failing: dict) -> bool:
+    """A passing case is no evidence that the kernel works up to its `name` when the `zero_row` contract
+    made its data degenerate there: every row zeroed (one row), the threshold is over the rows themselves, or
+    it has fewer rows than the failing case — the zeroed row is a share of the rows that shrinks as they grow
+    (1 of 3, then 1 of 10), and a slip in what row 0 (or the partial of the program that took it) contributes
+    shows only where that share is small (a stage 2 that counts partial row 0 twice passes every case with
+    one row per program: M = 3, or a hidden random case of M = 2 whose N lies below the failing case's)."""
     if rows is None:
         return False
-    count = case["params"].get(rows)
-    return name == rows or (isinstance(count, int) and count <= 1)
+    count, against = case["params"].get(rows), failing["params"].get(rows)
+    if name == rows or (isinstance(count, int) and count <= 1):
+        return True
+    return isinstance(count, int) and isinstance(against, int) and count < against
 
 
 def _runner_clock(facts) -> dict:
