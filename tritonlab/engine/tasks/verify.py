@@ -2182,6 +2182,23 @@ def _body_in_order(statements: list) -> list:
     return flat
 
 
+def _self_update(node: ast.AST, op: type) -> tuple[str, ast.AST] | None:
+    """(name, the other operand) of a statement that updates a name by `op` (ast.Add, ast.Mult) with itself on
+    one side: `acc += v`, `acc = acc + v`, `acc = v * acc`; else None."""
+    if isinstance(node, ast.AugAssign) and isinstance(node.op, op) and isinstance(node.target, ast.Name):
+        return node.target.id, node.value
+    if not (
+        isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+    ):
+        return None
+    name, value = node.targets[0].id, node.value
+    if isinstance(value, ast.BinOp) and isinstance(value.op, op):
+        for mine, other in ((value.left, value.right), (value.right, value.left)):
+            if isinstance(mine, ast.Name) and mine.id == name:
+                return name, other
+    return None
+
+
 def _rescaled_in_a_later_statement(loop: ast.AST, exp_call) -> dict | None:
     """The same slip in two statements of one loop body (an attention's key loop): the block's terms added to
     a running sum (`acc = tl.dot(p, v, acc)`, `acc += tl.dot(p, v)`, `acc = acc + ...`), then the sum
@@ -2214,12 +2231,9 @@ def _rescaled_in_a_later_statement(loop: ast.AST, exp_call) -> dict | None:
         return exp_of_difference(base)
 
     def added_to(node: ast.AST) -> tuple[str, str] | None:  # (name, what was added) of an accumulation
-        if (
-            isinstance(node, ast.AugAssign)
-            and isinstance(node.op, ast.Add)
-            and isinstance(node.target, ast.Name)
-        ):
-            return node.target.id, ast.unparse(node.value)
+        grown = _self_update(node, ast.Add)
+        if grown is not None:
+            return grown[0], ast.unparse(grown[1])
         if not (
             isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
         ):
@@ -2238,33 +2252,11 @@ def _rescaled_in_a_later_statement(loop: ast.AST, exp_call) -> dict | None:
                     keywords=[k for k in value.keywords if k.arg != "acc"],
                 )
                 return name, ast.unparse(plain)
-        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
-            for mine, other in ((value.left, value.right), (value.right, value.left)):
-                if isinstance(mine, ast.Name) and mine.id == name:
-                    return name, ast.unparse(other)
-        return None
-
-    def multiplied(node: ast.AST) -> tuple[str, ast.AST] | None:  # (name, factor) of `name = name * factor`
-        if (
-            isinstance(node, ast.AugAssign)
-            and isinstance(node.op, ast.Mult)
-            and isinstance(node.target, ast.Name)
-        ):
-            return node.target.id, node.value
-        if not (
-            isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-        ):
-            return None
-        name, value = node.targets[0].id, node.value
-        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
-            for mine, other in ((value.left, value.right), (value.right, value.left)):
-                if isinstance(mine, ast.Name) and mine.id == name:
-                    return name, other
         return None
 
     added: dict[str, str] = {}
     for node in body:
-        scaled = multiplied(node)
+        scaled = _self_update(node, ast.Mult)
         if scaled is not None:
             name, factor = scaled
             if name in added and is_factor(factor):
@@ -2687,7 +2679,7 @@ def _tf32_dot_line(path: str | None) -> tuple[int, str] | None:
     """(line, call) of the first `tl.dot` in the learner's file that leaves its precision to the default,
     which is TF32 for float32 operands on an NVIDIA GPU: no input_precision= ("ieee" or "tf32x3") and no
     allow_tf32=False. A dot whose precision is passed as a name (unknown here) does not count."""
-    tree = contracts.file_tree(path) if path else None
+    tree = _learner_tree(path)
     if tree is None:
         return None
     for node in ast.walk(tree):
