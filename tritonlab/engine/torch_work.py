@@ -435,13 +435,26 @@ _ALLOCATORS = {
 def _no_device_calls(path: str) -> list[tuple[int, int]]:
     """(first, last) lines of each `torch.empty(...)`-like call in the learner's file with no device= (and no
     **keywords): it allocates on torch's default device, the CPU."""
-    import ast
-
     from tritonlab.engine.contracts import file_tree
 
     tree = file_tree(path)
     if tree is None:
         return []
+    known = _NO_DEVICE_CALLS.get(path)
+    if known is not None and known[0] is tree:  # the same parse of the same file version (file_tree's cache)
+        return list(known[1])
+    spans = _allocations_without_device(tree)
+    _NO_DEVICE_CALLS[path] = (tree, spans)
+    return list(spans)
+
+
+#: path -> (the tree file_tree gave, its spans): asked once per case; the walk took ~15 ms a case
+_NO_DEVICE_CALLS: dict[str, tuple] = {}
+
+
+def _allocations_without_device(tree) -> list[tuple[int, int]]:
+    import ast
+
     if any(
         isinstance(n, ast.With) and any("torch.device" in ast.unparse(i.context_expr) for i in n.items)
         for n in ast.walk(tree)
