@@ -156,3 +156,40 @@ def test_the_fast_comparison_answers_as_the_full_one_on_each_kind_of_change():
         tl.core.full.__defaults__ = defaults
 
     assert _same_as_full(language) == ([], [])
+
+
+def test_the_other_autotune_configs_are_timed_in_one_largest_case_per_dtype():
+    """The pinned "largest" case times the file's other GPU configs (a tl.dot too small for a GPU fails
+    there): once per dtype — the first such case, and a second run of that same case — not in every case."""
+    from types import SimpleNamespace
+
+    from tritonlab.engine.tasks import verify_runner
+
+    verify_runner._OTHERS_CASE.clear()
+    loaded = SimpleNamespace(file="/tmp/learner.py")
+    largest = {"autotune": "largest"}
+
+    def case(m, dtype, seed=0):
+        return {
+            "params": {"M": m, "N": 1, "K": 1},
+            "dtype": dtype,
+            "seed": seed,
+            "kwargs": {"@autotune": "largest"},
+        }
+
+    try:
+        assert verify_runner._times_other_configs(loaded, case(1, "float16"), largest) is True
+        assert verify_runner._times_other_configs(loaded, case(17, "float16"), largest) is False
+        assert (
+            verify_runner._times_other_configs(loaded, case(1, "float16"), largest) is True
+        )  # its second run
+        assert verify_runner._times_other_configs(loaded, case(1, "float16", seed=1), largest) is False
+        assert verify_runner._times_other_configs(loaded, case(17, "float32"), largest) is True
+        assert (
+            verify_runner._times_other_configs(loaded, case(1, "float16"), {"autotune": "smallest"}) is False
+        )
+        assert verify_runner._times_other_configs(loaded, case(1, "float16"), {}) is False
+        other_file = SimpleNamespace(file="/tmp/another.py")
+        assert verify_runner._times_other_configs(other_file, case(17, "float16"), largest) is True
+    finally:
+        verify_runner._OTHERS_CASE.clear()

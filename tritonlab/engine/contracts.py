@@ -727,7 +727,7 @@ def _guard_prune(tuner, configs: list, sizes_of: list[str]) -> None:
 
 
 @contextlib.contextmanager
-def pinned_autotune(exercise, module, which: str | None) -> Iterator[dict | None]:
+def pinned_autotune(exercise, module, which: str | None, time_others: bool = True) -> Iterator[dict | None]:
     """On the interpreter the file hands the autotuner one small config by design, so a grid that hard-codes
     that tile (lambda meta: (cdiv(M, 32) * cdiv(N, 32),)) or a kernel wrong for other tiles passes there.
     This case pins every autotuner of the file to one of its GPU configs (the smallest or largest tile);
@@ -758,8 +758,10 @@ def pinned_autotune(exercise, module, which: str | None) -> Iterator[dict | None
     }
     facts = dict(chosen.kwargs) if chosen is not None else None
     # the "largest" case also times every other GPU config once, as a GPU's autotuner compiles and runs each:
-    # a config that cannot compile there (a tl.dot with BLOCK_K = 8 on float16) fails the launch on a GPU
-    others = [c for c in tiles if c is not chosen] if which == "largest" else []
+    # a config that cannot compile there (a tl.dot with BLOCK_K = 8 on float16) fails the launch on a GPU.
+    # `time_others` False: a case of a dtype whose other configs already ran in this verify (the runner
+    # times them in the first "largest" case of each dtype: what they test is the config and the dtype)
+    others = [c for c in tiles if c is not chosen] if which == "largest" and time_others else []
     try:
         for tuner, _, _ in saved:
             # the chosen config and a twin: with two configs Triton's autotuner times both before the real

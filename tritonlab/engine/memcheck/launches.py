@@ -87,12 +87,25 @@ def _pid_axes(fn: Any) -> int | None:
     """1 + the highest tl.program_id axis the kernel's source reads (None: no source to read)."""
     source = getattr(fn, "src", None)
     if not isinstance(source, str):
+        code = getattr(getattr(fn, "fn", fn), "__code__", None)
+        if code is not None and code in _PID_AXES:  # inspect.getsource reads the file again: ~4 ms a launch
+            return _PID_AXES[code]
         try:
             source = inspect.getsource(getattr(fn, "fn", fn))
         except (TypeError, OSError):
             return None
+        axes = [int(a) for a in _PID_AXIS.findall(source)]
+        if code is not None:
+            if len(_PID_AXES) > 64:
+                _PID_AXES.clear()
+            _PID_AXES[code] = max(axes) + 1 if axes else 1
+        return max(axes) + 1 if axes else 1
     axes = [int(a) for a in _PID_AXIS.findall(source)]
     return max(axes) + 1 if axes else 1
+
+
+#: a kernel function's code -> its `_pid_axes` (the code object is the function as it was read)
+_PID_AXES: dict[Any, int] = {}
 
 
 def tensor_of(value: Any) -> Any:
