@@ -80,7 +80,12 @@ def test_autotune_matmul_group_height_remainder_leaves_rows_unwritten(worker, tm
     assert result["passed"] is False, "a wrong file passed"
     bad, diag = first_failure(result)
     assert bad["params"] == {"M": 129, "N": 1, "K": 1}, bad["params"]
-    assert diag.get("kind") == "unwritten", diag
+    assert (diag.get("kind"), diag.get("cause")) == ("unwritten", "tile-map"), diag
+    # the group height's own line is named (twenty-sixth session)
+    assert (
+        diag.get("group_line") == diag.get("line") == line_of(path, "group_size_m = num_pid_m % GROUP_M")
+    ), diag
+    assert "min(num_pid_m - first_pid_m, GROUP_M)" in diag["message"], diag["message"]
 
 
 @pytest.mark.parametrize(

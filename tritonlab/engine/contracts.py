@@ -977,6 +977,19 @@ def explain_unwritten(
             "on one tile, or tile starts that step by the wrong size) — check how the program id becomes the "
             "tile's first row and column (pid_m * BLOCK_M, pid_n * BLOCK_N)",
         )
+        height = group_height_line(launches[0].get("file") if launches else None)
+        if height is not None:  # the grouped order's height: the usual way two programs meet on one tile
+            line, text = height
+            diag.update(
+                group_line=line,
+                group_text=text,
+                line=line,
+                message=f"{diag.get('count')} elements were never written although the grid launched "
+                f"{_count(programs, 'program')} for {tiles} tiles: in the grouped order some programs map "
+                f"to the same tile — the group height at line {line} ({text}) is not the group's real "
+                "height: the last group is short when num_pid_m is not a multiple of GROUP_M, so the height "
+                "is min(num_pid_m - first_pid_m, GROUP_M)",
+            )
         return
     block_1d = block if isinstance(block, int) and len(shape) == 1 else None
     literal = _literal_block_start(launches[0].get("file") if launches else None) if block_1d else None
@@ -1040,6 +1053,53 @@ def program_id_names(tree: ast.AST) -> set[str]:
         for t in n.targets
         if isinstance(t, ast.Name)
     }
+
+
+def group_height_line(file: str | None) -> tuple[int, str] | None:
+    """(line, text) of a grouped tile order's height that is not min(num_pid_m - first_pid_m, GROUP_M): the
+    name after `%` in the assignment of pid_m (`pid_m = first_pid_m + ((pid % num_pid_in_group) % h)`) is
+    the group's height. Its assignment when that is something else than a min(...) of a difference (`h =
+    GROUP_M`, `h = num_pid_m % GROUP_M or GROUP_M`), or pid_m's own line when the height is a constexpr
+    written in capitals (`% GROUP_M`). A name built by a product (num_pid_in_group = GROUP_M * num_pid_n)
+    is the group's size in programs, not its height. None when there is no such order or it looks right."""
+    tree = file_tree(file)
+    if tree is None:
+        return None
+    assigned: dict[str, ast.Assign] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            assigned.setdefault(node.targets[0].id, node)
+
+    def a_min_of_difference(value: ast.AST) -> bool:
+        return (
+            isinstance(value, ast.Call)
+            and name_of(value.func) in ("min", "minimum")
+            and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) for n in ast.walk(value))
+        )
+
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Assign)
+            and any(isinstance(n, ast.Name) and n.id == "pid_m" for t in node.targets for n in ast.walk(t))
+        ):
+            continue
+        for mod in ast.walk(node.value):
+            if not (
+                isinstance(mod, ast.BinOp) and isinstance(mod.op, ast.Mod) and isinstance(mod.right, ast.Name)
+            ):
+                continue
+            height = mod.right.id
+            if height.isupper() and "GROUP" in height:
+                return node.lineno, ast.unparse(node)[:80]
+            made = assigned.get(height)
+            if made is None or a_min_of_difference(made.value):
+                continue
+            if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult) for n in ast.walk(made.value)):
+                continue  # num_pid_in_group: programs in a group
+            if "GROUP" not in ast.unparse(made.value):
+                continue
+            return made.lineno, ast.unparse(made)[:80]
+    return None
 
 
 def _literal_block_start(file: str | None) -> tuple[int, int] | None:

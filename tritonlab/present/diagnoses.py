@@ -1483,6 +1483,20 @@ def _unwritten(f: Facts) -> Said:
             f"いないので、tl.program_id({axis}) は常に 0 です。軸 {axis} も起動するか、tl.program_id(0) で"
             "プログラムを数えてください",
         )
+    if cause == "tile-map" and f["group_line"]:
+        programs, tiles = f["programs"], f["tiles"]
+        line, text = f["group_line"], verbatim(f["group_text"] or "group_size_m = ...")
+        return Said(
+            f"{_n(count, 'en', 'element was', 'elements were', '')} never written although the grid launched "
+            f"{_n(programs, 'en', 'program', 'programs', '')} for {number(tiles)} tiles: in the grouped order "
+            f"some programs map to the same tile — the group height at line {line} ({text}) is not the group's "
+            "real height: the last group is short when num_pid_m is not a multiple of GROUP_M, so the height is "
+            "min(num_pid_m - first_pid_m, GROUP_M)",
+            f"グリッドは {number(tiles)} タイルに対して {number(programs)} プログラムを起動しているのに、"
+            f"{number(count)} 要素が書き込まれていません。グループ順序で同じタイルに対応するプログラムがあります。"
+            f"{line} 行目({text})のグループの高さが実際の高さと違います。num_pid_m が GROUP_M の倍数でないと"
+            "最後のグループは短くなるので、高さは min(num_pid_m - first_pid_m, GROUP_M) です",
+        )
     if cause == "tile-map":
         programs, tiles = f["programs"], f["tiles"]
         return Said(
