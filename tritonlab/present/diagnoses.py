@@ -2666,6 +2666,32 @@ def _mismatch(f: Facts) -> Said:
             "第 2 段が partial[0] だけを読んでいます。すべてのプログラムの部分和の行を足してください"
             "(for p in range(P): total += partial[p])",
         )
+    if cause in ("partial-twice", "partial-missing"):
+        # a weight's gradient off by exactly one program's partial: counted twice, or never added
+        name, programs, rows = f["output"] or "the gradient", f["programs"], f["partial_rows"] or [0]
+        program = f["program"] or 0
+        total = f["rows_count"] or len(rows)
+        shown = ", ".join(number(r) for r in rows[:4]) + (", …" if total > 4 else "")
+        which_en = (
+            f"{'row' if total == 1 else 'rows'} {shown}, with {_n(programs, 'en', 'program', 'programs', '')}"
+        )
+        which_ja = f"行 {shown}、プログラム数 {number(programs)}"
+        if cause == "partial-twice":
+            return head + Said(
+                f": {name} is the whole sum plus program {program}'s share once more ({which_en}): stage 2 adds "
+                f"partial[{program}] twice — a partial loaded before the loop that the loop then adds again; add "
+                "each partial row exactly once",
+                f"。{name} は全体の和に、プログラム {program} の分({which_ja})をもう一度足したものです。第 2 段が "
+                f"partial[{program}] を 2 回足しています。ループの前に読み込んだ部分和を、ループでもう一度足して"
+                "いないか確認してください。部分和の各行はちょうど 1 回ずつ足します",
+            )
+        return head + Said(
+            f": {name} is the whole sum without program {program}'s share ({which_en}): stage 2 never adds "
+            f"partial[{program}] — the loop over the partials must run over all of them (for p in range(0, P))",
+            f"。{name} は全体の和からプログラム {program} の分({which_ja})が抜けています。第 2 段が "
+            f"partial[{program}] を足していません。部分和のループはすべての行を回る必要があります"
+            "(for p in range(0, P))",
+        )
     if cause == "along-input":
         # a gradient whose every wrong row is off by a multiple of that row of the input: a norm's mean term
         name, x = f["output"] or "the gradient", f["input"] or "x"

@@ -3762,7 +3762,11 @@ def _one_partial(
     partial row per program (stage 1) and adds the P partial rows (stage 2). A failing grad_w that equals the
     sum over program 0's rows alone (rows 0, P, 2P, … or the first cdiv(M, P) rows, P read from the
     backward's launches) is stage 2 reading partial[0] only (cause `one-partial`); at M = P that is row 0
-    alone, all zeros under the `zero_row` contract — 'is the result stored?' would point away from it."""
+    alone, all zeros under the `zero_row` contract — 'is the result stored?' would point away from it.
+    One that equals the whole sum plus program 0's share is that partial added twice (`partial-twice`: a
+    stage 2 that starts from partial[0] and then adds every partial from 0); the whole sum less the first or
+    the last program's share is a partial left out (`partial-missing`: a loop over the partials that starts
+    at 1 or stops at P - 1)."""
     got = tuple(got) if isinstance(got, (tuple, list)) else ()
     for index, name in enumerate(plan.names):
         diag = next((d for d in diagnoses if d.get("output") == name and d.get("kind") == "mismatch"), None)
@@ -3793,27 +3797,86 @@ def _one_partial(
             }
         )
         atol, rtol = outputs._tolerance(tols, name)
+        shares = _PartialShares(exercise, plan, inputs, params, kwargs, index, value, m)
         for programs in counts:
-            for rows in (list(range(0, m, programs)), list(range(math.ceil(m / programs)))):
-                keep = torch.zeros(m, dtype=torch.float32)
-                keep[rows] = 1.0
-                part = _rows_reference(exercise, plan, inputs, params, kwargs, keep)
-                ref = part[index] if part is not None and index < len(part) else None
-                if not isinstance(ref, torch.Tensor) or ref.shape != value.shape:
-                    continue
-                if torch.allclose(value.float(), ref.to(value.device).float(), atol=atol, rtol=rtol):
-                    shown = ", ".join(str(r) for r in rows[:4]) + (", …" if len(rows) > 4 else "")
-                    diag.update(
-                        cause="one-partial", programs=programs, partial_rows=rows[:8], rows_count=len(rows)
-                    )
-                    head = ": ".join(str(diag.get("message", "")).split(": ", 2)[:2])
-                    which = f"{'row' if len(rows) == 1 else 'rows'} {shown} of {m}"
-                    diag["message"] = (
-                        f"{head}: {name} is only program 0's share of the sum ({which}, with {programs} "
-                        "programs), so stage 2 read partial[0] alone — add the partial rows of every program "
-                        "(for p in range(P): total += partial[p])"
-                    )
-                    return
+            found = shares.explain(programs, atol, rtol)
+            if found is not None:
+                cause, rows, program = found
+                _partial_said(diag, name, cause, programs, rows, program, m)
+                return
+
+
+class _PartialShares:
+    """The reference's `index`-th output with the upstream gradient on some rows only (`share`), compared
+    with the learner's `value` (`explain`)."""
+
+    def __init__(self, exercise, plan, inputs, params, kwargs, index: int, value: torch.Tensor, m: int):
+        self.args = (exercise, plan, inputs, params, kwargs)
+        self.index, self.value, self.m = index, value, m
+        self.whole: torch.Tensor | None = None
+
+    def share(self, rows: list) -> torch.Tensor | None:
+        keep = torch.zeros(self.m, dtype=torch.float32)
+        keep[rows] = 1.0
+        part = _rows_reference(*self.args, keep)
+        ref = part[self.index] if part is not None and self.index < len(part) else None
+        if not isinstance(ref, torch.Tensor) or ref.shape != self.value.shape:
+            return None
+        return ref.to(self.value.device).float()
+
+    def explain(self, programs: int, atol: float, rtol: float) -> tuple[str, list, int] | None:
+        """(cause, rows, program) of the first reading that holds at this program count, or None."""
+        m, per = self.m, math.ceil(self.m / programs)
+
+        def matches(target: torch.Tensor | None) -> bool:
+            return target is not None and torch.allclose(self.value.float(), target, atol=atol, rtol=rtol)
+
+        first_rows = (list(range(0, m, programs)), list(range(per)))
+        for rows in first_rows:
+            if matches(self.share(rows)):
+                return "one-partial", rows, 0
+        if self.whole is None:
+            self.whole = self.share(list(range(m)))
+        if self.whole is None:
+            return None
+        last = programs - 1
+        last_rows = (list(range(last, m, programs)), list(range(last * per, min(m, (last + 1) * per))))
+        for program, layouts, sign, cause in (
+            (0, first_rows, 1.0, "partial-twice"),
+            (0, first_rows, -1.0, "partial-missing"),
+            (last, last_rows, -1.0, "partial-missing"),
+        ):
+            for rows in layouts:
+                part = self.share(rows) if rows else None
+                if part is not None and matches(self.whole + sign * part):
+                    return cause, rows, program
+        return None
+
+
+def _partial_said(diag: dict, name: str, cause: str, programs: int, rows: list, program: int, m: int) -> None:
+    """Facts (and the English sentence) of a grad_w that one program's partial explains (`_one_partial`)."""
+    diag.update(cause=cause, programs=programs, partial_rows=rows[:8], rows_count=len(rows), program=program)
+    shown = ", ".join(str(r) for r in rows[:4]) + (", …" if len(rows) > 4 else "")
+    which = f"{'row' if len(rows) == 1 else 'rows'} {shown} of {m}"
+    head = ": ".join(str(diag.get("message", "")).split(": ", 2)[:2])
+    if cause == "one-partial":
+        diag["message"] = (
+            f"{head}: {name} is only program 0's share of the sum ({which}, with {programs} "
+            "programs), so stage 2 read partial[0] alone — add the partial rows of every program "
+            "(for p in range(P): total += partial[p])"
+        )
+    elif cause == "partial-twice":
+        diag["message"] = (
+            f"{head}: {name} is the whole sum plus program {program}'s share once more ({which}, with "
+            f"{programs} programs): stage 2 adds partial[{program}] twice — a partial loaded before the "
+            "loop that the loop then adds again; add each partial row exactly once"
+        )
+    else:
+        diag["message"] = (
+            f"{head}: {name} is the whole sum without program {program}'s share ({which}, with {programs} "
+            f"programs): stage 2 never adds partial[{program}] — the loop over the partials must run over "
+            "all of them (for p in range(0, P))"
+        )
 
 
 def _rows_reference(
