@@ -7,7 +7,9 @@ integrity watch sees (twenty-sixth session; docs/MEASUREMENTS.md):
   call: patched once per module per launch; and what such a call patched (tl.core) is restored when the launch
   ends, as Triton leaves it patched otherwise;
 - the integrity watch's language comparison at each launch: a fast path that answers "nothing changed" only
-  when the full comparison would, checked here against the full comparison on each kind of change.
+  when the full comparison would, checked here against the full comparison on each kind of change;
+- the pinned autotune's other configs, timed once per dtype; and (beside it, same session) hooks put back through
+  the setters bound at import.
 
 The interpreter parts run in a child process: TRITON_INTERPRET=1 must be set before triton is imported."""
 
@@ -193,3 +195,28 @@ def test_the_other_autotune_configs_are_timed_in_one_largest_case_per_dtype():
         assert verify_runner._times_other_configs(other_file, case(17, "float16"), largest) is True
     finally:
         verify_runner._OTHERS_CASE.clear()
+
+
+def test_hooks_are_put_back_through_the_setters_the_lab_bound_at_import():
+    """A learner call that left a trace hook, and replaced sys.settrace, gets the hook removed by the lab's
+    own setter: the replacement is never called (exercise_env._remove_hooks -> integrity.restore_hooks)."""
+    import sys
+
+    from tritonlab.engine import exercise_env, integrity
+
+    before = integrity.hooks_now()
+    called = []
+    real = sys.settrace
+
+    def tracer(frame, event, arg):
+        return None
+
+    real(tracer)
+    sys.settrace = called.append  # the learner's replacement
+    try:
+        names = exercise_env._remove_hooks(before)
+    finally:
+        sys.settrace = real
+        real(before[0])
+    assert names == ["sys.settrace"] and called == []
+    assert integrity.hooks_now() == before

@@ -200,21 +200,9 @@ def _remove_hooks(before: tuple) -> list[str]:
     """Put back the trace and profile hooks (sys's, and threading's for new threads) that were installed
     before the learner's code ran (`integrity.hooks_now()`); the names of those it left changed (the runner
     reports them as tampering: integrity.py)."""
-    import sys
-    import threading
-
     from tritonlab.engine import integrity
 
-    names = integrity.hook_names(before, integrity.hooks_now())
-    setters = {
-        "sys.settrace": sys.settrace,
-        "sys.setprofile": sys.setprofile,
-        "threading.settrace": threading.settrace,
-        "threading.setprofile": threading.setprofile,
-    }
-    for name in names:
-        setters[name](before[integrity._HOOK_NAMES.index(name)])
-    return names
+    return integrity.restore_hooks(before)
 
 
 #: torch's mode-stack functions, bound on first use (in a verify, before the learner's file loads): a file

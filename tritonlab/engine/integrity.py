@@ -183,6 +183,26 @@ _HOOK_READERS = (
 )
 
 
+#: the hook setters as they were when the lab was imported, in _HOOK_NAMES' order: a file that replaces
+#: `sys.settrace` does not get its function called when the lab puts the hooks back
+_HOOK_SETTERS = (
+    sys.settrace,
+    sys.setprofile,
+    getattr(threading, "settrace", lambda hook: None),
+    getattr(threading, "setprofile", lambda hook: None),
+)
+
+
+def restore_hooks(before: tuple) -> list[str]:
+    """Put back the hooks of `before` (`hooks_now()` from before the learner's code ran) that are no longer
+    installed; the names of those that had changed."""
+    names = hook_names(before, hooks_now())
+    for name in names:
+        index = _HOOK_NAMES.index(name)
+        _HOOK_SETTERS[index](before[index])
+    return names
+
+
 def hooks_now() -> tuple:
     """(sys trace, sys profile, threading trace, threading profile): the hooks installed now."""
     return tuple(read() for read in _HOOK_READERS)
