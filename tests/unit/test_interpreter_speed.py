@@ -8,7 +8,7 @@ integrity watch sees (twenty-sixth session; docs/MEASUREMENTS.md):
   ends, as Triton leaves it patched otherwise;
 - the integrity watch's language comparison at each launch: a fast path that answers "nothing changed" only
   when the full comparison would, checked here against the full comparison on each kind of change;
-- the pinned autotune's other configs, timed once per dtype; and (beside it, same session) hooks put back through
+- the pinned autotune's timing runs, once per dtype and pinned tile; and (beside it, same session) hooks put back through
   the setters bound at import.
 
 The interpreter parts run in a child process: TRITON_INTERPRET=1 must be set before triton is imported."""
@@ -160,41 +160,39 @@ def test_the_fast_comparison_answers_as_the_full_one_on_each_kind_of_change():
     assert _same_as_full(language) == ([], [])
 
 
-def test_the_other_autotune_configs_are_timed_in_one_largest_case_per_dtype():
-    """The pinned "largest" case times the file's other GPU configs (a tl.dot too small for a GPU fails
-    there): once per dtype — the first such case, and a second run of that same case — not in every case."""
+def test_the_autotuner_times_configs_in_one_case_per_dtype_and_pinned_tile():
+    """A pinned case lets the autotuner time its configs (the pinned one and a twin; in a "largest" case the
+    file's other GPU configs too: a tl.dot too small for a GPU fails there): the first case of each dtype and
+    pinned tile, and a second run of that same case — not every case (each timed run cost a launch)."""
     from types import SimpleNamespace
 
     from tritonlab.engine.tasks import verify_runner
 
-    verify_runner._OTHERS_CASE.clear()
+    verify_runner._TIMING_CASE.clear()
     loaded = SimpleNamespace(file="/tmp/learner.py")
-    largest = {"autotune": "largest"}
+    largest, smallest = {"autotune": "largest"}, {"autotune": "smallest"}
 
-    def case(m, dtype, seed=0):
+    def case(m, dtype, seed=0, which="largest"):
         return {
             "params": {"M": m, "N": 1, "K": 1},
             "dtype": dtype,
             "seed": seed,
-            "kwargs": {"@autotune": "largest"},
+            "kwargs": {"@autotune": which},
         }
 
+    timing = verify_runner._timing_case
     try:
-        assert verify_runner._times_other_configs(loaded, case(1, "float16"), largest) is True
-        assert verify_runner._times_other_configs(loaded, case(17, "float16"), largest) is False
-        assert (
-            verify_runner._times_other_configs(loaded, case(1, "float16"), largest) is True
-        )  # its second run
-        assert verify_runner._times_other_configs(loaded, case(1, "float16", seed=1), largest) is False
-        assert verify_runner._times_other_configs(loaded, case(17, "float32"), largest) is True
-        assert (
-            verify_runner._times_other_configs(loaded, case(1, "float16"), {"autotune": "smallest"}) is False
-        )
-        assert verify_runner._times_other_configs(loaded, case(1, "float16"), {}) is False
-        other_file = SimpleNamespace(file="/tmp/another.py")
-        assert verify_runner._times_other_configs(other_file, case(17, "float16"), largest) is True
+        assert timing(loaded, case(1, "float16"), largest) is True
+        assert timing(loaded, case(17, "float16"), largest) is False
+        assert timing(loaded, case(1, "float16"), largest) is True  # that case's second run
+        assert timing(loaded, case(1, "float16", seed=1), largest) is False
+        assert timing(loaded, case(17, "float32"), largest) is True
+        assert timing(loaded, case(1, "float16", which="smallest"), smallest) is True
+        assert timing(loaded, case(17, "float16", which="smallest"), smallest) is False
+        assert timing(loaded, case(1, "float16"), {}) is False
+        assert timing(SimpleNamespace(file="/tmp/another.py"), case(17, "float16"), largest) is True
     finally:
-        verify_runner._OTHERS_CASE.clear()
+        verify_runner._TIMING_CASE.clear()
 
 
 def test_hooks_are_put_back_through_the_setters_the_lab_bound_at_import():

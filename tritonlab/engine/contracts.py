@@ -727,7 +727,9 @@ def _guard_prune(tuner, configs: list, sizes_of: list[str]) -> None:
 
 
 @contextlib.contextmanager
-def pinned_autotune(exercise, module, which: str | None, time_others: bool = True) -> Iterator[dict | None]:
+def pinned_autotune(
+    exercise, module, which: str | None, time_others: bool = True, time_twin: bool = True
+) -> Iterator[dict | None]:
     """On the interpreter the file hands the autotuner one small config by design, so a grid that hard-codes
     that tile (lambda meta: (cdiv(M, 32) * cdiv(N, 32),)) or a kernel wrong for other tiles passes there.
     This case pins every autotuner of the file to one of its GPU configs (the smallest or largest tile);
@@ -768,7 +770,9 @@ def pinned_autotune(exercise, module, which: str | None, time_others: bool = Tru
             # launch, running the kernel (with its reset_to_zero, restore_value and pre_hooks) as a GPU's does
             # — a kernel that accumulates into its output without a reset shows here. One timing run each;
             # the prune and the perf model already ran over the GPU configs (_guard_prune).
-            tuner.configs = [chosen, _twin(chosen), *others]
+            # `time_twin` False: a later case of a variant and dtype whose first case timed them (the runner's
+            # choice): one config, which Triton launches without timing
+            tuner.configs = [chosen, _twin(chosen), *others] if time_twin or others else [chosen]
             if facts is not None and callable(getattr(type(tuner), "_bench", None)):
                 tuner._bench = _naming_bench(tuner, facts)
             tuner.early_config_prune = None

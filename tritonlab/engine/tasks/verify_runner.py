@@ -732,19 +732,30 @@ def _cast_of_kernel_output(source, got, watch) -> Any:
     return source if torch.equal(again.view(bits), got.view(bits)) else None
 
 
-#: (learner file, dtype) -> the "largest" case of this runner (one verify) that times the other configs
-_OTHERS_CASE: dict[tuple[str, str], str] = {}
+#: (learner file, dtype, pinned tile) -> the case of this runner (one verify) whose autotuner times configs
+_TIMING_CASE: dict[tuple[str, str, str], str] = {}
 
 
-def _times_other_configs(loaded, case: dict, lab: dict) -> bool:
-    """Whether this case's pinned autotuner also times the file's other GPU configs: the first "largest"
-    case of each dtype does (what those runs test — a tl.dot too small for the GPU, a config that fails to
-    launch — the config and the dtype decide, and the first case, the tiniest, makes every tile ragged);
-    a second run of that same case does again, so that both runs do the same work."""
-    if lab.get("autotune") != "largest":
+def _timing_case(loaded, case: dict, lab: dict) -> bool:
+    """Whether this pinned autotune case lets the autotuner time its configs (the pinned one and a twin, and
+    in a "largest" case the file's other GPU configs) before the launch, as a GPU's autotuner does: the first
+    case of each dtype and pinned tile, and a second run of that same case, so that both runs do the same
+    work. What the timing runs show — a kernel that accumulates into its output without a reset, a tl.dot too
+    small for the GPU in another config — the config and the dtype decide, and the first case, the tiniest,
+    makes every tile ragged; later cases launch the pinned config once (each timed run cost a launch)."""
+    which = lab.get("autotune")
+    if not which:
         return False
     key = json.dumps([case.get("params"), case.get("seed"), case.get("kwargs")], sort_keys=True, default=str)
-    return _OTHERS_CASE.setdefault((str(loaded.file), str(case.get("dtype"))), key) == key
+    return _TIMING_CASE.setdefault((str(loaded.file), str(case.get("dtype")), str(which)), key) == key
+
+
+def _pinned(exercise, loaded, case: dict, lab: dict):
+    """contracts.pinned_autotune for this case, timing runs as `_timing_case` says."""
+    timing = _timing_case(loaded, case, lab)
+    return contracts.pinned_autotune(
+        exercise, loaded.module, lab.get("autotune"), time_others=timing, time_twin=timing
+    )
 
 
 def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
@@ -779,9 +790,7 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     # the file's other GPU configs are timed in the first "largest" case of each dtype (dot sizes, a config
     # that fails to launch: the config and the dtype decide; the tiniest case, first, makes every tile ragged)
     try:
-        with contracts.pinned_autotune(
-            exercise, loaded.module, lab.get("autotune"), _times_other_configs(loaded, case, lab)
-        ) as pinned:
+        with _pinned(exercise, loaded, case, lab) as pinned:
             got = call(*positional, **optional, **kwargs)
         if pinned and pinned.get("@benched"):  # the autotuner timed the pinned config and its twin first
             facts["autotune_benched"] = int(pinned["@benched"])
@@ -917,9 +926,7 @@ def _moved_in_second_run(loaded, case, backend, values, got, lab, kwargs, pertur
     call = exercise_env.LearnerCall(loaded, backend, allocator)
     perturbed(inputs, call, allocator)
     try:
-        with contracts.pinned_autotune(
-            exercise, loaded.module, lab.get("autotune"), _times_other_configs(loaded, case, lab)
-        ):
+        with _pinned(exercise, loaded, case, lab):
             again = call(*positional, **optional, **kwargs)
     except Exception:  # noqa: BLE001 - the first run's facts stand; this one only refines a cause
         return False
@@ -1014,9 +1021,7 @@ def _padding_made_nonfinite(loaded, case: dict, backend: str, values: dict, got,
     try:
         with (
             memcheck.padding_left_zero(),
-            contracts.pinned_autotune(
-                exercise, loaded.module, lab.get("autotune"), _times_other_configs(loaded, case, lab)
-            ),
+            _pinned(exercise, loaded, case, lab),
         ):
             again = exercise_env.LearnerCall(loaded, backend, allocator)(*positional, **optional, **kwargs)
     except Exception:  # noqa: BLE001 - the first run's facts stand; this one only refines a cause
