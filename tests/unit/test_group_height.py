@@ -29,6 +29,14 @@ def _file(tmp_path, body: str):
     return str(path)
 
 
+def _grouped(height: str) -> str:
+    """The kernel's last lines: a group height, then pid_m and pid_n from it."""
+    return f"""    {height}
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+"""
+
+
 @pytest.mark.parametrize(
     "height",
     [
@@ -38,10 +46,7 @@ def _file(tmp_path, body: str):
     ],
 )
 def test_a_wrong_height_is_named_at_its_line(tmp_path, height):
-    body = f"""    {height}
-    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
-    pid_n = (pid % num_pid_in_group) // group_size_m
-"""
+    body = _grouped(height)
     found = contracts.group_height_line(_file(tmp_path, body))
     assert found is not None and found[1] == height
     assert found[0] == (HEAD + body).splitlines().index(f"    {height}") + 1
@@ -64,11 +69,7 @@ def test_the_constexpr_itself_as_height_names_the_pid_m_line(tmp_path):
     ],
 )
 def test_a_right_height_is_never_named(tmp_path, height):
-    body = f"""    {height}
-    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
-    pid_n = (pid % num_pid_in_group) // group_size_m
-"""
-    assert contracts.group_height_line(_file(tmp_path, body)) is None
+    assert contracts.group_height_line(_file(tmp_path, _grouped(height))) is None
 
 
 def test_no_grouped_order_names_nothing(tmp_path):
