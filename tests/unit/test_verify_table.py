@@ -108,3 +108,19 @@ def test_a_long_case_name_wraps_in_a_narrow_column_and_the_table_fits_80_columns
         i for i, line in enumerate(lines) if ("x and y differ" if lang == "en" else "デバイス違い") in line
     )
     assert "—" in lines[short], lines[short]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_long_reason_wraps_whole_at_80_columns(lang):
+    """The reason column wraps at 16 cells; a Japanese label has no space to break at, and was cut with "…"
+    ("カーネルの仕事 …" for "カーネルの仕事を torch が計算"). Every character of it is printed now."""
+    from tritonlab.present.diagnoses import label
+
+    faked = {"kind": "torch-work", "found": [{"op": "aten.softmax", "line": 12}], "message": "x"}
+    case = _case("M=1, N=1 · float32 · seed 1", False, 0.0, 0.0, 0, faked)
+    lines = _printed(_result(case), lang, width=80)
+    assert all(len(line) <= 80 for line in lines)
+    start = next(i for i, line in enumerate(lines) if "M=1, N=1" in line)
+    column = "".join(line[62:].strip() for line in lines[start : start + 3])
+    assert "…" not in column
+    assert label("torch-work", lang).replace(" ", "") in column.replace(" ", ""), column

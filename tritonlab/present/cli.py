@@ -112,7 +112,7 @@ def _case_table(console, cases: list, lang: str) -> Table:
     table.add_column(headers[1], width=case_width, no_wrap=True)
     for header in headers[2:5]:
         table.add_column(header, no_wrap=True)
-    table.add_column(headers[5])
+    table.add_column(headers[5], overflow="fold")  # a CJK label has no space to wrap at: fold, never cut
     for mark, name, *cells in rows:
         color = "red" if mark == "✗" else "green"
         table.add_row(
