@@ -727,9 +727,7 @@ def _guard_prune(tuner, configs: list, sizes_of: list[str]) -> None:
 
 
 @contextlib.contextmanager
-def pinned_autotune(
-    exercise, module, which: str | None, time_others: bool = True, time_twin: bool = True
-) -> Iterator[dict | None]:
+def pinned_autotune(exercise, module, which: str | None, timed: bool = True) -> Iterator[dict | None]:
     """On the interpreter the file hands the autotuner one small config by design, so a grid that hard-codes
     that tile (lambda meta: (cdiv(M, 32) * cdiv(N, 32),)) or a kernel wrong for other tiles passes there.
     This case pins every autotuner of the file to one of its GPU configs (the smallest or largest tile);
@@ -760,19 +758,17 @@ def pinned_autotune(
     }
     facts = dict(chosen.kwargs) if chosen is not None else None
     # the "largest" case also times every other GPU config once, as a GPU's autotuner compiles and runs each:
-    # a config that cannot compile there (a tl.dot with BLOCK_K = 8 on float16) fails the launch on a GPU.
-    # `time_others` False: a case of a dtype whose other configs already ran in this verify (the runner
-    # times them in the first "largest" case of each dtype: what they test is the config and the dtype)
-    others = [c for c in tiles if c is not chosen] if which == "largest" and time_others else []
+    # a config that cannot compile there (a tl.dot with BLOCK_K = 8 on float16) fails the launch on a GPU
+    others = [c for c in tiles if c is not chosen] if which == "largest" else []
     try:
         for tuner, _, _ in saved:
             # the chosen config and a twin: with two configs Triton's autotuner times both before the real
             # launch, running the kernel (with its reset_to_zero, restore_value and pre_hooks) as a GPU's does
             # — a kernel that accumulates into its output without a reset shows here. One timing run each;
             # the prune and the perf model already ran over the GPU configs (_guard_prune).
-            # `time_twin` False: a later case of a variant and dtype whose first case timed them (the runner's
-            # choice): one config, which Triton launches without timing
-            tuner.configs = [chosen, _twin(chosen), *others] if time_twin or others else [chosen]
+            # `timed` False: a later case of a dtype and pinned tile whose first case timed them (the runner's
+            # choice, verify_runner._timing_case): one config, which Triton launches without timing
+            tuner.configs = [chosen, _twin(chosen), *others] if timed else [chosen]
             if facts is not None and callable(getattr(type(tuner), "_bench", None)):
                 tuner._bench = _naming_bench(tuner, facts)
             tuner.early_config_prune = None

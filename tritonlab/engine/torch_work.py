@@ -438,28 +438,20 @@ def _no_device_calls(path: str) -> list[tuple[int, int]]:
     from tritonlab.engine.contracts import file_tree
 
     tree = file_tree(path)
-    if tree is None:
-        return []
-    known = _NO_DEVICE_CALLS.get(path)
-    if known is not None and known[0] is tree:  # the same parse of the same file version (file_tree's cache)
-        return list(known[1])
-    spans = _allocations_without_device(tree)
-    _NO_DEVICE_CALLS[path] = (tree, spans)
-    return list(spans)
+    return [] if tree is None else list(_allocations_without_device(tree))
 
 
-#: path -> (the tree file_tree gave, its spans): asked once per case; the walk took ~15 ms a case
-_NO_DEVICE_CALLS: dict[str, tuple] = {}
-
-
-def _allocations_without_device(tree) -> list[tuple[int, int]]:
+@functools.lru_cache(maxsize=16)
+def _allocations_without_device(tree) -> tuple[tuple[int, int], ...]:
+    """Once per parse of a file version (file_tree's cached tree, keyed by identity): asked once per case,
+    the walk took ~15 ms a case."""
     import ast
 
     if any(
         isinstance(n, ast.With) and any("torch.device" in ast.unparse(i.context_expr) for i in n.items)
         for n in ast.walk(tree)
     ):
-        return []  # `with torch.device(x.device):` sets the default device: no call lacks one
+        return ()  # `with torch.device(x.device):` sets the default device: no call lacks one
     moved = {  # names the file later moves: out = out.to(x.device), out.cuda()
         n.func.value.id
         for n in ast.walk(tree)
@@ -490,7 +482,7 @@ def _allocations_without_device(tree) -> list[tuple[int, int]]:
         if id(node) in chained or targets.get(id(node), set()) & moved:
             continue
         spans.append((node.lineno, getattr(node, "end_lineno", None) or node.lineno))
-    return spans
+    return tuple(spans)
 
 
 class TorchWork:

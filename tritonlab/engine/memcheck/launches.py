@@ -86,6 +86,7 @@ _PID_AXIS = re.compile(r"program_id\(\s*(?:axis\s*=\s*)?([0-2])\s*\)")
 def _pid_axes(fn: Any) -> int | None:
     """1 + the highest tl.program_id axis the kernel's source reads (None: no source to read)."""
     source = getattr(fn, "src", None)
+    code = None
     if not isinstance(source, str):
         code = getattr(getattr(fn, "fn", fn), "__code__", None)
         if code is not None and code in _PID_AXES:  # inspect.getsource reads the file again: ~4 ms a launch
@@ -94,14 +95,13 @@ def _pid_axes(fn: Any) -> int | None:
             source = inspect.getsource(getattr(fn, "fn", fn))
         except (TypeError, OSError):
             return None
-        axes = [int(a) for a in _PID_AXIS.findall(source)]
-        if code is not None:
-            if len(_PID_AXES) > 64:
-                _PID_AXES.clear()
-            _PID_AXES[code] = max(axes) + 1 if axes else 1
-        return max(axes) + 1 if axes else 1
     axes = [int(a) for a in _PID_AXIS.findall(source)]
-    return max(axes) + 1 if axes else 1
+    found = max(axes) + 1 if axes else 1
+    if code is not None:
+        if len(_PID_AXES) > 64:
+            _PID_AXES.clear()
+        _PID_AXES[code] = found
+    return found
 
 
 #: a kernel function's code -> its `_pid_axes` (the code object is the function as it was read)

@@ -752,9 +752,8 @@ def _timing_case(loaded, case: dict, lab: dict) -> bool:
 
 def _pinned(exercise, loaded, case: dict, lab: dict):
     """contracts.pinned_autotune for this case, timing runs as `_timing_case` says."""
-    timing = _timing_case(loaded, case, lab)
     return contracts.pinned_autotune(
-        exercise, loaded.module, lab.get("autotune"), time_others=timing, time_twin=timing
+        exercise, loaded.module, lab.get("autotune"), timed=_timing_case(loaded, case, lab)
     )
 
 
@@ -787,8 +786,6 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         facts.setdefault("notes", []).append(contracts.far_rows_contiguous(name, declined))
     began = __import__("time").perf_counter()
     pinned = None
-    # the file's other GPU configs are timed in the first "largest" case of each dtype (dot sizes, a config
-    # that fails to launch: the config and the dtype decide; the tiniest case, first, makes every tile ragged)
     try:
         with _pinned(exercise, loaded, case, lab) as pinned:
             got = call(*positional, **optional, **kwargs)
