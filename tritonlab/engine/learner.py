@@ -11,6 +11,7 @@ import sys
 import traceback
 from pathlib import Path
 
+from tritonlab.engine import gpu_memory
 from tritonlab.engine.protocol import error
 
 CUDA_FAULT_MARKERS = (
@@ -482,6 +483,10 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             f"the kernel needs {required} of {resource} per program and this GPU gives {limit}",
             {"cause": "out-of-resources", "resource": resource, "required": required, "limit": limit},
         )
+    if said is None and gpu_memory.out_of_memory(root) is not None:
+        # the GPU was full when the learner's call asked for memory: torch's numbers say how full, and whether
+        # other processes hold it (a shared server) or the call asked for more than the GPU has
+        return dict(gpu_memory.oom_error(root, "learner", line), traceback=_short_tb(frames))
     if said is not None:  # a cause the lab recognised: its sentence, Triton's words kept as the exception
         message, facts = said
         exception = f"{type(root).__name__}: {root}"

@@ -130,10 +130,16 @@ def _runner(backend: str, workdir: str, result_fd: int, limits: dict) -> None:
         else:
             _run_job(job, backend, send)
         send({"type": "done"})
-    except BaseException:  # noqa: BLE001 - the runner reports its own bugs; the judge decides what they mean
+    except BaseException as exc:  # noqa: BLE001 - the runner reports its own bugs; the judge decides what they mean
         try:
             traceback.print_exc()
-            send({"type": "internal", "message": traceback.format_exc()[-2000:]})
+            internal: dict[str, Any] = {"type": "internal", "message": traceback.format_exc()[-2000:]}
+            from tritonlab.engine import gpu_memory
+
+            full = gpu_memory.out_of_memory(exc)
+            if full is not None:  # the GPU was full in the lab's own code (inputs, comparison): not a lab bug
+                internal["oom"] = gpu_memory.oom_error(full, "lab")
+            send(internal)
         except Exception:  # noqa: BLE001
             pass
         code = 1

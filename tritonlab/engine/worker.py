@@ -16,6 +16,8 @@ import sys
 import time
 import traceback
 
+from tritonlab.engine import gpu_memory
+
 
 class Channel:
     def __init__(self):
@@ -385,8 +387,11 @@ def serve(channel: Channel, ctx: Context, backend: str) -> int:
                 result = handle(request.get("op", ""), args, ctx)
             except Exception as exc:  # an engine bug must not look like the learner's fault
                 traceback.print_exc()
+                full = gpu_memory.out_of_memory(exc)
                 result = {
-                    "error": {
+                    "error": gpu_memory.oom_error(full, "lab")  # the GPU was full: not an engine bug
+                    if full is not None
+                    else {
                         "kind": "runtime",
                         "cause": "internal",
                         "exception": repr(exc),

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tritonlab.engine.results import Kind
-from tritonlab.present.numbers import dtype, number, shape, span
+from tritonlab.present.numbers import dtype, nbytes, number, shape, span
 from tritonlab.present.usage import refusal
 from tritonlab.present.words import Said
 
@@ -439,6 +439,57 @@ def _waits_forever(f: Facts) -> Said:
     )
 
 
+def _out_of_memory(f: Facts) -> Said:
+    """A verify the GPU had no memory for: whose request it was, the numbers torch gave, and what to do."""
+    asked, free, total, others = f["requested"], f["free"], f["total"], f["others"]
+    numbers_en = (
+        f"{nbytes(asked)} asked for, {nbytes(free)} of {nbytes(total)} free" if asked and total else ""
+    )
+    numbers_ja = (
+        f"{nbytes(asked)} を確保しようとし、空きは {nbytes(total)} 中 {nbytes(free)}"
+        if asked and total
+        else ""
+    )
+    if others:
+        numbers_en += f"; other processes hold {nbytes(others)}"
+        numbers_ja += f"。ほかのプロセスが {nbytes(others)} を使用中"
+    paren_en = f" ({numbers_en})" if numbers_en else ""
+    paren_ja = f"({numbers_ja})" if numbers_ja else ""
+    if f["by"] == "learner" and asked and total and asked > total:
+        return Said(
+            f"your call asked the GPU for {nbytes(asked)}, more than the whole GPU has ({nbytes(total)}): check the "
+            "sizes of the tensors your wrapper allocates (an output the size of the input, not its square)",
+            f"あなたの呼び出しが GPU に {nbytes(asked)} を要求しましたが、GPU 全体の容量({nbytes(total)})を"
+            "超えています。ラッパーで確保するテンソルの大きさを確認してください(出力は入力の 2 乗ではなく入力と"
+            "同じ大きさのはずです)",
+        )
+    busy_en = (
+        "other programs on this GPU hold its memory (nvidia-smi lists them)"
+        if others and total and others > total // 4
+        else "if other programs use this GPU (nvidia-smi lists them), they may hold its memory"
+    )
+    busy_ja = (
+        "この GPU のメモリはほかのプログラムが使っています(nvidia-smi で確認できます)"
+        if others and total and others > total // 4
+        else "ほかのプログラムがこの GPU を使っていれば、そのメモリを占めているかもしれません"
+        "(nvidia-smi で確認できます)"
+    )
+    if f["by"] == "lab":
+        return Said(
+            f"the GPU ran out of memory in the lab's own check{paren_en}: this is no verdict on your kernel — "
+            f"{busy_en}; free it and verify again",
+            f"ラボ自身の検査中に GPU メモリが足りなくなりました{paren_ja}。カーネルの判定ではありません。"
+            f"{busy_ja}。メモリを空けてからもう一度検証してください",
+        )
+    return Said(
+        f"the GPU ran out of memory in your call{paren_en}: {busy_en}; free it and verify again — if it "
+        "happens on an idle GPU, check the sizes of the tensors your wrapper allocates",
+        f"あなたの呼び出しの中で GPU メモリが足りなくなりました{paren_ja}。{busy_ja}。メモリを空けてから"
+        "もう一度検証してください。GPU が空いていても起きる場合は、ラッパーで確保するテンソルの大きさを確認"
+        "してください",
+    )
+
+
 @says(Kind.RUNTIME)
 def _runtime(f: Facts) -> Said:
     q = verbatim(f["exception"] or f["message"])
@@ -452,6 +503,8 @@ def _runtime(f: Facts) -> Said:
             f"ファイルに関数 {entry}() が定義されていません。ラボは torch のテンソルを渡して {entry}(...) を"
             "呼び出し、その戻り値を比べます",
         )
+    if f["cause"] == "out-of-memory" and f["by"]:  # verify: the GPU was full
+        return _out_of_memory(f)
     if f["cause"] == "out-of-memory":  # bench: one size's row (its label heads the sentence)
         if f["inputs"]:
             return Said(

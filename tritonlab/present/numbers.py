@@ -54,3 +54,14 @@ def shape(value: Any) -> str:
 
 def dtype(value: Any) -> str:
     return str(value).removeprefix("torch.") if value is not None else "?"
+
+
+def nbytes(n: int | None) -> str:
+    """A byte count as people read it: 250 MiB, 79.2 GiB."""
+    if n is None:
+        return "?"
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale:
+            value = n / scale
+            return f"{value:.1f} {unit}" if value < 100 else f"{value:.0f} {unit}"
+    return f"{n} B"

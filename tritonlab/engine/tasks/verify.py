@@ -733,6 +733,12 @@ def _runner_problem(outcome, messages: list, output: str, learner_file: str) -> 
             line,
         )
     internal = next((m for m in messages if m.get("type") == "internal"), None)
+    if (
+        internal is not None
+        and isinstance(internal.get("oom"), dict)
+        and internal["oom"].get("kind") == "runtime"
+    ):
+        return dict(_error_dict(internal["oom"]), line=None)  # the GPU was full in the lab's own code
     if internal is not None:
         return error("runtime", "the runner failed: " + str(internal.get("message", ""))[-1500:], line)
     if outcome.done:
