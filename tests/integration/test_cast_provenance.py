@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
-
 KERNEL = """
 import torch
 import triton
@@ -55,13 +53,6 @@ WRAPPERS = {
         False,
     ),
 }
-
-
-@pytest.fixture(scope="module")
-def worker():
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 def verify(worker, tmp_path: Path, name: str) -> dict:

@@ -220,13 +220,6 @@ def row_sum(x):
 )
 
 
-@pytest.fixture(scope="module")
-def worker():
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
-
-
 def verify(worker, tmp_path: Path, exercise: str, name: str, source: str) -> dict:
     path = tmp_path / name
     path.write_text(textwrap.dedent(source))

@@ -8,7 +8,6 @@ import pytest
 
 from tritonlab.content.loader import load_catalog
 from tritonlab.engine import features
-from tritonlab.engine.client import WorkerClient
 from tritonlab.engine.results import Kind
 from tritonlab.paths import kernels_dir, lessons_dir
 from tritonlab.present.diagnoses import describe, label
@@ -21,13 +20,6 @@ EXERCISES = [
     "14/swiglu-backward",
     "14/cross-entropy",
 ]
-
-
-@pytest.fixture(scope="module")
-def worker():
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 def verify(worker, exercise: str, **args) -> dict:

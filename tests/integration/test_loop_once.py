@@ -8,18 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
 from tritonlab.engine.tasks.verify import _loop_once
 from tritonlab.present.diagnoses import describe
 
 KERNELS = Path(__file__).resolve().parents[2] / "kernels"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 def verify(worker, exercise: str, path: Path | None = None) -> dict:

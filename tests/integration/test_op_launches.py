@@ -12,19 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
-
 KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 OP = "12/rms-norm-op"
 FWD = "wrap_triton(rms_norm_fwd_kernel)[(M,)](x, weight, y, rstd, N, x.stride(0), eps, BLOCK_N=BLOCK_N, num_warps=num_warps)"
 DW = "wrap_triton(rms_norm_bwd_dw_kernel)[(triton.cdiv(N, DW_BLOCK),)]"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 def variant(tmp_path, solution: str, edits: list[tuple[str, str]], name: str) -> Path:

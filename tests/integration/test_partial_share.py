@@ -7,9 +7,6 @@
 
 from pathlib import Path
 
-import pytest
-
-from tritonlab.engine.client import WorkerClient
 from tritonlab.present.diagnoses import describe
 
 HERE = Path(__file__).parent
@@ -18,13 +15,6 @@ SOLUTION = (ROOT / "kernels" / "rms_norm_backward.py").read_text()
 LOOP = "    for start in range(0, P, BLOCK_P):\n"
 TILE = "        tile = (rows[:, None] < P) & mask[None, :]\n"
 DW_TERM = "dy * x_hat"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 def _verify(worker, tmp_path, source: str) -> dict:

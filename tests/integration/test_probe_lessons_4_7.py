@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
-
 
 def _block_pointers_work() -> bool:
     """Triton 3.9 turned tl.make_block_ptr into a NotImplementedError; 3.6 (the GPU box) still has it."""
@@ -28,15 +26,6 @@ def _block_pointers_work() -> bool:
 _BLOCK_POINTERS = _block_pointers_work()
 
 PROBES = Path(__file__).parent / "probe_lessons_4_7"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    # the verdicts below are the interpreter's (out-of-bounds lines, recorded stores); a GPU names some of
-    # them only after the app's interpreter replay/audit, which a bare worker request does not run
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 def verify(worker, exercise, name):

@@ -10,18 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
-
 PROBES = Path(__file__).parent / "probe_lessons_8_10"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    # the verdicts below are the interpreter's (out-of-bounds lines, recorded stores); a GPU names some of
-    # them only after the app's interpreter replay/audit, which a bare worker request does not run
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 def verify(worker, exercise, name):

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
 from tritonlab.present.diagnoses import describe
 
 PROBES = Path(__file__).parent / "probe_round10"
@@ -31,14 +30,6 @@ ATT = "11/attention"
 RB, RO = "12/rms-norm-backward", "12/rms-norm-op"
 PMM, MD = "13/persistent-matmul", "13/matmul-descriptors"
 SW, SWB, CE = "14/swiglu", "14/swiglu-backward", "14/cross-entropy"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    # the interpreter's verdicts: what a learner without a GPU sees
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 _CACHE: dict = {}

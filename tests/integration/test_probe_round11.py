@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
-
 PROBES = Path(__file__).parent / "probe_round11"
 
 AD, SM, AT, OS = "5/add", "8/softmax", "11/attention", "11/online-softmax"
@@ -19,13 +17,6 @@ RB, RO, MD, CE, SW = (
     "14/cross-entropy",
     "14/swiglu",
 )
-
-
-@pytest.fixture(scope="module")
-def worker():
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 def verify(worker, exercise: str, name: str) -> dict:

@@ -8,16 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
-
 PROBES = Path(__file__).parent / "probe_round12"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 def verify(worker, exercise: str, name: str) -> dict:

@@ -13,19 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
 from tritonlab.present.verify import summary
 
 PROBES = Path(__file__).parent / "probe_round3"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    # the verdicts below are the interpreter's (out-of-bounds lines, recorded stores); a GPU names some of
-    # them only after the app's interpreter replay/audit, which a bare worker request does not run
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 _CACHE: dict = {}

@@ -19,18 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
 from tritonlab.present.verify import summary
 
 PROBES = Path(__file__).parent / "probe_round5_13_14"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    # the interpreter's verdicts (recorded stores, out-of-bounds lines): what a learner without a GPU sees
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 _CACHE: dict = {}

@@ -16,17 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
-
 PROBES = Path(__file__).parent / "probe_round6_01_03"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    # the interpreter's verdicts (recorded stores, out-of-bounds lines): what a learner without a GPU sees
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 _CACHE: dict = {}

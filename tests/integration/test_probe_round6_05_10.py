@@ -19,19 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
 from tritonlab.present.diagnoses import describe
 from tritonlab.present.verify import summary
 
 PROBES = Path(__file__).parent / "probe_round6_05_10"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    # the interpreter's verdicts (recorded stores, out-of-bounds lines): what a learner without a GPU sees
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 _CACHE: dict = {}

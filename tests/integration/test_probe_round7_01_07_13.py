@@ -21,8 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
-
 PROBES = Path(__file__).parent / "probe_round7_01_07_13"
 
 FG, CP, GT = "1/fused-gelu", "2/copy", "2/gelu-tanh"
@@ -32,14 +30,6 @@ AD, AC = "5/add", "5/add-checked"
 C6 = "6/copy"
 C2, TR, BA = "7/copy-2d", "7/transpose", "7/bias-add"
 PMM, MD = "13/persistent-matmul", "13/matmul-descriptors"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    # the interpreter's verdicts (recorded stores, out-of-bounds lines): what a learner without a GPU sees
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 _CACHE: dict = {}

@@ -21,21 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
-
 PROBES = Path(__file__).parent / "probe_round7_11_14"
 
 OS, AT = "11/online-softmax", "11/attention"
 RB, RO = "12/rms-norm-backward", "12/rms-norm-op"
 SW, SB, CE = "14/swiglu", "14/swiglu-backward", "14/cross-entropy"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    # the interpreter's verdicts (recorded stores, out-of-bounds lines): what a learner without a GPU sees
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 _CACHE: dict = {}

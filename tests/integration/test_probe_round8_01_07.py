@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
 from tritonlab.present.diagnoses import describe
 from tritonlab.present.verify import summary
 
@@ -32,14 +31,6 @@ SS, FO, RS = "4/scale-shift", "4/fix-oob", "4/runtime-shape"
 AD, AC = "5/add", "5/add-checked"
 C6, FM = "6/copy", "6/fma-chain"
 C2, TR, BA = "7/copy-2d", "7/transpose", "7/bias-add"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    # the interpreter's verdicts (recorded stores, out-of-bounds lines): what a learner without a GPU sees
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 _CACHE: dict = {}

@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
 from tritonlab.present.diagnoses import describe
 
 PROBES = Path(__file__).parent / "probe_round9_01_10"
@@ -36,14 +35,6 @@ C2, BA = "7/copy-2d", "7/bias-add"
 RSUM, SM, SR = "8/row-sum", "8/softmax", "8/softmax-rows"
 MM, MB = "9/matmul", "9/matmul-bias"
 AT, RMS = "10/autotune-matmul", "10/debug-rms-norm"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    # the interpreter's verdicts (recorded stores, out-of-bounds lines): what a learner without a GPU sees
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 _CACHE: dict = {}

@@ -25,7 +25,6 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
 from tritonlab.present.diagnoses import describe
 from tritonlab.present.verify import summary
 
@@ -35,14 +34,6 @@ OS, AT = "11/online-softmax", "11/attention"
 RB, RO = "12/rms-norm-backward", "12/rms-norm-op"
 PM, MD = "13/persistent-matmul", "13/matmul-descriptors"
 SW, SB, CE = "14/swiglu", "14/swiglu-backward", "14/cross-entropy"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    # the interpreter's verdicts (recorded stores, out-of-bounds lines): what a learner without a GPU sees
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 _CACHE: dict = {}

@@ -17,18 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from tritonlab.engine.client import WorkerClient
-
 HERE = Path(__file__).parent
 ROUND14 = HERE / "probe_round14"
 ROOT = HERE.parent.parent
-
-
-@pytest.fixture(scope="module")
-def worker():
-    client = WorkerClient(backend="interpreter")
-    yield client
-    client.close()
 
 
 def verify(worker, exercise: str, path: Path) -> dict:

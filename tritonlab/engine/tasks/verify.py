@@ -927,19 +927,7 @@ def judge_plan_case(
     own tolerance, the operator facts and the determinism re-run's tensors are checked here too."""
     plan = outputs.Plan.for_exercise(exercise, seed)
     atol, rtol = exercise_env.tolerance(exercise, dtype)
-    case: dict[str, Any] = {
-        "params": params,
-        "dtype": dtype,
-        "seed": seed,
-        "kwargs": kwargs,
-        "passed": False,
-        "max_abs_err": None,
-        "max_rel_err": None,
-        "mismatches": None,
-        "diagnoses": [],
-        "atol": atol,
-        "rtol": rtol,
-    }
+    case = _new_case(params, dtype, seed, kwargs, atol, rtol)
     _describe_inputs(case, inputs)
     diagnoses = case["diagnoses"]
     launches = [_launch_record(x) for x in facts.get("launches") or [] if isinstance(x, dict)]
@@ -1208,19 +1196,7 @@ def judge_case(
     device,
 ) -> dict:
     atol, rtol = exercise_env.tolerance(exercise, dtype)
-    case: dict[str, Any] = {
-        "params": params,
-        "dtype": dtype,
-        "seed": seed,
-        "kwargs": kwargs,
-        "passed": False,
-        "max_abs_err": None,
-        "max_rel_err": None,
-        "mismatches": None,
-        "diagnoses": [],
-        "atol": atol,
-        "rtol": rtol,
-    }
+    case = _new_case(params, dtype, seed, kwargs, atol, rtol)
     _describe_inputs(case, inputs)
     diagnoses = case["diagnoses"]
     notes = [
@@ -1773,6 +1749,23 @@ def _refusal_problem(facts: dict, refuse_with: list[str]) -> dict | None:
             "line": line,
         }
     return None
+
+
+def _new_case(params: dict, dtype: str, seed, kwargs: dict, atol: float, rtol: float) -> dict[str, Any]:
+    """A case's record before judging: failing, with no errors measured yet."""
+    return {
+        "params": params,
+        "dtype": dtype,
+        "seed": seed,
+        "kwargs": kwargs,
+        "passed": False,
+        "max_abs_err": None,
+        "max_rel_err": None,
+        "mismatches": None,
+        "diagnoses": [],
+        "atol": atol,
+        "rtol": rtol,
+    }
 
 
 def judge_reject(

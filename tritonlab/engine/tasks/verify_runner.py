@@ -784,7 +784,7 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     if declined:  # a GPU too small for the far-rows layout: the case ran with contiguous rows
         name = declined.pop("input")
         facts.setdefault("notes", []).append(contracts.far_rows_contiguous(name, declined))
-    began = __import__("time").perf_counter()
+    began = time.perf_counter()
     pinned = None
     try:
         with _pinned(exercise, loaded, case, lab) as pinned:
@@ -799,15 +799,9 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         contracts.explain_config_error(pinned, facts["error"], loaded.file)
         facts["launches"] = [_launch(launch) for launch in call.launches]
         return facts
-    facts["ms_wall"] = round((__import__("time").perf_counter() - began) * 1e3, 3)
+    facts["ms_wall"] = round((time.perf_counter() - began) * 1e3, 3)
     checking = time.perf_counter()
-    facts["launches"] = [_launch(launch) for launch in call.launches]
-    facts["checked"] = bool(call.checked)
-    if call.checker is not None:
-        stats = call.checker.stats.to_dict()
-        stats.pop("launches", None)
-        facts["stats"] = stats
-    facts["guards"] = allocator.check()
+    _call_facts(facts, call, allocator)
     output_spec = exercise.verify.output
     if output_spec.startswith("inplace:"):
         got = inputs[output_spec.split(":", 1)[1]]
@@ -879,6 +873,18 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         payload["out"] = _compact(got)
     _save(payload, case["output"], facts)
     return facts
+
+
+def _call_facts(facts: dict, call, allocator) -> None:
+    """What a finished learner call left to record: its launches, whether they were bounds-checked (with the
+    checker's counts), and the guard bytes around each output."""
+    facts["launches"] = [_launch(launch) for launch in call.launches]
+    facts["checked"] = bool(call.checked)
+    if call.checker is not None:
+        stats = call.checker.stats.to_dict()
+        stats.pop("launches", None)
+        facts["stats"] = stats
+    facts["guards"] = allocator.check()
 
 
 def _excused_reached(
@@ -1087,7 +1093,7 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
     call.watchers.append(work)
     kwargs = case.get("kwargs") or {}
     wanted = list(exercise.verify.ops or [])
-    began = __import__("time").perf_counter()
+    began = time.perf_counter()
     try:
         with outputs.OpRecorder(wanted) as recorder:
             got = call(*inputs.values(), **kwargs)
@@ -1097,15 +1103,9 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
         facts["error"] = classify(exc, loaded.file)
         facts["launches"] = [_launch(launch) for launch in call.launches]
         return facts
-    facts["ms_wall"] = round((__import__("time").perf_counter() - began) * 1e3, 3)
+    facts["ms_wall"] = round((time.perf_counter() - began) * 1e3, 3)
     checking = time.perf_counter()
-    facts["launches"] = [_launch(launch) for launch in call.launches]
-    facts["checked"] = bool(call.checked)
-    if call.checker is not None:
-        stats = call.checker.stats.to_dict()
-        stats.pop("launches", None)
-        facts["stats"] = stats
-    facts["guards"] = allocator.check()
+    _call_facts(facts, call, allocator)
     facts["unwrapped"] = _unwrapped(call.launches, loaded.file)
     grads_from_torch = _grads_from_torch(exercise, plan, call.launches, loaded.file, work)
     if grads_from_torch:  # the lesson's kernel gradients that no learner kernel was handed
