@@ -2,6 +2,7 @@
 # Twenty-seventh session: one GPU call, everything in sequence (no other GPU work beside it).
 #   - the three items that failed in the twenty-sixth session's run only because 8 processes shared one H100 and
 #     its memory ran out (bench median vs do_bench, tamper's solutions on the GPU, one probe file), each alone;
+#   - `tritonlab check 5 8 9 12 --backend gpu` (starters fail, solutions pass) after the verify refactor;
 #   - the out-of-memory verdict: tests/unit/test_out_of_memory.py and tests/gpu/test_out_of_memory_gpu.py (a GPU
 #     that this test fills itself).
 # One archive: $OUT/s27.tgz.
@@ -23,4 +24,17 @@ echo "alone rc=$? ${SECONDS}s: $(tail -1 $W/alone.log)"; grep -E "^(FAILED|ERROR
 timeout -s INT 100 python3 scripts/probe_files_on_gpu.py --backend gpu --folders probe_round14 \
   --files l14_cross_entropy_ok_base2_scalar_running_state.py --json $W/probe.json > $W/probe.log 2>&1
 echo "probe rc=$? ${SECONDS}s"; cat $W/probe.log | tail -3
+timeout -s INT 200 python3 -m tritonlab check 5 8 9 12 --backend gpu --json > $W/check.json 2> $W/check.err
+echo "check 5 8 9 12 rc=$? ${SECONDS}s"
+python3 - $W/check.json <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("check: no json:", e); sys.exit()
+bad = [r for r in d["runs"] if not r.get("skipped") and r["passed"] != (r["which"] == "solution")]
+print("check:", len(d["runs"]), "runs,", len(bad), "wrong;", "ok" if d.get("ok") else d.get("failures"))
+for r in bad:
+    print("  WRONG", r["exercise"], r["which"], r["passed"], str(r.get("kind") or r.get("summary") or "")[:200])
+PY
 tar czf $OUT/s27.tgz -C $W --exclude=home . && echo "archive s27.tgz"
