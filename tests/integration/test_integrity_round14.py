@@ -276,9 +276,10 @@ def test_a_dispatch_mode_left_by_the_import_is_tampering(worker, tmp_path):
     assert error["changed"] == ["TorchDispatchMode Quiet"], error
 
 
-# a gap this round leaves open (seen while fixing it): the interpreter runs a kernel's body as Python, so a
-# plain Python function called from the kernel can write numpy's sums into the tile before tl.store (on a GPU
-# the compiler refuses the call: "Did you forget to add @triton.jit ?")
+# a gap this round left open (closed in the twenty-seventh session): the interpreter runs a kernel's body as
+# Python, so a plain Python function called from the kernel could write numpy's sums into the tile before
+# tl.store. A GPU compile refuses the global ("Unsupported function referenced"); the interpreter now refuses it
+# too (interpreter_support.GlobalNotConstexpr, tests/integration/test_global_rule.py)
 PLAIN_FUNCTION_IN_KERNEL = """
 import torch
 import triton
@@ -319,14 +320,16 @@ def add(x, y):
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false pass on the interpreter: a plain Python function called inside the kernel writes numpy's"
-    " answer into the tile (no hook, no library replaced, no torch operator on the values it brings back)",
-)
 def test_a_plain_python_function_called_inside_the_kernel_fails(worker, tmp_path):
     result = verify(worker, tmp_path, "5", "add_plain_function_in_kernel.py", PLAIN_FUNCTION_IN_KERNEL)
     assert result["passed"] is False, result.get("summary")
+    error = result["error"]
+    assert (error["kind"], error["cause"], error["name"]) == ("compile", "global-not-constexpr", "_fill"), (
+        error
+    )
+    assert error["plain_function"] is True
+    line = textwrap.dedent(PLAIN_FUNCTION_IN_KERNEL).splitlines().index("    total = _fill(total, offs)") + 1
+    assert error["line"] == line
 
 
 # --- the same files on a GPU (compiled kernels: JITFunction.run, the launch records' pointers) ---------------

@@ -14,6 +14,7 @@ import os
 import statistics
 import sys
 import time
+import types
 from typing import Any
 
 
@@ -530,6 +531,193 @@ def _builtin_homes() -> dict[int, tuple]:
     return _BUILTINS
 
 
+class GlobalNotConstexpr(NameError):
+    """A kernel used a module global that a GPU compile refuses (Triton's code generator allows a kernel only
+    globals that are constexpr, modules, JIT functions, Triton builtins, dtypes and a few Python builtins).
+    The interpreter runs the kernel as Python and would read any global: the lab refuses what the GPU does."""
+
+    def __init__(self, name: str, value: Any, annotated: bool = False):
+        self.annotated = (
+            annotated  # `NAME: tl.constexpr = value`: an annotation only, the value stays a float
+        )
+        self.value_type = type(value).__name__
+        self.plain_function = callable(value) and not isinstance(value, type)
+        self.value_text = repr(value)[:60] if isinstance(value, (bool, int, float, str)) else None
+        super().__init__(
+            f"Cannot access global variable {name} from within @jit'ed function (a GPU compile refuses it: "
+            f"{name} is a {self.value_type}, not a tl.constexpr)"
+        )
+        self.name = name  # after NameError's own __init__, which sets `name` to None
+
+
+class _RefusedGlobal:
+    """Stands in for a refused global during one launch: any use of it raises GlobalNotConstexpr. Reading it
+    alone does not (Triton's code generator refuses the lookup; an untaken constexpr branch is never looked
+    up, and never runs on the interpreter either). Out of the launch (scope restored) it is inert."""
+
+    __slots__ = ("_tl_name", "_tl_value", "_tl_names")
+
+    def __init__(self, name: str, value: Any, names: dict):
+        object.__setattr__(self, "_tl_name", name)
+        object.__setattr__(self, "_tl_value", value)
+        object.__setattr__(self, "_tl_names", names)
+
+    def _tl_refuse(self, *args, **kwargs):
+        notes = self._tl_names.get("__annotations__")
+        note = notes.get(self._tl_name) if isinstance(notes, dict) else None
+        annotated = note is not None and "constexpr" in (note if isinstance(note, str) else repr(note))
+        raise GlobalNotConstexpr(self._tl_name, self._tl_value, annotated)
+
+    def _tl_live(self) -> bool:
+        return self._tl_names.get(self._tl_name) is self
+
+    def __getattr__(self, attr: str):
+        if self._tl_live():
+            self._tl_refuse()
+        raise AttributeError(attr)
+
+    def __repr__(self) -> str:  # Triton's "cannot convert {x} to tensor" formats it: the refusal instead
+        if self._tl_live():
+            self._tl_refuse()
+        return f"<global {self._tl_name}>"
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return self.__repr__()
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+for _dunder in [
+    "__call__",
+    "__getitem__",
+    "__setitem__",
+    "__bool__",
+    "__index__",
+    "__int__",
+    "__float__",
+    "__iter__",
+    "__len__",
+    "__contains__",
+    "__neg__",
+    "__pos__",
+    "__abs__",
+    "__invert__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__add__",
+    "__radd__",
+    "__sub__",
+    "__rsub__",
+    "__mul__",
+    "__rmul__",
+    "__truediv__",
+    "__rtruediv__",
+    "__floordiv__",
+    "__rfloordiv__",
+    "__mod__",
+    "__rmod__",
+    "__pow__",
+    "__rpow__",
+    "__matmul__",
+    "__rmatmul__",
+    "__and__",
+    "__rand__",
+    "__or__",
+    "__ror__",
+    "__xor__",
+    "__rxor__",
+    "__lshift__",
+    "__rlshift__",
+    "__rshift__",
+    "__rrshift__",
+]:
+    setattr(_RefusedGlobal, _dunder, _RefusedGlobal._tl_refuse)
+
+
+def _gpu_global_rule():
+    """Triton's own test of a global a kernel may read (code_generator's global_lookup), as a function of
+    (name, value) -> allowed; None where this Triton has no such rule."""
+    try:
+        import triton.language as tl
+        from triton.compiler import code_generator as cg
+        from triton.runtime import interpreter
+        from triton.runtime import jit as triton_jit
+    except Exception:
+        return None
+    builtin_names = set(getattr(getattr(cg, "CodeGenerator", None), "builtin_namespace", {}) or {})
+    jit_types = tuple(
+        t
+        for t in (
+            getattr(triton_jit, "JITCallable", None),
+            getattr(triton_jit, "JITFunction", None),
+            getattr(interpreter, "InterpretedFunction", None),
+        )
+        if isinstance(t, type)
+    )
+    is_constexpr = getattr(cg, "_is_constexpr", None)
+
+    def allowed(name: str, value: Any) -> bool:
+        if (
+            name in builtin_names
+            or value is None
+            or isinstance(value, (types.ModuleType, tl.constexpr, tl.dtype))
+        ):
+            return True
+        if jit_types and isinstance(value, jit_types):
+            return True
+        if getattr(value, "__triton_builtin__", False) or getattr(value, "__triton_aggregate__", False):
+            return True
+        home = getattr(value, "__module__", None)
+        if isinstance(home, str) and home.startswith(
+            ("triton.language", "triton.experimental.gluon.language")
+        ):
+            return True
+        if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields"):
+            return True  # a namedtuple class
+        return bool(callable(is_constexpr) and is_constexpr(value))
+
+    return allowed
+
+
+#: (module globals id) -> (the module's kernel code objects, the names they read); see _kernel_names
+_KERNEL_NAMES: dict[int, tuple[tuple, frozenset]] = {}
+
+
+def _kernel_names(names: dict) -> frozenset:
+    """The global names the module's kernels and device functions may read (their code's names: globals and
+    attribute names alike; an attribute name that is also a global is only swapped, never refused alone)."""
+    codes = []
+    for value in list(names.values()):
+        fn = value
+        for _ in range(4):  # an Autotuner or Heuristics wraps the InterpretedFunction, which wraps the def
+            if hasattr(fn, "__code__") or not hasattr(fn, "fn"):
+                break
+            fn = fn.fn
+        code = getattr(fn, "__code__", None) if fn is not value else None
+        if code is not None:
+            codes.append(code)
+    key = tuple(codes)
+    cached = _KERNEL_NAMES.get(id(names))
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    found: set[str] = set()
+    stack = list(codes)
+    while stack:
+        code = stack.pop()
+        found.update(code.co_names)
+        stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    result = frozenset(found)
+    _KERNEL_NAMES[id(names)] = (key, result)
+    return result
+
+
 def repair_builtin_aliases() -> bool:
     """A `tl` builtin bound to a name of the learner's module (`make_descriptor = getattr(tl,
     "make_tensor_descriptor", None) or tl._experimental_make_tensor_descriptor`, `from triton.language import
@@ -551,6 +739,7 @@ def repair_builtin_aliases() -> bool:
         _builtin_homes()
     original_scope_class = getattr(interpreter, "_LangPatchScope", None)
 
+    allowed = _gpu_global_rule()
     interpreted_call = vars(getattr(interpreter, "InterpretedFunction", object)).get("__call__")
     nested_code = getattr(interpreted_call, "__code__", None)
     # ids of the globals patched since this launch began, and the scopes of its device-function calls
@@ -594,9 +783,13 @@ def repair_builtin_aliases() -> bool:
         with contextlib.suppress(Exception):  # a repair: never the reason a launch fails
             homes = _builtin_homes()
             view = _GlobalsView(names)
+            read = _kernel_names(names) if allowed is not None else frozenset()
             for name, value in list(names.items()):
                 home = homes.get(id(value)) if callable(value) else None
                 if home is None:
+                    if name in read and allowed is not None and not allowed(name, value):
+                        # what a GPU compile refuses (a plain function, a number that is not a constexpr)
+                        scope.set_attr(view, name, _RefusedGlobal(name, value, names))
                     continue
                 patched = getattr(home[0], home[1], value)
                 if patched is not value:

@@ -277,7 +277,37 @@ def classify(exc: BaseException, learner_file: str) -> dict:
         small = _DOT_MIN.search(str(compile_error))
         if small:  # the GPU compiler's smallest tl.dot: said as on the interpreter
             return _dot_too_small(int(small.group(1)), cline or line, message)
+        refused = _GLOBAL_REFUSED.search(str(compile_error))
+        if refused:  # said as on the interpreter (interpreter_support.GlobalNotConstexpr)
+            known = _module_global(learner_file, refused.group(1))
+            return error(
+                "compile", message, cline or line, exception=message, cause="global-not-constexpr", **known
+            )
         return error("compile", message, cline or line, exception=message)
+    unsupported = _UNSUPPORTED_FUNCTION.search(str(root))
+    if unsupported and isinstance(root, RuntimeError):
+        # a GPU launch hashes every global its kernels reference and refuses a plain Python function
+        message = _first_line(root)
+        facts = _module_global(learner_file, unsupported.group(1))
+        return error("compile", message, line, exception=message, cause="global-not-constexpr", **facts)
+    if type(root).__name__ == "GlobalNotConstexpr" and type(root).__module__.endswith("interpreter_support"):
+        # the interpreter's stand-in for Triton's global rule: the kernel used a global a GPU compile refuses
+        root_lines = [
+            f.lineno for f in traceback.extract_tb(root.__traceback__) if same_file(f.filename, learner_file)
+        ]
+        message = str(root)
+        return error(
+            "compile",
+            message,
+            root_lines[-1] if root_lines else line,
+            exception=f"NameError: {message}",
+            cause="global-not-constexpr",
+            name=getattr(root, "name", None),
+            value_type=getattr(root, "value_type", None),
+            plain_function=bool(getattr(root, "plain_function", False)),
+            value=getattr(root, "value_text", None),
+            annotated=bool(getattr(root, "annotated", False)),
+        )
 
     root_frames = traceback.extract_tb(root.__traceback__)
     innermost = root_frames[-1].filename if root_frames else ""
@@ -514,6 +544,41 @@ def _sandboxed() -> bool:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
+
+
+_GLOBAL_REFUSED = re.compile(r"Cannot access global variable (\w+) from within @jit'ed")
+_UNSUPPORTED_FUNCTION = re.compile(r"Unsupported function referenced: <function (\w+) at ")
+
+
+def _module_global(learner_file: str, name: str) -> dict:
+    """The facts the interpreter's refusal gives, for a global the GPU compile refused: read from the
+    learner's module as loaded (its type, its value when it is a plain number or string)."""
+    module = next(
+        (
+            m
+            for m in list(sys.modules.values())
+            if same_file(getattr(m, "__file__", None) or "", learner_file)
+        ),
+        None,
+    )
+    facts: dict = {
+        "name": name,
+        "value_type": None,
+        "plain_function": False,
+        "value": None,
+        "annotated": False,
+    }
+    if module is not None and name in vars(module):
+        value = vars(module)[name]
+        note = vars(module).get("__annotations__", {}).get(name)
+        facts["annotated"] = note is not None and "constexpr" in (
+            note if isinstance(note, str) else repr(note)
+        )
+        facts["value_type"] = type(value).__name__
+        facts["plain_function"] = callable(value) and not isinstance(value, type)
+        if isinstance(value, (bool, int, float, str)):
+            facts["value"] = repr(value)[:60]
+    return facts
 
 
 def _compile_message(exc: BaseException) -> str:

@@ -209,6 +209,56 @@ def _syntax(f: Facts) -> Said:
     return Said(f"Python cannot read this file: {q}", f"Python がこのファイルを読めません: {q}")
 
 
+def _global_not_constexpr(f: Facts) -> Said:
+    """A kernel read a module global that Triton's code generator refuses (the interpreter's stand-in says it
+    before a GPU would)."""
+    name = f["name"]
+    at_en = f"line {f['line']} uses" if f["line"] else "the kernel uses"
+    at_ja = f"{f['line']} 行目で" if f["line"] else "カーネルの中で"
+    why_en = (
+        "a GPU compile refuses it (“Cannot access global variable … from within @jit'ed function”): a kernel may "
+        "read only globals that are tl.constexpr, modules, @triton.jit functions and Triton's own names"
+    )
+    why_ja = (
+        "GPU ではコンパイルできません(“Cannot access global variable … from within @jit'ed function”)。"
+        "カーネルが読めるグローバルは tl.constexpr、モジュール、@triton.jit の関数、Triton 自身の名前だけです"
+    )
+    if f["plain_function"]:
+        return Said(
+            f"{at_en} {name}, a plain Python function, inside the kernel: {why_en}. The interpreter would run it "
+            f"as Python; decorate {name} with @triton.jit to make it a device function",
+            f"{at_ja}カーネルの中から普通の Python 関数 {name} を使っています。{why_ja}。インタプリタでは Python と"
+            f"して動いてしまいます。{name} に @triton.jit を付けてデバイス関数にしてください",
+        )
+    if f["value"] is not None and f["annotated"]:
+        value = f["value"]
+        return Said(
+            f"{at_en} the global {name}: tl.constexpr = {value} inside the kernel: the annotation does not make "
+            f"it a constexpr — {name} is still a plain {f['value_type'] or 'value'}, and {why_en}. Write "
+            f"{name} = tl.constexpr({value})",
+            f"{at_ja}カーネルの中からグローバル変数 {name}: tl.constexpr = {value} を使っています。型注釈を付けても"
+            f" constexpr にはならず、{name} は普通の {f['value_type'] or '値'} のままです。{why_ja}。"
+            f"{name} = tl.constexpr({value}) と書いてください",
+        )
+    if f["value"] is not None:
+        value = f["value"]
+        return Said(
+            f"{at_en} the global {name} = {value} inside the kernel: {why_en}. Write {name} = tl.constexpr({value}) "
+            f"at module level, or pass it to the kernel as an argument ({name}: tl.constexpr for a compile-time "
+            "constant)",
+            f"{at_ja}カーネルの中からグローバル変数 {name} = {value} を使っています。{why_ja}。モジュールの先頭で "
+            f"{name} = tl.constexpr({value}) と書くか、カーネルの引数として渡してください(コンパイル時の定数なら "
+            f"{name}: tl.constexpr)",
+        )
+    kind = f" (a {f['value_type']})" if f["value_type"] else ""
+    kind_ja = f"({f['value_type']})" if f["value_type"] else ""
+    return Said(
+        f"{at_en} the global {name}{kind} inside the kernel: {why_en}. Pass what the kernel needs as an argument",
+        f"{at_ja}カーネルの中からグローバル変数 {name}{kind_ja} を使っています。{why_ja}。カーネルに必要な"
+        "ものは引数として渡してください",
+    )
+
+
 @says(Kind.COMPILE)
 def _compile(f: Facts) -> Said:
     if f["cause"] == "shape-mismatch" and f["value_shape"] is not None:
@@ -288,6 +338,8 @@ def _compile(f: Facts) -> Said:
             f"形 {a} と {b} のブロックは組み合わせられません。各軸が一致するか 1(ブロードキャスト)"
             "である必要があります",
         )
+    if f["cause"] == "global-not-constexpr" and f["name"]:
+        return _global_not_constexpr(f)
     if f["cause"] == "static-range-runtime" and f["name"]:
         name = f["name"]
         return Said(

@@ -12,7 +12,7 @@ import torch
 import triton
 import triton.language as tl
 
-LOG2E: tl.constexpr = 1.4426950408889634
+LOG2E = tl.constexpr(1.4426950408889634)  # was `LOG2E: tl.constexpr = …`, which a GPU refuses
 
 
 @triton.jit

@@ -1,7 +1,8 @@
 """Learner (correct, different): tanh written without tl.sigmoid, through exp2 in the overflow-safe logistic form
 tanh(u) = 1 - 2 / (exp(2u) + 1), exp(2u) = exp2(2u * log2(e)). For u past ~44 exp2 gives inf and 2 / inf = 0
-(tanh = 1); for u below ~-44 it gives 0 and 1 - 2 = -1: no inf / inf anywhere. Constants as tl.constexpr globals.
-Right verdict: PASS."""
+(tanh = 1); for u below ~-44 it gives 0 and 1 - 2 = -1: no inf / inf anywhere. Constants as tl.constexpr globals
+(`X = tl.constexpr(v)`; until the twenty-seventh session this file wrote `X: tl.constexpr = v`, which a GPU compile
+refuses: tests/integration/test_global_rule.py). Right verdict: PASS."""
 
 import math  # noqa: F401 (kept from the starter)
 
@@ -9,8 +10,8 @@ import torch
 import triton
 import triton.language as tl
 
-SQRT_2_OVER_PI: tl.constexpr = 0.7978845608028654
-TWO_LOG2E: tl.constexpr = 2.0 * 1.4426950408889634
+SQRT_2_OVER_PI = tl.constexpr(0.7978845608028654)
+TWO_LOG2E = tl.constexpr(2.0 * 1.4426950408889634)
 
 
 @triton.jit

@@ -1,0 +1,95 @@
+"""The interpreter's global rule (interpreter_support.GlobalNotConstexpr) against the real thing: each kernel of
+tests/integration/test_global_rule.py compiled for sm_90 by this Triton (no GPU needed: triton.compile with a
+GPUTarget, in a process without TRITON_INTERPRET). What the interpreter accepts must compile; what it refuses must
+not, for the reason the lab names."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.integration.test_global_rule import ACCEPTED, REFUSED
+
+ROOT = Path(__file__).resolve().parents[2]
+
+COMPILE = r"""
+import importlib.util, json, sys
+import triton
+from tritonlab.engine.learner import classify
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+out, facts = {}, {}
+for path in sys.argv[1:]:
+    spec = importlib.util.spec_from_file_location(path.rsplit("/", 1)[-1][:-3], path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as the lab loads a learner's file
+    spec.loader.exec_module(module)
+    signature = {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}
+    try:
+        triton.compile(
+            ASTSource(fn=module.add_kernel, signature=signature, constexprs={"BLOCK": 256}),
+            target=GPUTarget("cuda", 90, 32),
+        )
+        out[path] = None
+    except Exception as exc:  # the whole chain: a device function's error is the cause of the call's
+        said = classify(exc, path)  # what the lab says of it on a GPU
+        facts[path] = {k: said.get(k) for k in ("kind", "cause", "name", "plain_function", "value", "annotated")}
+        chain = []
+        while exc is not None:
+            chain.append(f"{type(exc).__name__}: {exc}")
+            exc = exc.__cause__ or exc.__context__
+        out[path] = " <- ".join(chain)
+print(json.dumps({"errors": out, "facts": facts}))
+"""
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("global_rule")
+    paths = {}
+    for name, text in [*ACCEPTED.items(), *((n, v[0]) for n, v in REFUSED.items())]:
+        path = folder / f"g_{name}.py"
+        path.write_text(text)
+        paths[name] = str(path)
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    run = subprocess.run(
+        [sys.executable, "-c", COMPILE, *paths.values()],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=600,
+    )
+    if run.returncode != 0 or not run.stdout.strip():
+        pytest.skip(f"this Triton cannot compile for sm_90 here: {run.stderr[-400:]}")
+    got = json.loads(run.stdout.strip().splitlines()[-1])
+    return {name: (got["errors"][path], got["facts"].get(path)) for name, path in paths.items()}
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTED))
+def test_what_the_interpreter_accepts_compiles_for_a_gpu(compiled, name):
+    assert compiled[name][0] is None, compiled[name]
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_what_the_interpreter_refuses_does_not_compile(compiled, name):
+    _, global_name, plain, value = REFUSED[name]
+    error, said = compiled[name]
+    assert error is not None, "the GPU compile accepted what the interpreter refuses"
+    assert (
+        f"Cannot access global variable {global_name}" in error
+        or f"Unsupported function referenced: <function {global_name} " in error
+    ), error
+    # and the lab says the GPU's refusal as it says the interpreter's (the same cause and facts)
+    assert said == {
+        "kind": "compile",
+        "cause": "global-not-constexpr",
+        "name": global_name,
+        "plain_function": plain,
+        "value": value,
+        "annotated": name == "annotated_global",
+    }, said
