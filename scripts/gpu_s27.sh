@@ -3,6 +3,7 @@
 #   - the three items that failed in the twenty-sixth session's run only because 8 processes shared one H100 and
 #     its memory ran out (bench median vs do_bench, tamper's solutions on the GPU, one probe file), each alone;
 #   - `tritonlab check 5 8 9 12 --backend gpu` (starters fail, solutions pass) after the verify refactor;
+#   - the global rule (a kernel's globals): Triton 3.6's own compile, GPU verify, the interpreter's stand-in;
 #   - the out-of-memory verdict: tests/unit/test_out_of_memory.py and tests/gpu/test_out_of_memory_gpu.py (a GPU
 #     that this test fills itself).
 # One archive: $OUT/s27.tgz.
@@ -14,9 +15,10 @@ OUT=${OUT:-/tmp/s27-out}; W=/tmp/s27-work; rm -rf $W; mkdir -p $W $OUT
 cat $W/versions.txt
 SECONDS=0
 export TRITONLAB_HOME=$W/home
-timeout -s INT 200 python3 -m pytest -p no:cacheprovider -rfEs -q tests/unit/test_out_of_memory.py \
-  tests/gpu/test_out_of_memory_gpu.py > $W/oom.log 2>&1
-echo "oom tests rc=$? ${SECONDS}s: $(tail -1 $W/oom.log)"; grep -E "^(FAILED|ERROR|E  )" $W/oom.log | head -20
+timeout -s INT 240 python3 -m pytest -p no:cacheprovider -rfEs -q tests/unit/test_out_of_memory.py \
+  tests/gpu/test_out_of_memory_gpu.py tests/unit/test_global_rule_compile.py tests/gpu/test_global_rule_gpu.py \
+  tests/integration/test_global_rule.py > $W/oom.log 2>&1
+echo "oom + global-rule tests rc=$? ${SECONDS}s: $(tail -1 $W/oom.log)"; grep -E "^(FAILED|ERROR|E  )" $W/oom.log | head -20
 timeout -s INT 150 python3 -m pytest -p no:cacheprovider -rfEs -q \
   "tests/gpu/test_bench_gpu.py::test_matmul_median_matches_do_bench" \
   "tests/integration/tamper/test_tamper.py::test_solutions_still_pass_on_the_gpu" > $W/alone.log 2>&1

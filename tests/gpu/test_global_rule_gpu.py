@@ -1,0 +1,43 @@
+"""The global rule on a real GPU (Triton's compile, not the interpreter's stand-in): every kernel the interpreter
+accepts passes, every one it refuses fails to compile with the same cause and name
+(tests/integration/test_global_rule.py holds the files)."""
+
+import pytest
+
+from tests.integration.test_global_rule import ACCEPTED, REFUSED
+from tritonlab.engine.client import WorkerClient
+
+pytestmark = pytest.mark.gpu
+
+
+@pytest.fixture(scope="module")
+def gpu_worker():
+    client = WorkerClient(backend="gpu")
+    yield client
+    client.close()
+
+
+def _verify(worker, tmp_path, name: str, text: str) -> dict:
+    path = tmp_path / f"{name}.py"
+    path.write_text(text)
+    return worker.request("verify", {"exercise": "5", "file": str(path)}, timeout=600)
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTED))
+def test_accepted_globals_pass_on_the_gpu(gpu_worker, tmp_path, name):
+    result = _verify(gpu_worker, tmp_path, name, ACCEPTED[name])
+    assert result["passed"], (name, result.get("summary"), result.get("error"))
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_refused_globals_do_not_compile_on_the_gpu(gpu_worker, tmp_path, name):
+    text, global_name, plain, _value = REFUSED[name]
+    result = _verify(gpu_worker, tmp_path, name, text)
+    assert result["passed"] is False
+    err = result["error"]
+    assert (err["kind"], err.get("cause"), err.get("name")) == (
+        "compile",
+        "global-not-constexpr",
+        global_name,
+    ), err
+    assert err["plain_function"] is plain
