@@ -64,6 +64,11 @@ ACCEPTED = {
         "\n\n@triton.jit\ndef _pick(a, b, SCALED: tl.constexpr):\n    if SCALED:\n        return (a + b) * SCALE\n"
         "    return a + b\n",
     ),
+    # the grid function runs inside the launch: a global it reads may share a name with an attribute the
+    # kernel reads (`element_ty`), which is no global access of the kernel's
+    "grid_global_named_like_an_attribute": source(
+        "element_ty = 1\n", "(x + y).to(out_ptr.dtype.element_ty)"
+    ).replace("(triton.cdiv(n, 256),)", "lambda meta: (triton.cdiv(n, 256) * element_ty,)"),
     # the host wrapper may use any global; only the kernel may not
     "host_uses_float": source("BLOCK_HOST = 256\nSCALE = 1.0\n", "x + y").replace(
         "BLOCK=256)", "BLOCK=BLOCK_HOST)\n    out.mul_(SCALE)"

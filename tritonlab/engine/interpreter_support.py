@@ -10,6 +10,7 @@ the interpreter, and never reported as GPU timing (bench says so).
 from __future__ import annotations
 
 import contextlib
+import dis
 import os
 import statistics
 import sys
@@ -691,8 +692,8 @@ _KERNEL_NAMES: dict[int, tuple[tuple, frozenset]] = {}
 
 
 def _kernel_names(names: dict) -> frozenset:
-    """The global names the module's kernels and device functions may read (their code's names: globals and
-    attribute names alike; an attribute name that is also a global is only swapped, never refused alone)."""
+    """The global names the module's kernels and device functions read (their code's LOAD_GLOBAL names, not
+    attribute names: the grid function runs inside the launch and may read a global of the same name)."""
     codes = []
     for value in list(names.values()):
         fn = value
@@ -711,7 +712,7 @@ def _kernel_names(names: dict) -> frozenset:
     stack = list(codes)
     while stack:
         code = stack.pop()
-        found.update(code.co_names)
+        found.update(i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME"))
         stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
     result = frozenset(found)
     _KERNEL_NAMES[id(names)] = (key, result)
