@@ -687,36 +687,35 @@ def _gpu_global_rule():
     return allowed
 
 
-#: (module globals id) -> (the module's kernel code objects, the names they read); see _kernel_names
-_KERNEL_NAMES: dict[int, tuple[tuple, frozenset]] = {}
+#: a kernel's code -> the global names it reads (LOAD_GLOBAL, not attribute names: the grid function runs
+#: inside the launch and may read a global named like an attribute the kernel reads)
+_LOADS: dict[types.CodeType, frozenset] = {}
+_INJECTED: list[frozenset] = []
 
 
-def _kernel_names(names: dict) -> frozenset:
-    """The global names the module's kernels and device functions read (their code's LOAD_GLOBAL names, not
-    attribute names: the grid function runs inside the launch and may read a global of the same name)."""
-    codes = []
-    for value in list(names.values()):
-        fn = value
-        for _ in range(4):  # an Autotuner or Heuristics wraps the InterpretedFunction, which wraps the def
-            if hasattr(fn, "__code__") or not hasattr(fn, "fn"):
-                break
-            fn = fn.fn
-        code = getattr(fn, "__code__", None) if fn is not value else None
-        if code is not None:
-            codes.append(code)
-    key = tuple(codes)
-    cached = _KERNEL_NAMES.get(id(names))
-    if cached is not None and cached[0] == key:
-        return cached[1]
-    found: set[str] = set()
-    stack = list(codes)
-    while stack:
-        code = stack.pop()
-        found.update(i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME"))
-        stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
-    result = frozenset(found)
-    _KERNEL_NAMES[id(names)] = (key, result)
-    return result
+def _global_loads(fn) -> frozenset:
+    """The globals `fn` reads, less the names Triton's interpreter adds to a kernel's module (its rewritten
+    kernels call `_InterpreterComparison`, `interpreter_semantic`, …): those are the interpreter's, never the
+    learner's. Cached per code object."""
+    code = getattr(fn, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        return frozenset()
+    found = _LOADS.get(code)
+    if found is None:
+        if not _INJECTED:
+            from triton.runtime import interpreter
+
+            _INJECTED.append(frozenset(vars(interpreter)))
+        names: set[str] = set()
+        stack = [code]
+        while stack:
+            inner = stack.pop()
+            names.update(
+                i.argval for i in dis.get_instructions(inner) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")
+            )
+            stack.extend(c for c in inner.co_consts if isinstance(c, types.CodeType))
+        found = _LOADS[code] = frozenset(names - _INJECTED[0])
+    return found
 
 
 def repair_builtin_aliases() -> bool:
@@ -744,7 +743,7 @@ def repair_builtin_aliases() -> bool:
     interpreted_call = vars(getattr(interpreter, "InterpretedFunction", object)).get("__call__")
     nested_code = getattr(interpreted_call, "__code__", None)
     # ids of the globals patched since this launch began, and the scopes of its device-function calls
-    launch: dict[str, list] = {"patched": [], "nested": []}
+    launch: dict[str, Any] = {"patched": [], "nested": [], "set": set(), "scope": None}
 
     def patch_lang(fn, *args, **kwargs):
         names = getattr(fn, "__globals__", None)
@@ -753,11 +752,16 @@ def repair_builtin_aliases() -> bool:
             # A device-function call (`tl.cdiv`, the learner's helper) inside a launch whose language is
             # already patched for this module: Triton patches it again on every call, finds no builtin
             # left to wrap and never restores that scope. Each repeat walked every member of tl, tl.core,
-            # tl.math and tl.tensor (~2.5 ms; 1,750 calls in one autotune verify). An empty scope instead.
+            # tl.math and tl.tensor (~2.5 ms; 1,750 calls in one autotune verify). An empty scope instead;
+            # the globals this function reads are held to the GPU's rule in the launch's scope.
+            if launch["scope"] is not None:
+                with contextlib.suppress(Exception):
+                    refuse_globals(launch["scope"], names, fn)
             return original_scope_class() if original_scope_class else original(fn, *args, **kwargs)
         scope = original(fn, *args, **kwargs)
         if not nested:  # a launch: its scope's restore ends it
-            launch["patched"], launch["nested"] = [], []
+            launch["patched"], launch["nested"], launch["set"] = [], [], set()
+            launch["scope"] = scope if hasattr(scope, "set_attr") else None
             restore = getattr(scope, "restore", None)
             if callable(restore):
 
@@ -766,7 +770,7 @@ def repair_builtin_aliases() -> bool:
                     # builtins, for `tl.cdiv` of triton.language.standard) stayed patched after the launch.
                     # Undone here, last first, then the launch's own.
                     nested_scopes = launch["nested"]
-                    launch["patched"], launch["nested"] = [], []
+                    launch["patched"], launch["nested"], launch["set"], launch["scope"] = [], [], set(), None
                     try:
                         for inner in reversed(nested_scopes):
                             inner.restore()
@@ -782,20 +786,34 @@ def repair_builtin_aliases() -> bool:
         if not isinstance(names, dict) or not hasattr(scope, "set_attr"):
             return scope
         with contextlib.suppress(Exception):  # a repair: never the reason a launch fails
+            refuse_globals(scope, names, fn)  # first: the builtins' aliases below are the GPU's names
             homes = _builtin_homes()
             view = _GlobalsView(names)
-            read = _kernel_names(names) if allowed is not None else frozenset()
             for name, value in list(names.items()):
                 home = homes.get(id(value)) if callable(value) else None
                 if home is None:
-                    if name in read and allowed is not None and not allowed(name, value):
-                        # what a GPU compile refuses (a plain function, a number that is not a constexpr)
-                        scope.set_attr(view, name, _RefusedGlobal(name, value, names))
                     continue
                 patched = getattr(home[0], home[1], value)
                 if patched is not value:
                     scope.set_attr(view, name, patched)
+                    launch["set"].add((id(names), name))
         return scope
+
+    def refuse_globals(scope, names: dict, fn) -> None:
+        """Swap, in `scope`, each global `fn` reads that a GPU compile refuses (a plain function, a number
+        that is not a tl.constexpr) for a stand-in that refuses any use."""
+        if allowed is None:
+            return
+        view = None
+        for name in _global_loads(fn):
+            key = (id(names), name)
+            if key in launch["set"] or name not in names:
+                continue
+            launch["set"].add(key)
+            value = names[name]
+            if not allowed(name, value):
+                view = view or _GlobalsView(names)
+                scope.set_attr(view, name, _RefusedGlobal(name, value, names))
 
     patch_lang._tritonlab_repaired = True  # type: ignore[attr-defined]  # a mark on the function
     interpreter._patch_lang = patch_lang
