@@ -1,7 +1,8 @@
 """The interpreter's global rule (interpreter_support.GlobalNotConstexpr) against the real thing: each kernel of
 tests/integration/test_global_rule.py compiled for sm_90 by this Triton (no GPU needed: triton.compile with a
 GPUTarget, in a process without TRITON_INTERPRET). What the interpreter accepts must compile; what it refuses must
-not, for the reason the lab names."""
+not, for the reason the lab names. Passed with Triton 3.9.0 (CI's) and 3.6.0 (the GPU box's, in a CPU venv:
+`pip install triton==3.6.0 torch==2.13.0 numpy==2.3.5`), twenty-seventh session."""
 
 import json
 import os
