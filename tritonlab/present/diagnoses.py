@@ -225,10 +225,13 @@ def _global_not_constexpr(f: Facts) -> Said:
     )
     if f["plain_function"]:
         return Said(
-            f"{at_en} {name}, a plain Python function, inside the kernel: {why_en}. The interpreter would run it "
-            f"as Python; decorate {name} with @triton.jit to make it a device function",
-            f"{at_ja}カーネルの中から普通の Python 関数 {name} を使っています。{why_ja}。インタプリタでは Python と"
-            f"して動いてしまいます。{name} に @triton.jit を付けてデバイス関数にしてください",
+            f"{at_en} {name}, a plain Python function, inside the kernel: a GPU compile refuses it (“Unsupported "
+            "function referenced”) — a kernel calls only @triton.jit functions and Triton's own. The interpreter "
+            f"would run it as Python; decorate {name} with @triton.jit to make it a device function",
+            f"{at_ja}カーネルの中から普通の Python 関数 {name} を使っています。GPU ではコンパイルできません"
+            "(“Unsupported function referenced”)。カーネルから呼べるのは @triton.jit の関数と Triton 自身の関数"
+            f"だけです。インタプリタでは Python として動いてしまいます。{name} に @triton.jit を付けてデバイス関数"
+            "にしてください",
         )
     if f["value"] is not None and f["annotated"]:
         value = f["value"]
