@@ -718,6 +718,94 @@ def _global_loads(fn) -> frozenset:
     return found
 
 
+class UnsupportedConstruct(Exception):
+    """A kernel (or a device function it calls) uses Python that Triton's code generator has no rule for
+    (`break`, `continue`, `raise`, try, lambda, a dict …): a GPU compile stops with "unsupported AST node
+    type". The interpreter runs the function as Python and would not notice."""
+
+    def __init__(self, construct: str, filename: str, line: int, function: str):
+        super().__init__(f"unsupported AST node type: {construct} (in {function}, which a GPU compiles)")
+        self.construct, self.filename, self.lineno, self.function = construct, filename, line, function
+
+
+#: code object -> the first construct a GPU compile refuses, or None (checked once per code object)
+_CONSTRUCTS: dict[types.CodeType, tuple | None] = {}
+_SUPPORTED: list[frozenset] = []
+
+
+def _supported_nodes() -> frozenset:
+    """The AST node types this Triton's code generator has a visit_ method for (3.6 has no NamedExpr)."""
+    if not _SUPPORTED:
+        from triton.compiler.code_generator import CodeGenerator
+
+        _SUPPORTED.append(frozenset(n[6:] for n in dir(CodeGenerator) if n.startswith("visit_")))
+    return _SUPPORTED[0]
+
+
+def _function_node(code: types.CodeType):
+    """The learner's `def` that `code` was compiled from (the original or the interpreter's rewrite of it)."""
+    import ast
+    import linecache
+
+    text = "".join(linecache.getlines(code.co_filename))
+    if not text:
+        return None
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == code.co_name:
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            if code.co_firstlineno in (node.lineno, first):
+                return node
+    return None
+
+
+def _refused_construct(fn) -> tuple | None:
+    """(construct, line) of the first statement or expression in `fn` that a GPU compile refuses, or None.
+    An `if` whose test reads only tl.constexpr parameters is not read: the compiler skips the branch a launch
+    does not take (a test with any other name may be a runtime one, and both its branches are compiled)."""
+    import ast
+
+    code = getattr(fn, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        return None
+    if code in _CONSTRUCTS:
+        return _CONSTRUCTS[code]
+    found = None
+    try:
+        node = _function_node(code)
+        supported = _supported_nodes()
+    except Exception:  # noqa: BLE001 - no source or no code generator: nothing to say
+        node = None
+    if node is not None:
+        constexprs = {
+            a.arg
+            for a in node.args.args + node.args.kwonlyargs
+            if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)
+        }
+        stack = list(reversed(node.body))
+        while stack and found is None:
+            item = stack.pop()
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue  # a nested def: not this check's to judge
+            tested = (
+                [n.id for n in ast.walk(item.test) if isinstance(n, ast.Name)]
+                if isinstance(item, ast.If)
+                else []
+            )
+            if tested and all(name in constexprs for name in tested):
+                continue  # resolved at compile time (`if EARLY:`): the untaken branch is never compiled
+            kind = type(item).__name__
+            checked = isinstance(item, (ast.stmt, ast.expr)) and not isinstance(
+                item, (ast.Starred, ast.FormattedValue)
+            )
+            if checked and kind not in supported:
+                found = (kind, item.lineno)
+                break
+            stack.extend(reversed(list(ast.iter_child_nodes(item))))
+    _CONSTRUCTS[code] = found
+    return found
+
+
 def repair_builtin_aliases() -> bool:
     """A `tl` builtin bound to a name of the learner's module (`make_descriptor = getattr(tl,
     "make_tensor_descriptor", None) or tl._experimental_make_tensor_descriptor`, `from triton.language import
@@ -746,6 +834,9 @@ def repair_builtin_aliases() -> bool:
     launch: dict[str, Any] = {"patched": [], "nested": [], "set": set(), "scope": None}
 
     def patch_lang(fn, *args, **kwargs):
+        refused = _refused_construct(fn)  # before anything is patched: the launch stops here
+        if refused is not None:
+            raise UnsupportedConstruct(refused[0], fn.__code__.co_filename, refused[1], fn.__code__.co_name)
         names = getattr(fn, "__globals__", None)
         nested = nested_code is not None and sys._getframe(1).f_code is nested_code
         if nested and isinstance(names, dict) and id(names) in launch["patched"]:

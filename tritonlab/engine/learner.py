@@ -277,6 +277,16 @@ def classify(exc: BaseException, learner_file: str) -> dict:
         small = _DOT_MIN.search(str(compile_error))
         if small:  # the GPU compiler's smallest tl.dot: said as on the interpreter
             return _dot_too_small(int(small.group(1)), cline or line, message)
+        construct = _UNSUPPORTED_NODE.search(str(compile_error))
+        if construct:  # said as on the interpreter (interpreter_support.UnsupportedConstruct)
+            return error(
+                "compile",
+                message,
+                cline or line,
+                exception=message,
+                cause="unsupported-construct",
+                construct=construct.group(1),
+            )
         refused = _GLOBAL_REFUSED.search(str(compile_error))
         if refused:  # said as on the interpreter (interpreter_support.GlobalNotConstexpr)
             known = _module_global(learner_file, refused.group(1))
@@ -290,6 +300,21 @@ def classify(exc: BaseException, learner_file: str) -> dict:
         message = _first_line(root)
         facts = _module_global(learner_file, unsupported.group(1))
         return error("compile", message, line, exception=message, cause="global-not-constexpr", **facts)
+    if type(root).__name__ == "UnsupportedConstruct" and type(root).__module__.endswith(
+        "interpreter_support"
+    ):
+        # the interpreter's stand-in for the code generator's "unsupported AST node type": Python that a GPU
+        # compile refuses (break, continue, raise, …), found in the function being launched or called
+        at = getattr(root, "lineno", None)
+        return error(
+            "compile",
+            str(root),
+            at if same_file(getattr(root, "filename", None), learner_file) and isinstance(at, int) else line,
+            exception=f"UnsupportedLanguageConstruct: {root}",
+            cause="unsupported-construct",
+            construct=getattr(root, "construct", None),
+            function=getattr(root, "function", None),
+        )
     if type(root).__name__ == "GlobalNotConstexpr" and type(root).__module__.endswith("interpreter_support"):
         # the interpreter's stand-in for Triton's global rule: the kernel used a global a GPU compile refuses
         root_lines = [
@@ -546,6 +571,7 @@ def _first_line(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
+_UNSUPPORTED_NODE = re.compile(r"unsupported AST node type: (\w+)")
 _GLOBAL_REFUSED = re.compile(r"Cannot access global variable (\w+) from within @jit'ed")
 _UNSUPPORTED_FUNCTION = re.compile(r"Unsupported function referenced: <function (\w+) at ")
 

@@ -209,6 +209,80 @@ def _syntax(f: Facts) -> Said:
     return Said(f"Python cannot read this file: {q}", f"Python がこのファイルを読めません: {q}")
 
 
+#: Python that Triton's code generator has no rule for: (what the learner wrote, what to do instead)
+_CONSTRUCTS: dict[str, tuple[Said, Said]] = {
+    "Break": (
+        Said("`break`", "`break`"),
+        Said(
+            "end the loop by its bound instead: compute the last step you need before the loop "
+            "(range(0, end, BLOCK)), or keep looping and mask the steps past it",
+            "ループはその範囲で終わらせてください。必要な最後のステップをループの前に計算する"
+            "(range(0, end, BLOCK))か、ループは続けてその先のステップをマスクします",
+        ),
+    ),
+    "Continue": (
+        Said("`continue`", "`continue`"),
+        Said(
+            "put the rest of the loop body under an `if` (or mask its loads and stores)",
+            "ループ本体の残りを `if` の中に入れてください(またはそのロードとストアをマスクします)",
+        ),
+    ),
+    "Raise": (
+        Said("`raise`", "`raise`"),
+        Said(
+            "check the arguments in the host wrapper before the launch (inside a kernel, tl.device_assert "
+            "checks when TRITON_DEBUG=1)",
+            "引数は起動前にホスト側のラッパーで確認してください(カーネルの中では TRITON_DEBUG=1 のときに "
+            "tl.device_assert が確認します)",
+        ),
+    ),
+    "Try": (
+        Said("try/except", "try/except"),
+        Said(
+            "a kernel cannot catch errors: check in the host wrapper",
+            "カーネルはエラーを捕まえられません。ホスト側のラッパーで確認してください",
+        ),
+    ),
+    "NamedExpr": (
+        Said("`:=`", "`:=`"),
+        Said("assign on a line of its own", "代入は独立した行で行ってください"),
+    ),
+    "Lambda": (
+        Said("a lambda", "lambda"),
+        Said(
+            "write a @triton.jit function instead (a tl.reduce combine function too)",
+            "代わりに @triton.jit の関数を書いてください(tl.reduce の結合関数も同じです)",
+        ),
+    ),
+}
+
+
+def _unsupported_construct(f: Facts) -> Said:
+    """Python that a GPU compile refuses ("unsupported AST node type"): the interpreter's stand-in says it
+    before a GPU would."""
+    construct = f["construct"]
+    what, fix = _CONSTRUCTS.get(
+        construct,
+        (
+            Said(f"Python's {construct}", f"Python の {construct}"),
+            Said(
+                "use what Triton's language has: tuples, tl tensors, tl.constexpr values and @triton.jit functions",
+                "Triton の言語にあるもの(タプル、tl のテンソル、tl.constexpr の値、@triton.jit の関数)を"
+                "使ってください",
+            ),
+        ),
+    )
+    at_en = f"line {f['line']} uses" if f["line"] else "the kernel uses"
+    at_ja = f"{f['line']} 行目で" if f["line"] else "カーネルの中で"
+    return Said(
+        f"{at_en} {what.en} inside a kernel: Triton's compiler has no rule for it and a GPU compile stops "
+        f"(“unsupported AST node type: {construct}”). The interpreter would run it as Python; {fix.en}",
+        f"{at_ja}カーネルの中で {what.ja} を使っています。Triton のコンパイラはこれを扱えず、GPU ではコンパイルが"
+        f"止まります(“unsupported AST node type: {construct}”)。インタプリタでは Python として動いてしまいます。"
+        f"{fix.ja}",
+    )
+
+
 def _global_not_constexpr(f: Facts) -> Said:
     """A kernel read a module global that Triton's code generator refuses (the interpreter's stand-in says it
     before a GPU would)."""
@@ -343,6 +417,8 @@ def _compile(f: Facts) -> Said:
         )
     if f["cause"] == "global-not-constexpr" and f["name"]:
         return _global_not_constexpr(f)
+    if f["cause"] == "unsupported-construct" and f["construct"]:
+        return _unsupported_construct(f)
     if f["cause"] == "static-range-runtime" and f["name"]:
         name = f["name"]
         return Said(

@@ -1,8 +1,10 @@
-"""The interpreter's global rule (interpreter_support.GlobalNotConstexpr) against the real thing: each kernel of
-tests/integration/test_global_rule.py compiled for sm_90 by this Triton (no GPU needed: triton.compile with a
-GPUTarget, in a process without TRITON_INTERPRET). What the interpreter accepts must compile; what it refuses must
-not, for the reason the lab names. Passed with Triton 3.9.0 (CI's) and 3.6.0 (the GPU box's, in a CPU venv:
-`pip install triton==3.6.0 torch==2.13.0 numpy==2.3.5`), twenty-seventh session."""
+"""The interpreter's stand-ins for a GPU compile's rules against the real thing: the global rule
+(interpreter_support.GlobalNotConstexpr, tests/integration/test_global_rule.py) and the code generator's node types
+(interpreter_support.UnsupportedConstruct, tests/integration/test_unsupported_construct.py). Each file is compiled
+for sm_90 by this Triton (no GPU needed: triton.compile with a GPUTarget, in a process without TRITON_INTERPRET).
+What the interpreter accepts must compile; what it refuses must not, for the reason the lab names. Passed with
+Triton 3.9.0 (CI's) and 3.6.0 (the GPU box's, in a CPU venv: `pip install triton==3.6.0 torch==2.13.0
+numpy==2.3.5`), twenty-seventh session."""
 
 import json
 import os
@@ -12,12 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.test_global_rule import ACCEPTED, REFUSED
+from tests.integration import test_global_rule as globals_rule
+from tests.integration import test_unsupported_construct as constructs
+
+ACCEPTED = {**globals_rule.ACCEPTED, **{f"construct_{k}": v for k, v in constructs.ACCEPTED.items()}}
+REFUSED = globals_rule.REFUSED
+CONSTRUCTS = {f"construct_{k}": v for k, v in constructs.REFUSED.items()}
 
 ROOT = Path(__file__).resolve().parents[2]
 
 COMPILE = r"""
-import importlib.util, json, sys
+import importlib.util, inspect, json, sys
 import triton
 from tritonlab.engine.learner import classify
 from triton.backends.compiler import GPUTarget
@@ -30,15 +37,22 @@ for path in sys.argv[1:]:
     sys.modules[spec.name] = module  # as the lab loads a learner's file
     spec.loader.exec_module(module)
     signature = {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}
+    constexprs = {"BLOCK": 256}
+    for param in inspect.signature(module.add_kernel.fn).parameters.values():
+        if param.name not in signature:  # a further tl.constexpr (EARLY=False): its default, as the wrapper
+            signature[param.name], constexprs[param.name] = "constexpr", param.default
     try:
         triton.compile(
-            ASTSource(fn=module.add_kernel, signature=signature, constexprs={"BLOCK": 256}),
+            ASTSource(fn=module.add_kernel, signature=signature, constexprs=constexprs),
             target=GPUTarget("cuda", 90, 32),
         )
         out[path] = None
     except Exception as exc:  # the whole chain: a device function's error is the cause of the call's
         said = classify(exc, path)  # what the lab says of it on a GPU
-        facts[path] = {k: said.get(k) for k in ("kind", "cause", "name", "plain_function", "value", "annotated")}
+        facts[path] = {
+            k: said.get(k)
+            for k in ("kind", "cause", "name", "plain_function", "value", "annotated", "construct", "line")
+        }
         chain = []
         while exc is not None:
             chain.append(f"{type(exc).__name__}: {exc}")
@@ -52,7 +66,12 @@ print(json.dumps({"errors": out, "facts": facts}))
 def compiled(tmp_path_factory):
     folder = tmp_path_factory.mktemp("global_rule")
     paths = {}
-    for name, text in [*ACCEPTED.items(), *((n, v[0]) for n, v in REFUSED.items())]:
+    files = [
+        *ACCEPTED.items(),
+        *((n, v[0]) for n, v in REFUSED.items()),
+        *((n, v[0]) for n, v in CONSTRUCTS.items()),
+    ]
+    for name, text in files:
         path = folder / f"g_{name}.py"
         path.write_text(text)
         paths[name] = str(path)
@@ -86,6 +105,7 @@ def test_what_the_interpreter_refuses_does_not_compile(compiled, name):
         or f"Unsupported function referenced: <function {global_name} " in error
     ), error
     # and the lab says the GPU's refusal as it says the interpreter's (the same cause and facts)
+    said = {k: v for k, v in said.items() if k not in ("construct", "line")}
     assert said == {
         "kind": "compile",
         "cause": "global-not-constexpr",
@@ -94,3 +114,13 @@ def test_what_the_interpreter_refuses_does_not_compile(compiled, name):
         "value": value,
         "annotated": name == "annotated_global",
     }, said
+
+
+@pytest.mark.parametrize("name", sorted(CONSTRUCTS))
+def test_what_the_interpreter_refuses_as_a_construct_does_not_compile(compiled, name):
+    text, construct, line_text = CONSTRUCTS[name]
+    error, said = compiled[name]
+    assert error is not None, "the GPU compile accepted what the interpreter refuses"
+    assert f"unsupported AST node type: {construct}" in error, error
+    assert (said["kind"], said["cause"], said["construct"]) == ("compile", "unsupported-construct", construct)
+    assert said["line"] == text.splitlines().index(line_text) + 1, said
