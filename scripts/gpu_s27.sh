@@ -16,8 +16,8 @@ cat $W/versions.txt
 SECONDS=0
 export TRITONLAB_HOME=$W/home
 timeout -s INT 240 python3 -m pytest -p no:cacheprovider -rfEs -q tests/unit/test_out_of_memory.py \
-  tests/gpu/test_out_of_memory_gpu.py tests/unit/test_global_rule_compile.py tests/gpu/test_global_rule_gpu.py \
-  tests/integration/test_global_rule.py > $W/oom.log 2>&1
+  tests/gpu/test_out_of_memory_gpu.py tests/unit/test_gpu_rules_compile.py tests/gpu/test_global_rule_gpu.py \
+  tests/integration/test_global_rule.py tests/integration/test_unsupported_construct.py > $W/oom.log 2>&1
 echo "oom + global-rule tests rc=$? ${SECONDS}s: $(tail -1 $W/oom.log)"; grep -E "^(FAILED|ERROR|E  )" $W/oom.log | head -20
 timeout -s INT 150 python3 -m pytest -p no:cacheprovider -rfEs -q \
   "tests/gpu/test_bench_gpu.py::test_matmul_median_matches_do_bench" \
