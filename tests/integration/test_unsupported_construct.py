@@ -46,6 +46,16 @@ def source(body: str, extra: str = "", kernel: str = KERNEL) -> str:
 # what a GPU compiles: each must pass
 ACCEPTED = {
     "no_early_exit": source("        pass"),
+    # a return outside any loop (the usual early exit of a program with nothing to do) compiles
+    "return_before_the_loop": source("        pass").replace(
+        "    programs = tl.num_programs(0)\n",
+        "    programs = tl.num_programs(0)\n    if tl.program_id(0) * BLOCK >= n:\n        return\n",
+    ),
+    # a static_range loop is unrolled: a return under its if compiles
+    "return_in_static_range": source("        pass").replace(
+        "    programs = tl.num_programs(0)\n",
+        "    programs = tl.num_programs(0)\n    for step in tl.static_range(2):\n        if step == 5:\n            return\n",
+    ),
     # a branch on a tl.constexpr is resolved by the compiler: the untaken `break` is never compiled
     "break_under_constexpr_branch": source("        if EARLY:\n            break", extra="").replace(
         "BLOCK: tl.constexpr):", "BLOCK: tl.constexpr, EARLY: tl.constexpr = False):"
@@ -69,6 +79,11 @@ REFUSED = {
         source("        twice = lambda v: v + v  # noqa: E731\n        offs = twice(offs) - offs"),
         "Lambda",
         "        twice = lambda v: v + v  # noqa: E731",
+    ),
+    "return_in_loop": (
+        source("        if tile * BLOCK >= n:\n            return"),
+        "ReturnInLoop",
+        "            return",
     ),
     "break_in_device_function": (
         source(
@@ -118,7 +133,12 @@ def test_what_a_gpu_refuses_fails_at_its_line(worker, tmp_path, name):
     )
     assert err["line"] == text.splitlines().index(line_text) + 1, err
     en, ja = describe(err, "en"), describe(err, "ja")
-    assert f"unsupported AST node type: {construct}" in en and f"unsupported AST node type: {construct}" in ja
+    quoted = (
+        "Cannot have `return` statements"
+        if construct == "ReturnInLoop"
+        else f"unsupported AST node type: {construct}"
+    )
+    assert quoted in en and quoted in ja
     assert f"line {err['line']}" in en and f"{err['line']} 行目" in ja
 
 

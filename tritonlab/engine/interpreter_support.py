@@ -782,9 +782,9 @@ def _refused_construct(fn) -> tuple | None:
             for a in node.args.args + node.args.kwonlyargs
             if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)
         }
-        stack = list(reversed(node.body))
+        stack = [(item, False) for item in reversed(node.body)]  # (node, inside a compiled loop's body)
         while stack and found is None:
-            item = stack.pop()
+            item, in_loop = stack.pop()
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue  # a nested def: not this check's to judge
             tested = (
@@ -801,7 +801,14 @@ def _refused_construct(fn) -> tuple | None:
             if checked and kind not in supported:
                 found = (kind, item.lineno)
                 break
-            stack.extend(reversed(list(ast.iter_child_nodes(item))))
+            if in_loop and isinstance(item, ast.Return):
+                # the loop is an scf region with one block: "Cannot have `return` statements inside `while`
+                # or `for` statements" (a return under an if), or an assertion about the block (a bare one)
+                found = ("ReturnInLoop", item.lineno)
+                break
+            unrolled = isinstance(item, ast.For) and "static_range" in ast.unparse(item.iter)
+            inner = in_loop or (isinstance(item, (ast.For, ast.While)) and not unrolled)
+            stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(item))))
     _CONSTRUCTS[code] = found
     return found
 

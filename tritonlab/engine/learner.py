@@ -278,14 +278,17 @@ def classify(exc: BaseException, learner_file: str) -> dict:
         if small:  # the GPU compiler's smallest tl.dot: said as on the interpreter
             return _dot_too_small(int(small.group(1)), cline or line, message)
         construct = _UNSUPPORTED_NODE.search(str(compile_error))
-        if construct:  # said as on the interpreter (interpreter_support.UnsupportedConstruct)
+        kind_of = construct.group(1) if construct else None
+        if kind_of is None and any(m in str(compile_error) for m in _RETURN_IN_LOOP):
+            kind_of = "ReturnInLoop"
+        if kind_of:  # said as on the interpreter (interpreter_support.UnsupportedConstruct)
             return error(
                 "compile",
                 message,
                 cline or line,
                 exception=message,
                 cause="unsupported-construct",
-                construct=construct.group(1),
+                construct=kind_of,
             )
         refused = _GLOBAL_REFUSED.search(str(compile_error))
         if refused:  # said as on the interpreter (interpreter_support.GlobalNotConstexpr)
@@ -572,6 +575,10 @@ def _first_line(exc: BaseException) -> str:
 
 
 _UNSUPPORTED_NODE = re.compile(r"unsupported AST node type: (\w+)")
+_RETURN_IN_LOOP = (  # Triton's two words for a return inside a compiled loop (under an if; bare)
+    "Cannot have `return` statements inside `while` or `for` statements",
+    "We use SCF, so the loop body should only have one block",
+)
 _GLOBAL_REFUSED = re.compile(r"Cannot access global variable (\w+) from within @jit'ed")
 _UNSUPPORTED_FUNCTION = re.compile(r"Unsupported function referenced: <function (\w+) at ")
 

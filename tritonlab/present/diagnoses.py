@@ -247,6 +247,14 @@ _CONSTRUCTS: dict[str, tuple[Said, Said]] = {
         Said("`:=`", "`:=`"),
         Said("assign on a line of its own", "代入は独立した行で行ってください"),
     ),
+    "ReturnInLoop": (
+        Said("`return` inside a `for` or `while` loop", "`for` や `while` ループの中の `return`"),
+        Said(
+            "let the loop run to its bound and return after it (keep a flag, or mask the rest of the work)",
+            "ループは範囲の終わりまで回し、その後で return してください(フラグを持つか、残りの処理をマスク"
+            "します)",
+        ),
+    ),
     "Lambda": (
         Said("a lambda", "lambda"),
         Said(
@@ -274,12 +282,16 @@ def _unsupported_construct(f: Facts) -> Said:
     )
     at_en = f"line {f['line']} uses" if f["line"] else "the kernel uses"
     at_ja = f"{f['line']} 行目で" if f["line"] else "カーネルの中で"
+    quoted = (
+        "Cannot have `return` statements inside `while` or `for` statements in triton."
+        if construct == "ReturnInLoop"
+        else f"unsupported AST node type: {construct}"
+    )
     return Said(
         f"{at_en} {what.en} inside a kernel: Triton's compiler has no rule for it and a GPU compile stops "
-        f"(“unsupported AST node type: {construct}”). The interpreter would run it as Python; {fix.en}",
+        f"(“{quoted}”). The interpreter would run it as Python; {fix.en}",
         f"{at_ja}カーネルの中で {what.ja} を使っています。Triton のコンパイラはこれを扱えず、GPU ではコンパイルが"
-        f"止まります(“unsupported AST node type: {construct}”)。インタプリタでは Python として動いてしまいます。"
-        f"{fix.ja}",
+        f"止まります(“{quoted}”)。インタプリタでは Python として動いてしまいます。{fix.ja}",
     )
 
 
