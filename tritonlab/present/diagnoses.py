@@ -281,7 +281,7 @@ def _unsupported_construct(f: Facts) -> Said:
         ),
     )
     at_en = f"line {f['line']} uses" if f["line"] else "the kernel uses"
-    at_ja = f"{f['line']} 行目で" if f["line"] else "カーネルの中で"
+    at_ja = f"{f['line']} 行目: " if f["line"] else ""
     quoted = (
         "Cannot have `return` statements inside `while` or `for` statements in triton."
         if construct == "ReturnInLoop"
@@ -300,7 +300,7 @@ def _global_not_constexpr(f: Facts) -> Said:
     before a GPU would)."""
     name = f["name"]
     at_en = f"line {f['line']} uses" if f["line"] else "the kernel uses"
-    at_ja = f"{f['line']} 行目で" if f["line"] else "カーネルの中で"
+    at_ja = f"{f['line']} 行目: " if f["line"] else ""
     why_en = (
         "a GPU compile refuses it (“Cannot access global variable … from within @jit'ed function”): a kernel may "
         "read only globals that are tl.constexpr, modules, @triton.jit functions and Triton's own names"
