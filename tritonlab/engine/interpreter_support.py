@@ -813,6 +813,30 @@ def _refused_construct(fn) -> tuple | None:
     return found
 
 
+def _kernel_min_max(python, builtin_name: str):
+    """`min`/`max` as a kernel sees them: Triton's code generator maps the names to tl.core.builtin_min/max
+    (elementwise tl.minimum/maximum on tensors). The interpreter ran Python's, which compares two blocks
+    with `<`, takes any multi-element block as true and returns one argument whole: `max(x, 0.0)` stored
+    zeros. Tensors go to Triton's builtin (interpreter semantics); plain numbers (a grid lambda's) to
+    Python's."""
+
+    def pick(*args, **kwargs):
+        import triton.language as tl
+
+        if any(isinstance(a, tl.core.base_value) for a in args):
+            from triton.runtime.interpreter import interpreter_semantic
+
+            kwargs["_semantic"] = interpreter_semantic
+            return getattr(tl.core, builtin_name)(*args, **kwargs)
+        return python(*args, **kwargs)
+
+    pick.__name__ = python.__name__
+    return pick
+
+
+_GPU_BUILTINS = {"min": _kernel_min_max(min, "builtin_min"), "max": _kernel_min_max(max, "builtin_max")}
+
+
 def repair_builtin_aliases() -> bool:
     """A `tl` builtin bound to a name of the learner's module (`make_descriptor = getattr(tl,
     "make_tensor_descriptor", None) or tl._experimental_make_tensor_descriptor`, `from triton.language import
@@ -905,7 +929,13 @@ def repair_builtin_aliases() -> bool:
         view = None
         for name in _global_loads(fn):
             key = (id(names), name)
-            if key in launch["set"] or name not in names:
+            if key in launch["set"]:
+                continue
+            if name not in names:
+                if name in _GPU_BUILTINS:  # Python's min/max where the compiler uses Triton's
+                    launch["set"].add(key)
+                    view = view or _GlobalsView(names)
+                    scope.set_attr(view, name, _GPU_BUILTINS[name])
                 continue
             launch["set"].add(key)
             value = names[name]
