@@ -26,7 +26,7 @@ echo "alone rc=$? ${SECONDS}s: $(tail -1 $W/alone.log)"; grep -E "^(FAILED|ERROR
 timeout -s INT 100 python3 scripts/probe_files_on_gpu.py --backend gpu --folders probe_round14 \
   --files l14_cross_entropy_ok_base2_scalar_running_state.py --json $W/probe.json > $W/probe.log 2>&1
 echo "probe rc=$? ${SECONDS}s"; cat $W/probe.log | tail -3
-timeout -s INT 200 python3 -m tritonlab check 5 8 9 12 --backend gpu --json > $W/check.json 2> $W/check.err
+timeout -s INT 400 python3 -m tritonlab check 5 8 9 12 --backend gpu --json > $W/check.json 2> $W/check.err
 echo "check 5 8 9 12 rc=$? ${SECONDS}s"
 python3 - $W/check.json <<'PY'
 import json, sys
