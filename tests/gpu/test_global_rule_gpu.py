@@ -6,6 +6,7 @@ import pytest
 
 from tests.integration import test_unsupported_construct as constructs
 from tests.integration.test_global_rule import ACCEPTED, REFUSED
+from tests.integration.test_global_rule import verify as _verify
 from tritonlab.engine.client import WorkerClient
 
 pytestmark = pytest.mark.gpu
@@ -16,12 +17,6 @@ def gpu_worker():
     client = WorkerClient(backend="gpu")
     yield client
     client.close()
-
-
-def _verify(worker, tmp_path, name: str, text: str) -> dict:
-    path = tmp_path / f"{name}.py"
-    path.write_text(text)
-    return worker.request("verify", {"exercise": "5", "file": str(path)}, timeout=600)
 
 
 @pytest.mark.parametrize("name", sorted(ACCEPTED))
