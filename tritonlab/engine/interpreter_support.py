@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dis
+import functools
 import os
 import statistics
 import sys
@@ -687,35 +688,33 @@ def _gpu_global_rule():
     return allowed
 
 
-#: a kernel's code -> the global names it reads (LOAD_GLOBAL, not attribute names: the grid function runs
-#: inside the launch and may read a global named like an attribute the kernel reads)
-_LOADS: dict[types.CodeType, frozenset] = {}
-_INJECTED: list[frozenset] = []
-
-
 def _global_loads(fn) -> frozenset:
-    """The globals `fn` reads, less the names Triton's interpreter adds to a kernel's module (its rewritten
-    kernels call `_InterpreterComparison`, `interpreter_semantic`, …): those are the interpreter's, never the
-    learner's. Cached per code object."""
+    """The globals `fn` reads (LOAD_GLOBAL, not attribute names: the grid function runs inside the launch and
+    may read a global named like an attribute the kernel reads)."""
     code = getattr(fn, "__code__", None)
-    if not isinstance(code, types.CodeType):
-        return frozenset()
-    found = _LOADS.get(code)
-    if found is None:
-        if not _INJECTED:
-            from triton.runtime import interpreter
+    return _loads_of(code) if isinstance(code, types.CodeType) else frozenset()
 
-            _INJECTED.append(frozenset(vars(interpreter)))
-        names: set[str] = set()
-        stack = [code]
-        while stack:
-            inner = stack.pop()
-            names.update(
-                i.argval for i in dis.get_instructions(inner) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")
-            )
-            stack.extend(c for c in inner.co_consts if isinstance(c, types.CodeType))
-        found = _LOADS[code] = frozenset(names - _INJECTED[0])
-    return found
+
+@functools.cache
+def _injected_names() -> frozenset:
+    """The names Triton's interpreter adds to a kernel's module (its rewritten kernels call
+    `_InterpreterComparison`, `interpreter_semantic`, …): the interpreter's, never the learner's."""
+    from triton.runtime import interpreter
+
+    return frozenset(vars(interpreter))
+
+
+@functools.cache
+def _loads_of(code: types.CodeType) -> frozenset:
+    names: set[str] = set()
+    stack = [code]
+    while stack:
+        inner = stack.pop()
+        names.update(
+            i.argval for i in dis.get_instructions(inner) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")
+        )
+        stack.extend(c for c in inner.co_consts if isinstance(c, types.CodeType))
+    return frozenset(names - _injected_names())
 
 
 class UnsupportedConstruct(Exception):
@@ -728,30 +727,23 @@ class UnsupportedConstruct(Exception):
         self.construct, self.filename, self.lineno, self.function = construct, filename, line, function
 
 
-#: code object -> the first construct a GPU compile refuses, or None (checked once per code object)
-_CONSTRUCTS: dict[types.CodeType, tuple | None] = {}
-_SUPPORTED: list[frozenset] = []
-
-
+@functools.cache
 def _supported_nodes() -> frozenset:
     """The AST node types this Triton's code generator has a visit_ method for (3.6 has no NamedExpr)."""
-    if not _SUPPORTED:
-        from triton.compiler.code_generator import CodeGenerator
+    from triton.compiler.code_generator import CodeGenerator
 
-        _SUPPORTED.append(frozenset(n[6:] for n in dir(CodeGenerator) if n.startswith("visit_")))
-    return _SUPPORTED[0]
+    return frozenset(n[6:] for n in dir(CodeGenerator) if n.startswith("visit_"))
 
 
 def _function_node(code: types.CodeType):
-    """The learner's `def` that `code` was compiled from (the original or the interpreter's rewrite of it)."""
+    """The learner's `def` that `code` was compiled from (the original or the interpreter's rewrite of it),
+    in the file's tree as the source rules parse it (contracts.file_tree: once per version of the file)."""
     import ast
-    import linecache
 
-    text = "".join(linecache.getlines(code.co_filename))
-    if not text:
-        return None
-    tree = ast.parse(text)
-    for node in ast.walk(tree):
+    from tritonlab.engine.contracts import file_tree
+
+    tree = file_tree(code.co_filename)
+    for node in ast.walk(tree) if tree is not None else ():
         if isinstance(node, ast.FunctionDef) and node.name == code.co_name:
             first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
             if code.co_firstlineno in (node.lineno, first):
@@ -763,13 +755,14 @@ def _refused_construct(fn) -> tuple | None:
     """(construct, line) of the first statement or expression in `fn` that a GPU compile refuses, or None.
     An `if` whose test reads only tl.constexpr parameters is not read: the compiler skips the branch a launch
     does not take (a test with any other name may be a runtime one, and both its branches are compiled)."""
+    code = getattr(fn, "__code__", None)
+    return _construct_of(code) if isinstance(code, types.CodeType) else None
+
+
+@functools.cache
+def _construct_of(code: types.CodeType) -> tuple | None:
     import ast
 
-    code = getattr(fn, "__code__", None)
-    if not isinstance(code, types.CodeType):
-        return None
-    if code in _CONSTRUCTS:
-        return _CONSTRUCTS[code]
     found = None
     try:
         node = _function_node(code)
@@ -809,7 +802,6 @@ def _refused_construct(fn) -> tuple | None:
             unrolled = isinstance(item, ast.For) and "static_range" in ast.unparse(item.iter)
             inner = in_loop or (isinstance(item, (ast.For, ast.While)) and not unrolled)
             stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(item))))
-    _CONSTRUCTS[code] = found
     return found
 
 
