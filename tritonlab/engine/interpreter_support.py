@@ -533,21 +533,31 @@ def _builtin_homes() -> dict[int, tuple]:
     return _BUILTINS
 
 
+def global_facts(name: str, value: Any, annotations: Any) -> dict:
+    """What the lab says of a module global a GPU compile refuses: its type, whether it is a plain function,
+    its value when it is a number or string, and whether `NAME: tl.constexpr = v` annotated it (an annotation
+    only: the value stays a float). One reading for the interpreter's refusal and the GPU's compile error."""
+    note = annotations.get(name) if isinstance(annotations, dict) else None
+    return {
+        "name": name,
+        "value_type": type(value).__name__,
+        "plain_function": callable(value) and not isinstance(value, type),
+        "value": repr(value)[:60] if isinstance(value, (bool, int, float, str)) else None,
+        "annotated": note is not None and "constexpr" in (note if isinstance(note, str) else repr(note)),
+    }
+
+
 class GlobalNotConstexpr(NameError):
     """A kernel used a module global that a GPU compile refuses (Triton's code generator allows a kernel only
     globals that are constexpr, modules, JIT functions, Triton builtins, dtypes and a few Python builtins).
     The interpreter runs the kernel as Python and would read any global: the lab refuses what the GPU does."""
 
-    def __init__(self, name: str, value: Any, annotated: bool = False):
-        self.annotated = (
-            annotated  # `NAME: tl.constexpr = value`: an annotation only, the value stays a float
-        )
-        self.value_type = type(value).__name__
-        self.plain_function = callable(value) and not isinstance(value, type)
-        self.value_text = repr(value)[:60] if isinstance(value, (bool, int, float, str)) else None
+    def __init__(self, facts: dict):
+        self.facts = facts  # global_facts
+        name = facts["name"]
         super().__init__(
             f"Cannot access global variable {name} from within @jit'ed function (a GPU compile refuses it: "
-            f"{name} is a {self.value_type}, not a tl.constexpr)"
+            f"{name} is a {facts['value_type']}, not a tl.constexpr)"
         )
         self.name = name  # after NameError's own __init__, which sets `name` to None
 
@@ -565,10 +575,8 @@ class _RefusedGlobal:
         object.__setattr__(self, "_tl_names", names)
 
     def _tl_refuse(self, *args, **kwargs):
-        notes = self._tl_names.get("__annotations__")
-        note = notes.get(self._tl_name) if isinstance(notes, dict) else None
-        annotated = note is not None and "constexpr" in (note if isinstance(note, str) else repr(note))
-        raise GlobalNotConstexpr(self._tl_name, self._tl_value, annotated)
+        annotations = self._tl_names.get("__annotations__")
+        raise GlobalNotConstexpr(global_facts(self._tl_name, self._tl_value, annotations))
 
     def _tl_live(self) -> bool:
         return self._tl_names.get(self._tl_name) is self

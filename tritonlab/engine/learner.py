@@ -11,7 +11,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from tritonlab.engine import gpu_memory
+from tritonlab.engine import gpu_memory, interpreter_support
 from tritonlab.engine.protocol import error
 
 CUDA_FAULT_MARKERS = (
@@ -303,9 +303,7 @@ def classify(exc: BaseException, learner_file: str) -> dict:
         message = _first_line(root)
         facts = _module_global(learner_file, unsupported.group(1))
         return error("compile", message, line, exception=message, cause="global-not-constexpr", **facts)
-    if type(root).__name__ == "UnsupportedConstruct" and type(root).__module__.endswith(
-        "interpreter_support"
-    ):
+    if isinstance(root, interpreter_support.UnsupportedConstruct):
         # the interpreter's stand-in for the code generator's "unsupported AST node type": Python that a GPU
         # compile refuses (break, continue, raise, …), found in the function being launched or called
         at = getattr(root, "lineno", None)
@@ -318,25 +316,6 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             construct=getattr(root, "construct", None),
             function=getattr(root, "function", None),
         )
-    if type(root).__name__ == "GlobalNotConstexpr" and type(root).__module__.endswith("interpreter_support"):
-        # the interpreter's stand-in for Triton's global rule: the kernel used a global a GPU compile refuses
-        root_lines = [
-            f.lineno for f in traceback.extract_tb(root.__traceback__) if same_file(f.filename, learner_file)
-        ]
-        message = str(root)
-        return error(
-            "compile",
-            message,
-            root_lines[-1] if root_lines else line,
-            exception=f"NameError: {message}",
-            cause="global-not-constexpr",
-            name=getattr(root, "name", None),
-            value_type=getattr(root, "value_type", None),
-            plain_function=bool(getattr(root, "plain_function", False)),
-            value=getattr(root, "value_text", None),
-            annotated=bool(getattr(root, "annotated", False)),
-        )
-
     root_frames = traceback.extract_tb(root.__traceback__)
     innermost = root_frames[-1].filename if root_frames else ""
     root_lines = [f.lineno for f in root_frames if same_file(f.filename, learner_file)]
@@ -354,6 +333,18 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             if inner:
                 line = inner[-1]
                 break
+    if isinstance(root, interpreter_support.GlobalNotConstexpr):
+        # the interpreter's stand-in for Triton's global rule: the kernel (at `line`) used a global a GPU
+        # compile refuses
+        message = str(root)
+        return error(
+            "compile",
+            message,
+            line,
+            exception=f"NameError: {message}",
+            cause="global-not-constexpr",
+            **root.facts,
+        )
     in_language = "/triton/language/" in innermost.replace("\\", "/")
     small = _DOT_MIN.search(str(root)) if isinstance(root, AssertionError) else None
     if small and learner_lines:
@@ -584,8 +575,8 @@ _UNSUPPORTED_FUNCTION = re.compile(r"Unsupported function referenced: <function 
 
 
 def _module_global(learner_file: str, name: str) -> dict:
-    """The facts the interpreter's refusal gives, for a global the GPU compile refused: read from the
-    learner's module as loaded (its type, its value when it is a plain number or string)."""
+    """The facts the interpreter's refusal gives (interpreter_support.global_facts), for a global the GPU
+    compile refused: read from the learner's module as loaded."""
     module = next(
         (
             m
@@ -594,24 +585,9 @@ def _module_global(learner_file: str, name: str) -> dict:
         ),
         None,
     )
-    facts: dict = {
-        "name": name,
-        "value_type": None,
-        "plain_function": False,
-        "value": None,
-        "annotated": False,
-    }
-    if module is not None and name in vars(module):
-        value = vars(module)[name]
-        note = vars(module).get("__annotations__", {}).get(name)
-        facts["annotated"] = note is not None and "constexpr" in (
-            note if isinstance(note, str) else repr(note)
-        )
-        facts["value_type"] = type(value).__name__
-        facts["plain_function"] = callable(value) and not isinstance(value, type)
-        if isinstance(value, (bool, int, float, str)):
-            facts["value"] = repr(value)[:60]
-    return facts
+    if module is None or name not in vars(module):
+        return {"name": name, "value_type": None, "plain_function": False, "value": None, "annotated": False}
+    return interpreter_support.global_facts(name, vars(module)[name], vars(module).get("__annotations__"))
 
 
 def _compile_message(exc: BaseException) -> str:
