@@ -54,17 +54,7 @@ if [ "$part" = b ]; then
   cat $W/*.rc
   grep -hE "^(FAILED|ERROR) " $W/pytest-tamper.log | head
   cat $W/probe-*.log | grep -v "^ok " | head -40
-  python3 - $W/check.json <<'PY'
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-except Exception as e:
-    print("check: no json:", e); sys.exit()
-bad = [r for r in d["runs"] if not r.get("skipped") and r["passed"] != (r["which"] == "solution")]
-print("check:", len(d["runs"]), "runs,", len(bad), "wrong;", "ok" if d.get("ok") else d.get("failures"))
-for r in bad:
-    print("  WRONG", r["exercise"], r["which"], r["passed"], str(r.get("kind") or r.get("summary") or "")[:200])
-PY
+  python3 scripts/check_summary.py $W/check.json
 fi
 if [ "$part" = p ]; then
   timeout -s INT 150 python3 scripts/perf_kernels.py --only matmul fused > $W/perf-matmul-fused.log 2>&1

@@ -28,15 +28,5 @@ timeout -s INT 100 python3 scripts/probe_files_on_gpu.py --backend gpu --folders
 echo "probe rc=$? ${SECONDS}s"; cat $W/probe.log | tail -3
 timeout -s INT 400 python3 -m tritonlab check 5 8 9 12 --backend gpu --json > $W/check.json 2> $W/check.err
 echo "check 5 8 9 12 rc=$? ${SECONDS}s"
-python3 - $W/check.json <<'PY'
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-except Exception as e:
-    print("check: no json:", e); sys.exit()
-bad = [r for r in d["runs"] if not r.get("skipped") and r["passed"] != (r["which"] == "solution")]
-print("check:", len(d["runs"]), "runs,", len(bad), "wrong;", "ok" if d.get("ok") else d.get("failures"))
-for r in bad:
-    print("  WRONG", r["exercise"], r["which"], r["passed"], str(r.get("kind") or r.get("summary") or "")[:200])
-PY
+python3 scripts/check_summary.py $W/check.json
 tar czf $OUT/s27.tgz -C $W --exclude=home . && echo "archive s27.tgz"
