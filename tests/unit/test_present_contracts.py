@@ -188,6 +188,44 @@ def test_a_size_threshold_is_said_instead_of_check_the_operation():
     assert alone[1]["diagnoses"][0]["cause"] == "all-wrong"
 
 
+def test_a_size_threshold_holds_for_every_failing_case_not_just_the_one_it_names():
+    """CI found it (the cross-entropy without rescale): jittered sizes put a 4-row case above every passing
+    row count while 1 and 3 rows of long vocabularies failed too — "wrong at M = 4" named the rows for a fault in
+    the vocabulary's blocks."""
+    from tritonlab.engine.tasks.verify import _size_threshold
+    from tritonlab.present.diagnoses import describe
+
+    def case(m, v, passed):
+        diags = [] if passed else [{"kind": "mismatch", "count": m, "cause": "all-wrong", "message": "m"}]
+        return {"params": {"M": m, "V": v}, "passed": passed, "diagnoses": diags}
+
+    # the case list of that run: passes at V <= 128 (1 or 2 rows), failures at V > 128 with 1, 3 and 4 rows
+    cases = [
+        case(1, 1, True),
+        case(2, 100, True),
+        case(4, 300, False),
+        case(3, 1000, False),
+        case(1, 5000, False),
+    ]
+    _size_threshold(cases, {"M", "V"})
+    named = {c["diagnoses"][0].get("param") for c in cases if not c["passed"]}
+    assert named == {"V"}, [c["diagnoses"][0] for c in cases if not c["passed"]]
+    # false-fail side: where every failing case lies above the passing rows (and the vocabulary is no
+    # separator), the rows are still the threshold
+    rows = [case(1, 300, True), case(2, 5000, True), case(4, 300, False), case(3, 1000, False)]
+    _size_threshold(rows, {"M", "V"})
+    assert [c["diagnoses"][0].get("param") for c in rows if not c["passed"]] == ["M", "M"]
+    # rows and vocabulary grew together in every failing case: the cases cannot tell which one the kernel stops
+    # short of, so both are named (in the lab's words, both languages)
+    both = [case(1, 1, True), case(2, 100, True), case(4, 300, False), case(3, 1000, False)]
+    _size_threshold(both, {"M", "V"})
+    diag = both[2]["diagnoses"][0]
+    assert (diag["param"], diag["also"]) == ("M", [{"param": "V", "value": 300, "passed_up_to": 100}])
+    en, ja = describe(diag, "en"), describe(diag, "ja")
+    assert "M = 4, V = 300" in en and "M = 2, V = 100" in en and "whole of M and V" in en, en
+    assert "M = 4、V = 300" in ja and "MとV 全体" in ja, ja
+
+
 def test_a_value_already_transposed_is_not_told_to_transpose_again_in_both_languages():
     facts = {
         "kind": "compile",

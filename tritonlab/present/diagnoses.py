@@ -2920,23 +2920,30 @@ def _mismatch(f: Facts) -> Said:
             ": every element is 0 — is the result stored, and stored to the output that is returned?",
             "。すべての要素が 0 です。結果をストアしていますか? 返す出力テンソルにストアしていますか?",
         )
-    if cause == "size-threshold" and f["loaded_all"]:
-        name, value, upto = str(f["param"]), number(f["value"]), number(f["passed_up_to"])
-        return head + Said(
-            f": every element is wrong at {name} = {value}, while every case up to {name} = {upto} passes, yet "
-            f"the kernel read all of its input: it reaches the whole of {name} but keeps only part of it — is "
-            "the accumulator reset inside the loop?",
-            f"。{name} = {value} ではすべての要素が違い、{name} = {upto} までのケースは合格していますが、"
-            f"カーネルは入力をすべて読んでいます。{name} 全体に届いているのに、その一部しか残っていません。"
-            "ループの中でアキュムレータを初期化し直していませんか?",
-        )
     if cause == "size-threshold":
-        name, value, upto = str(f["param"]), number(f["value"]), number(f["passed_up_to"])
+        # sizes that grew together in the cases are named together (`also`): the cases cannot tell them apart
+        sizes = [f] + [_Facts(a) for a in f["also"] or [] if isinstance(a, Mapping)]
+        names = [str(x["param"]) for x in sizes]
+        at = ", ".join(f"{x['param']} = {number(x['value'])}" for x in sizes)
+        at_ja = "、".join(f"{x['param']} = {number(x['value'])}" for x in sizes)
+        up = ", ".join(f"{x['param']} = {number(x['passed_up_to'])}" for x in sizes)
+        up_ja = "、".join(f"{x['param']} = {number(x['passed_up_to'])}" for x in sizes)
+        whole, whole_ja = " and ".join(names), "と".join(names)
+        if f["loaded_all"]:
+            return head + Said(
+                f": every element is wrong at {at}, while every case up to {up} passes, yet the kernel read all "
+                f"of its input: it reaches the whole of {whole} but keeps only part of it — is the accumulator "
+                "reset inside the loop?",
+                f"。{at_ja} ではすべての要素が違い、{up_ja} までのケースは合格していますが、カーネルは入力を"
+                f"すべて読んでいます。{whole_ja} 全体に届いているのに、その一部しか残っていません。"
+                "ループの中でアキュムレータを初期化し直していませんか?",
+            )
         return head + Said(
-            f": every element is wrong at {name} = {value}, while every case up to {name} = {upto} passes — "
-            f"the kernel covers sizes only up to a limit: does a loop (or the block) reach the whole of {name}?",
-            f"。{name} = {value} ではすべての要素が違いますが、{name} = {upto} までのケースはすべて合格しています。"
-            f"カーネルがある大きさまでしか扱えていません。ループ(またはブロック)が {name} 全体に届いていますか?",
+            f": every element is wrong at {at}, while every case up to {up} passes — the kernel covers sizes "
+            f"only up to a limit: does a loop (or the block) reach the whole of {whole}?",
+            f"。{at_ja} ではすべての要素が違いますが、{up_ja} までのケースはすべて合格しています。"
+            f"カーネルがある大きさまでしか扱えていません。ループ(またはブロック)が {whole_ja} 全体に"
+            "届いていますか?",
         )
     if cause == "param-threshold":
         name, value, upto = str(f["param"]), number(f["value"]), number(f["passed_up_to"])

@@ -523,6 +523,7 @@ def _size_threshold(cases: list, names: set, exercise=None) -> None:
     works up to a size (cause `size-threshold`: `param`, `passed_up_to`, `value`)."""
     plain = [c for c in cases if c.get("kind") is None and isinstance(c.get("params"), dict)]
     passed = [c for c in plain if c.get("passed")]
+    failing = [c for c in plain if not c.get("passed")]
     if len(passed) < 2:
         return
     rows_of_zeroed = _zeroed_rows_size(exercise)
@@ -547,59 +548,59 @@ def _size_threshold(cases: list, names: set, exercise=None) -> None:
             ok = isinstance(value, int) and not isinstance(value, bool) and len(values) >= 2
             if not ok or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
                 return False
-            return value > max(values) and min(values) < max(values)
+            # a threshold holds for every failing case: one that fails at or below the largest passing
+            # value (3 rows of 1000 fail where 2 rows of 100 passed and 4 rows of 300 fail) says the fault
+            # grows with something else, however far this case lies above the passes
+            below = [f for f in failing if _int(f["params"].get(name), default=value + 1) <= max(values)]
+            return value > max(values) and min(values) < max(values) and not below
 
         # another parameter that grows with the size (lesson 6's degree) separates the cases just as well:
         # the cause may be what each of its steps does, not how far the kernel reaches
         others = [n for n in sorted(case["params"]) if n not in names and separates(n)]
-        for name in sorted(names):
-            value = case["params"].get(name)
-            if separates(name) and others:
-                other = others[0]
-                diag.update(
-                    cause="param-threshold",
-                    param=name,
-                    passed_up_to=max(seen(name)),
-                    value=value,
-                    other=other,
-                    other_value=case["params"][other],
-                    other_up_to=max(seen(other)),
-                    message=f"every element is wrong at {name} = {value}, {other} = {case['params'][other]}, "
-                    f"while every case up to {name} = {max(seen(name))}, {other} = "
-                    f"{max(seen(other))} passes — check what grows with them: the "
-                    f"loop over {other} (what each step computes) and the reach of the block over {name}",
-                )
-                break
-            if separates(name):
-                upto = max(seen(name))
-                needed = _input_bytes(exercise, case["params"], str(case.get("dtype"))) if exercise else None
-                loaded = _int((case.get("stats") or {}).get("bytes_loaded"))
-                if (
-                    needed and loaded >= needed
-                ):  # the kernel read all of it: the reach is fine, the sum is not
-                    diag.update(
-                        cause="size-threshold",
-                        param=name,
-                        passed_up_to=upto,
-                        value=value,
-                        loaded_all=True,
-                        message=f"every element is wrong at {name} = {value}, while every case up to "
-                        f"{name} = "
-                        f"{upto} passes, yet the kernel read all of its input: it reaches the whole of "
-                        f"{name} "
-                        "but keeps only part of it — is the accumulator reset inside the loop?",
-                    )
-                    break
-                diag.update(
-                    cause="size-threshold",
-                    param=name,
-                    passed_up_to=upto,
-                    value=value,
-                    message=f"every element is wrong at {name} = {value}, while every case up to {name} = "
-                    f"{upto} passes: the kernel covers sizes only up to a limit — does a loop (or the "
-                    f"block) reach the whole of {name}?",
-                )
-                break
+        sizes = [n for n in sorted(names) if separates(n)]
+        if not sizes:
+            continue
+        name, value, upto = sizes[0], case["params"][sizes[0]], max(seen(sizes[0]))
+        head = _head(diag)  # the count of wrong elements: a later refit (loop-steps) keeps it as its head
+        if others:
+            other = others[0]
+            diag.update(
+                cause="param-threshold",
+                param=name,
+                passed_up_to=upto,
+                value=value,
+                other=other,
+                other_value=case["params"][other],
+                other_up_to=max(seen(other)),
+                message=f"{head}: every element is wrong at {name} = {value}, {other} = "
+                f"{case['params'][other]}, while every case up to {name} = {upto}, {other} = "
+                f"{max(seen(other))} passes — check what grows with them: the "
+                f"loop over {other} (what each step computes) and the reach of the block over {name}",
+            )
+            continue
+        # sizes that grew together in the cases (rows and columns both larger in every failing case) are
+        # named together: the cases cannot tell which one the kernel stops short of
+        also = [{"param": n, "value": case["params"][n], "passed_up_to": max(seen(n))} for n in sizes[1:]]
+        at = ", ".join(f"{n} = {case['params'][n]}" for n in sizes)
+        up = ", ".join(f"{n} = {max(seen(n))}" for n in sizes)
+        whole = " and ".join(sizes)
+        diag.update(cause="size-threshold", param=name, passed_up_to=upto, value=value)
+        if also:
+            diag["also"] = also
+        needed = _input_bytes(exercise, case["params"], str(case.get("dtype"))) if exercise else None
+        loaded = _int((case.get("stats") or {}).get("bytes_loaded"))
+        if needed and loaded >= needed:  # the kernel read all of it: the reach is fine, the sum is not
+            diag.update(
+                loaded_all=True,
+                message=f"{head}: every element is wrong at {at}, while every case up to {up} passes, yet "
+                f"the kernel read all of its input: it reaches the whole of {whole} but keeps only part of "
+                "it — is the accumulator reset inside the loop?",
+            )
+            continue
+        diag["message"] = (
+            f"{head}: every element is wrong at {at}, while every case up to {up} passes — the kernel covers "
+            f"sizes only up to a limit: does a loop (or the block) reach the whole of {whole}?"
+        )
 
 
 def _zeroed_rows_size(exercise) -> str | None:
