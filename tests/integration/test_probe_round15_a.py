@@ -1,0 +1,165 @@
+"""Probe round 15, part a (a helper; `probe_round15_a/README.md` has the table): 16 held-out files over lessons
+4-7 — 8 correct in shapes the references do not use (a cyclic lane distribution, relu as (x + |x|) / 2, contiguity
+hints with an fma square, two atomic adds into zeros, a copy through integer views, an fp64 chain in `tl.range`,
+a transpose walked as one flat block, a bias add with the column tiles on grid axis 0) and 8 wrong with one slip
+each (a value-dependent store mask, y loaded through x_ptr, dtypes compared by element size, a grid divided by
+num_warps too, the chain's half on the wrong operand, a hard-coded fp16 store, column tiles started with BLOCK_M,
+the output's shape handed to the transpose kernel). Each test states the right verdict; where the lab is wrong
+today the test is a strict xfail that says why."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+PROBES = Path(__file__).parent / "probe_round15_a"
+
+
+def verify(worker, exercise: str, name: str) -> dict:
+    return worker.request("verify", {"exercise": exercise, "file": str(PROBES / name)}, timeout=600)
+
+
+def first(result: dict) -> dict:
+    bad = next(c for c in result["cases"] if not c["passed"])
+    return bad["diagnoses"][0] if bad.get("diagnoses") else {}
+
+
+def line_of(name: str, text: str) -> int:
+    lines = (PROBES / name).read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
+def _gap(reason: str):
+    return pytest.mark.xfail(strict=True, reason=reason)
+
+
+def _ids(rows) -> list[str]:
+    return [(r.values if hasattr(r, "values") else r)[1][:-3] for r in rows]
+
+
+CORRECT = [
+    ("4/scale-shift", "l04_scale_shift_ok_cyclic_lanes_strided_by_num_programs.py"),
+    ("4/fix-oob", "l04_fix_oob_ok_relu_as_half_of_x_plus_abs.py"),
+    ("4/runtime-shape", "l04_runtime_shape_ok_contiguity_hints_and_fma_square.py"),
+    ("6/copy", "l06_copy_ok_bits_through_integer_views.py"),
+    ("6/fma-chain", "l06_fma_chain_ok_fp64_chain_in_tl_range.py"),
+    ("7/transpose", "l07_transpose_ok_flat_tile_index_div_mod.py"),
+    ("7/bias-add", "l07_bias_add_ok_column_tiles_first_axis_fp32_sum.py"),
+]
+
+
+@pytest.mark.parametrize("exercise, name", CORRECT, ids=_ids(CORRECT))
+def test_correct_files_pass(worker, exercise, name):
+    result = verify(worker, exercise, name)
+    assert result["passed"], result.get("summary")
+
+
+@_gap(
+    "the CPU interpreter's atomic_rmw has no bfloat16 (ValueError 'Unsupported data type' from "
+    "create_atomic_rmw); the lab shows the bare ValueError at line 17 as a runtime error of the learner's "
+    "kernel instead of saying that the interpreter cannot run a bf16 atomic (the kernel is valid Triton)"
+)
+def test_atomic_adds_into_zeros_pass_or_name_the_interpreter_limit(worker):
+    result = verify(worker, "5/add", "l05_add_ok_two_atomic_adds_into_zeros.py")
+    if result["passed"]:
+        return
+    text = str(result.get("error") or first(result)).lower()
+    assert "interpreter" in text and "bfloat16" in text, text
+
+
+# (exercise, file, the first failing case's first diagnosis kind or None for any, its causes or None for any)
+WRONG = [
+    ("4/fix-oob", "l04_fix_oob_wrong_store_masked_to_positive_lanes.py", "unwritten", ("masked-off",)),
+    ("5/add", "l05_add_wrong_y_loaded_through_x_ptr.py", "mismatch", ("input-unread",)),
+    ("6/copy", "l06_copy_wrong_grid_divided_by_warps_too.py", "unwritten", ("grid-fewer-programs",)),
+    (
+        "6/fma-chain",
+        "l06_fma_chain_wrong_half_applied_to_x_not_y.py",
+        "mismatch",
+        ("param-threshold", "scaled", "loop-steps"),
+    ),
+    ("6/fma-chain", "l06_fma_chain_wrong_store_cast_hardcoded_fp16.py", "mismatch", ("dtype-only",)),
+    ("7/transpose", "l07_transpose_wrong_launch_passes_output_shape.py", None, None),
+    pytest.param(
+        "5/add-checked",
+        "l05_add_checked_wrong_dtype_compared_by_element_size.py",
+        None,
+        None,
+        marks=_gap(
+            "no reject case pairs two 2-byte dtypes: x.element_size() != y.element_size() refuses only "
+            "float32 vs float16, and float16 vs bfloat16 is accepted (lessons/05-vector-add/lesson.toml)"
+        ),
+    ),
+    pytest.param(
+        "7/copy-2d",
+        "l07_copy_2d_wrong_col_offsets_use_block_m.py",
+        "unwritten",
+        None,
+        marks=_gap(
+            "cols = pid_n * BLOCK_M + ...: right at 64 x 64, and at 16 x 128 the overlapping column tiles still "
+            "cover every N <= 144; the interpreter cases stop at N = 129 (N = 300 leaves columns 160-299 unwritten)"
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("exercise, name, kind, causes", WRONG, ids=_ids(WRONG))
+def test_wrong_files_fail_with_their_cause(worker, exercise, name, kind, causes):
+    result = verify(worker, exercise, name)
+    assert result["passed"] is False, "a wrong file passed"
+    if kind is None:
+        return
+    diag = first(result)
+    assert diag.get("kind") == kind, diag
+    if causes is not None:
+        assert diag.get("cause") in causes, diag
+
+
+def test_the_input_loaded_twice_is_named(worker):
+    result = verify(worker, "5/add", "l05_add_wrong_y_loaded_through_x_ptr.py")
+    diag = first(result)
+    assert diag.get("cause") == "input-unread" and diag.get("inputs") in (["y"], ("y",), "y", None), diag
+    assert "never loaded y" in diag["message"], diag["message"]
+
+
+@_gap(
+    "input-unread names no line; the lab saw both loads and could name the second load through x_ptr "
+    "(line 16, `y = tl.load(x_ptr + offsets, ...)`)"
+)
+def test_the_load_through_the_wrong_pointer_has_its_line(worker):
+    name = "l05_add_wrong_y_loaded_through_x_ptr.py"
+    diag = first(verify(worker, "5/add", name))
+    assert diag.get("line") == line_of(name, "y = tl.load(x_ptr + offsets"), diag
+
+
+@_gap(
+    "from n = 97 on every case calls the never-written elements 'scattered' and says 'check the offsets each "
+    "program computes from tl.program_id'; the offsets are right — the unwritten elements are exactly those "
+    "whose expected value is 0 (x <= 0): the store's mask depends on the data (line 19)"
+)
+def test_a_value_dependent_store_mask_is_not_blamed_on_offsets(worker):
+    result = verify(worker, "4/fix-oob", "l04_fix_oob_wrong_store_masked_to_positive_lanes.py")
+    assert result["passed"] is False
+    for case in result["cases"]:
+        if case["passed"] or not case.get("diagnoses"):
+            continue
+        diag = case["diagnoses"][0]
+        assert diag.get("cause") != "scattered", (case.get("name"), diag)
+        assert "tl.program_id" not in diag.get("message", ""), (case.get("name"), diag.get("message"))
+
+
+def test_the_output_shape_handed_to_the_kernel_fails_at_the_load(worker):
+    name = "l07_transpose_wrong_launch_passes_output_shape.py"
+    error = verify(worker, "7/transpose", name)["error"]
+    assert (error["kind"], error["line"]) == ("oob", line_of(name, "tile = tl.load("))
+
+
+@_gap(
+    "the oob message says the mask 'bounds every index … unless one of its bounds is wrong, the address "
+    "itself is off — check the strides'; the bound is what is wrong: n_rows is 13 while x has 7 rows (the "
+    "launch hands the kernel the output's shape, line 42); the lab knows both values"
+)
+def test_the_output_shape_handed_to_the_kernel_is_named(worker):
+    name = "l07_transpose_wrong_launch_passes_output_shape.py"
+    message = verify(worker, "7/transpose", name)["error"]["message"]
+    assert re.search(r"n_rows\D{0,40}13", message) and "the address itself is off" not in message, message
