@@ -1,0 +1,196 @@
+"""Probe round 15, part c (a helper; `probe_round15_c/README.md` has the table): 15 held-out files over lessons 11,
+13 and 14 — 7 correct in shapes the references do not use (a persistent row loop taking two chunks per trip, the
+causal test alone as attention's mask, groups of tile columns, a C epilogue through pointers beside A/B
+descriptors, da stored over dc's own memory, a running log-sum-exp merged by logaddexp, a two-branch sigmoid) and 8
+wrong with one slip each. Each test states the right verdict; where the lab is wrong or vaguer than it could be
+today, the test is a strict xfail that says why."""
+
+from pathlib import Path
+
+import pytest
+
+PROBES = Path(__file__).parent / "probe_round15_c"
+
+_CACHE: dict = {}
+
+
+def verify(worker, exercise: str, name: str) -> dict:
+    key = (exercise, name)
+    if key not in _CACHE:
+        _CACHE[key] = worker.request(
+            "verify", {"exercise": exercise, "file": str(PROBES / name)}, timeout=600
+        )
+    return _CACHE[key]
+
+
+def first(result: dict) -> dict:
+    """The first failing case's first diagnosis, or the top-level error (an out-of-bounds access stops a verify)."""
+    if result.get("error"):
+        return result["error"]
+    bad = next(c for c in result["cases"] if not c["passed"])
+    return bad["diagnoses"][0] if bad.get("diagnoses") else {}
+
+
+def line_of(name: str, text: str) -> int:
+    lines = (PROBES / name).read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
+def _gap(reason: str):
+    return pytest.mark.xfail(strict=True, reason=reason)
+
+
+def _ids(rows) -> list[str]:
+    return [(r.values if hasattr(r, "values") else r)[1][:-3] for r in rows]
+
+
+CORRECT = [
+    ("11/online-softmax", "l11_online_softmax_ok_persistent_rows_two_chunks_per_step.py"),
+    ("11/attention", "l11_attention_ok_causal_mask_alone_hides_keys_past_the_end.py"),
+    ("13/persistent-matmul", "l13_persistent_matmul_ok_groups_of_tile_columns_k_offsets.py"),
+    ("13/matmul-descriptors", "l13_matmul_descriptors_ok_pointer_epilogue_k_offsets_no_c_descriptor.py"),
+    ("14/swiglu", "l14_swiglu_ok_two_branch_stable_sigmoid_int64_offsets.py"),
+    ("14/swiglu-backward", "l14_swiglu_backward_ok_da_stored_over_dc_in_one_pass.py"),
+    ("14/cross-entropy", "l14_cross_entropy_ok_running_logsumexp_merged_by_logaddexp.py"),
+]
+
+
+@pytest.mark.parametrize("exercise, name", CORRECT, ids=_ids(CORRECT))
+def test_correct_files_pass(worker, exercise, name):
+    result = verify(worker, exercise, name)
+    assert result["passed"], result.get("summary")
+
+
+# (exercise, file, the first failure's kind or None for any, its cause or None for any)
+WRONG = [
+    ("11/online-softmax", "l11_online_softmax_wrong_chunk_max_taken_per_lane.py", None, None),
+    ("11/attention", "l11_attention_wrong_batch_and_head_split_mod_div_swapped.py", "oob", None),
+    (
+        "13/persistent-matmul",
+        "l13_persistent_matmul_wrong_pid_n_from_tile_id_not_group_position.py",
+        "unwritten",
+        "tile-id-map",
+    ),
+    ("13/matmul-descriptors", "l13_matmul_descriptors_wrong_b_descriptor_shape_is_one_tile.py", "oob", None),
+    ("14/swiglu", "l14_swiglu_wrong_store_cast_to_float16_literal.py", "mismatch", "dtype-only"),
+    (
+        "14/swiglu-backward",
+        "l14_swiglu_backward_wrong_db_kernel_reads_dc_after_da_overwrote_it.py",
+        "mismatch",
+        None,
+    ),
+    (
+        "14/cross-entropy",
+        "l14_cross_entropy_wrong_row_offset_cast_to_int64_after_the_product.py",
+        "oob",
+        None,
+    ),
+    (
+        "14/cross-entropy",
+        "l14_cross_entropy_wrong_split_vocab_reads_shared_max_before_all_blocks.py",
+        "mismatch",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize("exercise, name, kind, cause", WRONG, ids=_ids(WRONG))
+def test_wrong_files_fail(worker, exercise, name, kind, cause):
+    result = verify(worker, exercise, name)
+    assert result["passed"] is False, "a wrong file passed"
+    diag = first(result)
+    if kind is not None:
+        assert diag.get("kind") == kind, diag
+    if cause is not None:
+        assert diag.get("cause") == cause, diag
+
+
+def test_a_descriptor_shape_past_the_tensor_is_named_at_the_descriptor(worker):
+    name = "l13_matmul_descriptors_wrong_b_descriptor_shape_is_one_tile.py"
+    error = verify(worker, "13/matmul-descriptors", name)["error"]
+    assert error["line"] == line_of(name, "b = b_desc.load("), error
+    assert error["detail"]["descriptor"] == "b_desc", error
+    assert "where b_desc is made" in error["message"], error["message"]
+
+
+def test_a_wrong_group_column_is_a_tile_id_map_at_the_tile_coords_call(worker):
+    name = "l13_persistent_matmul_wrong_pid_n_from_tile_id_not_group_position.py"
+    diag = first(verify(worker, "13/persistent-matmul", name))
+    assert diag.get("line") == line_of(name, "pid_m, pid_n = tile_coords("), diag
+
+
+def test_a_wrapped_row_offset_is_called_an_int32_wrap(worker):
+    name = "l14_cross_entropy_wrong_row_offset_cast_to_int64_after_the_product.py"
+    error = verify(worker, "14/cross-entropy", name)["error"]
+    assert error["detail"]["int32_wrap"]["row"] == 2, error
+    assert "wrapped" in error["message"], error["message"]
+
+
+@_gap(
+    "the interpreter runs a loop whose carried m turns from 0-d into [BLOCK_SIZE] (tl.maximum(m, x) with no "
+    "tl.max); the GPU compiler refuses it ('Loop-carried variable m has initial type fp32 but is re-assigned to "
+    "<['64'], fp32>'); the lab says nan-reduction with no line and lists causes that are not this one"
+)
+def test_a_per_lane_running_max_is_named_at_its_line(worker):
+    name = "l11_online_softmax_wrong_chunk_max_taken_per_lane.py"
+    diag = first(verify(worker, "11/online-softmax", name))
+    assert diag.get("line") == line_of(name, "m_new = tl.maximum(m, x)"), diag
+
+
+@_gap(
+    "the report points at the base-pointer line (q_ptr += batch * stride_qz + head * stride_qh) and asks to "
+    "check the strides; the offset is exactly one q tensor (1184 = stride_qz) in program (0, 1): the split "
+    "of program_id(1) into batch and head (bh % n_heads) is not named"
+)
+def test_a_swapped_batch_head_split_is_named(worker):
+    name = "l11_attention_wrong_batch_and_head_split_mod_div_swapped.py"
+    error = verify(worker, "11/attention", name)["error"]
+    assert "bh % n_heads" in error["message"] or error["line"] == line_of(name, "batch = bh % n_heads"), error
+
+
+@_gap(
+    "dtype-only names no line and tells the learner to cast to 'output_ptr.dtype.element_ty', a name the file "
+    "does not have; the file's one tl.float16 is the store's cast at a known line"
+)
+def test_a_float16_literal_at_the_store_is_named(worker):
+    name = "l14_swiglu_wrong_store_cast_to_float16_literal.py"
+    diag = first(verify(worker, "14/swiglu", name))
+    assert diag.get("line") == line_of(name, "c.to(tl.float16)"), diag
+
+
+@_gap(
+    "grad_b is called all-wrong ('check its formula in the backward'); the formula is right: the db kernel "
+    "loaded dc after the da kernel had stored da into the same memory (da = dc), which the interpreter's "
+    "load/store records show"
+)
+def test_a_gradient_read_after_being_overwritten_is_not_called_a_formula(worker):
+    name = "l14_swiglu_backward_wrong_db_kernel_reads_dc_after_da_overwrote_it.py"
+    diag = first(verify(worker, "14/swiglu-backward", name))
+    assert diag.get("cause") not in (None, "all-wrong"), diag
+
+
+@_gap(
+    "the kernel has no loop: the vocabulary blocks are programs of grid axis 1 that share the row max through "
+    "atomics; the lab says loop-steps ('what carries from one BLOCK_V step to the next'), and size-threshold "
+    "('is the accumulator reset inside the loop?') for the 16-bit cases"
+)
+def test_a_race_between_vocabulary_programs_is_not_called_a_loop_bug(worker):
+    name = "l14_cross_entropy_wrong_split_vocab_reads_shared_max_before_all_blocks.py"
+    result = verify(worker, "14/cross-entropy", name)
+    causes = {
+        c["diagnoses"][0].get("cause") for c in result["cases"] if not c["passed"] and c.get("diagnoses")
+    }
+    assert not causes & {"loop-steps", "size-threshold"}, causes
+
+
+@_gap(
+    "the int32 wrap is reported at the load (line 23) with 'compute it in int64 (tl.program_id(0).to(tl.int64) "
+    "* stride)'; the learner did cast, after the product: the row-offset line with its late .to(tl.int64) is "
+    "not named"
+)
+def test_a_cast_after_the_product_is_named(worker):
+    name = "l14_cross_entropy_wrong_row_offset_cast_to_int64_after_the_product.py"
+    error = verify(worker, "14/cross-entropy", name)["error"]
+    assert error["line"] == line_of(name, "(row * stride_row).to(tl.int64)") or (
+        "(row * stride_row).to(tl.int64)" in error["message"]
+    ), error
