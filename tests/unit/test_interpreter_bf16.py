@@ -95,3 +95,60 @@ def test_an_interpreting_process_benchmarks_on_the_host_clock_even_with_a_gpu_dr
     assert fake.get_empty_cache_for_benchmark().device.type == "cpu"
     monkeypatch.setattr(driver, "_active", support.CpuInterpreterDriver())
     assert support.host_clock_benchmarker() is False  # the stand-in already times on the host
+
+
+ATOMICS = r"""
+import json, sys
+import torch, triton, triton.language as tl
+from tritonlab.engine import interpreter_support
+
+interpreter_support.install_if_needed()
+repaired = interpreter_support.repair_atomics() if sys.argv[1] == "repair" else False
+
+@triton.jit
+def add_into(acc_ptr, x_ptr, old_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    # lanes 0, 2, 4, ... all add into acc[0]; lanes 1, 3, ... into acc[1]: colliding adds in one call
+    old = tl.atomic_add(acc_ptr + offs % 2, x, mask=offs < n)
+    tl.store(old_ptr + offs, old, mask=offs < n)
+
+@triton.jit
+def swap(dst_ptr, x_ptr, old_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(old_ptr + offs, tl.atomic_xchg(dst_ptr + offs, tl.load(x_ptr + offs)))
+
+out = {"repaired": repaired}
+x = torch.tensor([1.5, -2.0, 3.25, 4.0, 0.0078125, 100.0], dtype=torch.bfloat16)
+acc, old = torch.full((2,), 0.5, dtype=torch.bfloat16), torch.zeros(6, dtype=torch.bfloat16)
+try:
+    add_into[(3,)](acc, x, old, 6, BLOCK=8)  # three programs: every add lands three times
+    expect, seen = torch.full((2,), 0.5, dtype=torch.bfloat16), torch.zeros(6, dtype=torch.bfloat16)
+    for _ in range(3):  # programs in order, lanes in order; `old` keeps what the last program saw
+        for i in range(6):
+            seen[i] = expect[i % 2]
+            expect[i % 2] = (expect[i % 2].float() + x[i].float()).to(torch.bfloat16)
+    out["bf16_add"] = acc.tolist() == expect.tolist()
+    out["bf16_old"] = old.tolist() == seen.tolist()
+except Exception as e:
+    out["bf16_add"] = type(e).__name__ + ": " + str(e)[:200]
+y = torch.tensor([1.0, 2.0, 3.0, 4.0])
+dst, was = torch.tensor([9.0, 8.0, 7.0, 6.0]), torch.zeros(4)
+try:
+    swap[(1,)](dst, y, was, BLOCK=4)
+    out["f32_xchg"] = dst.tolist() == y.tolist() and was.tolist() == [9.0, 8.0, 7.0, 6.0]
+except Exception as e:
+    out["f32_xchg"] = type(e).__name__ + ": " + str(e)[:200]
+print(json.dumps(out))
+"""
+
+
+def test_bf16_atomic_add_and_float_exchange_run_on_the_repaired_interpreter_and_not_on_the_stock_one():
+    """Probe round 15: a correct add made of two bf16 `tl.atomic_add`s failed with the interpreter's own
+    «Unsupported data type» as if it were the learner's error (every GPU since sm_80 runs it)."""
+    fixed = last_json(run_interpreted(ATOMICS, "repair"))
+    assert fixed == {"repaired": True, "bf16_add": True, "bf16_old": True, "f32_xchg": True}
+    stock = last_json(run_interpreted(ATOMICS, "stock"))  # the check can fail: the stock interpreter refuses
+    assert "Unsupported data type" in str(stock["bf16_add"]) and "Unsupported" in str(stock["f32_xchg"]), (
+        stock
+    )

@@ -478,6 +478,68 @@ def repair_bf16_arithmetic() -> bool:
     return True
 
 
+def repair_atomics() -> bool:
+    """Triton's interpreter hands atomics to C++ that knows no bfloat16 (a bf16 `tl.atomic_add`, valid Triton
+    and run by every GPU since sm_80, stopped with «Unsupported data type»: probe round 15) and no float
+    exchange (`tl.atomic_xchg` on float32). The interpreter runs one program at a time, so a lane-by-lane
+    read-modify-write in lane order is atomic here: those two run that way, bf16 rounded at each add as the
+    GPU's atomic does, and return the old values. Everything else keeps the interpreter's own atomics.
+    Idempotent; returns whether the repair is in place."""
+    try:
+        import numpy as np
+        import triton.language as tl
+        from triton.runtime import interpreter
+    except Exception:  # noqa: BLE001 - no usable triton: nothing to repair
+        return False
+    builder_cls = getattr(interpreter, "InterpreterBuilder", None)
+    handle_cls = getattr(interpreter, "TensorHandle", None)
+    ops = getattr(getattr(interpreter, "_ir", None), "ATOMIC_OP", None)
+    if (
+        builder_cls is None
+        or handle_cls is None
+        or ops is None
+        or not hasattr(builder_cls, "create_atomic_rmw")
+    ):
+        return False
+    if getattr(builder_cls.create_atomic_rmw, "_tritonlab_atomics", False):
+        return True
+    original = builder_cls.create_atomic_rmw
+
+    def emulated(self, op, ptr, val, mask):
+        dtype = val.dtype.scalar
+        addresses = np.asarray(ptr.data)
+        values = np.broadcast_to(np.asarray(val.data), addresses.shape)
+        lanes = np.broadcast_to(np.asarray(mask.data, dtype=bool), addresses.shape)
+        old = np.zeros(addresses.shape, dtype=values.dtype)
+        on = np.ones(1, dtype=bool)
+        # the C++ load and store themselves (their signatures hold across Triton versions; the bounds checker
+        # already saw this atomic's addresses and mask)
+        memory = interpreter._interpreter
+        for index in np.ndindex(addresses.shape):
+            if not lanes[index]:
+                continue
+            at = np.array([addresses[index]], dtype=addresses.dtype)
+            now = memory.load(at, on, np.zeros(1, dtype=values.dtype), values.dtype)
+            old[index] = now[0]
+            new = np.array([values[index]], dtype=values.dtype)
+            if op == ops.FADD:  # bf16 only: float32 sum of the two, rounded to nearest bf16
+                new = f32_to_bf16_bits(bf16_bits_to_f32(now) + bf16_bits_to_f32(new))
+            memory.store(at, new, on)
+        return handle_cls(old, dtype)
+
+    def create_atomic_rmw(self, rmwOp, ptr, val, mask, sem, scope):
+        dtype = getattr(getattr(val, "dtype", None), "scalar", None)
+        bf16_add = dtype == tl.bfloat16 and rmwOp == ops.FADD
+        float_xchg = rmwOp == ops.XCHG and dtype is not None and dtype.is_floating()
+        if bf16_add or float_xchg:
+            return emulated(self, rmwOp, ptr, val, mask)
+        return original(self, rmwOp, ptr, val, mask, sem, scope)
+
+    create_atomic_rmw._tritonlab_atomics = True  # type: ignore[attr-defined]  # a mark on the function
+    builder_cls.create_atomic_rmw = create_atomic_rmw
+    return True
+
+
 def prepare_interpreter() -> None:
     """Everything a process that runs kernels on the interpreter needs, in one place: the judge and the runner
     zygote both call it (a repair applied in one and forgotten in the other failed every bf16 attention
@@ -486,6 +548,7 @@ def prepare_interpreter() -> None:
     host_clock_benchmarker()
     repair_scalar_index()
     repair_bf16_dot()
+    repair_atomics()
     repair_int_masks()
     gpu_dot_sizes()
     repair_wrap_triton()
