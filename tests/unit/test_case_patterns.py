@@ -364,3 +364,25 @@ def test_a_tail_block_claim_is_withdrawn_when_another_case_has_earlier_programs_
     tail = [_mismatch_in([[1, 1]], 2, "tail-block"), _mismatch_in([[3, 3]], 4)]  # the last block everywhere
     _case_patterns(tail, ["float32"])
     assert tail[0]["diagnoses"][0]["cause"] == "tail-block"
+
+
+def test_the_narrow_cast_is_found_only_where_it_is_one_or_the_store_writes_it(tmp_path):
+    """Probe round 15: dtype-only named no line and a pointer the file did not have."""
+    from tritonlab.engine.tasks.verify import _narrow_cast
+
+    def cast_of(body: str):
+        path = tmp_path / "k.py"
+        path.write_text("import triton.language as tl\n\n\ndef k(x_ptr, out_ptr, n):\n" + body)
+        return _narrow_cast(str(path))
+
+    stored = cast_of("    y = tl.load(x_ptr)\n    tl.store(out_ptr + 1, (y * 2).to(tl.float16))\n")
+    assert stored == {"line": 6, "cast": "(y * 2).to(tl.float16)", "pointer": "out_ptr"}
+    assert cast_of("    y = tl.cast(tl.load(x_ptr), tl.bfloat16)\n    tl.store(out_ptr, y)\n") == {
+        "line": 5,
+        "cast": "tl.cast(tl.load(x_ptr), tl.bfloat16)",
+    }
+    # two casts and neither is stored: no guess; float32 casts are no narrowing; a dtype check is no cast
+    two = "    a = x.to(tl.float16)\n    b = x.to(tl.bfloat16)\n    tl.store(out_ptr, a + b)\n"
+    assert cast_of(two) is None
+    assert cast_of("    tl.store(out_ptr, tl.load(x_ptr).to(tl.float32))\n") is None
+    assert cast_of("    if x_ptr.dtype.element_ty == tl.float16:\n        pass\n") is None

@@ -2366,6 +2366,20 @@ def _pattern(f: Facts) -> Said | None:
             "すべて 0 にアンダーフローします。行自身の最大値が引かれるように、実行中の最大値は 0 ではなく "
             "-inf から始め、パディングも -inf として読み込んでください",
         )
+    if cause == "dtype-only" and str(f["dtype"]) in ("float32", "float64") and f["cast"] and f["line"]:
+        dtype, passing = str(f["dtype"]), ", ".join(str(d) for d in f["passing"] or [])
+        line, cast = f["line"], f"`{f['cast']}`"
+        target = (
+            f"{f['pointer']}.dtype.element_ty" if f["pointer"] else "the output pointer's .dtype.element_ty"
+        )
+        target_ja = f"{f['pointer']}.dtype.element_ty" if f["pointer"] else "出力ポインタの .dtype.element_ty"
+        return Said(
+            f"only {dtype} cases fail ({passing} pass) — line {line} rounds to 16 bits ({cast}), so a {dtype} "
+            f"output keeps only 16-bit precision: keep the output's own type ({target})",
+            f"{dtype} のケースだけが失敗しています({passing} は合格)。{line} 行目で 16 ビットに丸めている"
+            f"({cast})ため、{dtype} の出力にも 16 ビットの精度しか残りません。出力自身の型"
+            f"({target_ja})のまま扱ってください",
+        )
     if cause == "dtype-only" and str(f["dtype"]) in ("float32", "float64"):
         dtype, passing = str(f["dtype"]), ", ".join(str(d) for d in f["passing"] or [])
         return Said(

@@ -364,7 +364,7 @@ def handle(args: dict, ctx) -> dict:
         else:
             _loop_once(result["cases"], exercise, str(path), backend, dry, dry_facts)
     _size_threshold(result["cases"], size_names(exercise), exercise)
-    _case_patterns(result["cases"], exercise.verify.dtypes, exercise.verify.contracts or {})
+    _case_patterns(result["cases"], exercise.verify.dtypes, exercise.verify.contracts or {}, str(path))
     _pid_in_row_loop(result["cases"], str(path))
     _local_index_cause(result["cases"], str(path))
     _rescale_after_add_cause(result["cases"], str(path))
@@ -1922,6 +1922,45 @@ def _scaled_before_cast(path: str | None) -> tuple[int, str] | None:
         if loads and "float32" in ast.unparse(node):
             return node.lineno, ast.unparse(inner)[:80]
     return None
+
+
+_NARROW_TYPES = frozenset({"float16", "bfloat16", "float8e4nv", "float8e5", "float8e4b15"})
+
+
+def _narrow_cast(path: str | None) -> dict | None:
+    """Where the learner's kernel rounds to a 16-bit (or 8-bit) float on purpose: a `.to(tl.float16)` or
+    `tl.cast(x, tl.bfloat16)` — the one such cast in the file, or the one a `tl.store` writes — as `line`,
+    `cast` (its text) and `pointer` (the stored pointer's first name, when the cast is what a store writes).
+    None when the file has no such cast or several and none inside a store (no guess)."""
+    import ast
+
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    stored: dict[int, str] = {}  # id of a value node a tl.store writes -> the pointer's first name
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and name_of(node.func) == "store" and len(node.args) >= 2:
+            names = [n.id for n in ast.walk(node.args[0]) if isinstance(n, ast.Name)]
+            for inner in ast.walk(node.args[1]):
+                stored[id(inner)] = names[0] if names else ""
+    sites = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        method = isinstance(node.func, ast.Attribute) and node.func.attr == "to" and node.args
+        target = node.args[0] if method else None
+        if name_of(node.func) == "cast" and len(node.args) >= 2:
+            target = node.args[1]
+        if target is not None and name_of(target) in _NARROW_TYPES:
+            sites.append(node)
+    inside = [n for n in sites if id(n) in stored]
+    site = inside[0] if len(inside) == 1 else sites[0] if len(sites) == 1 else None
+    if site is None:
+        return None
+    found = {"line": site.lineno, "cast": ast.unparse(site)[:80]}
+    if stored.get(id(site)):
+        found["pointer"] = stored[id(site)]
+    return found
 
 
 def _lossy_steps(path: str | None) -> bool:
@@ -3535,7 +3574,9 @@ def _fixed_grid(bad: list) -> None:
         )
 
 
-def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> None:
+def _case_patterns(
+    cases: list, dtypes: list, contracts: dict | None = None, learner_file: str | None = None
+) -> None:
     """Patterns across cases that name a cause one case cannot: only one dtype fails (its range or precision);
     only the cases with several K steps fail (what changes between steps: the pointer advance); only the row
     the lab moved far below 0 fails (`low_row`: the running max's start or the padding); only the cases whose
@@ -3648,8 +3689,20 @@ def _case_patterns(cases: list, dtypes: list, contracts: dict | None = None) -> 
             )
             return
         first.update(cause="dtype-only", dtype=dtype, passing=passing)
+        cast = _narrow_cast(learner_file) if wide else None
+        if cast is not None and "line" not in first:  # the kernel's own 16-bit cast: its line and the store's
+            first.update(cast)  # pointer
+        target = (
+            f"{cast['pointer']}.dtype.element_ty" if cast and cast.get("pointer") else "its pointer's type"
+        )
         first["message"] = (
             (
+                f"{_head(first)}: only {dtype} cases fail ({', '.join(first['passing'])} pass) — line "
+                f"{first['line']} rounds to 16 bits ({cast['cast']}), so a {dtype} output keeps only 16-bit "
+                f"precision: keep the output's own type ({target})"
+            )
+            if wide and cast is not None and first.get("cast") == cast["cast"]
+            else (
                 f"{_head(first)}: only {dtype} cases fail ({', '.join(first['passing'])} pass) — the "
                 "result is "
                 "rounded to a 16-bit type somewhere (a .to(tl.float16) / tl.bfloat16 cast or a 16-bit "
