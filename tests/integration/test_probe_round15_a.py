@@ -100,14 +100,11 @@ def test_the_input_loaded_twice_is_named(worker):
     assert "never loaded y" in diag["message"], diag["message"]
 
 
-@_gap(
-    "input-unread names no line; the lab saw both loads and could name the second load through x_ptr "
-    "(line 16, `y = tl.load(x_ptr + offsets, ...)`)"
-)
 def test_the_load_through_the_wrong_pointer_has_its_line(worker):
     name = "l05_add_wrong_y_loaded_through_x_ptr.py"
     diag = first(verify(worker, "5/add", name))
     assert diag.get("line") == line_of(name, "y = tl.load(x_ptr + offsets"), diag
+    assert diag.get("through") == "x_ptr" and "loads y through x_ptr" in diag["message"], diag
 
 
 @_gap(

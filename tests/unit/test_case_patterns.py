@@ -386,3 +386,20 @@ def test_the_narrow_cast_is_found_only_where_it_is_one_or_the_store_writes_it(tm
     assert cast_of(two) is None
     assert cast_of("    tl.store(out_ptr, tl.load(x_ptr).to(tl.float32))\n") is None
     assert cast_of("    if x_ptr.dtype.element_ty == tl.float16:\n        pass\n") is None
+
+
+def test_a_load_named_for_an_unread_input_is_found_only_when_it_reads_another_pointer(tmp_path):
+    """Probe round 15: input-unread named no line for `y = tl.load(x_ptr + offsets)`."""
+    from tritonlab.engine.tasks.verify import _load_named_for
+
+    def found(body: str, name: str = "y"):
+        path = tmp_path / "k.py"
+        path.write_text("import triton.language as tl\n\n\ndef k(x_ptr, y_ptr, o):\n" + body)
+        return _load_named_for(str(path), name)
+
+    assert found("    x = tl.load(x_ptr + o)\n    y = tl.load(x_ptr + o, mask=o < 4)\n") == (6, "x_ptr")
+    assert found("    y_tile = tl.load(x_ptr + o).to(tl.float32)\n") == (5, "x_ptr")
+    # through its own pointer (a different slip: no claim), or no load named for y, or two: nothing
+    assert found("    y = tl.load(y_ptr + o + 1)\n") is None
+    assert found("    b = tl.load(x_ptr + o)\n") is None
+    assert found("    y = tl.load(x_ptr + o)\n    y_2 = tl.load(x_ptr + o + 4)\n") is None

@@ -2180,6 +2180,14 @@ def _pattern(f: Facts) -> Said | None:
             f"出力は softmax({name} × {c:.4g}) と一致します。ソフトマックスが指定より"
             f"{'平坦' if c < 1 else '鋭く'}になっています。{why.ja}",
         )
+    if cause == "input-unread" and f["line"] and f["through"] and len(f["inputs"] or []) == 1:
+        name, line, through = str(f["inputs"][0]), f["line"], str(f["through"])
+        return Said(
+            f"your kernels never loaded {name} — line {line} loads {name} through {through}, so {name}'s values "
+            "cannot reach the output: load it through its own pointer",
+            f"あなたのカーネルは {name} を一度もロードしていません。{line} 行目は {name} を {through} から"
+            f"読んでいるので、{name} の値は出力に届きません。{name} 自身のポインタから読んでください",
+        )
     if cause == "input-unread":
         names = [str(n) for n in f["inputs"] or []] or ["?"]
         listed_en, listed_ja = " and ".join(names), "、".join(names)

@@ -1418,7 +1418,7 @@ def judge_case(
         _k_loop(report.get("diagnoses", []), got, inputs, params, blocks, kwargs, atol, rtol)
         _carried_tiles(report.get("diagnoses", []), got, expected, blocks, atol, rtol)
     _all_zero_stored(report.get("diagnoses", []), facts.get("provenance"), got.numel(), learner_file)
-    _input_unread(report.get("diagnoses", []), facts.get("provenance"))
+    _input_unread(report.get("diagnoses", []), facts.get("provenance"), learner_file)
     _stride_unused(report.get("diagnoses", []), learner_file, inputs)
     # one value per program's block expected (a program map): what the output holds inside each block
     _block_values(report.get("diagnoses", []), got, expected, block, atol, rtol, unwritten, twice)
@@ -3040,10 +3040,11 @@ def _plain_number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else float(value)
 
 
-def _input_unread(diagnoses: list, provenance) -> None:
+def _input_unread(diagnoses: list, provenance, learner_file: str | None = None) -> None:
     """A wrong output that no pattern explained, from kernels that never loaded one of the inputs (the
     runner's fact `unread`, interpreter only): `up = tl.load(gate_ptr + offs)` where `b_ptr` was meant. Cause
-    `input-unread`, with the inputs' names."""
+    `input-unread`, with the inputs' names; with one unread input and one load named for it that reads
+    through another pointer (`y = tl.load(x_ptr + offsets)`), its `line` and `through` (its pointer)."""
     unread = provenance.get("unread") if isinstance(provenance, dict) else None
     names = [str(n)[:60] for n in unread or [] if isinstance(n, str) and n.isidentifier()][:4]
     diag = next((d for d in diagnoses if d.get("kind") == "mismatch"), None)
@@ -3051,11 +3052,52 @@ def _input_unread(diagnoses: list, provenance) -> None:
         return
     diag.update(cause="input-unread", inputs=names)
     listed = " and ".join(names)
+    found = _load_named_for(learner_file, names[0]) if len(names) == 1 else None
+    if found is not None and "line" not in diag:
+        diag.update(line=found[0], through=found[1])
+        diag["message"] = (
+            f"{_head(diag)}: your kernels never loaded {listed} — line {found[0]} loads {listed} through "
+            f"{found[1]}, so {listed}'s values cannot reach the output: load it through its own pointer"
+        )
+        return
     diag["message"] = (
         f"{_head(diag)}: your kernels never loaded {listed} — {'its' if len(names) == 1 else 'their'} values "
         "cannot reach the output: check the pointer each tl.load reads from (an input loaded through another "
         "input's pointer?) and that the wrapper passes it to the kernel"
     )
+
+
+def _load_named_for(learner_file: str | None, name: str) -> tuple[int, str] | None:
+    """(line, pointer) of the one `tl.load` whose result is named for the input `name` (`y = ...`,
+    `y_tile = ...`) but whose address mentions nothing of that name (`tl.load(x_ptr + offsets)`): a load
+    through another input's pointer. None when there is no such load, or several."""
+    import ast
+
+    tree = _learner_tree(learner_file)
+    if tree is None:
+        return None
+    found = []
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        ):
+            continue
+        target = node.targets[0].id
+        if target != name and not target.startswith(name + "_"):
+            continue
+        loads = [
+            c
+            for c in ast.walk(node.value)
+            if isinstance(c, ast.Call) and name_of(c.func) == "load" and (c.args or c.keywords)
+        ]
+        if len(loads) != 1:
+            continue
+        address = loads[0].args[0] if loads[0].args else loads[0].keywords[0].value
+        used = [n.id for n in ast.walk(address) if isinstance(n, ast.Name)]
+        if used and not any(u == name or u.startswith(name + "_") for u in used):
+            pointers = [u for u in used if u.endswith("_ptr") or "ptr" in u] or used
+            found.append((node.lineno, pointers[0]))
+    return found[0] if len(found) == 1 else None
 
 
 def _stride_unused(diagnoses: list, learner_file: str | None, inputs: dict) -> None:
