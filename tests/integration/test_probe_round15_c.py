@@ -158,15 +158,21 @@ def test_a_float16_literal_at_the_store_is_named(worker):
     assert "output_ptr" not in diag["message"], diag
 
 
-@_gap(
-    "grad_b is called all-wrong ('check its formula in the backward'); the formula is right: the db kernel "
-    "loaded dc after the da kernel had stored da into the same memory (da = dc), which the interpreter's "
-    "load/store records show"
-)
 def test_a_gradient_read_after_being_overwritten_is_not_called_a_formula(worker):
+    # grad_b was called all-wrong ('check its formula'); the formula is right: the da kernel stored da over dc
+    # (da = dc) and the db kernel read dc afterwards. The runner compares dy before and after the backward.
     name = "l14_swiglu_backward_wrong_db_kernel_reads_dc_after_da_overwrote_it.py"
     diag = first(verify(worker, "14/swiglu-backward", name))
-    assert diag.get("cause") not in (None, "all-wrong"), diag
+    assert diag.get("cause") == "upstream-overwritten" and diag.get("output") == "grad_b", diag
+    assert diag.get("changed", 0) >= 1 and "incoming gradient" in diag["message"], diag
+    # the other side: a wrong formula whose backward leaves dy alone keeps its own cause
+    other = (
+        Path(__file__).parent
+        / "probe_round14"
+        / "l14_swiglu_backward_wrong_dsilu_one_minus_silu_for_one_minus_sigmoid.py"
+    )
+    result = worker.request("verify", {"exercise": "14/swiglu-backward", "file": str(other)}, timeout=600)
+    assert not result["passed"] and first(result).get("cause") != "upstream-overwritten", first(result)
 
 
 @_gap(

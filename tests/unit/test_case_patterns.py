@@ -403,3 +403,34 @@ def test_a_load_named_for_an_unread_input_is_found_only_when_it_reads_another_po
     assert found("    y = tl.load(y_ptr + o + 1)\n") is None
     assert found("    b = tl.load(x_ptr + o)\n") is None
     assert found("    y = tl.load(x_ptr + o)\n    y_2 = tl.load(x_ptr + o + 4)\n") is None
+
+
+def test_an_overwritten_upstream_names_the_wrong_gradient_only_when_nothing_else_did():
+    """Probe round 15: a backward that stored da over dc, then read dc again, was told 'check its formula'."""
+    import torch
+
+    from tritonlab.engine.outputs import _changed
+    from tritonlab.engine.tasks.verify import _upstream_overwritten
+
+    before = torch.tensor([1.0, float("nan"), 3.0])
+    assert _changed(before.clone(), before) == 0  # NaN stays NaN: nothing was written
+    assert _changed(torch.tensor([1.0, float("nan"), 4.0]), before) == 1
+
+    def wrong(cause):
+        return [
+            {"kind": "mismatch", "cause": cause, "output": "grad_b", "message": "grad_b: 4 elements differ"}
+        ]
+
+    said = wrong("all-wrong")
+    _upstream_overwritten({"upstream_changed": 12}, said)
+    assert (said[0]["cause"], said[0]["changed"]) == ("upstream-overwritten", 12)
+    assert said[0]["message"].startswith("grad_b: 4 elements differ: your backward wrote into its incoming")
+    # dy untouched, or a sharper cause already found: left alone
+    for facts, cause in (
+        ({}, "all-wrong"),
+        ({"upstream_changed": 0}, None),
+        ({"upstream_changed": 3}, "carried-acc"),
+    ):
+        kept = wrong(cause)
+        _upstream_overwritten(facts, kept)
+        assert kept[0]["cause"] == cause, (facts, kept)

@@ -31,6 +31,18 @@ import torch
 from tritonlab.engine.diagnose import diagnose
 
 
+def _changed(now: torch.Tensor, before: torch.Tensor) -> int:
+    """Elements that differ (NaN equal to NaN): how much of a tensor a call wrote over."""
+    if now.shape != before.shape or now.dtype != before.dtype:
+        return max(now.numel(), 1)
+    same = (
+        (now == before) | (torch.isnan(now) & torch.isnan(before))
+        if now.is_floating_point()
+        else now == before
+    )
+    return int((~same).sum())
+
+
 @dataclasses.dataclass
 class Plan:
     names: list[str]  # one per compared tensor, in the order the (wrapped) call returns them
@@ -41,6 +53,9 @@ class Plan:
     # the gradient each leaf received in the last backward (an input name -> the tensor autograd passed on
     # from the learner's backward, before accumulating it): what the runner asks "did a kernel write it?"
     received: dict = dataclasses.field(default_factory=dict)
+    # elements of dy (the gradient .backward handed the learner's backward) that differ after it: the backward
+    # wrote into its incoming gradient
+    upstream_changed: int = 0
 
     @staticmethod
     def for_exercise(exercise, seed: int = 0) -> Plan | None:
@@ -93,8 +108,11 @@ class Plan:
                 raise NotDifferentiable()
             from tritonlab.engine import memcheck
 
+            dy = self.upstream(out)
+            kept = dy.detach().clone()
             with memcheck.phase("backward"):  # the launches in here are the backward's own
-                out.backward(self.upstream(out))
+                out.backward(dy)
+            self.upstream_changed = _changed(dy.detach(), kept)
             return (out.detach(),) + tuple(leaf.grad for leaf in leaves)
 
         return call_with_backward

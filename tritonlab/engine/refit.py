@@ -40,8 +40,13 @@ SCALE_FIT_MAX = 1 << 22
 
 
 def head(diag: dict) -> str:
-    """A diagnosis message up to its first colon: what is wrong, before the lab's guess at why."""
-    return str(diag.get("message", "")).split(":")[0]
+    """A diagnosis message up to its first colon: what is wrong, before the lab's guess at why. A plan
+    output's message starts with its name (`grad_b: 4 elements differ …: why`): the name and what is wrong."""
+    message = str(diag.get("message", ""))
+    output = diag.get("output")
+    if isinstance(output, str) and output and message.startswith(f"{output}: "):
+        return f"{output}: " + message[len(output) + 2 :].split(":")[0]
+    return message.split(":")[0]
 
 
 def _int(value: Any) -> int | None:

@@ -2180,6 +2180,17 @@ def _pattern(f: Facts) -> Said | None:
             f"出力は softmax({name} × {c:.4g}) と一致します。ソフトマックスが指定より"
             f"{'平坦' if c < 1 else '鋭く'}になっています。{why.ja}",
         )
+    if cause == "upstream-overwritten":
+        changed = number(f["changed"])
+        return Said(
+            f"your backward wrote into its incoming gradient (the grad_output autograd handed it; "
+            f"{_n(f['changed'], 'en', 'element', 'elements', '')} changed) — whatever reads it afterwards, a later kernel of yours included, sees your "
+            "values instead: store each gradient into a tensor of its own (torch.empty_like)",
+            f"あなたの backward は、受け取った勾配(autograd が渡した grad_output)に書き込んでいます"
+            f"({changed} 要素が変化)。そのあとでそれを読むもの(あなた自身の後続のカーネルも含む)は、"
+            "autograd の値ではなくあなたの値を読みます。勾配はそれぞれ専用のテンソル(torch.empty_like)に"
+            "ストアしてください",
+        )
     if cause == "input-unread" and f["line"] and f["through"] and len(f["inputs"] or []) == 1:
         name, line, through = str(f["inputs"][0]), f["line"], str(f["through"])
         return Said(

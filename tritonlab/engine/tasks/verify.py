@@ -909,6 +909,24 @@ def _input_holds_output(plan, payload: dict, expected: tuple, tols: dict, diagno
                 break
 
 
+def _upstream_overwritten(facts: dict, diagnoses: list) -> None:
+    """A wrong gradient from a backward that wrote into its incoming gradient dy (the runner's fact
+    `upstream_changed`: `da` stored over `dc` to save memory, then a second kernel reads dc): whatever reads
+    dy afterwards sees the learner's values. Cause `upstream-overwritten`, fact `changed` (elements); said on
+    the first mismatch no other pattern explained."""
+    changed = _int(facts.get("upstream_changed"))
+    diag = next((d for d in diagnoses if d.get("kind") == "mismatch"), None)
+    if not changed or diag is None or diag.get("cause") not in (None, "all-wrong", "scaled"):
+        return
+    diag.update(cause="upstream-overwritten", changed=changed)
+    diag["message"] = (
+        f"{_head(diag)}: your backward wrote into its incoming gradient (the grad_output autograd handed it; "
+        f"{changed} element{'' if changed == 1 else 's'} changed) — whatever reads it afterwards, a later "
+        "kernel of yours included, sees your values instead: store each gradient into a tensor of its own "
+        "(torch.empty_like)"
+    )
+
+
 def judge_plan_case(
     exercise,
     learner_file: str,
@@ -969,6 +987,7 @@ def judge_plan_case(
     refit.input_terms_per_output(plan, inputs, got, expected, tols, diagnoses)
     refit.upstream_ignored(exercise, plan, inputs, params, kwargs, got, tols, diagnoses)
     _input_holds_output(plan, payload, expected, tols, diagnoses)
+    _upstream_overwritten(facts, diagnoses)
     backward_ran = bool(got) and isinstance(got[0], torch.Tensor)  # a tuple or None returned: it never did
     if plan.grad_inputs and mine and backward_ran and not any(x["phase"] == "backward" for x in mine):
         # the gradients came from torch: the forward's kernel ran, none of the learner's ran in .backward()

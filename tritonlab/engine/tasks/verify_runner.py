@@ -1107,6 +1107,8 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
     checking = time.perf_counter()
     _call_facts(facts, call, allocator)
     facts["unwrapped"] = _unwrapped(call.launches, loaded.file)
+    if plan is not None and plan.upstream_changed:  # the backward wrote into dy
+        facts["upstream_changed"] = plan.upstream_changed
     grads_from_torch = _grads_from_torch(exercise, plan, call.launches, loaded.file, work)
     if grads_from_torch:  # the lesson's kernel gradients that no learner kernel was handed
         facts["grads_from_torch"] = grads_from_torch
