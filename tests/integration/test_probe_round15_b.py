@@ -93,36 +93,36 @@ def test_wrong_files_fail_with_their_cause(worker, exercise, name, kind, cause):
 # --- what the lab says, beyond the verdict ------------------------------------------------------------------
 
 
-@_gap(
-    "stored-poison names no line: the kernel tl.atomic_add's onto a buffer torch.empty left uninitialised; the "
-    "lab records the atomic store but says only 'check what the stored values are computed from'"
-)
 def test_atomic_add_onto_an_uninitialised_buffer_names_the_line(worker):
+    # was a strict xfail: stored-poison named no line and said only 'check what the stored values are computed
+    # from' (and "1 element … hold values … stored them")
     name = "l08_row_sum_wrong_split_row_atomic_into_uninitialised_output.py"
     diag = first(verify(worker, "8/row-sum", name))
     assert diag.get("line") in (line_of(name, "tl.atomic_add("), line_of(name, "sums = torch.empty(")), diag
+    assert diag.get("alloc_line") == line_of(name, "sums = torch.empty("), diag
+    assert "torch.zeros" in diag["message"] and "1 element of the output holds a value" in diag["message"]
 
 
-@_gap(
-    "the float16/bfloat16 cases (the fp32 buffer cast to x's dtype) fail as kind nan, cause None: 'your "
-    "arithmetic makes inf or NaN … exp of a large value' — the NaN is the poisoned buffer, as the fp32 case says"
-)
 def test_atomic_add_onto_an_uninitialised_buffer_is_poison_in_every_dtype(worker):
+    # was a strict xfail: the float16/bfloat16 cases (the fp32 buffer cast to x's dtype) failed as kind nan,
+    # cause None: 'your arithmetic makes inf or NaN … exp of a large value'
     name = "l08_row_sum_wrong_split_row_atomic_into_uninitialised_output.py"
     result = verify(worker, "8/row-sum", name)
     for dtype in ("float16", "bfloat16"):
         diag = case(result, f"M=1, N=1 · {dtype}")["diagnoses"][0]
         assert diag.get("cause") == "stored-poison", diag
+        assert diag.get("line") == line_of(name, "tl.atomic_add("), diag
 
 
-@_gap(
-    "nan-reduction says 'your kernel already subtracts a maximum … look in the running state' because the source "
-    "contains tl.max(; this kernel divides exp(max) out after exp(row) overflowed: no subtraction, no running state"
-)
 def test_max_divided_out_after_exp_is_not_called_a_subtracted_max(worker):
-    diag = first(verify(worker, "8/softmax", "l08_softmax_wrong_max_divided_out_after_exp.py"))
+    # was a strict xfail: nan-reduction said 'your kernel already subtracts a maximum … look in the running
+    # state' because the source contains tl.max(; the kernel divides exp(max) out after exp(row) over/underflowed
+    name = "l08_softmax_wrong_max_divided_out_after_exp.py"
+    diag = first(verify(worker, "8/softmax", name))
     assert diag.get("kind") == "nan"
     assert "already subtracts a maximum" not in diag.get("message", ""), diag
+    assert diag.get("cause") == "max-after-exp" and diag.get("name") == "row_max", diag
+    assert diag.get("line") == line_of(name, "tl.exp(row) / tl.exp(row_max)"), diag
 
 
 @_gap(
@@ -166,33 +166,34 @@ def test_mean_over_n_minus_one_is_a_constant_factor_at_n_17(worker):
     assert abs(diag["factor"] - (16 / 17) ** 0.5) < 1e-4, diag
 
 
-@_gap(
-    "the headline case M = 1, N = 1 is the zero row: 0 / (N - 1) = 0/0; the lab says 'eps is missing or added "
-    "too late' (cause zero-row), but eps is there: the division by N - 1 = 0 is the cause"
-)
 def test_mean_over_n_minus_one_is_not_blamed_on_eps(worker):
-    diag = first(verify(worker, "10/debug-rms-norm", "l10_rms_wrong_mean_square_divides_by_n_minus_one.py"))
+    # was a strict xfail: the headline case M = 1, N = 1 is the zero row, 0 / (N - 1) = 0/0, and the lab said
+    # 'eps is missing or added too late' (zero-row) although eps is there
+    name = "l10_rms_wrong_mean_square_divides_by_n_minus_one.py"
+    diag = first(verify(worker, "10/debug-rms-norm", name))
     assert diag.get("cause") != "zero-row", diag
+    assert diag.get("cause") == "n-minus-one" and diag.get("line") == line_of(
+        name, "mean_sq = sum_sq / (N - 1)"
+    ), diag
 
 
-@_gap(
-    "at N = 300 every element is off by sqrt(299/300) = 0.99833, but the diagnosis has no cause (no 'scaled')"
-)
 def test_mean_over_n_minus_one_is_a_constant_factor_at_n_300(worker):
+    # was a strict xfail: at N = 300 every element is off by sqrt(299/300) = 0.99833 and no cause was given
     result = verify(worker, "10/debug-rms-norm", "l10_rms_wrong_mean_square_divides_by_n_minus_one.py")
     diag = case(result, "M=4, N=300 · float32")["diagnoses"][0]
     assert diag.get("cause") == "scaled", diag
+    assert diag.get("n_minus_one") == 300, diag
 
 
-@_gap(
-    "grad_w right for M = 1 and 3 (one row per stage-1 program, P = 4), wrong from M = 10: the lab says all-wrong, "
-    "'check its formula in the backward'; the formula is right, the accumulator is reset inside the row loop"
-)
 def test_dw_accumulator_reset_in_the_row_loop_is_not_called_a_formula(worker):
+    # was a strict xfail: grad_w right for M = 1 and 3 (one row per stage-1 program, P = 4), wrong from M = 10,
+    # and the lab said all-wrong, 'check its formula in the backward'
     name = "l12_rms_backward_wrong_dw_acc_reset_inside_row_loop.py"
     diag = first(verify(worker, "12/rms-norm-backward", name))
     assert diag.get("message", "").startswith("grad_w"), diag
     assert diag.get("cause") != "all-wrong", diag
+    assert diag.get("cause") == "partial-last-row" and diag.get("programs") == 4, diag
+    assert diag.get("line") == line_of(name, "        dw_acc = tl.zeros("), diag
 
 
 def test_stage2_row_step_by_block_n_names_the_load(worker):
@@ -201,12 +202,12 @@ def test_stage2_row_step_by_block_n_names_the_load(worker):
     assert (error["kind"], error["line"]) == ("oob", line_of(name, "p * BLOCK_N + cols"))
 
 
-@_gap(
-    "the oob message reads the row step p * BLOCK_N as a chunk offset: 'the pointer's offsets are p + cols … bound "
-    "p + cols instead', and prints the mask as 'mask = cols < N cols < N cols < N'; the fix is p * N"
-)
 def test_stage2_row_step_by_block_n_is_not_told_to_mask_harder(worker):
+    # was a strict xfail: the oob message read the row step p * BLOCK_N as a chunk offset ('the pointer's
+    # offsets are p + cols … bound p + cols instead') and printed the mask as 'mask = cols < N cols < N cols < N'
+    # (the mask's assignments were gathered from the three kernels of the file); the fix is p * N
     name = "l12_rms_backward_wrong_stage2_steps_partial_rows_by_block_n.py"
     message = verify(worker, "12/rms-norm-backward", name)["error"]["message"]
     assert "cols < N cols < N" not in message, message
     assert "bound p + cols instead" not in message, message
+    assert "(mask = cols < N)" in message and "step by the row length (p * N)" in message, message

@@ -1384,8 +1384,21 @@ def _mask_hint(d: Facts) -> Said:
     offset = d["loop_offset"]
     if mask and isinstance(offset, Mapping):
         var, index = offset["loop_var"], offset["mask_index"]
-        moved = f"{offset['index']} = {offset['expr']}" if offset.get("index") else f"{var} + {index}"
-        bound = offset.get("index") or f"{var} + {index}"
+        term = offset.get("term") or var
+        row = offset.get("row_step")
+        if isinstance(row, Mapping):
+            step, size = offset.get("step"), row.get("row_name") or str(row.get("row_stride"))
+            value, apart = number(row.get("value")), number(row.get("row_stride"))
+            return Said(
+                f"the pointer's offsets are {term} + {index}: each step of the loop over {var} moves {step} = "
+                f"{value} elements, but the rows are {apart} elements apart — the mask ({mask}) is right for "
+                f"{index}; the step is not: step by the row length ({var} * {size})",
+                f"ポインタのオフセットは {term} + {index} です。{var} のループは 1 ステップごとに {step} = {value} "
+                f"要素進みますが、行と行の間は {apart} 要素です。マスク ({mask}) は {index} に対しては正しく、"
+                f"間違っているのはステップのほうです。行の長さで進めてください({var} * {size})",
+            )
+        moved = f"{offset['index']} = {offset['expr']}" if offset.get("index") else f"{term} + {index}"
+        bound = offset.get("index") or f"{term} + {index}"
         return Said(
             f"the pointer's offsets are {moved}, but the mask ({mask}) compares {index}, which leaves out the "
             f"loop's {var}: from the loop's second step on, lanes past the end pass it — bound {bound} instead",
@@ -1638,6 +1651,27 @@ def _unwritten(f: Facts) -> Said:
         )
     if cause == "stored-poison":
         reads = bool(f["loads_output"])
+        if f["atomic"] and f["line"]:  # tl.atomic_add onto a buffer torch.empty left uninitialised
+            atomic, line = verbatim(f["atomic"]), f["line"]
+            if f["alloc_line"] and f["buffer"]:
+                buffer, alloc, at = f["buffer"], verbatim(f["alloc"] or "torch.empty(…)"), f["alloc_line"]
+                onto = Said(
+                    f"{buffer}, which {alloc} (line {at}) left uninitialised",
+                    f"{buffer} に足し込んでいますが、{buffer} は {alloc}({at} 行目)で作られていて初期化されていません",
+                )
+            else:
+                onto = Said(
+                    "an output that was never zeroed",
+                    "一度も 0 にしていない出力に足し込んでいます",
+                )
+            return Said(
+                f"{_n(count, 'en', 'element', 'elements', '')} of the output "
+                + ("holds a value" if count == 1 else "hold values")
+                + f" that {atomic} (line {line}) added onto {onto.en} — an atomic add accumulates onto what is "
+                "already there: start the buffer from torch.zeros",
+                f"出力の {number(count)} 要素は、{atomic}({line} 行目)が足し込んだ値です。{onto.ja}。アトミック"
+                "加算はすでにある値に足していくので、バッファは torch.zeros で作ってください",
+            )
         return Said(
             f"{_n(count, 'en', 'element', 'elements', '')} of the output "
             + ("holds a value" if count == 1 else "hold values")
@@ -2067,6 +2101,28 @@ def _nan(f: Facts) -> Said:
             "NaN になります(その exp も NaN です)。大きな有限の値(-1e30)から始めるか、tl.where で更新を"
             "守ってください",
         )
+    if f["cause"] == "max-after-exp":
+        line, m, call = f["line"], f["name"] or "row_max", verbatim(f["call"] or "tl.exp(row)")
+        top = f["top"]
+        if top is not None and top < 0:
+            why = Said(
+                f"exp underflows to 0 below about -103 (these rows' max is {number(top)}) and 0 / 0 is NaN",
+                f"exp は約 -103 を下回ると 0 にアンダーフローし(これらの行の最大値は {number(top)})、0 / 0 は NaN "
+                "になります",
+            )
+        else:
+            reach = f" (these rows reach {number(top)})" if top is not None else ""
+            reach_ja = f"(これらの行は {number(top)} に達します)" if top is not None else ""
+            why = Said(
+                f"exp overflows to inf above ~88.7{reach} and inf / inf is NaN",
+                f"exp は約 88.7 を超えると inf にあふれ{reach_ja}、inf / inf は NaN になります",
+            )
+        hint = Said(
+            f"line {line} takes the max out after the exp ({call} divided by exp({m})) — {why.en}: subtract "
+            f"the max inside the exp instead, exp(x - {m})",
+            f"{line} 行目では exp を取った後で最大値を外しています({call} を exp({m}) で割っています)。{why.ja}。"
+            f"割るのでは間に合いません。exp の中で最大値を引いてください(exp(x - {m}))",
+        )
     if f["cause"] == "high-row":
         name = f["input"] or "x"
         hint = Said(
@@ -2074,6 +2130,21 @@ def _nan(f: Facts) -> Said:
             "limit) unless the row's max is subtracted first — log-sum-exp = m + log(sum(exp(x - m)))",
             f"ラボは {name} の行 0 を意図的に 100 だけ持ち上げています。行の最大値を先に引かないと、そこでは "
             "exp(x) が float32 であふれます(上限は e^88.7)。log-sum-exp = m + log(sum(exp(x - m))) です",
+        )
+    if f["cause"] == "n-minus-one":
+        name, key = f["input"] or "x", f["param"] or "N"
+        factor = f"{float(f['factor']):.4g}" if isinstance(f["factor"], (int, float)) else "?"
+        at = f" (line {f['line']}: / ({f['divisor']}))" if f["line"] and f["divisor"] else ""
+        at_ja = f"({f['line']} 行目: / ({f['divisor']}))" if f["line"] and f["divisor"] else ""
+        hint = Said(
+            f"row 0 of {name} is all zeros and {key} = 1 — the mean of squares divides 0 by {key} − 1 = 0{at}, "
+            f"and 0/0 is NaN whatever eps is; the cases with {key} > 1 show the same divisor ({key} = "
+            f"{number(f['n'])}: every element {factor} times the right value, √(({key} − 1)/{key})): divide by "
+            f"{key}",
+            f"{name} の行 0 はすべて 0 で、{key} = 1 です。二乗平均で 0 を {key} − 1 = 0 で割っているので"
+            f"{at_ja}、eps に関係なく 0/0 = NaN になります。{key} > 1 のケースにも同じ割り方が表れています"
+            f"({key} = {number(f['n'])} ですべての要素が正しい値の {factor} 倍、√(({key} − 1)/{key}))。"
+            f"{key} で割ってください",
         )
     if f["cause"] == "zero-row":
         name = f["input"] or "x"
@@ -2643,6 +2714,16 @@ def _pattern(f: Facts) -> Said | None:
         )
     if cause == "scaled":
         factor = f"{float(f['factor']):.4g}" if isinstance(f["factor"], (int, float)) else "?"
+        if f["n_minus_one"]:
+            n = number(f["n_minus_one"])
+            at = f" (line {f['line']})" if f["line"] else ""
+            at_ja = f"({f['line']} 行目)" if f["line"] else ""
+            return Said(
+                f"every element is off by the same factor ({factor} times the right value), and that is "
+                f"√((N − 1)/N) for N = {n}: the mean of squares is divided by N − 1{at} — divide the sum by N",
+                f"すべての要素が同じ倍率でずれています(正しい値の {factor} 倍)。これは N = {n} での "
+                f"√((N − 1)/N) です。二乗平均を N − 1 で割っています{at_ja}。和は N で割ってください",
+            )
         return Said(
             f"every element is off by the same factor ({factor} times the right value) — a missing or extra "
             "scale: a sum where a mean belongs (divide by N), a square root, or a constant",
@@ -2894,6 +2975,36 @@ def _mismatch(f: Facts) -> Said:
             f"。{name} はプログラム 0 の分(行 {shown}、プログラム数 {number(programs)})の和でしかありません。"
             "第 2 段が partial[0] だけを読んでいます。すべてのプログラムの部分和の行を足してください"
             "(for p in range(P): total += partial[p])",
+        )
+    if cause == "partial-last-row":
+        # a weight's gradient equal to the sum over each program's last row: stage 1's accumulator reset per row
+        name, programs, rows = f["output"] or "the gradient", f["programs"], f["partial_rows"] or []
+        total = f["rows_count"] or len(rows)
+        shown = ", ".join(number(r) for r in rows[:4]) + (", …" if total > 4 else "")
+        if f["line"] and f["reset"]:
+            acc, line, reset = f["name"] or "the accumulator", f["line"], verbatim(f["reset"])
+            where = Said(
+                f"the accumulator {acc} is re-created inside the row loop (line {line}: {reset}): create it "
+                "once, before the loop",
+                f"アキュムレータ {acc} を行のループの中で作り直しています({line} 行目: {reset})。ループの前で"
+                "一度だけ作ってください",
+            )
+        else:
+            where = Said(
+                "is the accumulator re-created inside the row loop? Create it once, before the loop",
+                "アキュムレータを行のループの中で作り直していませんか。ループの前で一度だけ作ってください",
+            )
+        return (
+            head
+            + Said(
+                f": {name} is the sum of each program's last row alone ({'row' if total == 1 else 'rows'} "
+                f"{shown}, with {_n(programs, 'en', 'program', 'programs', '')}): right while every program has "
+                "one row, wrong once a program has several — each partial keeps only the last row it saw: ",
+                f"。{name} は各プログラムの最後の行だけの和です(行 {shown}、プログラム数 {number(programs)})。"
+                "どのプログラムも 1 行だけなら正しく、1 つのプログラムが複数の行を受け持つと誤ります。各部分和"
+                "には、そのプログラムが最後に見た行しか残っていません。",
+            )
+            + where
         )
     if cause in ("partial-twice", "partial-missing"):
         # a weight's gradient off by exactly one program's partial: counted twice, or never added

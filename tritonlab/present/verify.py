@@ -73,6 +73,8 @@ def column_headers(lang: str) -> list[str]:
 
 #: In the max abs err column where the kernel left elements unwritten (see `error_cells`).
 NOT_WRITTEN = Said("not written", "未書き込み")
+#: The same column where they were stored, computed from memory nobody wrote (cause `stored-poison`).
+UNINITIALISED = Said("uninitialised", "未初期化")
 
 
 def error_cells(case: Any, lang: str) -> tuple[str, str]:
@@ -82,7 +84,7 @@ def error_cells(case: Any, lang: str) -> tuple[str, str]:
     abs_err, rel_err = _get(case, "max_abs_err"), _get(case, "max_rel_err")
     unwritten = any(_get(d, "kind") == "unwritten" for d in _get(case, "diagnoses") or [])
     if unwritten and not abs_err:
-        return NOT_WRITTEN.in_(lang), number(None)
+        return (UNINITIALISED if _stored_poison(case) else NOT_WRITTEN).in_(lang), number(None)
     return number(abs_err), number(rel_err)
 
 
@@ -218,18 +220,40 @@ def map_lines(case: Any, lang: str) -> list[str]:
         rows_ja = f"行 0–{r}(表示 1 行に {rh} 行分)" if r else "行 0"
         cols_ja = f"列 0–{c}(1 文字に {cw} 列分)" if c else "列 0"
         head = Said(f"{rows_en} × {cols_en}{folded.en}", f"{rows_ja}× {cols_ja}{folded.ja}")
-    legend = Said(
-        "legend: . ok   x wrong   n inf/NaN   u never written",
-        "凡例: . 正しい   x 誤り   n inf/NaN   u 未書き込み",
+    legend = (
+        Said(
+            "legend: . ok   x wrong   n inf/NaN   u computed from uninitialised memory",
+            "凡例: . 正しい   x 誤り   n inf/NaN   u 未初期化のメモリから計算",
+        )
+        if _stored_poison(case)
+        else Said(
+            "legend: . ok   x wrong   n inf/NaN   u never written",
+            "凡例: . 正しい   x 誤り   n inf/NaN   u 未書き込み",
+        )
     )
     return [head.in_(lang), *grid.get("rows", []), legend.in_(lang)]
 
 
+def _stored_poison(case: Any) -> bool:
+    """The case's unwritten elements were stored, from memory nobody wrote (cause `stored-poison`): they hold
+    the lab's poison although the kernel stored them, so "never written" would contradict the diagnosis."""
+    return any(
+        isinstance(d, dict) and d.get("kind") == "unwritten" and d.get("cause") == "stored-poison"
+        for d in (_get(case, "diagnoses") or [])
+    )
+
+
 def first_lines(case: Any, lang: str, limit: int = 5) -> list[str]:
     out = []
+    stored = _stored_poison(case)
     for item in (_get(case, "first") or [])[:limit]:
         got, exp = value_text(item.get("got")), value_text(item.get("expected"))
-        if item.get("kind") == "unwritten":  # what is there is the lab's poison, not the kernel's output
+        if item.get("kind") == "unwritten" and stored:  # stored, but from the poison: not "never written"
+            said = Said(
+                f"index {item.get('index')}: computed from uninitialised memory (expected {exp})",
+                f"インデックス {item.get('index')}: 未初期化のメモリから計算された値(期待値 {exp})",
+            )
+        elif item.get("kind") == "unwritten":  # what is there is the lab's poison, not the kernel's output
             said = Said(
                 f"index {item.get('index')}: never written (expected {exp})",
                 f"インデックス {item.get('index')}: 未書き込み(期待値 {exp})",

@@ -196,6 +196,30 @@ class OutOfBounds(Exception):
                 in_bytes = _strides_in_bytes(pointer_source, names, self.ints, self.strides, self.itemsize)
                 if in_bytes:
                     facts["strides_in_bytes"] = in_bytes
+        offset = facts.get("loop_offset")
+        strides = tuple(self.strides or ())
+        if (
+            isinstance(offset, dict)
+            and offset.get("step") in self.ints
+            and len(strides) == 2
+            and strides[1] == 1
+        ):
+            # `p * BLOCK_N + cols` over a [P, N] tensor: the loop steps p rows of BLOCK_N elements, where the
+            # rows are strides[0] apart — the step is wrong, not the mask (a harder mask reads wrong elements)
+            value, row = int(self.ints[offset["step"]]), int(strides[0])
+            rows, cols = (int(d) for d in self.shape or (0, 0))
+            chunks = -(-cols // value) if value > 0 else None
+            # the loop counts the rows (its stop is the tensor's row count), not a row's chunks of the step
+            # (a chunk loop `k * BLOCK + lanes` with the mask missing k is the hint below, not this one)
+            over_rows = self.ints.get(offset.get("stop") or "") == rows and rows != chunks
+            if value != row and over_rows:
+                names = sorted(n for n, v in self.ints.items() if v == row and n != offset["step"])
+                plain = [n for n in names if "stride" not in n.lower()]
+                offset["row_step"] = {
+                    "value": value,
+                    "row_stride": row,
+                    "row_name": (plain or names or [None])[0],
+                }
         unbounded = facts.get("unbounded") or []
         if facts.get("mask") and unbounded and not moves and self.ints and self.shape and self.strides:
             whole = _whole_axes(
@@ -348,8 +372,17 @@ def caller_range_hint(caller: dict | None) -> str | None:
 
 def loop_offset_hint(mask: str, offset: dict) -> str:
     var, index = offset["loop_var"], offset["mask_index"]
-    moved = f"{offset['index']} = {offset['expr']}" if offset.get("index") else f"{var} + {index}"
-    bound = offset.get("index") or f"{var} + {index}"
+    term = offset.get("term") or var
+    row = offset.get("row_step")
+    if row:
+        step, size = offset["step"], row.get("row_name") or str(row["row_stride"])
+        return (
+            f"the pointer's offsets are {term} + {index}: each step of the loop over {var} moves {step} = "
+            f"{row['value']} elements, but the rows are {row['row_stride']} elements apart — the mask "
+            f"({mask}) is right for {index}; the step is not: step by the row length ({var} * {size})"
+        )
+    moved = f"{offset['index']} = {offset['expr']}" if offset.get("index") else f"{term} + {index}"
+    bound = offset.get("index") or f"{term} + {index}"
     return (
         f"the pointer's offsets are {moved}, but the mask ({mask}) compares {index}, which leaves out the "
         f"loop's {var}: from the loop's second step on, lanes past the end pass it — bound {bound} instead"
@@ -807,7 +840,36 @@ def _loop_offset(file: str, line: int, pointer: str, mask: str) -> dict | None:
     if var in in_pointer:  # `x_ptr + start + lanes` inline
         inline = next((n for n in sorted(mentioned) if n in in_pointer), None)
         if inline:
-            return {"index": None, "expr": None, "loop_var": var, "mask_index": inline}
+            found: dict = {"index": None, "expr": None, "loop_var": var, "mask_index": inline}
+            step = _loop_step(pointer, var)
+            if step is not None:  # `p * BLOCK_N + cols`: the loop may step over rows, not along the index
+                found.update(step=step[0], term=step[1])
+                it = loop.iter
+                if isinstance(it, ast.Call) and name_of(it.func) in ("range", "static_range") and it.args:
+                    stop = it.args[0] if len(it.args) == 1 else it.args[1]
+                    if isinstance(stop, ast.Name):  # `for p in range(0, P)`: compared with the rows later
+                        found["stop"] = stop.id
+            return found
+    return None
+
+
+def _loop_step(pointer: str, var: str) -> tuple[str, str] | None:
+    """(the multiplier's name, the term) when the pointer adds the loop variable times one name:
+    `p * BLOCK_N` in `partial_ptr + p * BLOCK_N + cols`."""
+    tree = _parse(pointer)  # the pointer written inline (a name plus its assignments does not parse: None)
+    expr = (
+        tree.body[0].value if tree is not None and tree.body and isinstance(tree.body[0], ast.Expr) else None
+    )
+    if expr is None:
+        return None
+    for term in _add_terms(expr):
+        if isinstance(term, ast.BinOp) and isinstance(term.op, ast.Mult):
+            sides = (term.left, term.right)
+            names = [n.id for n in sides if isinstance(n, ast.Name)]
+            if len(names) == 2 and var in names:
+                other = names[1] if names[0] == var else names[0]
+                if other != var:
+                    return other, ast.unparse(term)
     return None
 
 
@@ -1224,12 +1286,21 @@ def _statement(file: str | None, line: int | None) -> str | None:
     return None
 
 
+def _function_start(file: str, line: int, lookback: int) -> int:
+    """The first line to look back to from `line`: `lookback` lines up, but not above the function that holds
+    `line` (three kernels of one file each with `mask = cols < N` printed the mask three times)."""
+    start = max(1, line - lookback)
+    tree = _parsed_file(file)
+    function = _enclosing_function(tree, line) if tree is not None else None
+    return max(start, function.lineno) if function is not None else start
+
+
 def _assignments(name: str, file: str, line: int, lookback: int = 60) -> str:
-    """The right-hand sides of `name = ...` / `name += ...` in the lines above `line` (same kernel,
-    usually)."""
+    """The right-hand sides of `name = ...` / `name += ...` in the lines above `line`, inside the function
+    that holds it."""
     pattern = re.compile(rf"^\s*{re.escape(name)}\s*(?:\+|-)?=\s*(.+)$")
     found = []
-    for number in range(max(1, line - lookback), line):
+    for number in range(_function_start(file, line, lookback), line):
         match = pattern.match(linecache.getline(file, number))
         if match:
             found.append(match.group(1))
@@ -1242,7 +1313,7 @@ def _sole_assignment(name: str, file: str, line: int, lookback: int = 60) -> str
     pattern = re.compile(rf"^\s*{re.escape(name)}\s*(\+|-)?=(?!=)\s*(.+)$")
     found = [
         match
-        for number in range(max(1, line - lookback), line)
+        for number in range(_function_start(file, line, lookback), line)
         if (match := pattern.match(linecache.getline(file, number)))
     ]
     if len(found) != 1 or found[0].group(1):

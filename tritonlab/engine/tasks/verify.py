@@ -534,6 +534,7 @@ def _size_threshold(cases: list, names: set, exercise=None) -> None:
             or not isinstance(diag, dict)
             or diag.get("cause") not in ("all-wrong", "scaled")
             or diag.get("near_miss")  # nearly right everywhere: precision grows with the size, not the reach
+            or diag.get("n_minus_one")  # off by sqrt((N - 1)/N): a divisor, at every size
         ):
             continue
 
@@ -982,7 +983,7 @@ def judge_plan_case(
     plan.compare(got, expected, tols, diagnoses, case, unwritten=memcheck.is_poison)
     _zero_row(exercise, diagnoses)
     _padding_reached_plan(diagnoses, facts.get("padding_nonfinite"))
-    _one_partial(exercise, plan, inputs, params, kwargs, got, tols, mine, diagnoses)
+    _one_partial(exercise, plan, inputs, params, kwargs, got, tols, mine, diagnoses, learner_file)
     refit.along_input(exercise, plan, inputs, params, got, expected, tols, mine, diagnoses)
     refit.input_terms_per_output(plan, inputs, got, expected, tols, diagnoses)
     refit.upstream_ignored(exercise, plan, inputs, params, kwargs, got, tols, diagnoses)
@@ -1308,6 +1309,7 @@ def judge_case(
 
     assert got is not None  # _check_output returned False for anything but a tensor
     unwritten = memcheck.is_poison(got) if got.numel() else None
+    unwritten = _poison_through_cast(got, unwritten, facts.get("provenance"))
     block = kwargs.get("BLOCK_SIZE") or _launch_block(mine) or facts.get("block_guess")
     block = block if isinstance(block, int) and not isinstance(block, bool) and block > 0 else None
     if block and not any(isinstance(v, torch.Tensor) and v.numel() == got.numel() for v in inputs.values()):
@@ -1414,7 +1416,16 @@ def judge_case(
     # patterns below, which would call such an output "scaled" or "nearly right"
     refit.explain(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, blocks, atol, rtol)
     refit.lead_rows(report.get("diagnoses", []), exercise, got, expected, params)
-    _explain_values(report.get("diagnoses", []), got, expected, inputs, atol, rtol, learner_file)
+    _explain_values(
+        report.get("diagnoses", []),
+        got,
+        expected,
+        inputs,
+        atol,
+        rtol,
+        learner_file,
+        mean_n=_mean_length(exercise, got),
+    )
     _tf32_dot(
         report.get("diagnoses", []),
         exercise,
@@ -2539,11 +2550,128 @@ def _uses_exp(learner_file: str | None) -> bool:
         return True
 
 
+_MAX_NAMES = frozenset({"max", "maximum"})
+
+
+def _max_after_exp(path: str | None) -> dict | None:
+    """A row max taken, then its exponential divided (or multiplied) out after the row's own exp:
+    `tl.exp(row) / tl.exp(row_max)`, `tl.exp(row) * tl.exp(-row_max)`. Mathematically softmax is shift
+    invariant, but exp(row) overflows before the max comes out. Only when no exp/exp2 call of the file
+    subtracts that max inside its argument. {line (the statement's), name (the max), call (the exp of the
+    row)} of the first such expression, or None."""
+    tree = contracts.file_tree(path) if path else None
+    if tree is None:
+        return None
+    maxes: set[str] = set()
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+            and name_of(node.value.func) in _MAX_NAMES
+        ):
+            maxes.add(node.targets[0].id)
+    if not maxes:
+        return None
+
+    def exps(n: ast.AST) -> list[ast.Call]:
+        return [
+            c for c in ast.walk(n) if isinstance(c, ast.Call) and name_of(c.func) in _EXP_NAMES and c.args
+        ]
+
+    def alone(arg: ast.AST) -> str | None:  # exp(m), exp(-m), exp2(m * LOG2E): the max by itself
+        for _ in range(3):
+            if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub):
+                arg = arg.operand
+            elif isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult):
+                sides = [a for a in (arg.left, arg.right) if _names_in(a) & maxes]
+                other = arg.right if sides and sides[0] is arg.left else arg.left
+                # the other factor a constant (1.4427, LOG2E): exp2(m * LOG2E) is still the max alone
+                if len(sides) != 1 or exps(arg) or not all(n.isupper() for n in _names_in(other)):
+                    break
+                arg = sides[0]
+        return arg.id if isinstance(arg, ast.Name) and arg.id in maxes else None
+
+    subtracted = {
+        n.right.id
+        for call in exps(tree)
+        for n in ast.walk(call.args[0])
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and isinstance(n.right, ast.Name)
+    }
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Mult))):
+            continue
+        for own, out in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(node.op, ast.Div) and own is node.right:
+                continue  # exp(m) / exp(row) is another slip
+            if not (isinstance(out, ast.Call) and name_of(out.func) in _EXP_NAMES and out.args):
+                continue
+            m = alone(out.args[0])
+            if m is None or m in subtracted:
+                continue
+            if not (isinstance(own, ast.Call) and name_of(own.func) in _EXP_NAMES and own.args):
+                continue
+            if m in _names_in(own.args[0]):
+                continue
+            return {"line": node.lineno, "name": m, "call": ast.unparse(own)}
+    return None
+
+
+_MEAN_LAST = re.compile(r"\.mean\(\s*(?:dim\s*=\s*)?-1\b")
+
+
+def _mean_length(exercise, got) -> int | None:
+    """The number of values the reference averages over, when its expression takes a mean over the last
+    dimension (`.mean(dim=-1, …)`, an RMS norm) and the output keeps that dimension: the output's last
+    size."""
+    reference = getattr(exercise, "reference", None)
+    if not isinstance(reference, str) or not _MEAN_LAST.search(reference) or got.dim() < 1:
+        return None
+    return int(got.shape[-1])
+
+
+def _divides_by_minus_one(path: str | None) -> tuple[int, str] | None:
+    """(line, divisor text) of the file's first division by `NAME - 1` (`sum_sq / (N - 1)`), or None."""
+    tree = contracts.file_tree(path) if path else None
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            right = node.right
+            if (
+                isinstance(right, ast.BinOp)
+                and isinstance(right.op, ast.Sub)
+                and isinstance(right.left, ast.Name)
+                and isinstance(right.right, ast.Constant)
+                and right.right.value == 1
+            ):
+                return node.lineno, ast.unparse(right)
+    return None
+
+
+def _n_minus_one_message(diag: dict) -> str:
+    n, factor = diag.get("n_minus_one"), diag.get("factor")
+    at = f" (line {diag['line']})" if diag.get("line") else ""
+    return (
+        f"{_head(diag)}: every element is off by the same factor ({factor:.4g} times the right value), and "
+        f"that is √((N − 1)/N) for N = {n}: the mean of squares is divided by N − 1{at} — divide the sum by N"
+    )
+
+
 def _explain_values(
-    diagnoses: list, got, expected, inputs: dict, atol: float, rtol: float, learner_file: str | None = None
+    diagnoses: list,
+    got,
+    expected,
+    inputs: dict,
+    atol: float,
+    rtol: float,
+    learner_file: str | None = None,
+    mean_n: int | None = None,
 ) -> None:
     """Wrong values whose pattern names the cause: the right values in the wrong places (output strides or
-    indexing); a softmax-like NaN in rows whose inputs cannot overflow exp (then the max is not missing)."""
+    indexing); a softmax-like NaN in rows whose inputs cannot overflow exp (then the max is not missing).
+    `mean_n`: the length the reference averages over (an RMS norm's N), for a factor of √((N − 1)/N)."""
     # read once, asked twice (row-scaled yields to it, no-axis names it); a passing case reads nothing
     no_axis = _reduction_without_axis(learner_file) if learner_file and diagnoses else None
     # one ratio per case (it depends on the tensors only), asked only when a mismatch is there to refine
@@ -2642,6 +2770,16 @@ def _explain_values(
                 ratio = g[big] / e[big]
                 factor = float(ratio.mean())
                 steady = float(ratio.std()) <= 1e-2 * abs(factor)
+                # a mean of squares divided by N - 1: off by sqrt((N - 1)/N), steadily — within a tenth of its
+                # distance from 1 (0.0017 at N = 300, where the 1 % rule below does not look)
+                gap = 1.0 - math.sqrt((mean_n - 1) / mean_n) if mean_n and mean_n > 1 else 0.0
+                if gap > 0 and abs(factor - (1.0 - gap)) <= 0.1 * gap and float(ratio.std()) <= 0.1 * gap:
+                    diag.update(cause="scaled", factor=round(factor, 6), n_minus_one=mean_n)
+                    slip = _divides_by_minus_one(learner_file)
+                    if slip is not None and "line" not in diag:
+                        diag.update(line=slip[0], divisor=slip[1])
+                    diag["message"] = _n_minus_one_message(diag)
+                    continue
                 if abs(factor - 1.0) > 0.01 and abs(factor) > 0.01 and steady:  # ~0: zeros, said elsewhere
                     diag.update(cause="scaled", factor=round(factor, 6))
                     diag["message"] = (
@@ -2684,6 +2822,22 @@ def _explain_values(
             if learner_file:
                 with contextlib.suppress(OSError, UnicodeDecodeError):
                     source = Path(learner_file).read_text(encoding="utf-8")
+            late = _max_after_exp(learner_file)
+            if late is not None:  # exp(row) / exp(row_max): the max comes out after exp overflowed
+                top = float(x[torch.tensor(rows, device=x.device)].float().amax())
+                diag.update(cause="max-after-exp", top=round(top, 1), **late)
+                over = (
+                    f"exp overflows to inf above ~88.7 (these rows reach {top:.4g}) and inf / inf is NaN"
+                    if top >= 0
+                    else f"exp underflows to 0 below about -103 (these rows' max is {top:.4g}) and 0 / 0 is "
+                    "NaN"
+                )
+                diag["message"] = (
+                    f"{_head(diag)}: line {late['line']} takes the max out after the exp ({late['call']} "
+                    f"divided by exp({late['name']})) — {over}: subtract the max inside the exp instead, "
+                    f"exp(x - {late['name']})"
+                )
+                continue
             subtracts_a_max = bool(re.search(r"\btl\.max\(|\.max\(|tl\.maximum\(", source))
             # exp(80) is finite in fp32: no overflow to subtract away; or the kernel subtracts a max already
             if float(peak) < 80.0 or subtracts_a_max:
@@ -3651,6 +3805,7 @@ def _case_patterns(
         return
     first = bad[0]["diagnoses"][0]
     _fixed_grid(bad)
+    _n_minus_one(bad)
     if first.get("cause") == "input-axis":  # one case already named the input and its axis
         return
     if _default_scale(first, bad, good, contracts):
@@ -3821,6 +3976,52 @@ def _case_patterns(
         )
 
 
+def _n_minus_one(bad: list) -> None:
+    """A mean of squares divided by N - 1 (`scaled` with `n_minus_one`) is claimed across cases: every
+    failing case with a steady factor must show √((N − 1)/N) for its own N, or none keeps the claim. When it
+    holds, the NaN of a case with N = 1 on the lab's zeroed row (`zero-row`: "eps is missing") is 0/0 from
+    that division, eps or not (cause `n-minus-one`)."""
+    heads = [c["diagnoses"][0] for c in bad]
+    matched = [(c, d) for c, d in zip(bad, heads, strict=True) if d.get("n_minus_one")]
+    if not matched:
+        return
+    if any(d.get("cause") == "scaled" and not d.get("n_minus_one") for d in heads):
+        for _, d in matched:  # another factor elsewhere: the division by N - 1 is not what they share
+            d.pop("n_minus_one", None)
+            if d.pop("divisor", None) is not None:  # the line was the division's
+                d.pop("line", None)
+            factor = d.get("factor") or 0.0
+            d["message"] = (
+                f"{_head(d)}: every element is off by the same factor ({factor:.4g} times the right value) "
+                "— a missing or extra scale: a sum where a mean belongs (divide by N), a square root, or a "
+                "constant"
+            )
+        return
+    # the size parameter that is N: the one whose value is each matched case's N
+    keys = set.intersection(
+        *({k for k, v in (c.get("params") or {}).items() if v == d["n_minus_one"]} for c, d in matched)
+    )
+    if len(keys) != 1:
+        return
+    (key,) = keys
+    n_line = next((d.get("line") for _, d in matched if d.get("line")), None)
+    divisor = next((d.get("divisor") for _, d in matched if d.get("divisor")), None)
+    example = matched[0][1]
+    for case, d in zip(bad, heads, strict=True):
+        if d.get("kind") != "nan" or d.get("cause") != "zero-row" or (case.get("params") or {}).get(key) != 1:
+            continue
+        d.update(cause="n-minus-one", param=key, n=example["n_minus_one"], factor=example["factor"])
+        if n_line is not None:
+            d.update(line=n_line, divisor=divisor)
+        at = f" (line {n_line}: / ({divisor}))" if n_line is not None else ""
+        d["message"] = (
+            f"{_head(d)}: row 0 of {d.get('input') or 'x'} is all zeros and {key} = 1 — the mean of "
+            f"squares divides 0 by {key} − 1 = 0{at}, and 0/0 is NaN whatever eps is; the cases with "
+            f"{key} > 1 show the same divisor ({key} = {example['n_minus_one']}: every element "
+            f"{example['factor']:.4g} times the right value, √(({key} − 1)/{key})): divide by {key}"
+        )
+
+
 def _masked_block(first: dict, bad: list, good: list, loop: list, loop_steps, variant) -> bool:
     """Every failing case is inf/NaN in exactly the first rows of each sequence (`lead_rows`, from the values)
     and was called with the same keywords, while every case without them passes, several loop steps too: the
@@ -3870,7 +4071,16 @@ def _zero_row(exercise, diagnoses: list) -> None:
 
 
 def _one_partial(
-    exercise, plan, inputs, params, kwargs, got, tols: dict, mine: list, diagnoses: list
+    exercise,
+    plan,
+    inputs,
+    params,
+    kwargs,
+    got,
+    tols: dict,
+    mine: list,
+    diagnoses: list,
+    learner_file: str | None = None,
 ) -> None:
     """A weight's gradient (w [N] beside x [M, N]) is a sum over the rows: a two-stage backward keeps one
     partial row per program (stage 1) and adds the P partial rows (stage 2). A failing grad_w that equals the
@@ -3880,7 +4090,9 @@ def _one_partial(
     One that equals the whole sum plus program 0's share is that partial added twice (`partial-twice`: a
     stage 2 that starts from partial[0] and then adds every partial from 0); the whole sum less the first or
     the last program's share is a partial left out (`partial-missing`: a loop over the partials that starts
-    at 1 or stops at P - 1)."""
+    at 1 or stops at P - 1). One that equals the sum over each program's last row alone, while some program
+    has several rows, is stage 1's accumulator re-created inside its row loop (`partial-last-row`, with the
+    line of that `tl.zeros` when the file has one)."""
     got = tuple(got) if isinstance(got, (tuple, list)) else ()
     for index, name in enumerate(plan.names):
         diag = next((d for d in diagnoses if d.get("output") == name and d.get("kind") == "mismatch"), None)
@@ -3916,6 +4128,10 @@ def _one_partial(
             found = shares.explain(programs, atol, rtol)
             if found is not None:
                 cause, rows, program = found
+                if cause == "partial-last-row":
+                    reset = _reset_in_loop(learner_file)
+                    if reset is not None:
+                        diag.update(line=reset[0], name=reset[1], reset=reset[2])
                 _partial_said(diag, name, cause, programs, rows, program, m)
                 return
 
@@ -3949,6 +4165,12 @@ class _PartialShares:
         for rows in first_rows:
             if matches(self.share(rows)):
                 return "one-partial", rows, 0
+        if per > 1:  # some program has several rows: its partial holds only the last one (a reset each row)
+            strided = [max(range(p, m, programs)) for p in range(min(programs, m))]
+            blocks = [min(m, (p + 1) * per) - 1 for p in range(programs) if p * per < m]
+            for rows in (sorted(strided), blocks):
+                if len(rows) < m and matches(self.share(rows)):
+                    return "partial-last-row", rows, programs - 1
         if self.whole is None:
             self.whole = self.share(list(range(m)))
         if self.whole is None:
@@ -3979,6 +4201,18 @@ def _partial_said(diag: dict, name: str, cause: str, programs: int, rows: list, 
             "programs), so stage 2 read partial[0] alone — add the partial rows of every program "
             "(for p in range(P): total += partial[p])"
         )
+    elif cause == "partial-last-row":
+        where = (
+            f"the accumulator {diag['name']} is re-created inside the row loop (line {diag['line']}: "
+            f"{diag['reset']}): create it once, before the loop"
+            if diag.get("line") and diag.get("reset")
+            else "is the accumulator re-created inside the row loop? Create it once, before the loop"
+        )
+        diag["message"] = (
+            f"{head}: {name} is the sum of each program's last row alone ({which}, with {programs} "
+            "programs): right while every program has one row, wrong once a program has several — each "
+            f"partial keeps only the last row it saw: {where}"
+        )
     elif cause == "partial-twice":
         diag["message"] = (
             f"{head}: {name} is the whole sum plus program {program}'s share once more ({which}, with "
@@ -3991,6 +4225,61 @@ def _partial_said(diag: dict, name: str, cause: str, programs: int, rows: list, 
             f"programs): stage 2 never adds partial[{program}] — the loop over the partials must run over "
             "all of them (for p in range(0, P))"
         )
+
+
+_ACC_STARTS = frozenset({"zeros", "full", "zeros_like", "full_like"})
+
+
+def _same_level(stmts: list):
+    """The nodes of these statements, but not of a loop nested in them (an inner K loop's sum is its own)."""
+    for stmt in stmts:
+        if isinstance(stmt, (ast.For, ast.While)):
+            continue
+        if isinstance(stmt, ast.If):
+            yield stmt.test
+            yield from _same_level(stmt.body)
+            yield from _same_level(stmt.orelse)
+            continue
+        yield from ast.walk(stmt)
+
+
+def _reset_in_loop(path: str | None) -> tuple[int, str, str] | None:
+    """(line, name, source) of an accumulator created inside a loop that adds onto it there as well:
+    `dw_acc = tl.zeros(...)` in `for row in ...:` beside `dw_acc += ...` (or `dw_acc = dw_acc + ...`) in that
+    loop, not in a loop nested in it (a tile's accumulator summed by its K loop is right): each step starts
+    from zero again. The first such assignment, or None."""
+    tree = contracts.file_tree(path) if path else None
+    if tree is None:
+        return None
+    for loop in ast.walk(tree):
+        if not isinstance(loop, (ast.For, ast.While)):
+            continue
+        body = list(_same_level(loop.body))
+        added = {
+            n.target.id
+            for n in body
+            if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and isinstance(n.target, ast.Name)
+        } | {
+            n.targets[0].id
+            for n in body
+            if isinstance(n, ast.Assign)
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name)
+            and isinstance(n.value, ast.BinOp)
+            and isinstance(n.value.op, ast.Add)
+            and n.targets[0].id in _names_in(n.value)
+        }
+        for stmt in loop.body:  # the loop's own statements: a reset nested in an inner loop is that loop's
+            if (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+                and stmt.targets[0].id in added
+                and isinstance(stmt.value, ast.Call)
+                and name_of(stmt.value.func) in _ACC_STARTS
+            ):
+                return stmt.lineno, stmt.targets[0].id, ast.unparse(stmt)
+    return None
 
 
 def _rows_reference(
@@ -4499,6 +4788,86 @@ def _store_loop_line(path: str | None) -> int | None:
     return loops[0] if found and loops else None
 
 
+def _poison_through_cast(got, unwritten, provenance):
+    """The output is a whole-tensor cast of a launch's buffer (`provenance.cast_from`: `sums.to(x.dtype)`)
+    whose stored elements still held the poison (`stored_poison`): the cast turned the poison into a plain
+    NaN of the output's type, which `is_poison` no longer sees. When the output's NaN elements are exactly as
+    many as the buffer's stored poison, they are those elements (said as the float32 case says them)."""
+    facts = provenance if isinstance(provenance, dict) else {}
+    count = _int(facts.get("stored_poison"))
+    if not facts.get("cast_from") or not count or unwritten is None or not got.is_floating_point():
+        return unwritten
+    if bool(unwritten.any()):
+        return unwritten
+    nan = torch.isnan(got)
+    return nan if int(nan.sum()) == count else unwritten
+
+
+_ALLOCATE_EMPTY = frozenset({"empty", "empty_like", "new_empty", "empty_strided"})
+
+
+def _atomic_onto_empty(path: str | None, arg: str | None) -> dict | None:
+    """A kernel parameter (the output's, `arg`) that a `tl.atomic_add` of the file adds onto, and the launch
+    passes a tensor the wrapper made with torch.empty: {line (the atomic's), atomic (its call, short),
+    buffer, alloc (the allocation call, short), alloc_line}; alloc_line/alloc/buffer only when the launch and
+    the allocation are found. None when no atomic_add takes that parameter."""
+    tree = contracts.file_tree(path) if path else None
+    if tree is None or not arg:
+        return None
+    for kernel in ast.walk(tree):
+        if not isinstance(kernel, ast.FunctionDef) or arg not in [a.arg for a in kernel.args.args]:
+            continue
+        call = next(
+            (
+                n
+                for n in ast.walk(kernel)
+                if isinstance(n, ast.Call)
+                and name_of(n.func) == "atomic_add"
+                and n.args
+                and arg in _names_in(n.args[0])
+            ),
+            None,
+        )
+        if call is None:
+            continue
+        found: dict = {"line": call.lineno, "atomic": f"tl.atomic_add({ast.unparse(call.args[0])}, …)"}
+        index = [a.arg for a in kernel.args.args].index(arg)
+        for launch in ast.walk(tree):
+            if not (isinstance(launch, ast.Call) and isinstance(launch.func, ast.Subscript)):
+                continue
+            if name_of(launch.func.value) != kernel.name:
+                continue
+            passed = next((k.value for k in launch.keywords if k.arg == arg), None)
+            if passed is None and index < len(launch.args):
+                passed = launch.args[index]
+            if not isinstance(passed, ast.Name):
+                continue
+            wrapper = next(
+                (
+                    f
+                    for f in ast.walk(tree)
+                    if isinstance(f, ast.FunctionDef)
+                    and f.lineno <= launch.lineno <= (f.end_lineno or f.lineno)
+                    and f is not kernel
+                ),
+                None,
+            )
+            for node in ast.walk(wrapper) if wrapper is not None else ():
+                if (
+                    isinstance(node, ast.Assign)
+                    and node.lineno < launch.lineno
+                    and any(isinstance(t, ast.Name) and t.id == passed.id for t in node.targets)
+                    and isinstance(node.value, ast.Call)
+                    and name_of(node.value.func) in _ALLOCATE_EMPTY
+                ):
+                    func = ast.unparse(node.value.func)
+                    found.update(buffer=passed.id, alloc=f"{func}(…)", alloc_line=node.lineno)
+            if "alloc_line" in found:
+                break
+        return found
+    return None
+
+
 def _refine_stores(
     diagnoses: list,
     provenance,
@@ -4522,9 +4891,28 @@ def _refine_stores(
             arg = str(facts.get("output_arg") or "")[:60] or None
             diag.update(cause="stored-poison", loads_output=loads_output, arg=arg)
             count = _int(diag.get("count"))
+            one = count == 1
+            atomic = None if loads_output else _atomic_onto_empty(learner_file, arg)
+            if atomic is not None:  # tl.atomic_add onto a buffer torch.empty left uninitialised
+                diag.update(atomic)
+                made = (
+                    f"{atomic['buffer']}, which {atomic['alloc']} (line {atomic['alloc_line']}) left "
+                    "uninitialised"
+                    if atomic.get("alloc_line")
+                    else "an output that was never zeroed"
+                )
+                diag["message"] = (
+                    f"{count} element{'' if one else 's'} of the output "
+                    + ("holds a value" if one else "hold values")
+                    + f" that {atomic['atomic']} (line {atomic['line']}) added onto {made} — an atomic add "
+                    "accumulates onto what is already there: start the buffer from torch.zeros"
+                )
+                continue
             diag["message"] = (
-                f"{count} element{'' if count == 1 else 's'} of the output hold values computed from memory "
-                "nobody wrote, although your kernel stored them"
+                f"{count} element{'' if one else 's'} of the output "
+                + ("holds a value" if one else "hold values")
+                + " computed from memory nobody wrote, although your kernel stored "
+                + ("it" if one else "them")
                 + (
                     f" — it loads from the output it is writing ({arg or 'the output tensor'}): read the "
                     "inputs instead"
