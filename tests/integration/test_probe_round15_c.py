@@ -63,7 +63,19 @@ def test_correct_files_pass(worker, exercise, name):
 
 # (exercise, file, the first failure's kind or None for any, its cause or None for any)
 WRONG = [
-    ("11/online-softmax", "l11_online_softmax_wrong_chunk_max_taken_per_lane.py", None, None),
+    (
+        "11/online-softmax",
+        "l11_online_softmax_wrong_chunk_max_taken_per_lane.py",
+        "compile",
+        "loop-carried-type",
+    ),
+    # added by the fix session (helper h1): the same per-lane state merged after the loop, right in numbers
+    (
+        "11/online-softmax",
+        "l11_online_softmax_wrong_per_lane_state_reduced_after_loop.py",
+        "compile",
+        "loop-carried-type",
+    ),
     ("11/attention", "l11_attention_wrong_batch_and_head_split_mod_div_swapped.py", "oob", None),
     (
         "13/persistent-matmul",
@@ -126,15 +138,30 @@ def test_a_wrapped_row_offset_is_called_an_int32_wrap(worker):
     assert "wrapped" in error["message"], error["message"]
 
 
-@_gap(
-    "the interpreter runs a loop whose carried m turns from 0-d into [BLOCK_SIZE] (tl.maximum(m, x) with no "
-    "tl.max); the GPU compiler refuses it ('Loop-carried variable m has initial type fp32 but is re-assigned to "
-    "<['64'], fp32>'); the lab says nan-reduction with no line and lists causes that are not this one"
-)
 def test_a_per_lane_running_max_is_named_at_its_line(worker):
+    # was nan-reduction with no line: the interpreter carried m from 0-d into [BLOCK_SIZE], which the GPU
+    # compiler refuses ('Loop-carried variable m has initial type fp32 but is re-assigned to <['64'], fp32>');
+    # interpreter_support.check_loop_carried_types now applies that rule (tests/integration/test_loop_carried_type.py).
+    # The line is looked up indented: the strict xfail's `line_of(name, "m_new = …")` matched the docstring's
+    # mention on line 1, so it could never have passed
     name = "l11_online_softmax_wrong_chunk_max_taken_per_lane.py"
     diag = first(verify(worker, "11/online-softmax", name))
-    assert diag.get("line") == line_of(name, "m_new = tl.maximum(m, x)"), diag
+    assert diag.get("line") == line_of(name, "        m_new = tl.maximum(m, x)"), diag
+    assert (diag.get("cause"), diag.get("name"), diag.get("via")) == ("loop-carried-type", "m", "m_new"), diag
+    assert diag.get("assign_line") == line_of(name, "        m = m_new"), diag
+    assert diag.get("loop_line") == line_of(name, "for start in range(0, n_cols, BLOCK_SIZE):"), diag
+
+
+def test_a_per_lane_state_merged_after_the_loop_does_not_pass(worker):
+    # a false pass before the loop rule: right numbers on the interpreter, refused by every GPU compile
+    name = "l11_online_softmax_wrong_per_lane_state_reduced_after_loop.py"
+    diag = first(verify(worker, "11/online-softmax", name))
+    assert (diag.get("kind"), diag.get("cause"), diag.get("name")) == ("compile", "loop-carried-type", "m"), (
+        diag
+    )
+    assert diag.get("line") == line_of(name, "        m_new = tl.maximum(m, x)"), diag
+    assert (diag.get("before_shape"), diag.get("before_dtype")) == ([], "fp32"), diag
+    assert diag.get("after_shape") and diag.get("after_dtype") == "fp32", diag
 
 
 @_gap(

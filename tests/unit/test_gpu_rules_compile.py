@@ -1,6 +1,7 @@
 """The interpreter's stand-ins for a GPU compile's rules against the real thing: the global rule
 (interpreter_support.GlobalNotConstexpr, tests/integration/test_global_rule.py) and the code generator's node types
-(interpreter_support.UnsupportedConstruct, tests/integration/test_unsupported_construct.py). Each file is compiled
+(interpreter_support.UnsupportedConstruct, tests/integration/test_unsupported_construct.py) and its loop rule
+(interpreter_support.LoopCarriedType, tests/integration/test_loop_carried_type.py). Each file is compiled
 for sm_90 by this Triton (no GPU needed: triton.compile with a GPUTarget, in a process without TRITON_INTERPRET).
 What the interpreter accepts must compile; what it refuses must not, for the reason the lab names. Passed with
 Triton 3.9.0 (CI's) and 3.6.0 (the GPU box's, in a CPU venv: `pip install triton==3.6.0 torch==2.13.0
@@ -15,11 +16,17 @@ from pathlib import Path
 import pytest
 
 from tests.integration import test_global_rule as globals_rule
+from tests.integration import test_loop_carried_type as loops
 from tests.integration import test_unsupported_construct as constructs
 
-ACCEPTED = {**globals_rule.ACCEPTED, **{f"construct_{k}": v for k, v in constructs.ACCEPTED.items()}}
+ACCEPTED = {
+    **globals_rule.ACCEPTED,
+    **{f"construct_{k}": v for k, v in constructs.ACCEPTED.items()},
+    **{f"loop_{k}": v for k, v in loops.ACCEPTED.items()},
+}
 REFUSED = globals_rule.REFUSED
 CONSTRUCTS = {f"construct_{k}": v for k, v in constructs.REFUSED.items()}
+LOOPS = {f"loop_{k}": v for k, v in loops.REFUSED.items()}
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,7 +58,10 @@ for path in sys.argv[1:]:
         said = classify(exc, path)  # what the lab says of it on a GPU
         facts[path] = {
             k: said.get(k)
-            for k in ("kind", "cause", "name", "plain_function", "value", "annotated", "construct", "line")
+            for k in (
+                "kind", "cause", "name", "plain_function", "value", "annotated", "construct", "line", "via",
+                "loop_line", "before", "after", "before_shape", "after_shape",
+            )
         }
         chain = []
         while exc is not None:
@@ -70,6 +80,7 @@ def compiled(tmp_path_factory):
         *ACCEPTED.items(),
         *((n, v[0]) for n, v in REFUSED.items()),
         *((n, v[0]) for n, v in CONSTRUCTS.items()),
+        *((n, v[0]) for n, v in LOOPS.items()),
     ]
     for name, text in files:
         path = folder / f"g_{name}.py"
@@ -105,7 +116,11 @@ def test_what_the_interpreter_refuses_does_not_compile(compiled, name):
         or f"Unsupported function referenced: <function {global_name} " in error
     ), error
     # and the lab says the GPU's refusal as it says the interpreter's (the same cause and facts)
-    said = {k: v for k, v in said.items() if k not in ("construct", "line")}
+    said = {
+        k: v
+        for k, v in said.items()
+        if k in ("kind", "cause", "name", "plain_function", "value", "annotated")
+    }
     assert said == {
         "kind": "compile",
         "cause": "global-not-constexpr",
@@ -129,3 +144,23 @@ def test_what_the_interpreter_refuses_as_a_construct_does_not_compile(compiled, 
     at = text.splitlines().index(line_text) + 1
     # a GPU names the `if` around a return in a loop (its node), the interpreter the return itself
     assert said["line"] in ((at, at - 1) if construct == "ReturnInLoop" else (at,)), said
+
+
+@pytest.mark.parametrize("name", sorted(LOOPS))
+def test_what_the_interpreter_refuses_as_a_loop_carried_type_does_not_compile(compiled, name):
+    text, carried, line_text, via = LOOPS[name]
+    error, said = compiled[name]
+    assert error is not None, "the GPU compile accepted what the interpreter refuses"
+    assert f"Loop-carried variable {carried} has initial type" in error, error
+    # said as the interpreter says it: the same cause, name and lines (the new value's, the loop's)
+    lines = text.splitlines()
+    assert (said["kind"], said["cause"], said["name"], said["via"]) == (
+        "compile",
+        "loop-carried-type",
+        carried,
+        via,
+    )
+    assert said["line"] == lines.index(line_text) + 1, said
+    assert lines[said["loop_line"] - 1].lstrip().startswith(("for ", "while ")), said
+    assert f"has initial type {said['before']} but is re-assigned to {said['after']}" in error, (error, said)
+    assert (said["before_shape"], said["before"]) != (said["after_shape"], said["after"]), said

@@ -554,6 +554,7 @@ def prepare_interpreter() -> None:
     repair_wrap_triton()
     repair_libdevice()
     repair_range_loop_variable()
+    check_loop_carried_types()
     repair_builtin_aliases()
     skip_discarded_overflow_checks()
 
@@ -785,7 +786,8 @@ def _loads_of(code: types.CodeType) -> frozenset:
             i.argval for i in dis.get_instructions(inner) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")
         )
         stack.extend(c for c in inner.co_consts if isinstance(c, types.CodeType))
-    return frozenset(names - _injected_names())
+    # the lab's own loop check (check_loop_carried_types) is injected like the interpreter's names
+    return frozenset(n for n in names - _injected_names() if not n.startswith("_tritonlab_"))
 
 
 class UnsupportedConstruct(Exception):
@@ -1228,6 +1230,324 @@ def repair_range_loop_variable() -> bool:
 
     transformer.visit_For = visit_For
     transformer._tritonlab_for = True
+    return True
+
+
+# ----------------------------------------------------------------------------------------------------------
+# loop-carried types: a GPU compile refuses a value whose type changes from one trip of a loop to the next
+
+
+class LoopCarriedType(Exception):
+    """A value carried from one trip of a compiled `for`/`while` loop to the next changed its Triton type
+    (scalar to block, another shape or dtype): a GPU compile stops with "Loop-carried variable m has initial
+    type fp32 but is re-assigned to <['64'], fp32> in loop!". The interpreter runs the loop in Python and
+    would carry the new value on."""
+
+    def __init__(self, facts: dict):
+        self.facts = facts  # loop_facts
+        super().__init__(
+            f"Loop-carried variable {facts['name']} has initial type {facts['before']} but is re-assigned to "
+            f"{facts['after']} in loop (a GPU compile refuses a loop-carried value whose type changes)"
+        )
+
+
+def parse_type(text: str) -> tuple[list[int], str]:
+    """(shape, element type) of a Triton type as Triton prints it (3.6 and 3.9 alike): `fp32` -> ([], "fp32"),
+    `<['64'], fp32>` -> ([64], "fp32"), `<['8'], pointer<fp16>>` -> ([8], "pointer<fp16>")."""
+    text = text.strip()
+    if text.startswith("<[") and text.endswith(">") and "], " in text:
+        dims, element = text[2:-1].split("], ", 1)
+        try:
+            shape = [int(d.strip().strip("'\"")) for d in dims.split(",") if d.strip()]
+        except ValueError:
+            shape = []
+        return shape, element
+    return [], text
+
+
+def _bound_names(target) -> list[str]:
+    import ast
+
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for elt in target.elts for name in _bound_names(elt)]
+    return []
+
+
+def _binders(stmts) -> list:
+    """The assignments (`=`, `+=`, `x: T =`) among `stmts` and every statement nested in them (not in a nested
+    def), with the names each binds."""
+    import ast
+
+    found: list = []
+    stack = list(reversed(stmts))
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(item, ast.Assign):
+            found.append((item, [n for t in item.targets for n in _bound_names(t)]))
+        elif isinstance(item, (ast.AugAssign, ast.AnnAssign)):
+            found.append((item, _bound_names(item.target)))
+        if isinstance(item, ast.stmt):
+            stack.extend(reversed([c for c in ast.iter_child_nodes(item) if isinstance(c, ast.stmt)]))
+    return found
+
+
+def _is_static_loop(node) -> bool:
+    import ast
+
+    if not isinstance(node, ast.For) or not isinstance(node.iter, ast.Call):
+        return False
+    func = node.iter.func
+    return (isinstance(func, ast.Name) and func.id == "static_range") or (
+        isinstance(func, ast.Attribute) and func.attr == "static_range"
+    )
+
+
+def _is_compiled_loop(node) -> bool:
+    """A loop a GPU compiles as an scf loop (its carried values keep one type): `while`, and `for` over
+    `range`/`tl.range` (static_range is unrolled; any other iterator is refused by the compiler itself)."""
+    import ast
+
+    if isinstance(node, ast.While):
+        return True
+    if not isinstance(node, ast.For) or not isinstance(node.iter, ast.Call) or _is_static_loop(node):
+        return False
+    func = node.iter.func
+    return (isinstance(func, ast.Name) and func.id == "range") or (
+        isinstance(func, ast.Attribute) and func.attr == "range"
+    )
+
+
+def carried_names(func) -> dict[tuple[int, int], tuple[str, ...]]:
+    """For each compiled loop of the `def` `func` ((line, column) -> names): the names a GPU compile carries
+    through it — bound before the loop where the code generator still sees them (a parameter, an assignment
+    above it in its own or an enclosing block, both branches of a runtime `if`, either branch of a constexpr
+    one; not a name local to an earlier loop) and assigned again in its body. Python keeps every local of an
+    earlier trip alive; a GPU compile does not, so only these are compared."""
+    import ast
+
+    constexprs = {
+        a.arg
+        for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs
+        if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)
+    }
+    plan: dict[tuple[int, int], tuple[str, ...]] = {}
+
+    def walk(stmts, defined: set) -> set:
+        defined = set(defined)
+        for item in stmts:
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if _is_compiled_loop(item):
+                target = set(_bound_names(item.target)) if isinstance(item, ast.For) else set()
+                assigned = {n for _, names in _binders(item.body) for n in names} - target
+                plan[(item.lineno, item.col_offset)] = tuple(sorted(assigned & defined))
+                walk(item.body, defined | target)  # what the body binds stays inside the loop
+            elif isinstance(item, ast.For):  # static_range (unrolled: its binds stay) or a refused iterator
+                defined = walk(item.body, defined | set(_bound_names(item.target)))
+            elif isinstance(item, ast.If):
+                then, other = walk(item.body, defined), walk(item.orelse, defined)
+                tested = [n.id for n in ast.walk(item.test) if isinstance(n, ast.Name)]
+                static = bool(tested) and all(n in constexprs for n in tested)
+                defined = (then | other) if static else (then & other)
+            elif isinstance(item, (ast.With, ast.Try)):
+                defined = walk(item.body, defined)
+            elif isinstance(item, ast.Assign):
+                defined.update(n for t in item.targets for n in _bound_names(t))
+            elif isinstance(item, (ast.AugAssign, ast.AnnAssign)):
+                defined.update(_bound_names(item.target))
+        return defined
+
+    params = func.args.posonlyargs + func.args.args + func.args.kwonlyargs
+    walk(func.body, {a.arg for a in params})
+    return plan
+
+
+def assignment_lines(loop, name: str) -> tuple[int | None, int | None, str | None]:
+    """(the line that assigns `name` in `loop`'s body, the line where its new value is made, the name it came
+    through): `m = m_new` after `m_new = tl.maximum(m, x)` is (that line, the maximum's line, "m_new"). The
+    last assignment in the body when there are several."""
+    import ast
+
+    binders = _binders(loop.body)
+    own = [node for node, names in binders if name in names]
+    if not own:
+        return None, None, None
+    last = max(own, key=lambda n: n.lineno)
+    if isinstance(last, ast.Assign) and isinstance(last.value, ast.Name) and last.value.id != name:
+        via = last.value.id
+        made = [node for node, names in binders if via in names and node.lineno < last.lineno]
+        if made:
+            return last.lineno, max(made, key=lambda n: n.lineno).lineno, via
+    return last.lineno, last.lineno, None
+
+
+def loop_at(tree, line: int | None):
+    """The compiled `for`/`while` loop that starts at `line` of a parsed file, or None."""
+    import ast
+
+    if tree is None or line is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.While)) and node.lineno == line:
+            return node
+    return None
+
+
+def loop_facts(name: str, before: str, after: str, loop_line: int | None, tree=None, **extra) -> dict:
+    """What the lab says of a loop-carried value whose type changed: the name, both types (as Triton prints
+    them, and split into shape and element type), the loop's line and, when the file's tree is at hand, the
+    line that re-assigns it and the line that made the new value. One reading for the interpreter's refusal
+    and the GPU's compile error."""
+    before_shape, before_dtype = parse_type(before)
+    after_shape, after_dtype = parse_type(after)
+    loop = loop_at(tree, loop_line)
+    assign_line, made_line, via = assignment_lines(loop, name) if loop is not None else (None, None, None)
+    return {
+        "name": name,
+        "before": before,
+        "after": after,
+        "before_shape": before_shape,
+        "before_dtype": before_dtype,
+        "after_shape": after_shape,
+        "after_dtype": after_dtype,
+        "loop_line": loop_line,
+        "assign_line": assign_line,
+        "made_line": made_line,
+        "via": via,
+        **extra,
+    }
+
+
+def _type_text(ty) -> str:
+    return str(ty)
+
+
+def _loop_enter(scope: dict, names: tuple) -> tuple:
+    """Called by the rewritten kernel right before a compiled loop: the types of the carried names that hold a
+    Triton tensor now (and where the loop is)."""
+    import triton.language as tl
+
+    frame = sys._getframe(1)
+    held = tuple(
+        (name, _type_text(value.type))
+        for name in names
+        if isinstance(value := scope.get(name), tl.core.tensor)
+    )
+    return frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name, held
+
+
+def _loop_check(scope: dict, entered: tuple) -> None:
+    """Called by the rewritten kernel at the end of each trip of a compiled loop: a carried name whose type
+    is no longer the one it entered with stops the launch (LoopCarriedType), as a GPU compile stops."""
+    import triton.language as tl
+
+    filename, line, function, held = entered
+    changed = []
+    for name, before in held:
+        value = scope.get(name)
+        if isinstance(value, tl.core.tensor):
+            after = _type_text(value.type)
+            if after != before:
+                changed.append((name, before, after))
+    if not changed:
+        return
+    from tritonlab.engine.contracts import file_tree
+
+    tree = None
+    with contextlib.suppress(Exception):
+        tree = file_tree(filename)
+    said = [loop_facts(name, before, after, line, tree) for name, before, after in changed]
+    # the change made first in the body is the cause; the others follow from it (l from a block m)
+    said.sort(key=lambda f: (f["made_line"] is None, f["made_line"] or 0))
+    first = said[0]
+    first["also"] = [f["name"] for f in said[1:]]
+    first["function"] = function
+    first["filename"] = filename
+    raise LoopCarriedType(first)
+
+
+def check_loop_carried_types() -> bool:
+    """Apply the GPU compiler's loop rule on the interpreter: a value carried through a compiled `for`/`while`
+    loop keeps one Triton type (scalar or block, shape, dtype: `_verify_loop_carried_variable` in Triton's
+    code generator, 3.6 and 3.9 alike). The interpreter runs the loop in Python and carried `m = tl.maximum(m,
+    x)` from a scalar to a block; a per-lane running max reduced after the loop passed here and cannot compile
+    on any GPU (probe round 15). The interpreter's rewrite of each kernel (its ASTTransformer) gets, around
+    each compiled loop, a snapshot of the carried names' types before it (`carried_names`) and a comparison at
+    the end of each trip. Idempotent; returns whether the check is in place."""
+    try:
+        import ast
+
+        from triton.runtime import interpreter
+    except Exception:  # noqa: BLE001 - no usable triton
+        return False
+    transformer = getattr(interpreter, "ASTTransformer", None)
+    if transformer is None:
+        return False
+    if getattr(transformer, "_tritonlab_loops", False):
+        return True
+    interpreter._tritonlab_loop_enter = _loop_enter  # injected into the kernel's globals with the rest
+    interpreter._tritonlab_loop_check = _loop_check
+
+    def call(name: str, *args) -> ast.Call:
+        return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=list(args), keywords=[])
+
+    def scope() -> ast.Call:
+        return call("locals")
+
+    def instrument(stmts: list, plan: dict) -> list:
+        out: list = []
+        for item in stmts:
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out.append(item)
+                continue
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(item, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    setattr(item, field, instrument(inner, plan))
+            names = (
+                plan.get((item.lineno, item.col_offset)) if isinstance(item, (ast.For, ast.While)) else None
+            )
+            if names:
+                token = f"_tritonlab_loop_{item.lineno}_{item.col_offset}"
+                enter = ast.Assign(
+                    targets=[ast.Name(id=token, ctx=ast.Store())],
+                    value=call(
+                        "_tritonlab_loop_enter",
+                        scope(),
+                        ast.Tuple(elts=[ast.Constant(value=n) for n in names], ctx=ast.Load()),
+                    ),
+                )
+                check = ast.Expr(
+                    value=call("_tritonlab_loop_check", scope(), ast.Name(id=token, ctx=ast.Load()))
+                )
+                for made in (enter, check):  # at the loop's line: the frame's line names the loop
+                    for sub in ast.walk(made):
+                        if isinstance(sub, (ast.stmt, ast.expr)):
+                            sub.lineno = sub.end_lineno = item.lineno
+                            sub.col_offset = sub.end_col_offset = 0
+                item.body.append(check)
+                out.append(enter)
+            out.append(item)
+        return out
+
+    def visit_Module(self, node):  # noqa: N802 - ast.NodeTransformer's naming
+        plans = {}
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef):
+                with contextlib.suppress(Exception):  # a check: never the reason a rewrite fails
+                    plans[id(item)] = carried_names(item)
+        node = self.generic_visit(node)
+        for item in node.body:
+            if id(item) in plans and plans[id(item)]:
+                item.body = instrument(item.body, plans[id(item)])
+        return node
+
+    transformer.visit_Module = visit_Module
+    transformer._tritonlab_loops = True
     return True
 
 

@@ -290,6 +290,9 @@ def classify(exc: BaseException, learner_file: str) -> dict:
                 cause="unsupported-construct",
                 construct=kind_of,
             )
+        carried = _LOOP_CARRIED.search(str(compile_error))
+        if carried:  # said as on the interpreter (interpreter_support.LoopCarriedType)
+            return _loop_carried_type(carried, cline, line, learner_file, message)
         refused = _GLOBAL_REFUSED.search(str(compile_error))
         if refused:  # said as on the interpreter (interpreter_support.GlobalNotConstexpr)
             known = _module_global(learner_file, refused.group(1))
@@ -315,6 +318,18 @@ def classify(exc: BaseException, learner_file: str) -> dict:
             cause="unsupported-construct",
             construct=getattr(root, "construct", None),
             function=getattr(root, "function", None),
+        )
+    if isinstance(root, interpreter_support.LoopCarriedType):
+        # the interpreter's stand-in for the code generator's loop rule: a carried value changed its type
+        facts = {k: v for k, v in root.facts.items() if k != "filename"}
+        at = facts.pop("made_line", None) or facts.get("loop_line")
+        return error(
+            "compile",
+            str(root),
+            at if same_file(root.facts.get("filename"), learner_file) and isinstance(at, int) else line,
+            exception=f"AssertionError: {root}",
+            cause="loop-carried-type",
+            **facts,
         )
     root_frames = traceback.extract_tb(root.__traceback__)
     innermost = root_frames[-1].filename if root_frames else ""
@@ -570,6 +585,26 @@ _RETURN_IN_LOOP = (  # Triton's two words for a return inside a compiled loop (u
     "Cannot have `return` statements inside `while` or `for` statements",
     "We use SCF, so the loop body should only have one block",
 )
+_LOOP_CARRIED = re.compile(
+    r"Loop-carried variable (\w+) has initial type (.+?) but is re-assigned to (.+?) in loop"
+)
+
+
+def _loop_carried_type(
+    found: re.Match, loop_line: int | None, line: int | None, learner_file: str, message: str
+):
+    """The GPU compiler's "Loop-carried variable m has initial type fp32 but is re-assigned to <['64'], fp32>"
+    (its node is the loop): the facts the interpreter's LoopCarriedType gives, the new value's line read from
+    the learner's file."""
+    from tritonlab.engine.contracts import file_tree
+
+    facts = interpreter_support.loop_facts(
+        found.group(1), found.group(2), found.group(3), loop_line, file_tree(learner_file)
+    )
+    at = facts.pop("made_line", None) or loop_line or line
+    return error("compile", message, at, exception=message, cause="loop-carried-type", **facts)
+
+
 _GLOBAL_REFUSED = re.compile(r"Cannot access global variable (\w+) from within @jit'ed")
 _UNSUPPORTED_FUNCTION = re.compile(r"Unsupported function referenced: <function (\w+) at ")
 

@@ -295,6 +295,96 @@ def _unsupported_construct(f: Facts) -> Said:
     )
 
 
+#: Triton's short element-type names (as its messages print them) -> the tl. name a learner writes
+_TL_DTYPES = {
+    "fp32": "float32",
+    "fp16": "float16",
+    "bf16": "bfloat16",
+    "fp64": "float64",
+    "fp8e4nv": "float8e4nv",
+}
+
+
+def _dims(dims: Any) -> str:
+    """A block's shape as Triton code writes it: [64], [16, 64]."""
+    return "[" + ", ".join(str(d) for d in dims) + "]"
+
+
+def _carried_type(dims: Any, element: Any) -> Said:
+    """A Triton type said in words: "a scalar fp32", "a [64] fp32 block"."""
+    if isinstance(dims, (list, tuple)) and dims:
+        block = _dims(dims)
+        return Said(f"a {block} {element} block", f"{block} の {element} ブロック")
+    return Said(f"a scalar {element}", f"スカラーの {element}")
+
+
+def _loop_carried_type(f: Facts) -> Said:
+    """A value carried through a compiled loop changed its type (the interpreter's stand-in says what the GPU's
+    code generator refuses)."""
+    name, before, after = f["name"], f["before_shape"], f["after_shape"]
+    was = _carried_type(before, f["before_dtype"])
+    now = _carried_type(after, f["after_dtype"])
+    loop_en = f" (line {f['loop_line']})" if f["loop_line"] else ""
+    loop_ja = f"({f['loop_line']} 行目)" if f["loop_line"] else ""
+    if f["via"] and f["line"] and f["assign_line"]:
+        where_en = f": line {f['line']} makes it ({f['via']}) and line {f['assign_line']} carries it ({name} = {f['via']})"
+        where_ja = (
+            f"。{f['line']} 行目で {f['via']} として作られ、{f['assign_line']} 行目の {name} = {f['via']} で"
+            "受け継がれます"
+        )
+    elif f["line"]:
+        where_en, where_ja = f" at line {f['line']}", f"({f['line']} 行目)"
+    else:
+        where_en = where_ja = ""
+    also = [n for n in (f["also"] or []) if isinstance(n, str)]
+    also_en = f" ({', '.join(also)} change{'s' if len(also) == 1 else ''} with it)" if also else ""
+    also_ja = f"({'、'.join(also)} も一緒に変わります)" if also else ""
+    quoted = (
+        f"Loop-carried variable {name} has initial type {f['before'] or '…'} but is re-assigned to "
+        f"{f['after'] or '…'} in loop!"
+    )
+    tl_after = _TL_DTYPES.get(f["after_dtype"], f["after_dtype"])
+    tl_before = _TL_DTYPES.get(f["before_dtype"], f["before_dtype"])
+    if not before and after:  # a scalar became a block: a reduction is missing, or the start is a scalar
+        full = f"tl.full({_dims(after)}, …, tl.{tl_after})"
+        fix = Said(
+            f"if one value is meant (a row's max or sum), reduce the block to one before it meets {name} "
+            f"(tl.max(x, axis=0), tl.sum(x, axis=0)); if a value per lane is meant, start {name} as a block: "
+            f"{name} = {full}",
+            f"1 つの値(行の最大値や合計)が欲しいなら、{name} と組み合わせる前にブロックを 1 つの値に縮約して"
+            f"ください(tl.max(x, axis=0)、tl.sum(x, axis=0))。レーンごとの値が欲しいなら、{name} を最初から"
+            f"ブロックとして作ってください: {name} = {full}",
+        )
+    elif before and not after:
+        fix = Said(
+            f"keep {name} a {_dims(before)} block in the loop (or start it as a scalar)",
+            f"ループの中でも {name} を {_dims(before)} のブロックのままにしてください(またはスカラーから始めます)",
+        )
+    elif list(before or []) != list(after or []):
+        fix = Said(
+            f"keep {name}'s shape: the value assigned in the loop must be {_dims(before)} too (a reduction, a "
+            "reshape or a broadcast changed it)",
+            f"{name} の形を保ってください。ループの中で代入する値も {_dims(before)} でなければなりません"
+            "(縮約、reshape、ブロードキャストのどれかで形が変わっています)",
+        )
+    else:  # the element type changed
+        fix = Said(
+            f"give both the same type: start {name} as {f['after_dtype']} (.to(tl.{tl_after}) before the "
+            f"loop, or tl.zeros(..., tl.{tl_after})), or cast the new value back with .to(tl.{tl_before})",
+            f"両方を同じ型にしてください。{name} を {f['after_dtype']} で始めるか(ループの前で "
+            f".to(tl.{tl_after})、または tl.zeros(..., tl.{tl_after}))、新しい値を .to(tl.{tl_before}) で"
+            "元の型に戻します",
+        )
+    return Said(
+        f"{name} enters the loop{loop_en} as {was.en} and leaves a trip as {now.en}{where_en}{also_en}: a value "
+        f"carried from one trip to the next must keep its type, and a GPU compile stops (“{quoted}”). The "
+        f"interpreter would run it as Python; {fix.en}",
+        f"{name} はループ{loop_ja}に{was.ja}として入りますが、1 周すると{now.ja}になります{where_ja}"
+        f"{also_ja}。次の周へ受け継ぐ値は型を変えられず、GPU ではコンパイルが止まります(“{quoted}”)。"
+        f"インタプリタでは Python として動いてしまいます。{fix.ja}",
+    )
+
+
 def _global_not_constexpr(f: Facts) -> Said:
     """A kernel read a module global that Triton's code generator refuses (the interpreter's stand-in says it
     before a GPU would)."""
@@ -431,6 +521,8 @@ def _compile(f: Facts) -> Said:
         return _global_not_constexpr(f)
     if f["cause"] == "unsupported-construct" and f["construct"]:
         return _unsupported_construct(f)
+    if f["cause"] == "loop-carried-type" and f["name"]:
+        return _loop_carried_type(f)
     if f["cause"] == "static-range-runtime" and f["name"]:
         name = f["name"]
         return Said(
