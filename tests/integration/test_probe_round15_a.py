@@ -63,7 +63,8 @@ def test_atomic_adds_into_zeros_pass(worker):
 
 # (exercise, file, the first failing case's first diagnosis kind or None for any, its causes or None for any)
 WRONG = [
-    ("4/fix-oob", "l04_fix_oob_wrong_store_masked_to_positive_lanes.py", "unwritten", ("masked-off",)),
+    # the element(s) never written are exactly where x <= 0: the store's mask (line 19) depends on the data
+    ("4/fix-oob", "l04_fix_oob_wrong_store_masked_to_positive_lanes.py", "unwritten", ("value-masked",)),
     ("5/add", "l05_add_wrong_y_loaded_through_x_ptr.py", "mismatch", ("input-unread",)),
     ("6/copy", "l06_copy_wrong_grid_divided_by_warps_too.py", "unwritten", ("grid-fewer-programs",)),
     (
@@ -110,13 +111,11 @@ def test_the_load_through_the_wrong_pointer_has_its_line(worker):
     assert diag.get("line") == line_of(name, "y = tl.load(x_ptr + offsets"), diag
 
 
-@_gap(
-    "from n = 97 on every case calls the never-written elements 'scattered' and says 'check the offsets each "
-    "program computes from tl.program_id'; the offsets are right — the unwritten elements are exactly those "
-    "whose expected value is 0 (x <= 0): the store's mask depends on the data (line 19)"
-)
 def test_a_value_dependent_store_mask_is_not_blamed_on_offsets(worker):
-    result = verify(worker, "4/fix-oob", "l04_fix_oob_wrong_store_masked_to_positive_lanes.py")
+    # every case called the never-written elements 'scattered' ('check the offsets each program computes from
+    # tl.program_id'); they are exactly those where x <= 0: verify._value_masked names the store's mask
+    name = "l04_fix_oob_wrong_store_masked_to_positive_lanes.py"
+    result = verify(worker, "4/fix-oob", name)
     assert result["passed"] is False
     for case in result["cases"]:
         if case["passed"] or not case.get("diagnoses"):
@@ -124,6 +123,8 @@ def test_a_value_dependent_store_mask_is_not_blamed_on_offsets(worker):
         diag = case["diagnoses"][0]
         assert diag.get("cause") != "scattered", (case.get("name"), diag)
         assert "tl.program_id" not in diag.get("message", ""), (case.get("name"), diag.get("message"))
+        assert diag.get("cause") == "value-masked", (case.get("name"), diag)
+        assert diag.get("line") == line_of(name, "tl.store(output_ptr + offsets, x, mask=positive)"), diag
 
 
 def test_the_output_shape_handed_to_the_kernel_fails_at_the_load(worker):

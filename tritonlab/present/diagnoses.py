@@ -1774,6 +1774,29 @@ def _unwritten(f: Facts) -> Said:
             f"レーン 0 がブロックの {start} 番目の要素になり、ブロックの先頭の要素に触れません。レーンは 0 から"
             "数えてください(tl.arange(0, BLOCK_SIZE))",
         )
+    if cause == "value-masked":
+        name = str(f["input"] or "x")
+        test = str(f["test"] or "<= 0")
+        who_en = "the answer" if name == "expected" else name
+        who_ja = "正解の値" if name == "expected" else name
+        zero_en = " (where the answer is 0)" if f["answer_zero"] else ""
+        zero_ja = "(正解が 0 になる要素)" if f["answer_zero"] else ""
+        line, mask, loaded = f["line"], verbatim(f["mask"] or "mask"), f["loaded"]
+        head_en = (
+            f"the {number(count)} elements never written are exactly those where {who_en} {test}"
+            if isinstance(count, int) and count > 1
+            else f"the element never written is where {who_en} {test}"
+        )
+        at_en = f" (line {line}: mask={mask}, made from the loaded {loaded})" if line else ""
+        at_ja = f"({line} 行目: mask={mask}。読み込んだ {loaded} から作られています)" if line else ""
+        return Said(
+            f"{head_en}{zero_en}: the store's mask depends on the values{at_en} — a masked-off lane keeps "
+            "whatever the output held before; store every element, computing its value (0 included) instead of "
+            "masking it off",
+            f"書き込まれなかった {number(count)} 要素は、ちょうど {who_ja} {test} の要素です{zero_ja}。"
+            f"ストアのマスクが値に依存しています{at_ja}。マスクで外したレーンには出力の元の中身が残ります。"
+            "マスクで外さずに、すべての要素について値(0 も含めて)を計算してストアしてください",
+        )
     if cause == "masked-off" and f["per_program"] and f["line"]:
         line, text = f["line"], verbatim(f["mask"] or "mask")
         return Said(

@@ -1386,6 +1386,7 @@ def judge_case(
                     "pid + 2P, … while below num_tiles (start at tl.program_id(0), step by P, and map each "
                     "tile id to its (pid_m, pid_n) inside the range)"
                 )
+    _value_masked(report.get("diagnoses", []), unwritten, dict(inputs), expected, learner_file)
     for key in ("max_abs_err", "max_rel_err", "mismatches", "first", "map", "map_grid"):
         case[key] = report.get(key)
     _zero_row(exercise, report.get("diagnoses", []))
@@ -4527,6 +4528,121 @@ def _refine_stores(
                 f"{diag['message'].split(':', 1)[0]}: your kernel ran tl.store, but its mask switched off "
                 "every lane — check the store's mask (it must be True for every offset below n_elements)"
             )
+
+
+_VALUE_TESTS = (("<= 0", "le"), ("< 0", "lt"), ("> 0", "gt"), (">= 0", "ge"), ("== 0", "eq"), ("!= 0", "ne"))
+
+
+def _value_masked(diagnoses: list, unwritten, inputs: dict, expected, learner_file: str | None) -> None:
+    """Output left unwritten exactly where an input's (or the answer's) values pass a sign test (x <= 0,
+    expected == 0): the store's mask depends on the loaded values (`mask & (x > 0)`), not a wrong offset or
+    grid. Said when the file has a tl.store whose mask is computed from a tl.load (named with its line); from
+    the values alone only when the unwritten elements lie in several runs of a larger output (never a whole
+    output, which a wrong bound or grid explains as well)."""
+    if unwritten is None:
+        return
+    diag = next(
+        (
+            d
+            for d in diagnoses
+            if d.get("kind") == Kind.UNWRITTEN and d.get("cause") not in ("stored-poison", "store-never-ran")
+        ),
+        None,
+    )
+    if diag is None:
+        return
+    flat = unwritten.reshape(-1).bool()
+    n, count = flat.numel(), int(flat.sum())
+    if not count:
+        return
+    store = _store_mask_from_load(learner_file)
+    if store is None and (count == n or n < 8 or _int(diag.get("runs")) < 2):
+        return
+    named = [(k, v) for k, v in inputs.items() if isinstance(v, torch.Tensor) and v.numel() == n]
+    if isinstance(expected, torch.Tensor) and expected.numel() == n:
+        named.append(("expected", expected))
+    for name, values in named:
+        if values.dtype.is_complex or values.dtype == torch.bool:
+            continue
+        v = values.detach().reshape(-1).to(flat.device)
+        for text, op in _VALUE_TESTS:
+            hit = getattr(v, op)(0)
+            if bool(torch.equal(hit, flat)):
+                where = "the answer" if name == "expected" else name
+                zero = (
+                    name != "expected"
+                    and isinstance(expected, torch.Tensor)
+                    and expected.numel() == n
+                    and bool(torch.equal(expected.detach().reshape(-1).to(flat.device).eq(0), flat))
+                )
+                diag.update(cause="value-masked", input=name, test=text, answer_zero=zero)
+                if store is not None:
+                    diag.update(line=store[0], mask=store[1], loaded=store[2])
+                diag["message"] = (
+                    (
+                        f"the {count} elements never written are exactly those where {where} {text}"
+                        if count > 1
+                        else f"the element never written is where {where} {text}"
+                    )
+                    + (" (where the answer is 0)" if zero else "")
+                    + ": the store's mask depends on the values"
+                    + (
+                        f" (line {store[0]}: mask={store[1]}, made from the loaded {store[2]})"
+                        if store
+                        else ""
+                    )
+                    + " — a masked-off lane keeps whatever the output held before; store every element, "
+                    "computing its value (0 included) instead of masking it off"
+                )
+                return
+
+
+def _store_mask_from_load(path: str | None) -> tuple[int, str, str] | None:
+    """(line, mask text, loaded name) of the first tl.store in a @triton.jit function of the learner's file
+    whose mask is computed (through the function's assignments) from a value a tl.load returned: the lanes it
+    writes depend on the data."""
+    import ast
+
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    for function in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+        if not any("jit" in ast.unparse(d) for d in function.decorator_list):
+            continue
+        assigned: dict[str, list[ast.AST]] = {}
+        for node in ast.walk(function):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        assigned.setdefault(target.id, []).append(node.value)
+
+        def loaded(expr: ast.AST, depth: int = 0, assigned: dict = assigned) -> str | None:
+            for n in ast.walk(expr):
+                if isinstance(n, ast.Call) and ast.unparse(n.func) in ("tl.load", "triton.language.load"):
+                    return ast.unparse(n)[:60]
+                if isinstance(n, ast.Name) and n.id in assigned and depth < 6:
+                    for value in assigned[n.id]:
+                        if isinstance(value, ast.Call) and ast.unparse(value.func) in (
+                            "tl.load",
+                            "triton.language.load",
+                        ):
+                            return n.id
+                        inner = loaded(value, depth + 1)
+                        if inner is not None:
+                            return inner
+            return None
+
+        for node in ast.walk(function):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) in ("tl.store", "triton.language.store"):
+                mask = next((k.value for k in node.keywords if k.arg == "mask"), None)
+                if mask is None and len(node.args) >= 3:
+                    mask = node.args[2]
+                if mask is None:
+                    continue
+                source = loaded(mask)
+                if source is not None:
+                    return node.lineno, ast.unparse(mask)[:60], source
+    return None
 
 
 def _arange_start(path: str | None) -> tuple[int, int] | None:
