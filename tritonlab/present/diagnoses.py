@@ -1187,8 +1187,11 @@ def _access(d: Facts) -> Said:
         )
     numel, extent = d["numel"], d["extent"]
     if numel is not None and extent is not None and numel != extent:
-        size_en = f"the view spans {number(extent)} elements ({number(numel)} in the view)"
-        size_ja = f"ビューの範囲は {number(extent)} 要素(ビュー内は {number(numel)} 要素)"
+        size_en = (
+            f"the view's {_n(numel, 'en', 'element lies', 'elements lie', '')} within {number(extent)} elements "
+            "of its buffer"
+        )
+        size_ja = f"ビューの {number(numel)} 要素はバッファの {number(extent)} 要素の範囲にあります"
     else:
         size_en = f"the tensor has {_n(numel, 'en', 'element', 'elements', '')}"
         size_ja = f"テンソルの要素数は {number(numel)}"
@@ -1473,6 +1476,35 @@ def _mask_hint(d: Facts) -> Said:
             f"マスク ({mask}) はオフセットをグリッドの範囲(num_programs × ブロック)と比べていますが、これは"
             "切り上げでテンソルの末尾を越えます。グリッドではなく、テンソル自身の大きさ(n_elements)で"
             "制限してください",
+        )
+    permuted = d["permuted_bounds"]
+    if mask and isinstance(permuted, Mapping) and permuted.get("input") and permuted.get("terms"):
+        terms = [t for t in permuted["terms"] if isinstance(t, Mapping)]
+        name, of = permuted["input"], shape(permuted.get("shape") or d["shape"] or ())
+        given_en = " and ".join(f"{t['index']} by {t['bound']} = {t['value']}" for t in terms)
+        given_ja = "、".join(f"{t['index']} を {t['bound']} = {t['value']} で" for t in terms)
+        made = next((t for t in terms if t.get("assigned_line")), None)
+        passed = next((t for t in terms if t.get("passed_line")), None)
+        where_en = where_ja = ""
+        if made is not None:
+            code = verbatim(made["assigned"])
+            where_en, where_ja = (
+                f" (line {made['assigned_line']}: {code})",
+                f"({made['assigned_line']} 行目: {code})",
+            )
+        elif passed is not None:
+            where_en, where_ja = (
+                f" (the launch at line {passed['passed_line']})",
+                f"({passed['passed_line']} 行目の起動)",
+            )
+        must_en = ", ".join(f"{t['bound']} must be {t['extent']}" for t in terms if t["value"] != t["extent"])
+        must_ja = "、".join(f"{t['bound']} は {t['extent']}" for t in terms if t["value"] != t["extent"])
+        return Said(
+            f"the mask ({mask}) bounds {given_en}, but {arg} is the input {name}, of shape {of}: the launch passes "
+            f"its sizes in another order{where_en} — {must_en} (pass {name}'s own shape)",
+            f"マスク ({mask}) は {given_ja}制限していますが、{arg} は入力 {name}(形状 {of})です。起動時に"
+            f"その大きさを別の順序で渡しています{where_ja}。{must_ja} でなければなりません({name} 自身の形状を"
+            "渡してください)",
         )
     if mask and d["bounded"]:
         allocated = shape(d["shape"] or ())
@@ -3921,6 +3953,23 @@ def _cross_program_read(f: Facts) -> Said:
     writer = _program({"program_id": f["writer"]}) if f["writer"] else "?"
     at = f"line {f['line']}: " if f["line"] else ""
     at_ja = f"{f['line']} 行目: " if f["line"] else ""
+    if f["cause"] == "read-during-atomics":
+        atomic = f" (line {f['atomic_line']})" if f["atomic_line"] else ""
+        atomic_ja = f"({f['atomic_line']} 行目)" if f["atomic_line"] else ""
+        return Said(
+            f"{at}program {reader} loads {_n(count, 'en', 'element', 'elements', '')}{of} that other programs of "
+            f"the same {kernel} launch update with an atomic{atomic} — program {writer} updated it after this "
+            "load, so the value read was not yet the final one. A program cannot wait for the other programs of "
+            "its launch (on a GPU they run at the same time, in any order): do the atomic updates in a first "
+            "launch and read the result in a second one (or keep a partial result per program and merge them "
+            "afterwards)",
+            f"{at_ja}プログラム {reader} が {of_ja}{number(count)} 要素を通常のロードで読んでいますが、"
+            f"同じ {kernel} の起動のほかのプログラムがそこをアトミック操作{atomic_ja}で更新しています。"
+            f"プログラム {writer} はこのロードの後に更新したので、読んだ値はまだ最終的な値ではありません。"
+            "1 回の起動の中で、プログラムはほかのプログラムを待てません(GPU では同時に、順不同に動きます)。"
+            "アトミック操作による更新は 1 回目の起動で行い、その結果は 2 回目の起動で読んでください"
+            "(またはプログラムごとに部分結果を持ち、後でまとめてください)",
+        )
     where = f" (line {f['store_line']})" if f["store_line"] else ""
     where_ja = f" {f['store_line']} 行目で" if f["store_line"] else ""
     if f["stored"] == "after":

@@ -818,6 +818,28 @@ def _ints(values) -> list[int]:
     )
 
 
+def _input_bounds(err: dict, inputs) -> None:
+    """An out-of-bounds access whose mask bounds each index by the tensor's sizes in another order
+    (memcheck's `permuted_bounds`): when the runner found that tensor to be an input of the case (its
+    `input`), its shape is the lab's, so the sizes the launch passed are wrong — not the allocation the
+    report suspects; the message says so."""
+    detail = err.get("detail")
+    if err.get("kind") != Kind.OOB or not isinstance(detail, dict):
+        return
+    permuted, mask = detail.get("permuted_bounds"), detail.get("mask")
+    if not isinstance(permuted, dict) or not permuted.get("terms") or not mask:
+        return
+    name, shape = permuted.get("input"), detail.get("shape")
+    given = dict(inputs).get(name) if isinstance(name, str) else None
+    if not isinstance(given, torch.Tensor) or list(given.shape) != shape:
+        permuted.pop("input", None)
+        return
+    permuted["shape"] = list(shape)
+    hint = memcheck.report.permuted_bounds_hint(str(mask), str(detail.get("arg") or "?"), permuted)
+    head = str(err.get("message") or "").split(" — ", 1)[0]
+    err["message"] = detail["message"] = f"{head} — {hint}"
+
+
 def _guard_diagnoses(facts: dict, diagnoses: list) -> None:
     """Guard zones the runner found overwritten: out-of-bounds stores."""
     for guard in facts.get("guards") or []:
@@ -935,6 +957,7 @@ def judge_plan_case(
     case["launches"] = [{k: launch.get(k) for k in ("kernel", "file", "grid")} for launch in launches]
     if facts.get("error") is not None:
         case["error"] = _error_dict(facts["error"])
+        _input_bounds(case["error"], inputs)
         diagnoses.append(dict(case["error"]))
         return case
     if isinstance(facts.get("ms_wall"), (int, float)):
@@ -1218,6 +1241,7 @@ def judge_case(
         return case
     if facts.get("error") is not None:
         case["error"] = _error_dict(facts["error"])
+        _input_bounds(case["error"], inputs)
         _block_not_pow2(case["error"], launches)
         diagnoses.append(dict(case["error"]))
         return case
@@ -4062,6 +4086,29 @@ def _races(stats: dict, learner_file: str | None) -> list[dict]:
                 "message": f"program {reader} loads {count} elements{' of ' + str(arg) if arg else ''} that "
                 f"program {writer} stores in the same {read.get('kernel')} launch, without atomics: on a GPU "
                 "the load may run before or after that store — read them in a second launch",
+            }
+        )
+    for read in _learner_records(stats, "atomic_reads", learner_file):
+        count, arg = _int(read.get("count")), read.get("argument")
+        reader, writer = read.get("reader"), read.get("writer")
+        line, atomic_line = read.get("line"), read.get("atomic_line")
+        found.append(
+            {
+                "kind": "cross-program-read",
+                "cause": "read-during-atomics",
+                "kernel": read.get("kernel"),
+                "argument": arg,
+                "count": count,
+                "reader": reader if isinstance(reader, list) else None,
+                "writer": writer if isinstance(writer, list) else None,
+                "line": line,
+                "atomic_line": atomic_line,
+                "message": f"line {line}: program {reader} loads {count} "
+                f"element{'' if count == 1 else 's'}{' of ' + str(arg) if arg else ''} that other programs "
+                f"of the same {read.get('kernel')} launch update with an atomic (line {atomic_line}; program "
+                f"{writer} did so after this load): it read the shared value before every program had "
+                "updated it — a program cannot wait for the others of its launch: update in a first launch "
+                "and read the result in a second one",
             }
         )
     return found

@@ -757,6 +757,28 @@ def _pinned(exercise, loaded, case: dict, lab: dict):
     )
 
 
+def _oob_input(err: dict, watch, inputs: dict) -> None:
+    """An out-of-bounds report whose mask bounds are the faulting tensor's sizes in another order
+    (`permuted_bounds`): names the case input that tensor is (the same storage, shape and strides handed to
+    the faulting kernel's argument), whose shape is the lab's — the judge then blames the sizes passed."""
+    detail = err.get("detail") if isinstance(err, dict) else None
+    if not isinstance(detail, dict) or not isinstance(detail.get("permuted_bounds"), dict):
+        return
+    arg, kernel = detail.get("arg"), detail.get("kernel")
+    given = next((v for _, k, n, v in reversed(watch.read) if n == arg and k == kernel), None)
+    if not isinstance(given, torch.Tensor):
+        return
+    for name, value in inputs.items():
+        if (
+            type(value) is torch.Tensor
+            and value.data_ptr() == given.data_ptr()
+            and value.shape == given.shape
+            and value.stride() == given.stride()
+        ):
+            detail["permuted_bounds"]["input"] = str(name)
+            return
+
+
 def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     exercise = loaded.exercise
     facts: dict[str, Any] = {"diagnoses": []}
@@ -797,6 +819,7 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         facts["error"] = classify(exc, loaded.file)
         contracts.explain_shape_error(exc, facts["error"], loaded.file)
         contracts.explain_config_error(pinned, facts["error"], loaded.file)
+        _oob_input(facts["error"], watch, inputs)
         facts["launches"] = [_launch(launch) for launch in call.launches]
         return facts
     facts["ms_wall"] = round((time.perf_counter() - began) * 1e3, 3)
