@@ -186,14 +186,21 @@ def test_a_race_between_vocabulary_programs_is_not_called_a_loop_bug(worker):
     ), firsts
 
 
-@_gap(
-    "the int32 wrap is reported at the load (line 23) with 'compute it in int64 (tl.program_id(0).to(tl.int64) "
-    "* stride)'; the learner did cast, after the product: the row-offset line with its late .to(tl.int64) is "
-    "not named"
-)
 def test_a_cast_after_the_product_is_named(worker):
+    # was 'compute it in int64 (tl.program_id(0).to(tl.int64) * stride)' at the load, to a learner who did cast
+    # (after the product): report._late_int64_cast names the cast's line
     name = "l14_cross_entropy_wrong_row_offset_cast_to_int64_after_the_product.py"
     error = verify(worker, "14/cross-entropy", name)["error"]
     assert error["line"] == line_of(name, "(row * stride_row).to(tl.int64)") or (
         "(row * stride_row).to(tl.int64)" in error["message"]
     ), error
+    assert f"line {line_of(name, '(row * stride_row).to(tl.int64)')}" in error["message"], error["message"]
+    assert "cast before multiplying" in error["message"], error["message"]
+
+
+def test_the_interpreters_overflow_warning_is_not_the_learners_output(worker):
+    name = "l14_cross_entropy_wrong_row_offset_cast_to_int64_after_the_product.py"
+    result = verify(worker, "14/cross-entropy", name)
+    assert "overflow encountered" not in (result.get("output") or ""), result.get("output")
+    warned = [w for c in result["cases"] for w in c.get("interpreter_warnings") or []]
+    assert any("overflow encountered in cast" in w["message"] and w["line"] for w in warned), warned

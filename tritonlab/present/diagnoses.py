@@ -1164,6 +1164,18 @@ def _access(d: Facts) -> Said:
         if wrap.get("row") is not None:
             row_en = f" (row {wrap['row']}: rows are {number(wrap['row_stride'])} elements apart)"
             row_ja = f"(行 {wrap['row']}。行と行は {number(wrap['row_stride'])} 要素離れています)"
+        if wrap.get("cast_line"):
+            at, cast, product = wrap["cast_line"], verbatim(wrap.get("cast")), verbatim(wrap.get("product"))
+            return Said(
+                f"{verb.en} {arg} out of bounds in program {program}: {where_en}, before the start of the "
+                f"tensor. That is element {number(wrap['offset'])}{row_en} minus 2**32: the .to(tl.int64) at "
+                f"line {at} ({cast}) comes after the product — {product} was computed in int32 and had already "
+                "wrapped to a negative number: cast before multiplying, e.g. `row.to(tl.int64) * stride`",
+                f"プログラム {program} の {arg} への{verb.ja}が範囲外です: {where_ja} がテンソルの先頭より前です。"
+                f"これは要素 {number(wrap['offset'])}{row_ja}から 2**32 を引いた位置です。{at} 行目の "
+                f".to(tl.int64)({cast})は掛け算の後にあります。{product} は int32 で計算され、その時点で負の数に"
+                "折り返しています。`row.to(tl.int64) * stride` のように、掛ける前に int64 にしてください",
+            )
         return Said(
             f"{verb.en} {arg} out of bounds in program {program}: {where_en}, before the start of the tensor. "
             f"That is element {number(wrap['offset'])}{row_en} minus 2**32: the offset was computed in int32, "

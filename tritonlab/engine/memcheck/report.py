@@ -137,10 +137,17 @@ class OutOfBounds(Exception):
                 if wrap["row"] is not None
                 else ""
             )
+            fix = (
+                f"the .to(tl.int64) at line {wrap['cast_line']} ({wrap['cast']}) comes after the product: "
+                f"{wrap['product']} had already wrapped in int32 — cast before multiplying (the index first, "
+                "e.g. row.to(tl.int64) * stride)"
+                if wrap.get("cast_line")
+                else "compute it in int64 (tl.program_id(0).to(tl.int64) * stride)"
+            )
             return (
                 f"{verb} {target} out of bounds in {self.program}: {where}, before the start of the tensor — "
                 f"that is element {wrap['offset']}{row} minus 2**32: an offset computed in int32 passed "
-                "2**31 and wrapped; compute it in int64 (tl.program_id(0).to(tl.int64) * stride)"
+                f"2**31 and wrapped; {fix}"
             )
         if self.reason == "before_start":
             return (
@@ -167,7 +174,11 @@ class OutOfBounds(Exception):
             return None
         strides = self.strides or ()
         stride = strides[0] if len(strides) >= 2 and strides[0] > 0 else None
-        return {"offset": offset, "row": offset // stride if stride else None, "row_stride": stride}
+        wrap: dict = {"offset": offset, "row": offset // stride if stride else None, "row_stride": stride}
+        late = _late_int64_cast(self.file)
+        if late is not None:  # the learner did cast, after the product had wrapped
+            wrap["cast_line"], wrap["cast"], wrap["product"] = late
+        return wrap
 
     def mask_facts(self) -> dict:
         """The learner's own words for the guard: the mask expression of the faulting line (None: no mask) and
@@ -514,6 +525,29 @@ def _wrong_bound(
             "extent": extent,
             "expected": candidates[0] if candidates else None,
         }
+    return None
+
+
+def _late_int64_cast(file: str | None) -> tuple[int, str, str] | None:
+    """(line, call text, product text) of the first `(a * b).to(tl.int64)` in a @triton.jit function of the
+    learner's file: a cast to int64 applied to a product that int32 already computed (and wrapped)."""
+    tree = _parsed_file(file) if file else None
+    if tree is None:
+        return None
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef) or not any("jit" in ast.unparse(d) for d in fn.decorator_list):
+            continue
+        for node in ast.walk(fn):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "to"
+                and node.args
+                and ast.unparse(node.args[0]) in ("tl.int64", "triton.language.int64")
+                and isinstance(node.func.value, ast.BinOp)
+                and isinstance(node.func.value.op, ast.Mult)
+            ):
+                return node.lineno, ast.unparse(node)[:80], ast.unparse(node.func.value)[:60]
     return None
 
 

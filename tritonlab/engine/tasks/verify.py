@@ -818,6 +818,23 @@ def _ints(values) -> list[int]:
     )
 
 
+def _interpreter_warnings(found) -> list[dict]:
+    """The runner's record of warnings raised inside Triton's interpreter (numpy's overflow or division by
+    zero), each with the learner's line that was running: {category, message, line}."""
+    out = []
+    for w in found if isinstance(found, list) else []:
+        if isinstance(w, dict) and isinstance(w.get("message"), str):
+            line = w.get("line")
+            out.append(
+                {
+                    "category": str(w.get("category") or "Warning")[:40],
+                    "message": w["message"][:200],
+                    "line": line if isinstance(line, int) and not isinstance(line, bool) else None,
+                }
+            )
+    return out[:8]
+
+
 def _input_bounds(err: dict, inputs) -> None:
     """An out-of-bounds access whose mask bounds each index by the tensor's sizes in another order
     (memcheck's `permuted_bounds`): when the runner found that tensor to be an input of the case (its
@@ -1223,6 +1240,9 @@ def judge_case(
     case = _new_case(params, dtype, seed, kwargs, atol, rtol)
     _describe_inputs(case, inputs)
     diagnoses = case["diagnoses"]
+    warned = _interpreter_warnings(facts.get("interpreter_warnings"))
+    if warned:
+        case["interpreter_warnings"] = warned
     notes = [
         n for n in facts.get("notes") or [] if isinstance(n, dict) and n.get("kind") in contracts.NOTE_KINDS
     ]

@@ -757,6 +757,47 @@ def _pinned(exercise, loaded, case: dict, lab: dict):
     )
 
 
+@contextlib.contextmanager
+def _triton_warnings(learner_file: str, into: list):
+    """Python warnings raised inside Triton's own code (the interpreter's numpy: "overflow encountered in
+    cast", "divide by zero encountered in fmod") are recorded with the learner's line that was running
+    (the innermost frame of their file) instead of printed: they are not the learner's output."""
+    import warnings
+
+    try:
+        import triton
+
+        root = os.path.dirname(os.path.abspath(triton.__file__)) + os.sep
+    except Exception:  # noqa: BLE001 - no triton: nothing of its to tell apart
+        yield
+        return
+    previous = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if not os.path.abspath(str(filename)).startswith(root):
+            return previous(message, category, filename, lineno, file, line)
+        frame, at = sys._getframe(1), None
+        while frame is not None:
+            if same_file(frame.f_code.co_filename, learner_file):
+                at = frame.f_lineno
+                break
+            frame = frame.f_back
+        record = {
+            "category": getattr(category, "__name__", "Warning"),
+            "message": str(message)[:200],
+            "line": at,
+        }
+        if record not in into and len(into) < 8:
+            into.append(record)
+        return None
+
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = previous
+
+
 def _oob_input(err: dict, watch, inputs: dict) -> None:
     """An out-of-bounds report whose mask bounds are the faulting tensor's sizes in another order
     (`permuted_bounds`): names the case input that tensor is (the same storage, shape and strides handed to
@@ -808,8 +849,10 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         facts.setdefault("notes", []).append(contracts.far_rows_contiguous(name, declined))
     began = time.perf_counter()
     pinned = None
+    warned: list[dict] = []
+    facts["interpreter_warnings"] = warned
     try:
-        with _pinned(exercise, loaded, case, lab) as pinned:
+        with _pinned(exercise, loaded, case, lab) as pinned, _triton_warnings(loaded.file, warned):
             got = call(*positional, **optional, **kwargs)
         if pinned and pinned.get("@benched"):  # the autotuner timed the pinned config and its twin first
             facts["autotune_benched"] = int(pinned["@benched"])
