@@ -86,3 +86,49 @@ def test_a_warning_from_elsewhere_is_left_to_python(tmp_path):
         with _triton_warnings(str(tmp_path / "learner.py"), found):
             warnings.warn_explicit("mine", UserWarning, str(tmp_path / "learner.py"), 3)
     assert found == [] and [str(w.message) for w in shown] == ["mine"]
+
+
+GROUPED = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(M, BLOCK_M: tl.constexpr, GROUP_M: tl.constexpr):
+    pid = tl.program_id(0)
+    num_pid_m = M // BLOCK_M
+    group_size_m = min(num_pid_m, GROUP_M)
+    pid_m = pid % group_size_m
+"""
+
+
+def test_an_integer_division_by_zero_is_followed_to_its_floor_division(tmp_path):
+    from tritonlab.engine.tasks.verify import _zero_division
+
+    path = tmp_path / "grouped.py"
+    path.write_text(GROUPED)
+    warned = [{"category": "RuntimeWarning", "message": "divide by zero encountered in fmod", "line": 11}]
+    diag = {"kind": "unwritten", "cause": "tile-map", "count": 3, "message": "m"}
+    _zero_division([diag], warned, str(path))
+    assert diag["zero_division"] == {
+        "line": 11,
+        "op": "%",
+        "divisor": "group_size_m",
+        "floor": "num_pid_m = M // BLOCK_M",
+        "floor_line": 9,
+    }, diag
+    assert diag["line"] == 9 and "divided an integer by zero at line 11" in diag["message"]
+    en, ja = describe(diag, "en"), describe(diag, "ja")
+    assert en.startswith("in this case your kernel divided an integer by zero at line 11"), en
+    assert ja.startswith("このケースではカーネルが 11 行目で整数を 0 で割っています"), ja
+
+
+def test_a_float_division_by_zero_or_no_warning_adds_nothing(tmp_path):
+    from tritonlab.engine.tasks.verify import _zero_division
+
+    path = tmp_path / "grouped.py"
+    path.write_text(GROUPED)
+    for warned in ([{"message": "divide by zero encountered in divide", "line": 11}], [], None):
+        diag = {"kind": "unwritten", "cause": "tile-map", "count": 3, "message": "m"}
+        _zero_division([diag], warned, str(path))
+        assert "zero_division" not in diag and "line" not in diag, diag

@@ -130,8 +130,26 @@ def describe(facts: Any, lang: str) -> str:
             text = f"{output}: {text}"
         if f.get("replayed"):  # a race the interpreter found behind a GPU case's wrong answer
             text = REPLAYED.in_(lang) + text
+        zero = f.get("zero_division")
+        if isinstance(zero, Mapping) and zero.get("line"):  # the interpreter divided an integer by zero
+            text = _zero_division(zero).in_(lang) + text
         return text
     return generic(f, lang)
+
+
+def _zero_division(zero: Mapping) -> Said:
+    line, op = zero["line"], zero.get("op") or "%"
+    origin_en = origin_ja = ""
+    if zero.get("floor_line"):
+        floor, at, name = verbatim(zero.get("floor")), zero["floor_line"], zero.get("divisor")
+        origin_en = f"; {name} comes from {floor} (line {at}), a floor division that is 0 when the size is below the block"
+        origin_ja = f"。{name} は {at} 行目の {floor} から来ていて、この切り捨ての割り算は大きさがブロックより小さいと 0 になります"
+    return Said(
+        f"in this case your kernel divided an integer by zero at line {line} (an integer {op} whose divisor is "
+        f"0{origin_en}: count tiles with tl.cdiv); on a GPU the result is undefined. What followed: ",
+        f"このケースではカーネルが {line} 行目で整数を 0 で割っています(割る数が 0 の整数の {op} です{origin_ja}。"
+        "タイル数は tl.cdiv で数えてください)。GPU では結果が未定義です。その結果: ",
+    )
 
 
 #: Before a race record carried from the interpreter's replay onto the GPU case whose answer it explains.

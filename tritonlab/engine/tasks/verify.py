@@ -835,6 +835,93 @@ def _interpreter_warnings(found) -> list[dict]:
     return out[:8]
 
 
+_INT_DIVISIONS = {"fmod": "%", "remainder": "%", "floor_divide": "//"}
+
+
+def _zero_division(diagnoses: list, warned, learner_file: str | None) -> None:
+    """A failing case in which Triton's interpreter warned "divide by zero encountered in fmod / remainder /
+    floor_divide" on a learner line: an integer % or // by zero ran there (a group size of 0 from
+    M // BLOCK_M). The first value diagnosis without a line of its own gets the fact and that line."""
+    found = None
+    for w in warned or []:
+        match = re.fullmatch(r"divide by zero encountered in (\w+)", str(w.get("message") or ""))
+        if match and match.group(1) in _INT_DIVISIONS and w.get("line"):
+            found = {"line": w["line"], "op": _INT_DIVISIONS[match.group(1)]}
+            break
+    if found is None:
+        return
+    diag = next(
+        (d for d in diagnoses if d.get("kind") in (Kind.UNWRITTEN, Kind.MISMATCH, Kind.NAN)),
+        None,
+    )
+    if diag is None:
+        return
+    found.update(_zero_divisor(learner_file, found["line"]) or {})
+    diag["zero_division"] = found
+    if not diag.get("line"):
+        diag["line"] = found.get("floor_line") or found["line"]
+    origin = (
+        f"; {found['divisor']} comes from {found['floor']} (line {found['floor_line']}), a floor division "
+        "that is 0 when the size is below the block"
+        if found.get("floor_line")
+        else ""
+    )
+    diag["message"] = (
+        f"in this case your kernel divided an integer by zero at line {found['line']} (an integer "
+        f"{found['op']} whose divisor is 0{origin}: count tiles with tl.cdiv); on a GPU the result is "
+        "undefined. What followed: " + str(diag["message"])
+    )
+
+
+def _zero_divisor(path: str | None, line: int) -> dict | None:
+    """For the integer % or // at `line`: its divisor's name and, following that name back through the
+    assignments of the function (a few steps), the first one made by a floor division (`num_pid_m = M //
+    BLOCK_M`): {"divisor", "floor", "floor_line"}."""
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    holder = None
+    for fn in ast.walk(tree):
+        if isinstance(fn, ast.FunctionDef) and fn.lineno <= line <= (fn.end_lineno or fn.lineno):
+            holder = fn if holder is None or fn.lineno > holder.lineno else holder
+    if holder is None:
+        return None
+    assigned: dict[str, ast.Assign] = {}
+    for node in ast.walk(holder):
+        if isinstance(node, ast.Assign) and node.lineno <= line:
+            for target in node.targets:
+                if isinstance(target, ast.Name) and (
+                    target.id not in assigned or node.lineno > assigned[target.id].lineno
+                ):
+                    assigned[target.id] = node
+    divisor = next(
+        (
+            n.right.id
+            for n in ast.walk(holder)
+            if isinstance(n, ast.BinOp)
+            and isinstance(n.op, (ast.Mod, ast.FloorDiv))
+            and getattr(n, "lineno", 0) == line
+            and isinstance(n.right, ast.Name)
+        ),
+        None,
+    )
+    if divisor is None:
+        return None
+    names, seen = [divisor], set()
+    for _ in range(4):
+        following = []
+        for name in names:
+            made = assigned.get(name)
+            if made is None or name in seen:
+                continue
+            seen.add(name)
+            if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv) for n in ast.walk(made.value)):
+                return {"divisor": divisor, "floor": ast.unparse(made)[:80], "floor_line": made.lineno}
+            following += [n.id for n in ast.walk(made.value) if isinstance(n, ast.Name)]
+        names = following
+    return {"divisor": divisor}
+
+
 def _input_bounds(err: dict, inputs) -> None:
     """An out-of-bounds access whose mask bounds each index by the tensor's sizes in another order
     (memcheck's `permuted_bounds`): when the runner found that tensor to be an input of the case (its
@@ -1477,6 +1564,7 @@ def judge_case(
         # last: every pattern above names its own cause first; this is what is left of an inf/NaN
         _nonfinite_from_finite(report.get("diagnoses", []), got, expected, inputs)
     diagnoses.extend(report.get("diagnoses", []))
+    _zero_division(diagnoses, case.get("interpreter_warnings"), learner_file)
 
     budget = exercise.verify.bytes_budget
     if budget and facts.get("checked") and stats is not None and not diagnoses:  # numerics first

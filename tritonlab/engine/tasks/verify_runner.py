@@ -771,7 +771,6 @@ def _triton_warnings(learner_file: str, into: list):
     except Exception:  # noqa: BLE001 - no triton: nothing of its to tell apart
         yield
         return
-    previous = warnings.showwarning
 
     def show(message, category, filename, lineno, file=None, line=None):
         if not os.path.abspath(str(filename)).startswith(root):
@@ -791,11 +790,12 @@ def _triton_warnings(learner_file: str, into: list):
             into.append(record)
         return None
 
-    warnings.showwarning = show
-    try:
+    with warnings.catch_warnings():  # restores showwarning and the filters afterwards
+        previous = warnings.showwarning
+        # every time, not once per location: a warning of an earlier (passing) case must not hide this one's
+        warnings.filterwarnings("always", module=r"triton\.")
+        warnings.showwarning = show
         yield
-    finally:
-        warnings.showwarning = previous
 
 
 def _oob_input(err: dict, watch, inputs: dict) -> None:
