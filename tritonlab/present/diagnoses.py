@@ -474,6 +474,25 @@ def _compile(f: Facts) -> Said:
             "テンソルディスクリプタが読み書きするのは自分のブロック形状のタイルだけです。block_shape をストアする"
             "タイルの形(C なら [BLOCK_M, BLOCK_N])にしてください",
         )
+    if f["cause"] == "config-not-pow2" and isinstance(f["config"], dict) and isinstance(f["odd"], dict):
+        shown = "{" + ", ".join(f"{name}={value}" for name, value in f["config"].items()) + "}"
+        sizes = ", ".join(f"{name} = {value}" for name, value in f["odd"].items())
+        at_en = f" (line {f['config_line']})" if f["config_line"] else ""
+        at_ja = f"({f['config_line']} 行目)" if f["config_line"] else ""
+        where = f["kernel_line"]
+        return Said(
+            f"the autotune config {shown}{at_en} has {sizes}, not a power of two, and Triton's block sizes must "
+            f"be powers of two"
+            + (f" (the kernel's line {where} failed on it)" if where else "")
+            + " — a GPU's "
+            "autotuner compiles every config and this one fails the launch: use a power of two (64 or 128) or "
+            "drop the config",
+            f"オートチューンの config {shown}{at_ja}は {sizes} で、2 のべき乗ではありません。Triton のブロック"
+            "サイズは 2 のべき乗でなければなりません"
+            + (f"(カーネルの {where} 行目がこれで失敗しました)" if where else "")
+            + "。GPU のオートチューナーはすべての config をコンパイルするので、この config で起動が失敗します。"
+            "2 のべき乗(64 や 128)にするか、config を削除してください",
+        )
     if f["cause"] == "dot-too-small" and f["k"] and isinstance(f["config"], dict) and f["config"]:
         k = f["k"]
         shown = "{" + ", ".join(f"{name}={value}" for name, value in f["config"].items()) + "}"
