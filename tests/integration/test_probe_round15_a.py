@@ -142,5 +142,5 @@ def test_the_output_shape_handed_to_the_kernel_is_named(worker):
     message = error["message"]
     assert re.search(r"n_rows\D{0,40}13", message) and "the address itself is off" not in message, message
     assert "x_ptr is the input x, of shape (7, 13)" in message, message
-    assert f"line {line_of(name, 'n_rows, n_cols = output.shape')}" in message, message
+    assert f"line {line_of(name, '    n_rows, n_cols = output.shape')}" in message, message
     assert "the view spans" not in message, message

@@ -194,7 +194,10 @@ def test_a_cast_after_the_product_is_named(worker):
     assert error["line"] == line_of(name, "(row * stride_row).to(tl.int64)") or (
         "(row * stride_row).to(tl.int64)" in error["message"]
     ), error
-    assert f"line {line_of(name, '(row * stride_row).to(tl.int64)')}" in error["message"], error["message"]
+    assert (
+        f"line {line_of(name, 'row_start = logits_ptr + (row * stride_row).to(tl.int64)')}"
+        in error["message"]
+    ), error["message"]
     assert "cast before multiplying" in error["message"], error["message"]
 
 
