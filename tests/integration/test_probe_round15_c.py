@@ -100,8 +100,8 @@ WRONG = [
     (
         "14/cross-entropy",
         "l14_cross_entropy_wrong_split_vocab_reads_shared_max_before_all_blocks.py",
-        "mismatch",
-        None,
+        "cross-program-read",
+        "read-during-atomics",
     ),
 ]
 
@@ -202,28 +202,41 @@ def test_a_gradient_read_after_being_overwritten_is_not_called_a_formula(worker)
     assert not result["passed"] and first(result).get("cause") != "upstream-overwritten", first(result)
 
 
-@_gap(
-    "the kernel has no loop: the vocabulary blocks are programs of grid axis 1 that share the row max through "
-    "atomics; the lab says loop-steps ('what carries from one BLOCK_V step to the next'), and size-threshold "
-    "('is the accumulator reset inside the loop?') for the 16-bit cases"
-)
 def test_a_race_between_vocabulary_programs_is_not_called_a_loop_bug(worker):
+    # was loop-steps ('what carries from one BLOCK_V step to the next') and size-threshold: the kernel has no
+    # loop; the vocabulary blocks are programs of grid axis 1 reading the row max they share through atomics
+    # before the row's later blocks raised it (memcheck's atomic_reads, cause read-during-atomics)
     name = "l14_cross_entropy_wrong_split_vocab_reads_shared_max_before_all_blocks.py"
     result = verify(worker, "14/cross-entropy", name)
-    causes = {
-        c["diagnoses"][0].get("cause") for c in result["cases"] if not c["passed"] and c.get("diagnoses")
-    }
+    firsts = [c["diagnoses"][0] for c in result["cases"] if not c["passed"] and c.get("diagnoses")]
+    causes = {d.get("cause") for d in firsts}
     assert not causes & {"loop-steps", "size-threshold"}, causes
+    assert causes == {"read-during-atomics"}, causes
+    assert all(
+        (d["line"], d["atomic_line"])
+        == (line_of(name, "row_max = tl.load(max_ptr + row)"), line_of(name, "tl.atomic_max("))
+        for d in firsts
+    ), firsts
 
 
-@_gap(
-    "the int32 wrap is reported at the load (line 23) with 'compute it in int64 (tl.program_id(0).to(tl.int64) "
-    "* stride)'; the learner did cast, after the product: the row-offset line with its late .to(tl.int64) is "
-    "not named"
-)
 def test_a_cast_after_the_product_is_named(worker):
+    # was 'compute it in int64 (tl.program_id(0).to(tl.int64) * stride)' at the load, to a learner who did cast
+    # (after the product): report._late_int64_cast names the cast's line
     name = "l14_cross_entropy_wrong_row_offset_cast_to_int64_after_the_product.py"
     error = verify(worker, "14/cross-entropy", name)["error"]
     assert error["line"] == line_of(name, "(row * stride_row).to(tl.int64)") or (
         "(row * stride_row).to(tl.int64)" in error["message"]
     ), error
+    assert (
+        f"line {line_of(name, 'row_start = logits_ptr + (row * stride_row).to(tl.int64)')}"
+        in error["message"]
+    ), error["message"]
+    assert "cast before multiplying" in error["message"], error["message"]
+
+
+def test_the_interpreters_overflow_warning_is_not_the_learners_output(worker):
+    name = "l14_cross_entropy_wrong_row_offset_cast_to_int64_after_the_product.py"
+    result = verify(worker, "14/cross-entropy", name)
+    assert "overflow encountered" not in (result.get("output") or ""), result.get("output")
+    warned = [w for c in result["cases"] for w in c.get("interpreter_warnings") or []]
+    assert any("overflow encountered in cast" in w["message"] and w["line"] for w in warned), warned

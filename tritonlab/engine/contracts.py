@@ -849,6 +849,27 @@ def explain_config_error(pinned: dict | None, info: dict, file: str | None = Non
         )
         if line is not None:
             info["dot_line"], info["line"] = info.get("line"), line
+    odd = {
+        k: v
+        for k, v in config.items()
+        if isinstance(v, int) and not isinstance(v, bool) and v > 0 and v & (v - 1) and "BLOCK" in k.upper()
+    }
+    if "power of 2" in str(info.get("message") or "") and odd and not info.get("cause"):
+        # a tl.arange (or a block shape) of this config's size: the config is what a GPU refuses
+        shown = ", ".join(f"{k}={v}" for k, v in config.items())
+        sizes = ", ".join(f"{k} = {v}" for k, v in odd.items())
+        failed = str(info.get("exception") or info.get("message"))[:80]
+        info.update(cause="config-not-pow2", odd=odd)
+        info["message"] = (
+            f"the autotune config {{{shown}}}"
+            + (f" (line {line})" if line is not None else "")
+            + f" has {sizes}, not a power of two, and Triton's block sizes must be powers of two (the "
+            f"kernel's line {info.get('line')} failed: {failed}) — a "
+            "GPU's autotuner compiles every config and this one fails the launch: use a power of two "
+            "(64 or 128) or drop the config"
+        )
+        if line is not None:
+            info["kernel_line"], info["line"] = info.get("line"), line
 
 
 def _twin(config):

@@ -76,6 +76,11 @@ def print_verify(console, result: Any, lang: str = "en") -> None:
     if replay:
         console.print(f"[yellow]{escape(replay)}[/]")
     _printed(console, r.get("output") or "", lang, 2000)
+    warned = verify_words.interpreter_warnings(cases, lang)
+    if warned:
+        console.print(f"[dim]{escape(verify_words.WARNED.in_(lang))}[/]")
+        for line in warned:
+            console.print(escape(line))
     status = (
         t("passed", lang)
         if r.get("passed")

@@ -130,8 +130,26 @@ def describe(facts: Any, lang: str) -> str:
             text = f"{output}: {text}"
         if f.get("replayed"):  # a race the interpreter found behind a GPU case's wrong answer
             text = REPLAYED.in_(lang) + text
+        zero = f.get("zero_division")
+        if isinstance(zero, Mapping) and zero.get("line"):  # the interpreter divided an integer by zero
+            text = _zero_division(zero).in_(lang) + text
         return text
     return generic(f, lang)
+
+
+def _zero_division(zero: Mapping) -> Said:
+    line, op = zero["line"], zero.get("op") or "%"
+    origin_en = origin_ja = ""
+    if zero.get("floor_line"):
+        floor, at, name = verbatim(zero.get("floor")), zero["floor_line"], zero.get("divisor")
+        origin_en = f"; {name} comes from {floor} (line {at}), a floor division that is 0 when the size is below the block"
+        origin_ja = f"。{name} は {at} 行目の {floor} から来ていて、この切り捨ての割り算は大きさがブロックより小さいと 0 になります"
+    return Said(
+        f"in this case your kernel divided an integer by zero at line {line} (an integer {op} whose divisor is "
+        f"0{origin_en}: count tiles with tl.cdiv); on a GPU the result is undefined. What followed: ",
+        f"このケースではカーネルが {line} 行目で整数を 0 で割っています(割る数が 0 の整数の {op} です{origin_ja}。"
+        "タイル数は tl.cdiv で数えてください)。GPU では結果が未定義です。その結果: ",
+    )
 
 
 #: Before a race record carried from the interpreter's replay onto the GPU case whose answer it explains.
@@ -547,6 +565,25 @@ def _compile(f: Facts) -> Said:
             f"{name} を通してストアするタイルの形は {tile} ですが、{name} は {made_ja} で作られています。"
             "テンソルディスクリプタが読み書きするのは自分のブロック形状のタイルだけです。block_shape をストアする"
             "タイルの形(C なら [BLOCK_M, BLOCK_N])にしてください",
+        )
+    if f["cause"] == "config-not-pow2" and isinstance(f["config"], dict) and isinstance(f["odd"], dict):
+        shown = "{" + ", ".join(f"{name}={value}" for name, value in f["config"].items()) + "}"
+        sizes = ", ".join(f"{name} = {value}" for name, value in f["odd"].items())
+        at_en = f" (line {f['config_line']})" if f["config_line"] else ""
+        at_ja = f"({f['config_line']} 行目)" if f["config_line"] else ""
+        where = f["kernel_line"]
+        return Said(
+            f"the autotune config {shown}{at_en} has {sizes}, not a power of two, and Triton's block sizes must "
+            f"be powers of two"
+            + (f" (the kernel's line {where} failed on it)" if where else "")
+            + " — a GPU's "
+            "autotuner compiles every config and this one fails the launch: use a power of two (64 or 128) or "
+            "drop the config",
+            f"オートチューンの config {shown}{at_ja}は {sizes} で、2 のべき乗ではありません。Triton のブロック"
+            "サイズは 2 のべき乗でなければなりません"
+            + (f"(カーネルの {where} 行目がこれで失敗しました)" if where else "")
+            + "。GPU のオートチューナーはすべての config をコンパイルするので、この config で起動が失敗します。"
+            "2 のべき乗(64 や 128)にするか、config を削除してください",
         )
     if f["cause"] == "dot-too-small" and f["k"] and isinstance(f["config"], dict) and f["config"]:
         k = f["k"]
@@ -1256,6 +1293,18 @@ def _access(d: Facts) -> Said:
         if wrap.get("row") is not None:
             row_en = f" (row {wrap['row']}: rows are {number(wrap['row_stride'])} elements apart)"
             row_ja = f"(行 {wrap['row']}。行と行は {number(wrap['row_stride'])} 要素離れています)"
+        if wrap.get("cast_line"):
+            at, cast, product = wrap["cast_line"], verbatim(wrap.get("cast")), verbatim(wrap.get("product"))
+            return Said(
+                f"{verb.en} {arg} out of bounds in program {program}: {where_en}, before the start of the "
+                f"tensor. That is element {number(wrap['offset'])}{row_en} minus 2**32: the .to(tl.int64) at "
+                f"line {at} ({cast}) comes after the product — {product} was computed in int32 and had already "
+                "wrapped to a negative number: cast before multiplying, e.g. `row.to(tl.int64) * stride`",
+                f"プログラム {program} の {arg} への{verb.ja}が範囲外です: {where_ja} がテンソルの先頭より前です。"
+                f"これは要素 {number(wrap['offset'])}{row_ja}から 2**32 を引いた位置です。{at} 行目の "
+                f".to(tl.int64)({cast})は掛け算の後にあります。{product} は int32 で計算され、その時点で負の数に"
+                "折り返しています。`row.to(tl.int64) * stride` のように、掛ける前に int64 にしてください",
+            )
         return Said(
             f"{verb.en} {arg} out of bounds in program {program}: {where_en}, before the start of the tensor. "
             f"That is element {number(wrap['offset'])}{row_en} minus 2**32: the offset was computed in int32, "
@@ -1279,8 +1328,11 @@ def _access(d: Facts) -> Said:
         )
     numel, extent = d["numel"], d["extent"]
     if numel is not None and extent is not None and numel != extent:
-        size_en = f"the view spans {number(extent)} elements ({number(numel)} in the view)"
-        size_ja = f"ビューの範囲は {number(extent)} 要素(ビュー内は {number(numel)} 要素)"
+        size_en = (
+            f"the view's {_n(numel, 'en', 'element lies', 'elements lie', '')} within {number(extent)} elements "
+            "of its buffer"
+        )
+        size_ja = f"ビューの {number(numel)} 要素はバッファの {number(extent)} 要素の範囲にあります"
     else:
         size_en = f"the tensor has {_n(numel, 'en', 'element', 'elements', '')}"
         size_ja = f"テンソルの要素数は {number(numel)}"
@@ -1578,6 +1630,35 @@ def _mask_hint(d: Facts) -> Said:
             f"マスク ({mask}) はオフセットをグリッドの範囲(num_programs × ブロック)と比べていますが、これは"
             "切り上げでテンソルの末尾を越えます。グリッドではなく、テンソル自身の大きさ(n_elements)で"
             "制限してください",
+        )
+    permuted = d["permuted_bounds"]
+    if mask and isinstance(permuted, Mapping) and permuted.get("input") and permuted.get("terms"):
+        terms = [t for t in permuted["terms"] if isinstance(t, Mapping)]
+        name, of = permuted["input"], shape(permuted.get("shape") or d["shape"] or ())
+        given_en = " and ".join(f"{t['index']} by {t['bound']} = {t['value']}" for t in terms)
+        given_ja = "、".join(f"{t['index']} を {t['bound']} = {t['value']} で" for t in terms)
+        made = next((t for t in terms if t.get("assigned_line")), None)
+        passed = next((t for t in terms if t.get("passed_line")), None)
+        where_en = where_ja = ""
+        if made is not None:
+            code = verbatim(made["assigned"])
+            where_en, where_ja = (
+                f" (line {made['assigned_line']}: {code})",
+                f"({made['assigned_line']} 行目: {code})",
+            )
+        elif passed is not None:
+            where_en, where_ja = (
+                f" (the launch at line {passed['passed_line']})",
+                f"({passed['passed_line']} 行目の起動)",
+            )
+        must_en = ", ".join(f"{t['bound']} must be {t['extent']}" for t in terms if t["value"] != t["extent"])
+        must_ja = "、".join(f"{t['bound']} は {t['extent']}" for t in terms if t["value"] != t["extent"])
+        return Said(
+            f"the mask ({mask}) bounds {given_en}, but {arg} is the input {name}, of shape {of}: the launch passes "
+            f"its sizes in another order{where_en} — {must_en} (pass {name}'s own shape)",
+            f"マスク ({mask}) は {given_ja}制限していますが、{arg} は入力 {name}(形状 {of})です。起動時に"
+            f"その大きさを別の順序で渡しています{where_ja}。{must_ja} でなければなりません({name} 自身の形状を"
+            "渡してください)",
         )
     if mask and d["bounded"]:
         allocated = shape(d["shape"] or ())
@@ -1899,6 +1980,29 @@ def _unwritten(f: Facts) -> Said:
             f"外しています。オフセットが {start} から始まっている({line} 行目: tl.arange({start}, …))ため、"
             f"レーン 0 がブロックの {start} 番目の要素になり、ブロックの先頭の要素に触れません。レーンは 0 から"
             "数えてください(tl.arange(0, BLOCK_SIZE))",
+        )
+    if cause == "value-masked":
+        name = str(f["input"] or "x")
+        test = str(f["test"] or "<= 0")
+        who_en = "the answer" if name == "expected" else name
+        who_ja = "正解の値" if name == "expected" else name
+        zero_en = " (where the answer is 0)" if f["answer_zero"] else ""
+        zero_ja = "(正解が 0 になる要素)" if f["answer_zero"] else ""
+        line, mask, loaded = f["line"], verbatim(f["mask"] or "mask"), f["loaded"]
+        head_en = (
+            f"the {number(count)} elements never written are exactly those where {who_en} {test}"
+            if isinstance(count, int) and count > 1
+            else f"the element never written is where {who_en} {test}"
+        )
+        at_en = f" (line {line}: mask={mask}, made from the loaded {loaded})" if line else ""
+        at_ja = f"({line} 行目: mask={mask}。読み込んだ {loaded} から作られています)" if line else ""
+        return Said(
+            f"{head_en}{zero_en}: the store's mask depends on the values{at_en} — a masked-off lane keeps "
+            "whatever the output held before; store every element, computing its value (0 included) instead of "
+            "masking it off",
+            f"書き込まれなかった {number(count)} 要素は、ちょうど {who_ja} {test} の要素です{zero_ja}。"
+            f"ストアのマスクが値に依存しています{at_ja}。マスクで外したレーンには出力の元の中身が残ります。"
+            "マスクで外さずに、すべての要素について値(0 も含めて)を計算してストアしてください",
         )
     if cause == "masked-off" and f["per_program"] and f["line"]:
         line, text = f["line"], verbatim(f["mask"] or "mask")
@@ -4120,6 +4224,23 @@ def _cross_program_read(f: Facts) -> Said:
     writer = _program({"program_id": f["writer"]}) if f["writer"] else "?"
     at = f"line {f['line']}: " if f["line"] else ""
     at_ja = f"{f['line']} 行目: " if f["line"] else ""
+    if f["cause"] == "read-during-atomics":
+        atomic = f" (line {f['atomic_line']})" if f["atomic_line"] else ""
+        atomic_ja = f"({f['atomic_line']} 行目)" if f["atomic_line"] else ""
+        return Said(
+            f"{at}program {reader} loads {_n(count, 'en', 'element', 'elements', '')}{of} that other programs of "
+            f"the same {kernel} launch update with an atomic{atomic} — program {writer} updated it after this "
+            "load, so the value read was not yet the final one. A program cannot wait for the other programs of "
+            "its launch (on a GPU they run at the same time, in any order): do the atomic updates in a first "
+            "launch and read the result in a second one (or keep a partial result per program and merge them "
+            "afterwards)",
+            f"{at_ja}プログラム {reader} が {of_ja}{number(count)} 要素を通常のロードで読んでいますが、"
+            f"同じ {kernel} の起動のほかのプログラムがそこをアトミック操作{atomic_ja}で更新しています。"
+            f"プログラム {writer} はこのロードの後に更新したので、読んだ値はまだ最終的な値ではありません。"
+            "1 回の起動の中で、プログラムはほかのプログラムを待てません(GPU では同時に、順不同に動きます)。"
+            "アトミック操作による更新は 1 回目の起動で行い、その結果は 2 回目の起動で読んでください"
+            "(またはプログラムごとに部分結果を持ち、後でまとめてください)",
+        )
     where = f" (line {f['store_line']})" if f["store_line"] else ""
     where_ja = f" {f['store_line']} 行目で" if f["store_line"] else ""
     if f["stored"] == "after":

@@ -317,3 +317,25 @@ def cell(value: Any) -> str:
 
 
 PRINTED = Said("your program printed:", "プログラムの出力:")
+WARNED = Said(
+    "Triton's interpreter warned (not your program's output; the line is yours that was running):",
+    "Triton のインタプリタの警告(プログラムの出力ではありません。行はそのとき実行中だったあなたのコードの行です):",
+)
+
+
+def interpreter_warnings(cases: list, lang: str) -> list[str]:
+    """One line per distinct warning raised inside Triton's interpreter across the cases (numpy's overflow or
+    division by zero), with the learner's line that was running."""
+    seen: list[tuple] = []
+    for case in cases:
+        for w in case.get("interpreter_warnings") or []:
+            if not isinstance(w, dict):
+                continue
+            key = (w.get("line"), w.get("category"), w.get("message"))
+            if key not in seen:
+                seen.append(key)
+    lines = []
+    for line, category, message in seen[:8]:
+        where = Said(f"line {line}: ", f"{line} 行目: ").in_(lang) if line else ""
+        lines.append(f"  {where}{category}: {message}")
+    return lines

@@ -137,10 +137,17 @@ class OutOfBounds(Exception):
                 if wrap["row"] is not None
                 else ""
             )
+            fix = (
+                f"the .to(tl.int64) at line {wrap['cast_line']} ({wrap['cast']}) comes after the product: "
+                f"{wrap['product']} had already wrapped in int32 — cast before multiplying (the index first, "
+                "e.g. row.to(tl.int64) * stride)"
+                if wrap.get("cast_line")
+                else "compute it in int64 (tl.program_id(0).to(tl.int64) * stride)"
+            )
             return (
                 f"{verb} {target} out of bounds in {self.program}: {where}, before the start of the tensor — "
                 f"that is element {wrap['offset']}{row} minus 2**32: an offset computed in int32 passed "
-                "2**31 and wrapped; compute it in int64 (tl.program_id(0).to(tl.int64) * stride)"
+                f"2**31 and wrapped; {fix}"
             )
         if self.reason == "before_start":
             return (
@@ -150,7 +157,10 @@ class OutOfBounds(Exception):
         size = f"the tensor has {self.numel} element{'' if self.numel == 1 else 's'}"
         if self.numel != self.extent:
             plural = "" if self.extent == 1 else "s"
-            size = f"the view spans {self.extent} element{plural} ({self.numel} in the view)"
+            size = (
+                f"the view's {self.numel} element{'s lie' if self.numel != 1 else ' lies'} within "
+                f"{self.extent} element{plural} of its buffer"
+            )
         return f"{verb} {target} out of bounds in {self.program}: {where}, {size} — {self._mask_hint(what)}"
 
     @property
@@ -164,7 +174,11 @@ class OutOfBounds(Exception):
             return None
         strides = self.strides or ()
         stride = strides[0] if len(strides) >= 2 and strides[0] > 0 else None
-        return {"offset": offset, "row": offset // stride if stride else None, "row_stride": stride}
+        wrap: dict = {"offset": offset, "row": offset // stride if stride else None, "row_stride": stride}
+        late = _late_int64_cast(self.file)
+        if late is not None:  # the learner did cast, after the product had wrapped
+            wrap["cast_line"], wrap["cast"], wrap["product"] = late
+        return wrap
 
     def mask_facts(self) -> dict:
         """The learner's own words for the guard: the mask expression of the faulting line (None: no mask) and
@@ -181,6 +195,21 @@ class OutOfBounds(Exception):
                 swapped = _swapped_bounds(pointer_source, mask_source, self.ints, self.shape, self.strides)
                 if swapped:
                     facts["swapped_bounds"] = swapped
+                else:
+                    permuted = _permuted_bounds(
+                        pointer_source, mask_source, self.ints, self.shape, self.strides
+                    )
+                    if permuted:
+                        for term in permuted[
+                            "terms"
+                        ]:  # what the launch passed for each bound, and from where
+                            passed = _launch_argument(self.file, self.launch_line, self.kernel, term["bound"])
+                            if passed is not None:
+                                term["passed_line"], term["passed"] = passed
+                                made = _assigned_before(self.file, passed[0], passed[1])
+                                if made is not None:
+                                    term["assigned_line"], term["assigned"] = made
+                        facts["permuted_bounds"] = permuted
         if self.ints and self.strides is not None:
             foreign = [
                 {"name": n, "value": v}
@@ -530,6 +559,108 @@ def _wrong_bound(
             "expected": candidates[0] if candidates else None,
         }
     return None
+
+
+def _late_int64_cast(file: str | None) -> tuple[int, str, str] | None:
+    """(line, call text, product text) of the first `(a * b).to(tl.int64)` in a @triton.jit function of the
+    learner's file: a cast to int64 applied to a product that int32 already computed (and wrapped)."""
+    tree = _parsed_file(file) if file else None
+    if tree is None:
+        return None
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef) or not any("jit" in ast.unparse(d) for d in fn.decorator_list):
+            continue
+        for node in ast.walk(fn):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "to"
+                and node.args
+                and ast.unparse(node.args[0]) in ("tl.int64", "triton.language.int64")
+                and isinstance(node.func.value, ast.BinOp)
+                and isinstance(node.func.value.op, ast.Mult)
+            ):
+                return node.lineno, ast.unparse(node)[:80], ast.unparse(node.func.value)[:60]
+    return None
+
+
+def _permuted_bounds(
+    pointer: str, mask: str | None, ints: dict, shape: tuple | None, strides: tuple | None
+) -> dict | None:
+    """The mask bounds each axis's index by an integer argument, and those arguments are the tensor's sizes
+    in another order (`rows < n_rows` with n_rows = 13 for a tensor of 7 rows and 13 columns): either the
+    tensor was allocated in the wrong shape or the launch passed the sizes of another tensor. _wrong_bound
+    leaves this to the allocation sentence; the judge, told by the runner which case input the tensor is,
+    tells the two apart (an input's shape is the lab's). {"terms": [{index, bound, value, axis, extent}]}."""
+    found = _bound_terms(pointer, mask, ints, shape, strides)
+    if found is None:
+        return None
+    axis_of, terms = found
+    assert shape is not None
+    if len(terms) != len(shape) or sorted(int(ints[b]) for _, _, b in terms) != sorted(int(d) for d in shape):
+        return None
+    out = []
+    for _node, index, bound in terms:
+        axis, _stride = axis_of[index]
+        out.append(
+            {
+                "index": index,
+                "bound": bound,
+                "value": int(ints[bound]),
+                "axis": axis,
+                "extent": int(shape[axis]),
+            }
+        )
+    if len({t["axis"] for t in out}) != len(out) or all(t["value"] == t["extent"] for t in out):
+        return None
+    return {"terms": out}
+
+
+def permuted_bounds_hint(mask: str, arg: str, permuted: dict) -> str:
+    """The judge's sentence when the tensor of a permuted-bounds fault is an input of the case: its shape is
+    the lab's, so the sizes the launch passed are what is wrong."""
+    terms = permuted["terms"]
+    given = " and ".join(f"{t['index']} by {t['bound']} = {t['value']}" for t in terms)
+    where = ""
+    made = next((t for t in terms if t.get("assigned_line")), None)
+    passed = next((t for t in terms if t.get("passed_line")), None)
+    if made is not None:
+        where = f" (line {made['assigned_line']}: {made['assigned']})"
+    elif passed is not None:
+        where = f" (the launch at line {passed['passed_line']})"
+    name, shape = permuted.get("input") or arg, tuple(permuted.get("shape") or ())
+    return (
+        f"the mask ({mask}) bounds {given}, but {arg} is the input {name}, of shape {shape}: the launch "
+        f"passes its sizes in another order{where} — "
+        + ", ".join(f"{t['bound']} must be {t['extent']}" for t in terms if t["value"] != t["extent"])
+        + f" (pass {name}'s own shape)"
+    )
+
+
+def _assigned_before(file: str | None, line: int, name: str) -> tuple[int, str] | None:
+    """(line, source text) of the last assignment to the bare name `name` above `line` in the function that
+    holds `line` (`n_rows, n_cols = output.shape`), read from the learner's file."""
+    if not name.isidentifier():
+        return None
+    tree = _parsed_file(file) if file else None
+    if tree is None:
+        return None
+    holder: ast.FunctionDef | None = None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        inside = node.lineno <= line <= (node.end_lineno or node.lineno)
+        if inside and (holder is None or node.lineno > holder.lineno):
+            holder = node
+    if holder is None:
+        return None
+    found: tuple[int, str] | None = None
+    for node in ast.walk(holder):
+        if isinstance(node, ast.Assign) and node.lineno < line:
+            names = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            if name in names and (found is None or node.lineno > found[0]):
+                found = (node.lineno, ast.unparse(node)[:80])
+    return found
 
 
 def _bound_terms(

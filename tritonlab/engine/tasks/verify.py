@@ -819,6 +819,132 @@ def _ints(values) -> list[int]:
     )
 
 
+def _interpreter_warnings(found) -> list[dict]:
+    """The runner's record of warnings raised inside Triton's interpreter (numpy's overflow or division by
+    zero), each with the learner's line that was running: {category, message, line}."""
+    out = []
+    for w in found if isinstance(found, list) else []:
+        if isinstance(w, dict) and isinstance(w.get("message"), str):
+            line = w.get("line")
+            out.append(
+                {
+                    "category": str(w.get("category") or "Warning")[:40],
+                    "message": w["message"][:200],
+                    "line": line if isinstance(line, int) and not isinstance(line, bool) else None,
+                }
+            )
+    return out[:8]
+
+
+_INT_DIVISIONS = {"fmod": "%", "remainder": "%", "floor_divide": "//"}
+
+
+def _zero_division(diagnoses: list, warned, learner_file: str | None) -> None:
+    """A failing case in which Triton's interpreter warned "divide by zero encountered in fmod / remainder /
+    floor_divide" on a learner line: an integer % or // by zero ran there (a group size of 0 from
+    M // BLOCK_M). The first value diagnosis without a line of its own gets the fact and that line."""
+    found = None
+    for w in warned or []:
+        match = re.fullmatch(r"divide by zero encountered in (\w+)", str(w.get("message") or ""))
+        if match and match.group(1) in _INT_DIVISIONS and w.get("line"):
+            found = {"line": w["line"], "op": _INT_DIVISIONS[match.group(1)]}
+            break
+    if found is None:
+        return
+    diag = next(
+        (d for d in diagnoses if d.get("kind") in (Kind.UNWRITTEN, Kind.MISMATCH, Kind.NAN)),
+        None,
+    )
+    if diag is None:
+        return
+    found.update(_zero_divisor(learner_file, found["line"]) or {})
+    diag["zero_division"] = found
+    if not diag.get("line"):
+        diag["line"] = found.get("floor_line") or found["line"]
+    origin = (
+        f"; {found['divisor']} comes from {found['floor']} (line {found['floor_line']}), a floor division "
+        "that is 0 when the size is below the block"
+        if found.get("floor_line")
+        else ""
+    )
+    diag["message"] = (
+        f"in this case your kernel divided an integer by zero at line {found['line']} (an integer "
+        f"{found['op']} whose divisor is 0{origin}: count tiles with tl.cdiv); on a GPU the result is "
+        "undefined. What followed: " + str(diag["message"])
+    )
+
+
+def _zero_divisor(path: str | None, line: int) -> dict | None:
+    """For the integer % or // at `line`: its divisor's name and, following that name back through the
+    assignments of the function (a few steps), the first one made by a floor division (`num_pid_m = M //
+    BLOCK_M`): {"divisor", "floor", "floor_line"}."""
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    holder = None
+    for fn in ast.walk(tree):
+        if isinstance(fn, ast.FunctionDef) and fn.lineno <= line <= (fn.end_lineno or fn.lineno):
+            holder = fn if holder is None or fn.lineno > holder.lineno else holder
+    if holder is None:
+        return None
+    assigned: dict[str, ast.Assign] = {}
+    for node in ast.walk(holder):
+        if isinstance(node, ast.Assign) and node.lineno <= line:
+            for target in node.targets:
+                if isinstance(target, ast.Name) and (
+                    target.id not in assigned or node.lineno > assigned[target.id].lineno
+                ):
+                    assigned[target.id] = node
+    divisor = next(
+        (
+            n.right.id
+            for n in ast.walk(holder)
+            if isinstance(n, ast.BinOp)
+            and isinstance(n.op, (ast.Mod, ast.FloorDiv))
+            and getattr(n, "lineno", 0) == line
+            and isinstance(n.right, ast.Name)
+        ),
+        None,
+    )
+    if divisor is None:
+        return None
+    names, seen = [divisor], set()
+    for _ in range(4):
+        following = []
+        for name in names:
+            made = assigned.get(name)
+            if made is None or name in seen:
+                continue
+            seen.add(name)
+            if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv) for n in ast.walk(made.value)):
+                return {"divisor": divisor, "floor": ast.unparse(made)[:80], "floor_line": made.lineno}
+            following += [n.id for n in ast.walk(made.value) if isinstance(n, ast.Name)]
+        names = following
+    return {"divisor": divisor}
+
+
+def _input_bounds(err: dict, inputs) -> None:
+    """An out-of-bounds access whose mask bounds each index by the tensor's sizes in another order
+    (memcheck's `permuted_bounds`): when the runner found that tensor to be an input of the case (its
+    `input`), its shape is the lab's, so the sizes the launch passed are wrong — not the allocation the
+    report suspects; the message says so."""
+    detail = err.get("detail")
+    if err.get("kind") != Kind.OOB or not isinstance(detail, dict):
+        return
+    permuted, mask = detail.get("permuted_bounds"), detail.get("mask")
+    if not isinstance(permuted, dict) or not permuted.get("terms") or not mask:
+        return
+    name, shape = permuted.get("input"), detail.get("shape")
+    given = dict(inputs).get(name) if isinstance(name, str) else None
+    if not isinstance(given, torch.Tensor) or list(given.shape) != shape:
+        permuted.pop("input", None)
+        return
+    permuted["shape"] = list(shape)
+    hint = memcheck.report.permuted_bounds_hint(str(mask), str(detail.get("arg") or "?"), permuted)
+    head = str(err.get("message") or "").split(" — ", 1)[0]
+    err["message"] = detail["message"] = f"{head} — {hint}"
+
+
 def _guard_diagnoses(facts: dict, diagnoses: list) -> None:
     """Guard zones the runner found overwritten: out-of-bounds stores."""
     for guard in facts.get("guards") or []:
@@ -954,6 +1080,7 @@ def judge_plan_case(
     case["launches"] = [{k: launch.get(k) for k in ("kernel", "file", "grid")} for launch in launches]
     if facts.get("error") is not None:
         case["error"] = _error_dict(facts["error"])
+        _input_bounds(case["error"], inputs)
         diagnoses.append(dict(case["error"]))
         return case
     if isinstance(facts.get("ms_wall"), (int, float)):
@@ -1220,6 +1347,9 @@ def judge_case(
     case = _new_case(params, dtype, seed, kwargs, atol, rtol)
     _describe_inputs(case, inputs)
     diagnoses = case["diagnoses"]
+    warned = _interpreter_warnings(facts.get("interpreter_warnings"))
+    if warned:
+        case["interpreter_warnings"] = warned
     notes = [
         n for n in facts.get("notes") or [] if isinstance(n, dict) and n.get("kind") in contracts.NOTE_KINDS
     ]
@@ -1238,6 +1368,7 @@ def judge_case(
         return case
     if facts.get("error") is not None:
         case["error"] = _error_dict(facts["error"])
+        _input_bounds(case["error"], inputs)
         _block_not_pow2(case["error"], launches)
         diagnoses.append(dict(case["error"]))
         return case
@@ -1407,6 +1538,7 @@ def judge_case(
                     "pid + 2P, … while below num_tiles (start at tl.program_id(0), step by P, and map each "
                     "tile id to its (pid_m, pid_n) inside the range)"
                 )
+    _value_masked(report.get("diagnoses", []), unwritten, dict(inputs), expected, learner_file)
     for key in ("max_abs_err", "max_rel_err", "mismatches", "first", "map", "map_grid"):
         case[key] = report.get(key)
     _zero_row(exercise, report.get("diagnoses", []))
@@ -1462,6 +1594,7 @@ def judge_case(
         # last: every pattern above names its own cause first; this is what is left of an inf/NaN
         _nonfinite_from_finite(report.get("diagnoses", []), got, expected, inputs)
     diagnoses.extend(report.get("diagnoses", []))
+    _zero_division(diagnoses, case.get("interpreter_warnings"), learner_file)
 
     budget = exercise.verify.bytes_budget
     if budget and facts.get("checked") and stats is not None and not diagnoses:  # numerics first
@@ -4413,6 +4546,29 @@ def _races(stats: dict, learner_file: str | None) -> list[dict]:
                 "the load may run before or after that store — read them in a second launch",
             }
         )
+    for read in _learner_records(stats, "atomic_reads", learner_file):
+        count, arg = _int(read.get("count")), read.get("argument")
+        reader, writer = read.get("reader"), read.get("writer")
+        line, atomic_line = read.get("line"), read.get("atomic_line")
+        found.append(
+            {
+                "kind": "cross-program-read",
+                "cause": "read-during-atomics",
+                "kernel": read.get("kernel"),
+                "argument": arg,
+                "count": count,
+                "reader": reader if isinstance(reader, list) else None,
+                "writer": writer if isinstance(writer, list) else None,
+                "line": line,
+                "atomic_line": atomic_line,
+                "message": f"line {line}: program {reader} loads {count} "
+                f"element{'' if count == 1 else 's'}{' of ' + str(arg) if arg else ''} that other programs "
+                f"of the same {read.get('kernel')} launch update with an atomic (line {atomic_line}; program "
+                f"{writer} did so after this load): it read the shared value before every program had "
+                "updated it — a program cannot wait for the others of its launch: update in a first launch "
+                "and read the result in a second one",
+            }
+        )
     return found
 
 
@@ -4976,6 +5132,121 @@ def _refine_stores(
                 f"{diag['message'].split(':', 1)[0]}: your kernel ran tl.store, but its mask switched off "
                 "every lane — check the store's mask (it must be True for every offset below n_elements)"
             )
+
+
+_VALUE_TESTS = (("<= 0", "le"), ("< 0", "lt"), ("> 0", "gt"), (">= 0", "ge"), ("== 0", "eq"), ("!= 0", "ne"))
+
+
+def _value_masked(diagnoses: list, unwritten, inputs: dict, expected, learner_file: str | None) -> None:
+    """Output left unwritten exactly where an input's (or the answer's) values pass a sign test (x <= 0,
+    expected == 0): the store's mask depends on the loaded values (`mask & (x > 0)`), not a wrong offset or
+    grid. Said when the file has a tl.store whose mask is computed from a tl.load (named with its line); from
+    the values alone only when the unwritten elements lie in several runs of a larger output (never a whole
+    output, which a wrong bound or grid explains as well)."""
+    if unwritten is None:
+        return
+    diag = next(
+        (
+            d
+            for d in diagnoses
+            if d.get("kind") == Kind.UNWRITTEN and d.get("cause") not in ("stored-poison", "store-never-ran")
+        ),
+        None,
+    )
+    if diag is None:
+        return
+    flat = unwritten.reshape(-1).bool()
+    n, count = flat.numel(), int(flat.sum())
+    if not count:
+        return
+    store = _store_mask_from_load(learner_file)
+    if store is None and (count == n or n < 8 or _int(diag.get("runs")) < 2):
+        return
+    named = [(k, v) for k, v in inputs.items() if isinstance(v, torch.Tensor) and v.numel() == n]
+    if isinstance(expected, torch.Tensor) and expected.numel() == n:
+        named.append(("expected", expected))
+    for name, values in named:
+        if values.dtype.is_complex or values.dtype == torch.bool:
+            continue
+        v = values.detach().reshape(-1).to(flat.device)
+        for text, op in _VALUE_TESTS:
+            hit = getattr(v, op)(0)
+            if bool(torch.equal(hit, flat)):
+                where = "the answer" if name == "expected" else name
+                zero = (
+                    name != "expected"
+                    and isinstance(expected, torch.Tensor)
+                    and expected.numel() == n
+                    and bool(torch.equal(expected.detach().reshape(-1).to(flat.device).eq(0), flat))
+                )
+                diag.update(cause="value-masked", input=name, test=text, answer_zero=zero)
+                if store is not None:
+                    diag.update(line=store[0], mask=store[1], loaded=store[2])
+                diag["message"] = (
+                    (
+                        f"the {count} elements never written are exactly those where {where} {text}"
+                        if count > 1
+                        else f"the element never written is where {where} {text}"
+                    )
+                    + (" (where the answer is 0)" if zero else "")
+                    + ": the store's mask depends on the values"
+                    + (
+                        f" (line {store[0]}: mask={store[1]}, made from the loaded {store[2]})"
+                        if store
+                        else ""
+                    )
+                    + " — a masked-off lane keeps whatever the output held before; store every element, "
+                    "computing its value (0 included) instead of masking it off"
+                )
+                return
+
+
+def _store_mask_from_load(path: str | None) -> tuple[int, str, str] | None:
+    """(line, mask text, loaded name) of the first tl.store in a @triton.jit function of the learner's file
+    whose mask is computed (through the function's assignments) from a value a tl.load returned: the lanes it
+    writes depend on the data."""
+    import ast
+
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    for function in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+        if not any("jit" in ast.unparse(d) for d in function.decorator_list):
+            continue
+        assigned: dict[str, list[ast.AST]] = {}
+        for node in ast.walk(function):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        assigned.setdefault(target.id, []).append(node.value)
+
+        def loaded(expr: ast.AST, depth: int = 0, assigned: dict = assigned) -> str | None:
+            for n in ast.walk(expr):
+                if isinstance(n, ast.Call) and ast.unparse(n.func) in ("tl.load", "triton.language.load"):
+                    return ast.unparse(n)[:60]
+                if isinstance(n, ast.Name) and n.id in assigned and depth < 6:
+                    for value in assigned[n.id]:
+                        if isinstance(value, ast.Call) and ast.unparse(value.func) in (
+                            "tl.load",
+                            "triton.language.load",
+                        ):
+                            return n.id
+                        inner = loaded(value, depth + 1)
+                        if inner is not None:
+                            return inner
+            return None
+
+        for node in ast.walk(function):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) in ("tl.store", "triton.language.store"):
+                mask = next((k.value for k in node.keywords if k.arg == "mask"), None)
+                if mask is None and len(node.args) >= 3:
+                    mask = node.args[2]
+                if mask is None:
+                    continue
+                source = loaded(mask)
+                if source is not None:
+                    return node.lineno, ast.unparse(mask)[:60], source
+    return None
 
 
 def _arange_start(path: str | None) -> tuple[int, int] | None:
