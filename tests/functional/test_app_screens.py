@@ -161,6 +161,26 @@ def test_draft_is_saved_while_typing_and_restored_after_a_restart():
     run(check_restored, exercise_ref="5/add")
 
 
+def test_the_interpreters_own_warnings_are_said_apart_from_what_the_program_printed():
+    """Probe round 15: numpy's 'overflow encountered in cast' inside Triton's interpreter was shown as the
+    learner's output; the runner records it apart (case `interpreter_warnings`), the Output tab says whose."""
+    warned = json.loads(json.dumps(FAILED_VERIFY))
+    warned["cases"][1]["interpreter_warnings"] = [
+        {"line": 15, "category": "RuntimeWarning", "message": "overflow encountered in cast"}
+    ]
+    client = FakeClient(results={"verify": warned})
+
+    async def scenario(app, pilot):
+        await pilot.press("f6")
+        await settle(pilot)
+        body = str(app.screen.query_one("#output-body").render())
+        printed, _, rest = body.partition("Triton's interpreter warned")
+        assert "debug print" in printed and "overflow" not in printed, body
+        assert "line 15: RuntimeWarning: overflow encountered in cast" in rest, body
+
+    run(scenario, client=client, exercise_ref=KEY)
+
+
 def test_untouched_starter_is_not_saved():
     async def scenario(app, pilot):
         assert app.screen.query_one(CodeEditor).text.startswith('"""Lesson 5')

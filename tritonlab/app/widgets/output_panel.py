@@ -10,6 +10,7 @@ from textual.widgets import Static
 from tritonlab.app.formatting import error_text
 from tritonlab.app.strings import t
 from tritonlab.app.typed import LabAppAccess
+from tritonlab.present import verify as verify_words
 from tritonlab.present.run import run_lines
 
 
@@ -53,4 +54,11 @@ class OutputPanel(LabAppAccess, VerticalScroll):
             text.append(output.rstrip() + "\n")
         else:
             text.append(t("no_output", lang), style="dim")
+        # warnings raised inside Triton's interpreter (numpy's overflow, a division by zero) are not the
+        # learner's prints: said apart, with the learner's line that was running
+        warned = verify_words.interpreter_warnings(result.get("cases") or [], lang)
+        if warned:
+            text.append("\n" + verify_words.WARNED.in_(lang) + "\n", style="dim")
+            for line in warned:
+                text.append(line + "\n")
         body.update(text)
