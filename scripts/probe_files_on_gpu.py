@@ -47,6 +47,9 @@ FOLDERS = {
     "test_probe_round12.py": "probe_round12",
     "test_probe_round13.py": "probe_round13",
     "test_probe_round14.py": "probe_round14",
+    "test_probe_round15_a.py": "probe_round15_a",
+    "test_probe_round15_b.py": "probe_round15_b",
+    "test_probe_round15_c.py": "probe_round15_c",
 }
 
 
