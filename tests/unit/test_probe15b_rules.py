@@ -162,6 +162,26 @@ def test_a_case_scaled_by_another_factor_withdraws_the_claim():
     assert "n_minus_one" not in cases[1]["diagnoses"][0] and cases[1]["diagnoses"][0]["cause"] == "scaled"
 
 
+def test_a_16_bit_case_measuring_the_same_factor_roughly_keeps_the_claim():
+    """CI (twenty-eighth session): a random case whose factor matched √((N − 1)/N) only to 16-bit precision
+    was `scaled` without `n_minus_one` and withdrew the claim, so the N = 1 row fell back to 'eps'."""
+    rough = {
+        "kind": "mismatch",
+        "cause": "scaled",
+        "factor": (499 / 500) ** 0.5 + 8e-4,
+        "count": 5,
+        "message": "x",
+    }
+    cases = [_rms_case(1, _zero_row_nan()), _rms_case(17, _n1_scaled(17)), _rms_case(500, rough)]
+    _n_minus_one(cases)
+    assert cases[0]["diagnoses"][0]["cause"] == "n-minus-one", cases[0]["diagnoses"][0]
+    # 1 % off at N = 500 (the claim's gap there is 0.1 %) is another factor: withdrawn
+    off = dict(rough, factor=(499 / 500) ** 0.5 - 0.01)
+    cases = [_rms_case(1, _zero_row_nan()), _rms_case(17, _n1_scaled(17)), _rms_case(500, off)]
+    _n_minus_one(cases)
+    assert cases[0]["diagnoses"][0]["cause"] == "zero-row"
+
+
 def test_an_accumulator_recreated_inside_its_loop_is_found(tmp_path):
     reset = _file(
         tmp_path,
