@@ -2087,7 +2087,7 @@ def _scaled_before_cast(path: str | None) -> tuple[int, str] | None:
     return None
 
 
-_NARROW_TYPES = frozenset({"float16", "bfloat16", "float8e4nv", "float8e5", "float8e4b15"})
+_NARROW_TYPES = _LOSSY_NAMES - {"half", "dot", "dot_scaled"}  # the narrow float types themselves
 
 
 def _narrow_cast(path: str | None) -> dict | None:
@@ -4038,9 +4038,10 @@ def _case_patterns(
             )
             return
         first.update(cause="dtype-only", dtype=dtype, passing=passing)
-        cast = _narrow_cast(learner_file) if wide else None
-        if cast is not None and "line" not in first:  # the kernel's own 16-bit cast: its line and the store's
-            first.update(cast)  # pointer
+        # the kernel's own 16-bit cast: its line and the store's pointer (unless a line is already named)
+        cast = _narrow_cast(learner_file) if wide and "line" not in first else None
+        if cast is not None:
+            first.update(cast)
         target = (
             f"{cast['pointer']}.dtype.element_ty" if cast and cast.get("pointer") else "its pointer's type"
         )
@@ -4050,7 +4051,7 @@ def _case_patterns(
                 f"{first['line']} rounds to 16 bits ({cast['cast']}), so a {dtype} output keeps only 16-bit "
                 f"precision: keep the output's own type ({target})"
             )
-            if wide and cast is not None and first.get("cast") == cast["cast"]
+            if cast is not None
             else (
                 f"{_head(first)}: only {dtype} cases fail ({', '.join(first['passing'])} pass) — the "
                 "result is "
