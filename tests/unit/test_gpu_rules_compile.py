@@ -142,8 +142,9 @@ def test_what_the_interpreter_refuses_as_a_construct_does_not_compile(compiled, 
         assert f"unsupported AST node type: {construct}" in error, error
     assert (said["kind"], said["cause"], said["construct"]) == ("compile", "unsupported-construct", construct)
     at = text.splitlines().index(line_text) + 1
-    # a GPU names the `if` around a return in a loop (its node), the interpreter the return itself
-    assert said["line"] in ((at, at - 1) if construct == "ReturnInLoop" else (at,)), said
+    # a GPU's error names the `if` around a return in a loop (its node); the lab names the return itself, as
+    # the interpreter does (learner._return_under; seen on an H100 with Triton 3.6, twenty-ninth session)
+    assert said["line"] == at, said
 
 
 @pytest.mark.parametrize("name", sorted(LOOPS))

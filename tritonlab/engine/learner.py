@@ -281,6 +281,7 @@ def classify(exc: BaseException, learner_file: str) -> dict:
         kind_of = construct.group(1) if construct else None
         if kind_of is None and any(m in str(compile_error) for m in _RETURN_IN_LOOP):
             kind_of = "ReturnInLoop"
+            cline = _return_under(learner_file, cline)
         if kind_of:  # said as on the interpreter (interpreter_support.UnsupportedConstruct)
             return error(
                 "compile",
@@ -623,6 +624,20 @@ def _module_global(learner_file: str, name: str) -> dict:
     if module is None or name not in vars(module):
         return {"name": name, "value_type": None, "plain_function": False, "value": None, "annotated": False}
     return interpreter_support.global_facts(name, vars(module)[name], vars(module).get("__annotations__"))
+
+
+def _return_under(learner_file: str, line: int | None) -> int | None:
+    """Triton 3.6's GPU compile names the `if` around a `return` inside a loop (the interpreter's check names
+    the `return`): the first `return` within the statement that starts at `line`, else `line`."""
+    if line is None:
+        return None
+    try:
+        tree = ast.parse(Path(learner_file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return line
+    starts = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n.lineno == line]
+    returns = sorted(r.lineno for n in starts for r in ast.walk(n) if isinstance(r, ast.Return))
+    return returns[0] if returns else line
 
 
 def _compile_message(exc: BaseException) -> str:
