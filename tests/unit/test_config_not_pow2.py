@@ -28,3 +28,45 @@ def test_power_of_two_blocks_or_an_odd_group_keep_the_message():
         info = _info()
         explain_config_error({"@config": config}, info)
         assert "cause" not in info and info["message"] == ERR, info
+
+
+TUNED = """import triton
+import triton.language as tl
+
+
+@triton.autotune(
+    configs=[
+        triton.Config({"BLOCK_M": 64, "BLOCK_N": 128}, num_warps=4),
+        triton.Config({"BLOCK_M": 64, "BLOCK_N": 96}, num_warps=4),
+    ],
+    key=["N"],
+)
+@triton.jit
+def kernel(x_ptr, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    cols = tl.arange(0, BLOCK_N)
+"""
+
+
+def test_a_gpu_compile_of_an_odd_block_that_a_config_holds_names_the_config(tmp_path):
+    # on a GPU the autotuner compiles every config itself (no pinned config): the launch's odd BLOCK_N = 96 is
+    # one of the file's triton.Configs, not a size the wrapper passed (probe 15b-7 on an H100, session 29)
+    from tritonlab.engine.tasks.verify import _block_not_pow2
+
+    path = tmp_path / "tuned.py"
+    path.write_text(TUNED)
+    info = _info()
+    _block_not_pow2(info, [{"meta": {"BLOCK_M": 64, "BLOCK_N": 96}}], str(path))
+    assert info["cause"] == "config-not-pow2" and info["odd"] == {"BLOCK_N": 96}, info
+    assert info["line"] == 8 and info["kernel_line"] == 75, info
+    assert "block_name" not in info, info
+
+
+def test_a_gpu_compile_of_an_odd_block_from_the_wrapper_blames_the_wrapper(tmp_path):
+    from tritonlab.engine.tasks.verify import _block_not_pow2
+
+    path = tmp_path / "tuned.py"
+    path.write_text(TUNED)
+    info = _info()  # 80 is in no config: the wrapper passed it
+    _block_not_pow2(info, [{"meta": {"BLOCK_M": 64, "BLOCK_N": 80}}], str(path))
+    assert "cause" not in info and (info["block_name"], info["block_value"]) == ("BLOCK_N", 80), info
+    assert "the wrapper passed a size" in info["message"], info

@@ -828,6 +828,28 @@ def config_line(file: str | None, kwargs: dict) -> int | None:
     return None
 
 
+def config_holding(file: str | None, name: str, value: int) -> dict | None:
+    """The literal keywords of the learner's first `triton.Config({...})` whose `name` is `value`, or None."""
+    if not file:
+        return None
+    try:
+        tree = ast.parse(Path(file).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Dict)):
+            continue
+        if name_of(node.func) != "Config":
+            continue
+        try:
+            literal = ast.literal_eval(node.args[0])
+        except (ValueError, SyntaxError, TypeError):
+            continue
+        if isinstance(literal, dict) and literal.get(name) == value:
+            return literal
+    return None
+
+
 def explain_config_error(pinned: dict | None, info: dict, file: str | None = None) -> None:
     """A launch that failed while the autotuner timed one of the file's other GPU configs: name that config
     (fact `config`, and `config_line`, the line of its triton.Config). A tl.dot below the GPU's minimum K

@@ -1369,7 +1369,7 @@ def judge_case(
     if facts.get("error") is not None:
         case["error"] = _error_dict(facts["error"])
         _input_bounds(case["error"], inputs)
-        _block_not_pow2(case["error"], launches)
+        _block_not_pow2(case["error"], launches, learner_file)
         diagnoses.append(dict(case["error"]))
         return case
     if isinstance(facts.get("ms_wall"), (int, float)):
@@ -2653,14 +2653,21 @@ def _reduction_without_axis(path: str) -> tuple[int, str] | None:
     return None
 
 
-def _block_not_pow2(error: dict, launches: list) -> None:
+def _block_not_pow2(error: dict, launches: list, learner_file: str | None = None) -> None:
     """ "arange's range must be a power of 2" points at tl.arange; the value came from the wrapper: name "
-    "it."""
+    "it. A value that one of the file's own `triton.Config`s holds came from that config: on a GPU the
+    autotuner compiles every config itself (the interpreter's pinned autotune names it the same way,
+    contracts.explain_config_error)."""
     if error.get("kind") != "compile" or "power of 2" not in str(error.get("message", "")):
         return
     for launch in launches:
         for name, value in (launch.get("meta") or {}).items():
             if isinstance(value, int) and value > 0 and value & (value - 1):
+                config = contracts.config_holding(learner_file, name, value)
+                if config is not None and not error.get("cause"):
+                    contracts.explain_config_error({"@config": config}, error, learner_file)
+                    if error.get("cause") == "config-not-pow2":
+                        return
                 error.update(block_name=name, block_value=value)
                 error["message"] = (
                     f"{error['message']} ({name} was {value} at this launch: the wrapper passed a size "
