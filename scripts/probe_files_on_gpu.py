@@ -51,6 +51,8 @@ FOLDERS = {
     "test_probe_round15_b.py": "probe_round15_b",
     "test_probe_round15_c.py": "probe_round15_c",
     "test_probe_round16_a.py": "probe_round16_a",
+    "test_probe_round16_b.py": "probe_round16_b",
+    "test_probe_round16_c.py": "probe_round16_c",
 }
 
 
