@@ -805,37 +805,14 @@ def _naming_bench(tuner, facts: dict):
     return bench
 
 
-def config_line(file: str | None, kwargs: dict) -> int | None:
-    """The line of the learner's `triton.Config({...})` whose literal keywords are `kwargs`, or None."""
-    if not file or not kwargs:
-        return None
-    try:
-        tree = ast.parse(Path(file).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
-        return None
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Dict)):
-            continue
-        func = node.func
-        if name_of(func) != "Config":
-            continue
-        try:
-            literal = ast.literal_eval(node.args[0])
-        except (ValueError, SyntaxError, TypeError):
-            continue
-        if literal == kwargs:
-            return node.lineno
-    return None
-
-
-def config_holding(file: str | None, name: str, value: int) -> dict | None:
-    """The literal keywords of the learner's first `triton.Config({...})` whose `name` is `value`, or None."""
+def _config_literals(file: str | None):
+    """(line, keywords) of each `triton.Config({...})` in the learner's file whose keywords are a literal."""
     if not file:
-        return None
+        return
     try:
         tree = ast.parse(Path(file).read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError):
-        return None
+        return
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Dict)):
             continue
@@ -845,9 +822,20 @@ def config_holding(file: str | None, name: str, value: int) -> dict | None:
             literal = ast.literal_eval(node.args[0])
         except (ValueError, SyntaxError, TypeError):
             continue
-        if isinstance(literal, dict) and literal.get(name) == value:
-            return literal
-    return None
+        if isinstance(literal, dict):
+            yield node.lineno, literal
+
+
+def config_line(file: str | None, kwargs: dict) -> int | None:
+    """The line of the learner's `triton.Config({...})` whose literal keywords are `kwargs`, or None."""
+    if not kwargs:
+        return None
+    return next((line for line, literal in _config_literals(file) if literal == kwargs), None)
+
+
+def config_holding(file: str | None, name: str, value: int) -> dict | None:
+    """The literal keywords of the learner's first `triton.Config({...})` whose `name` is `value`, or None."""
+    return next((literal for _, literal in _config_literals(file) if literal.get(name) == value), None)
 
 
 def explain_config_error(pinned: dict | None, info: dict, file: str | None = None) -> None:
