@@ -121,6 +121,9 @@ def test_swapped_grid_axes_only_for_the_tile_counts_reversed_with_the_rows_they_
     assert contracts.swapped_grid_axes([4, 3, 1], [127, 129], [32, 64], 31 * 129) is None  # in order
     assert contracts.swapped_grid_axes([2, 2, 1], [33, 65], [32, 64], 0) is None  # equal counts
     assert contracts.swapped_grid_axes([3, 4, 2], [127, 129], [32, 64], 31 * 129) is None  # a third axis
+    # a flat grid of 33 programs over one row tile (M = 20) and 33 column tiles (N = 1056) reads as (33, 1, 1)
+    assert contracts.swapped_grid_axes([33, 1, 1], [20, 1056], [32, 32], 0) is None
+    assert contracts.swapped_grid_axes([33, 1, 1], [20, 1056], [32, 32], 20 * 1024) is None
     # a kernel that takes its column tile from axis 0 on purpose, launched (column tiles, row tiles):
     # nothing unwritten, so nothing to explain; launched (row tiles, column tiles) it is not this rule's
     assert contracts.swapped_grid_axes([4, 3, 1], [127, 129], [32, 64], 127 * 129 - 127 * 129) is None

@@ -989,7 +989,8 @@ def explain_unwritten(
         and programs >= tiles
         and diag.get("cause") in ("columns-short", "rows-short", "tiles")
     ):
-        swapped = swapped_grid_axes(dims, sizes, blocks, diag.get("count"))
+        two_axes = launch.get("pid_axes") == 2  # a 1-D grid over a flat tile id is not a swapped 2-D one
+        swapped = swapped_grid_axes(dims, sizes, blocks, diag.get("count")) if two_axes else None
         if swapped is not None:  # (column tiles, row tiles) for a kernel whose axis 0 is the row tile
             line = grid_line(launch.get("file"), launch.get("kernel"))
             diag.update(
@@ -1099,9 +1100,12 @@ def swapped_grid_axes(dims: list[int], sizes: list[int], blocks: list[int], unwr
     """[row tiles, column tiles] when a 2-D grid `dims` is those counts in swapped order (column tiles on
     axis 0) and exactly the elements a kernel taking its row tile from axis 0 would miss under it stay
     unwritten (`unwritten`: their count): rows past dims[0]·BLOCK_M and columns past dims[1]·BLOCK_N. None
-    otherwise — equal counts (no way to tell), a third grid axis, or another count unwritten (a kernel that
-    takes its column tile from axis 0 on purpose writes everything under such a grid)."""
+    otherwise — equal counts (no way to tell), a third grid axis, a 1-D grid, or another count unwritten (a
+    kernel that takes its column tile from axis 0 on purpose writes everything under such a grid). The caller
+    makes sure the kernel reads tl.program_id(1)."""
     if len(sizes) != 2 or len(blocks) != 2 or len(dims) < 2 or any(int(d) != 1 for d in dims[2:]):
+        return None
+    if min(dims[0], dims[1]) < 2:  # a 1-D grid (n,) reads as (n, 1): no second axis to swap
         return None
     counts = [-(-size // b) for size, b in zip(sizes, blocks, strict=True)]
     if counts[0] == counts[1] or [dims[0], dims[1]] != [counts[1], counts[0]]:
