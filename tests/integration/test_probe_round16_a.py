@@ -58,14 +58,14 @@ def test_correct_files_pass(worker, exercise, name):
 
 # (exercise, file, the first failing case's first diagnosis kind, its causes or None for any)
 WRONG = [
-    ("1/fused-gelu", "l01_fused_gelu_wrong_w_load_missing_block_start.py", "mismatch", None),
+    ("1/fused-gelu", "l01_fused_gelu_wrong_w_load_missing_block_start.py", "mismatch", ("all-but-first",)),
     ("3/grid-size", "l03_grid_size_wrong_floor_clamped_to_one.py", "grid-size", None),
     ("4/fix-oob", "l04_fix_oob_wrong_store_mask_le_load_mask_right.py", "oob", None),
     ("4/runtime-shape", "l04_runtime_shape_wrong_offsets_cast_int16.py", "oob", None),
     ("5/add", "l05_add_wrong_odd_lanes_reuse_even_mask.py", "oob", None),
     ("7/copy-2d", "l07_copy_2d_wrong_output_rows_padded_view.py", "output-layout", None),
     ("7/transpose", "l07_transpose_wrong_output_empty_like_x_t.py", "output-layout", None),
-    ("7/bias-add", "l07_bias_add_wrong_grid_axes_swapped.py", "unwritten", None),
+    ("7/bias-add", "l07_bias_add_wrong_grid_axes_swapped.py", "unwritten", ("grid-axes-swapped",)),
 ]
 
 
@@ -111,25 +111,18 @@ def test_the_clamped_floor_grid_counts_programs_and_blocks(worker):
     assert "1 program for 2 blocks" in diag["message"] and "triton.cdiv" in diag["message"], diag
 
 
-@_gap(
-    "every failing case has program 0 right and every other program wrong, and the output equals the reference "
-    "with w read at block 0's offsets (w[k % BLOCK_SIZE]); the first failing case (n = 1023, BLOCK_SIZE = 256) "
-    "is not a tail, so verify._not_the_tail never runs and the headline is a bare mismatch with no cause or "
-    "line — it should name the w load (line 15), whose address does not depend on tl.program_id"
-)
 def test_the_w_load_without_its_block_start_is_named(worker):
+    # every failing case has program 0 right and every other program wrong (n = 1023 at BLOCK_SIZE = 256
+    # first, not a tail): verify._all_but_first names the one load whose address has no program-id term
     name = "l01_fused_gelu_wrong_w_load_missing_block_start.py"
     diag = first(verify(worker, "1/fused-gelu", name))
-    assert diag.get("cause") is not None, diag
+    assert diag.get("cause") == "all-but-first", diag
     assert diag.get("line") == line_of(name, "w = tl.load(w_ptr"), diag
+    assert (diag.get("pointer"), diag.get("instead")) == ("w_ptr", "offsets"), diag
 
 
-@_gap(
-    "the n = 1025 cases (only program 1 of 2 wrong) say 'only in the last, partial block … check the mask and "
-    "the other= value' (diagnose.py's tail-block), though n = 1023 and n = 4099 are wrong in every program "
-    "but the first: the tail-block claim should be withdrawn in every case, not only when the headline has it"
-)
 def test_no_case_blames_the_tail_for_a_load_without_its_block_start(worker):
+    # the n = 1025 cases at the default block (only program 1 of 2 wrong) said tail-block before
     result = verify(worker, "1/fused-gelu", "l01_fused_gelu_wrong_w_load_missing_block_start.py")
     causes = [
         c["diagnoses"][0].get("cause") for c in result["cases"] if not c["passed"] and c.get("diagnoses")
@@ -137,16 +130,12 @@ def test_no_case_blames_the_tail_for_a_load_without_its_block_start(worker):
     assert "tail-block" not in causes, causes
 
 
-@_gap(
-    "the grid is (3, 4) for 4 row tiles x 3 column tiles: its axes are swapped (line 48), yet "
-    "contracts.explain_unwritten calls it tile-map ('two programs on one tile, or tile starts that step by "
-    "the wrong size — check pid_m * BLOCK_M, pid_n * BLOCK_N'), which blames the kernel's right tile starts"
-)
 def test_a_grid_with_swapped_axes_is_named(worker):
+    # the grid is (3, 4) for 4 row tiles x 3 column tiles: contracts.swapped_grid_axes, with the grid's line
     name = "l07_bias_add_wrong_grid_axes_swapped.py"
     diag = first(verify(worker, "7/bias-add", name))
-    assert diag.get("cause") != "tile-map", diag
-    assert "swap" in diag["message"] or "order" in diag["message"], diag["message"]
+    assert (diag.get("kind"), diag.get("cause")) == ("unwritten", "grid-axes-swapped"), diag
+    assert diag.get("tile_counts") == [4, 3] and "swapped" in diag["message"], diag
     assert diag.get("line") == line_of(name, "grid = lambda meta"), diag
 
 
@@ -168,7 +157,7 @@ LINELESS = [
 ]
 
 
-@_gap("a fitting cause, but no line: the grid (3/grid-size) and the output's allocation (7/transpose)")
+# the grid's line (contracts.grid_line) and the returned tensor's assignment (contracts.returned_line)
 @pytest.mark.parametrize("exercise, name, text", LINELESS, ids=_ids(LINELESS))
 def test_fitting_verdicts_name_their_line(worker, exercise, name, text):
     diag = first(verify(worker, exercise, name))

@@ -923,6 +923,7 @@ def explain_unwritten(
             cause="grid-size",
             programs=grid_fact["launched"],
             tiles=grid_fact["expected"],
+            **({"line": grid_fact["line"]} if grid_fact.get("line") else {}),
             message=f"{diag.get('count')} of the output's slots were never written: no program was launched "
             f"for them (the grid launched {_count(grid_fact['launched'], 'program')} for "
             f"{_count(grid_fact['expected'], 'block')})",
@@ -998,6 +999,25 @@ def explain_unwritten(
         and programs >= tiles
         and diag.get("cause") in ("columns-short", "rows-short", "tiles")
     ):
+        two_axes = launch.get("pid_axes") == 2  # a 1-D grid over a flat tile id is not a swapped 2-D one
+        swapped = swapped_grid_axes(dims, sizes, blocks, diag.get("count")) if two_axes else None
+        if swapped is not None:  # (column tiles, row tiles) for a kernel whose axis 0 is the row tile
+            line = grid_line(launch.get("file"), launch.get("kernel"))
+            diag.update(
+                cause="grid-axes-swapped",
+                programs=programs,
+                tiles=tiles,
+                grid=grid,
+                tile_counts=swapped,
+                blocks=blocks,
+                message=f"the grid is {dims[0]} x {dims[1]} but the output has {swapped[0]} row tiles and "
+                f"{swapped[1]} column tiles (tiles of {blocks[0]} x {blocks[1]}): the grid's axes are "
+                "swapped — tl.program_id(0) takes the row tiles, so the grid must be (triton.cdiv(rows, "
+                "BLOCK_M), triton.cdiv(cols, BLOCK_N))" + (f" (line {line})" if line else ""),
+            )
+            if line:
+                diag["line"] = line
+            return
         # a program for every tile, yet tiles stay unwritten: two programs took the same tile
         diag.update(
             cause="tile-map",
@@ -1084,6 +1104,105 @@ def program_id_names(tree: ast.AST) -> set[str]:
         for t in n.targets
         if isinstance(t, ast.Name)
     }
+
+
+def swapped_grid_axes(dims: list[int], sizes: list[int], blocks: list[int], unwritten) -> list[int] | None:
+    """[row tiles, column tiles] when a 2-D grid `dims` is those counts in swapped order (column tiles on
+    axis 0) and exactly the elements a kernel taking its row tile from axis 0 would miss under it stay
+    unwritten (`unwritten`: their count): rows past dims[0]·BLOCK_M and columns past dims[1]·BLOCK_N. None
+    otherwise — equal counts (no way to tell), a third grid axis, a 1-D grid, or another count unwritten (a
+    kernel that takes its column tile from axis 0 on purpose writes everything under such a grid). The caller
+    makes sure the kernel reads tl.program_id(1)."""
+    if len(sizes) != 2 or len(blocks) != 2 or len(dims) < 2 or any(int(d) != 1 for d in dims[2:]):
+        return None
+    if min(dims[0], dims[1]) < 2:  # a 1-D grid (n,) reads as (n, 1): no second axis to swap
+        return None
+    counts = [-(-size // b) for size, b in zip(sizes, blocks, strict=True)]
+    if counts[0] == counts[1] or [dims[0], dims[1]] != [counts[1], counts[0]]:
+        return None
+    covered = min(sizes[0], dims[0] * blocks[0]) * min(sizes[1], dims[1] * blocks[1])
+    missed = sizes[0] * sizes[1] - covered
+    if not isinstance(unwritten, int) or isinstance(unwritten, bool) or missed <= 0 or unwritten != missed:
+        return None
+    return counts
+
+
+def _enclosing_function(tree: ast.AST, line: int) -> ast.FunctionDef | None:
+    """The innermost function definition whose lines hold `line`, or None (module level)."""
+    found: ast.FunctionDef | None = None
+    for f in ast.walk(tree):
+        if not isinstance(f, ast.FunctionDef) or not f.lineno <= line <= (f.end_lineno or f.lineno):
+            continue
+        if found is None or f.lineno >= found.lineno:
+            found = f
+    return found
+
+
+def _own_assignments(function: ast.FunctionDef, name: str) -> list[ast.stmt]:
+    """The statements of `function` itself (not of a function nested in it) that assign `name`."""
+    found: list[ast.stmt] = []
+    todo: list[ast.AST] = list(function.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)):
+                found.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def grid_line(file: str | None, kernel: str | None) -> int | None:
+    """The line where the grid of the file's one launch of `kernel` (`kernel[grid](...)`) is written: the
+    grid's own line when it is written inside the brackets, else the one assignment of that name in the
+    function that launches (`grid = lambda meta: ...`). None when the kernel is launched at several places or
+    never, or the grid's name is assigned there more or less than once (no guess)."""
+    tree = file_tree(file)
+    if tree is None or not kernel:
+        return None
+    launches = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript) and name_of(n.func.value) == kernel
+    ]
+    if len(launches) != 1:
+        return None
+    grid = launches[0].func.slice  # type: ignore[attr-defined]
+    if not isinstance(grid, ast.Name):
+        return grid.lineno
+    function = _enclosing_function(tree, launches[0].lineno)
+    made = _own_assignments(function, grid.id) if function is not None else []
+    return made[0].lineno if len(made) == 1 else None
+
+
+def returned_line(file: str | None, entry: str | None) -> int | None:
+    """The line that makes the tensor the wrapper `entry` returns: the one assignment of the name every
+    `return` of it gives back (`output = torch.empty_like(x.t())`), or the one `return` itself when it returns
+    an expression (`return out.t()`). None when that is not one line (no guess)."""
+    tree = file_tree(file)
+    if tree is None or not entry:
+        return None
+    functions = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == entry]
+    if len(functions) != 1:
+        return None
+    returns: list[ast.Return] = []
+    todo: list[ast.AST] = list(functions[0].body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Return) and node.value is not None:
+            returns.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    names = {r.value.id for r in returns if isinstance(r.value, ast.Name)}
+    if len(returns) == 1 and not names:
+        return returns[0].lineno
+    if len(names) != 1 or not all(isinstance(r.value, ast.Name) for r in returns):
+        return None
+    made = _own_assignments(functions[0], names.pop())
+    return made[0].lineno if len(made) == 1 else None
 
 
 def group_height_line(file: str | None) -> tuple[int, str] | None:

@@ -1900,6 +1900,22 @@ def _unwritten(f: Facts) -> Said:
             f"{line} 行目({text})のグループの高さが実際の高さと違います。num_pid_m が GROUP_M の倍数でないと"
             "最後のグループは短くなるので、高さは min(num_pid_m - first_pid_m, GROUP_M) です",
         )
+    if cause == "grid-axes-swapped" and f["tile_counts"] and f["grid"]:
+        (rows, cols), dims = f["tile_counts"], _grid_dims(f["grid"])
+        blocks = f["blocks"] or []
+        tile = f" (tiles of {blocks[0]} x {blocks[1]})" if len(blocks) == 2 else ""
+        tile_ja = f"(タイルは {blocks[0]} x {blocks[1]})" if len(blocks) == 2 else ""
+        at, at_ja = (f" (line {f['line']})", f"({f['line']} 行目)") if f["line"] else ("", "")
+        return Said(
+            f"{_n(count, 'en', 'element was', 'elements were', '')} never written: the grid is {dims[0]} x "
+            f"{dims[1]}{at}, but the output has {number(rows)} row tiles and {number(cols)} column tiles{tile} — "
+            "the grid's axes are swapped: tl.program_id(0) takes the row tiles, so the grid must be "
+            "(triton.cdiv(rows, BLOCK_M), triton.cdiv(cols, BLOCK_N))",
+            f"{number(count)} 要素が書き込まれていません。グリッドは {dims[0]} x {dims[1]}{at_ja}ですが、出力の"
+            f"タイルは行方向に {number(rows)} 個、列方向に {number(cols)} 個です{tile_ja}。グリッドの軸が逆に"
+            "なっています。tl.program_id(0) が行のタイルを受け持つので、グリッドは "
+            "(triton.cdiv(rows, BLOCK_M), triton.cdiv(cols, BLOCK_N)) の順にしてください",
+        )
     if cause == "tile-map":
         programs, tiles = f["programs"], f["tiles"]
         return Said(
@@ -2076,14 +2092,15 @@ def _unwritten(f: Facts) -> Said:
             "から始めてください",
         )
     if cause == "grid-size":
+        at, at_ja = (f" at line {f['line']}", f"{f['line']} 行目の") if f["line"] else ("", "")
         return Said(
             f"{_n(count, 'en', 'slot', 'slots', '')} of the output {'was' if count == 1 else 'were'} never "
-            f"written: no program was launched for {'it' if count == 1 else 'them'} (the grid launched "
+            f"written: no program was launched for {'it' if count == 1 else 'them'} (the grid{at} launched "
             f"{_n(f['programs'], 'en', 'program', 'programs', '')} for "
             f"{_n(f['tiles'], 'en', 'block', 'blocks', '')})",
             f"出力の {number(count)} "
             "個のスロットが書き込まれていません。そのためのプログラムが起動されていません"
-            f"({number(f['tiles'])} ブロックに対してグリッドは {number(f['programs'])} プログラム)",
+            f"({number(f['tiles'])} ブロックに対して{at_ja}グリッドは {number(f['programs'])} プログラム)",
         )
     if cause == "store-loop-empty":
         loop = f["line"]
@@ -2674,6 +2691,18 @@ def _pattern(f: Facts) -> Said | None:
             f"{dtype} のケースだけが失敗しています({passing} は合格)。どこかで 16 ビットの型に丸められています"
             "(.to(tl.float16) / tl.bfloat16 へのキャストや 16 ビットの途中結果)。"
             "output_ptr.dtype.element_ty にキャストしてください",
+        )
+    if cause == "all-but-first" and f["line"] and f["address"] and f["pointer"]:
+        line, address, pointer, instead = f["line"], verbatim(f["address"]), f["pointer"], f["instead"]
+        return Said(
+            f"in every failing case program 0 is right and every other program is wrong — line {line} loads "
+            f"from {address}, an address with no term from tl.program_id, so every program reads the first "
+            f"block of {pointer}: add the program's block start"
+            + (f" (use {instead}, as the other accesses do)" if instead else ""),
+            "失敗したどのケースでも、プログラム 0 だけが正しく、ほかのプログラムはすべて誤っています。"
+            f"{line} 行目は {address} からロードしていますが、このアドレスには tl.program_id の項がないため、"
+            f"どのプログラムも {pointer} の先頭ブロックを読んでいます。プログラムのブロックの開始位置を足して"
+            "ください" + (f"(ほかのアクセスと同じく {instead} を使ってください)" if instead else ""),
         )
     if cause == "all-but-first":
         return Said(
@@ -3657,11 +3686,14 @@ def _skipped(f: Facts) -> Said:
 def _grid_size(f: Facts) -> Said:
     launched, expected = f["launched"], f["expected"]
     fewer = isinstance(launched, int) and isinstance(expected, int) and launched < expected
+    at, at_ja = (f" at line {f['line']}", f"{f['line']} 行目の") if f["line"] else ("", "")
     head_en = (
-        f"the grid launched {_n(launched, 'en', 'program', 'programs', '')} for "
+        f"the grid{at} launched {_n(launched, 'en', 'program', 'programs', '')} for "
         f"{_n(expected, 'en', 'block', 'blocks', '')}"
     )
-    head_ja = f"{number(expected)} ブロックに対してグリッドが {number(launched)} プログラムを起動しました"
+    head_ja = (
+        f"{number(expected)} ブロックに対して{at_ja}グリッドが {number(launched)} プログラムを起動しました"
+    )
     if f.get("pattern") == "fixed":
         return Said(
             head_en + f": the grid launches {_n(launched, 'en', 'program', 'programs', '')} in every case, "
@@ -3709,24 +3741,25 @@ def _grid_size(f: Facts) -> Said:
 @says(Kind.OUTPUT_LAYOUT)
 def _output_layout(f: Facts) -> Said:
     strides = shape(f["strides"] or ())
+    made, made_ja = (f" made at line {f['line']}", f"{f['line']} 行目で作った") if f["line"] else ("", "")
     if f["transposed"] and len(f["shape"] or ()) == 2:
         dims = shape(f["shape"])
         flipped = shape(list(reversed(f["shape"])))
         return Said(
-            f"the output is laid out transposed (shape {dims}, strides {strides}): the memory of a row-major "
+            f"the output{made} is laid out transposed (shape {dims}, strides {strides}): the memory of a row-major "
             f"{flipped} tensor, seen through .t() (or made by torch.empty_like of a transposed tensor) — "
             f"allocate the output row-major in its own shape, torch.empty({dims}, ...), and store each element "
             "at its place there",
-            f"出力のレイアウトが転置になっています(形状 {dims}、ストライド {strides})。行優先の {flipped} の"
+            f"{made_ja}出力のレイアウトが転置になっています(形状 {dims}、ストライド {strides})。行優先の {flipped} の"
             "テンソルのメモリを .t() で見たもの(または転置されたテンソルの torch.empty_like で作ったもの)です。"
             f"出力はそれ自身の形状で行優先に確保し(torch.empty({dims}, ...))、各要素をそこでの位置にストア"
             "してください",
         )
     return Said(
-        f"the output comes back with strides {strides}, not row-major: allocate it with "
+        f"the output{made} comes back with strides {strides}, not row-major: allocate it with "
         "torch.empty(x.shape, ...) "
         "(torch.empty_like keeps x's layout)",
-        f"出力のストライドが {strides} で、行優先になっていません。torch.empty(x.shape, ...) "
+        f"{made_ja}出力のストライドが {strides} で、行優先になっていません。torch.empty(x.shape, ...) "
         "で確保してください"
         "(torch.empty_like は x のレイアウトを引き継ぎます)",
     )

@@ -1437,6 +1437,7 @@ def judge_case(
         for d in facts.get("contracts") or []
         if isinstance(d, dict) and d.get("kind") in contracts.FACT_KINDS
     )
+    _contract_lines(diagnoses, mine, learner_file, exercise.entry)
 
     assert got is not None  # _check_output returned False for anything but a tensor
     unwritten = memcheck.is_poison(got) if got.numel() else None
@@ -1809,6 +1810,23 @@ def _provenance(facts, got, entry: str, diagnoses: list) -> None:
                 "stored by the kernel",
             }
         )
+
+
+def _contract_lines(diagnoses: list, mine: list, learner_file: str, entry: str | None) -> None:
+    """The learner's line of a contract fact where one line makes it: a `grid-size` fact's grid (the one
+    launch site of its kernel, `contracts.grid_line`), an `output-layout` fact's returned tensor (the one
+    assignment of the name the wrapper returns, `contracts.returned_line`)."""
+    for diag in diagnoses:
+        if "line" in diag:
+            continue
+        line = None
+        if diag.get("kind") == "grid-size" and mine:
+            kernels = {launch.get("kernel") for launch in mine}
+            line = contracts.grid_line(learner_file, kernels.pop()) if len(kernels) == 1 else None
+        elif diag.get("kind") == "output-layout":
+            line = contracts.returned_line(learner_file, entry)
+        if line:
+            diag["line"] = line
 
 
 def _launch_record(launch: dict) -> dict:
@@ -3822,10 +3840,150 @@ def _wrong_programs(diag: dict) -> set[int] | None:
     return {p for a, b in runs for p in range(int(a), int(b) + 1)}
 
 
+def _jit_functions(tree: ast.AST) -> list[ast.FunctionDef]:
+    """The file's functions decorated with something that names `jit` (`@triton.jit`, `@jit`)."""
+    return [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef) and any("jit" in ast.unparse(d) for d in n.decorator_list)
+    ]
+
+
+def _derived_names(function: ast.AST, seed) -> set[str]:
+    """Names `function` assigns (or loops over) from an expression `seed` accepts or from a name already
+    found, to a fixed point: `pid = tl.program_id(0)`, then `offsets = pid * B + ...`, then `mask = ...`."""
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for node in ast.walk(function):
+            if isinstance(node, ast.Assign):
+                targets, value = list(node.targets), node.value
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+                targets, value = [node.target], node.value
+            elif isinstance(node, ast.For):
+                targets, value = [node.target], node.iter
+            else:
+                continue
+            if seed(value) or _names_in(value) & found:
+                new = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)} - found
+                if new:
+                    found |= new
+                    changed = True
+    return found
+
+
+def _access_address(call: ast.Call) -> ast.AST | None:
+    """The pointer argument of a `tl.load` / `tl.store` call, or None for any other call."""
+    if ast.unparse(call.func) not in ("tl.load", "tl.store", "triton.language.load", "triton.language.store"):
+        return None
+    if call.args:
+        return call.args[0]
+    return next((k.value for k in call.keywords if k.arg == "pointer"), None)
+
+
+def load_without_block_start(tree: ast.AST | None) -> dict | None:
+    """The one block load of the file's @triton.jit functions whose address has no term from tl.program_id,
+    in a function whose stores do have one: `tl.load(w_ptr + tl.arange(0, BLOCK_SIZE), mask=mask)` beside
+    `offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)` — every program reads the first block there.
+    {line, address (its text), pointer (the address's first name), instead (a name made from both the program
+    id and tl.arange that another load or store of the function addresses with, or None)}. None when there is
+    no such load, or several (no guess), or no store moves with the program id. Scalar loads
+    (`tl.load(a_ptr)`, no tl.arange in the address) are never such a load."""
+    if tree is None:
+        return None
+    found: list[dict] = []
+    for kernel in _jit_functions(tree):
+        pids = _derived_names(kernel, lambda v: "program_id" in ast.unparse(v))
+        lanes = _derived_names(kernel, lambda v: "arange" in ast.unparse(v))
+
+        def moves(expr: ast.AST) -> bool:
+            return "program_id" in ast.unparse(expr) or bool(_names_in(expr) & pids)  # noqa: B023
+
+        def block(expr: ast.AST) -> bool:
+            return "arange" in ast.unparse(expr) or bool(_names_in(expr) & lanes)  # noqa: B023
+
+        calls = [n for n in ast.walk(kernel) if isinstance(n, ast.Call) and _access_address(n) is not None]
+        stores = [c for c in calls if ast.unparse(c.func).endswith("store")]
+        if not stores or not all(moves(_access_address(c)) for c in stores):  # type: ignore[arg-type]
+            continue
+        for call in calls:
+            address = _access_address(call)
+            assert address is not None
+            if call in stores or moves(address) or not block(address):
+                continue
+            first = next((n.id for n in ast.walk(address) if isinstance(n, ast.Name)), None)
+            if first is None or first not in {a.arg for a in kernel.args.args}:
+                continue  # a pointer the kernel built itself: not a parameter read at the wrong place
+            instead = sorted(
+                (c.lineno, name)
+                for c in calls
+                if c is not call
+                for name in _names_in(_access_address(c))  # type: ignore[arg-type]
+                if name in pids and name in lanes
+            )
+            found.append(
+                {
+                    "line": call.lineno,
+                    "address": ast.unparse(address)[:80],
+                    "pointer": first,
+                    "instead": instead[0][1] if instead else None,
+                }
+            )
+    return found[0] if len(found) == 1 else None
+
+
+def _withdraw_tail(bad: list, cause: str | None, facts: dict, said: str) -> None:
+    """Every failing case's `tail-block` claim set to `cause` (with `facts` and the sentence `said` after its
+    head): another case showed the tail's mask is not what is wrong."""
+    for case in bad:
+        diag = case["diagnoses"][0]
+        if diag.get("cause") != "tail-block":
+            continue
+        diag.update(facts, cause=cause)
+        diag["message"] = f"{_head(diag).split(', only in the last')[0]}: {said}"
+
+
+def _all_but_first(first: dict, bad: list, learner_file: str | None) -> bool:
+    """Every failing case has program 0 right and every other program wrong, and in one case at least that is
+    more than the last block: values that do not follow the program id — cause `all-but-first`, whatever
+    the first case said (nothing, or `tail-block`). Where one load of the kernel has an address with no
+    program-id term (`load_without_block_start`), that load is named (`line`, `address`, `pointer`,
+    `instead`). Each other case's `tail-block` is withdrawn the same way."""
+    if first.get("kind") != "mismatch" or first.get("cause") not in (None, "tail-block"):
+        return False
+    named = [
+        (set_, case["diagnoses"][0].get("n_programs"))
+        for case in bad
+        if (set_ := _wrong_programs(case["diagnoses"][0])) is not None
+    ]
+    if len(named) != len(bad) or not all(
+        isinstance(n, int) and n >= 2 and programs == set(range(1, n)) for programs, n in named
+    ):
+        return False
+    if not any(programs - {n - 1} for programs, n in named):
+        return False  # every failing case has two programs: a tail as much as "all but the first"
+    load = load_without_block_start(contracts.file_tree(learner_file)) if "line" not in first else None
+    facts = dict(load or {})
+    said = (
+        f"in every failing case program 0 is right and every other program is wrong — line {load['line']} "
+        f"loads from {load['address']}, an address with no term from tl.program_id, so every program reads "
+        f"the first block of {load['pointer']}: add the program's block start"
+        + (f" (use {load['instead']}, as the other accesses do)" if load.get("instead") else "")
+        if load
+        else "in every failing case program 0 is right and every other program is wrong — what a program "
+        "stores must follow its own tl.program_id(0), not a value every program shares"
+    )
+    first.update(facts, cause="all-but-first")
+    first["message"] = f"{_head(first).split(', only in the last')[0]}: {said}"
+    _withdraw_tail(bad, "all-but-first", facts, said)
+    return True
+
+
 def _not_the_tail(first: dict, bad: list) -> bool:
     """A tail-block claim that another failing case refutes: there, programs other than the last are wrong
     too (values stored without the pid: n = 17 fails in its last block only, n = 97 in programs 1-3 of 4).
-    When every failing case has program 0 right and every other program wrong: cause `all-but-first`."""
+    The other cases' tail-block claims are withdrawn too (cause null)."""
     named = [
         (set_, case["diagnoses"][0].get("n_programs"))
         for case in bad
@@ -3834,20 +3992,13 @@ def _not_the_tail(first: dict, bad: list) -> bool:
     if not any(isinstance(n, int) and programs - {n - 1} for programs, n in named):
         return False
     head = _head(first).split(", only in the last")[0]
-    if len(named) == len(bad) and all(
-        isinstance(n, int) and programs == set(range(1, n)) for programs, n in named
-    ):
-        first.update(cause="all-but-first")
-        first["message"] = (
-            f"{head}: in every failing case program 0 is right and every other program is wrong — what a "
-            "program stores must follow its own tl.program_id(0), not a value every program shares"
-        )
-        return True
-    first["cause"] = None
-    first["message"] = (
-        f"{head}: not only the last block — other failing cases are wrong in earlier programs too, so "
-        "the tail's mask is not the cause: check what every program computes and stores"
+    said = (
+        "not only the last block — other failing cases are wrong in earlier programs too, so the tail's mask "
+        "is not the cause: check what every program computes and stores"
     )
+    first["cause"] = None
+    first["message"] = f"{head}: {said}"
+    _withdraw_tail(bad, None, {}, said)
     return True
 
 
@@ -3962,6 +4113,8 @@ def _case_patterns(
         )
         return
     if _args_order(first, bad):
+        return
+    if _all_but_first(first, bad, learner_file):
         return
     if first.get("cause") == "tail-block" and _not_the_tail(first, bad):
         return
