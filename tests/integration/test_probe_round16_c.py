@@ -97,7 +97,7 @@ WRONG = [
         "loop-steps",
     ),
     ("14/swiglu-backward", "l14_swiglu_backward_wrong_db_store_without_mask.py", "oob", None),
-    ("14/swiglu", "l14_swiglu_wrong_exp2_sigmoid_without_log2e.py", "mismatch", "all-wrong"),
+    ("14/swiglu", "l14_swiglu_wrong_exp2_sigmoid_without_log2e.py", "mismatch", "exp2-without-log2e"),
 ]
 
 
@@ -125,15 +125,14 @@ def test_an_unmasked_db_store_is_named_at_the_store(worker):
     assert error["detail"]["arg"] == "db_ptr" and "no mask" in error["message"], error
 
 
-@_gap(
-    "loop-steps with no line: the file updates acc in two branches and only the MASKED one rescales it "
-    "(the else branch's acc = tl.dot(...) at line 61); the failing cases are exactly those with two or more "
-    "unmasked key blocks (S=17 and S=20 take two steps and pass), which points at the unmasked branch"
-)
 def test_a_rescale_missing_in_the_unmasked_branch_is_named(worker):
+    # was loop-steps with no line: verify._unrescaled_branch finds acc updated in both branches of `if MASKED:`
+    # and rescaled by alpha in the masked one only
     name = "l11_attention_wrong_acc_rescale_only_in_masked_branch.py"
     diag = first(verify(worker, "11/attention", name))
     assert diag.get("line") == line_of(name, "acc = tl.dot(p.to(v.dtype), v, acc)", nth=2), diag
+    assert diag["rescale"]["slip"] == "one-branch" and diag["rescale"]["name"] == "acc", diag
+    assert diag["rescale"]["rescaled_line"] == line_of(name, "acc = acc * alpha[:, None]"), diag
 
 
 @_gap(
@@ -159,27 +158,31 @@ def test_a_recomputed_rstd_is_named(worker):
     assert diag.get("line") == line_of(name, "rstd = tl.rsqrt(tl.sum(xc * xc"), diag
 
 
-@_gap(
-    "the zero-division prefix follows group_size_m back to `group_id = tile_id // num_pid_in_group` and calls it "
-    "'a floor division that is 0 when the size is below the block: count tiles with tl.cdiv' — that // is a "
-    "group index, not a tile count; the slip is num_pid_in_group = GROUP_M * num_pid_m (line 13)"
-)
 def test_a_group_size_from_the_wrong_dimension_is_not_called_a_floor_count(worker):
+    # was "group_size_m comes from group_id = tile_id // num_pid_in_group … count tiles with tl.cdiv": a //
+    # counts blocks only by a block size (verify._floor_count); the prefix names the divisor's own line instead
     name = "l13_persistent_matmul_wrong_group_size_uses_num_pid_m.py"
     diag = first(verify(worker, "13/persistent-matmul", name))
+    assert diag["zero_division"]["made_line"] == line_of(name, "group_size_m = min("), diag
     assert "count tiles with tl.cdiv" not in diag["message"], diag["message"]
     assert "a floor division that is 0 when the size is below the block" not in diag["message"], diag[
         "message"
     ]
 
 
-@_gap(
-    "loop-steps with no line (and all-wrong, 'check the operation, the argument order and the dtype', on the "
-    "V=1000 and V=5000 cases): the file mixes bases in one update — terms by tl.exp2, the rescale of s by "
-    "tl.exp (line 36)"
-)
 def test_a_rescale_in_the_other_base_is_named(worker):
+    # was loop-steps with no line, then all-wrong on the larger cases: verify._mixed_base finds tl.exp and
+    # tl.exp2 of m_new's differences in one loop; the file's other exp2 (after the loop) makes exp the odd one
     name = "l14_cross_entropy_wrong_terms_in_base2_rescale_in_natural_exp.py"
     result = verify(worker, "14/cross-entropy", name)
     firsts = [c["diagnoses"][0] for c in result["cases"] if not c["passed"] and c.get("diagnoses")]
     assert all(d.get("line") == line_of(name, "s = s * tl.exp(m - m_new)") for d in firsts), firsts
+    assert all(d.get("cause") == "loop-steps" for d in firsts), firsts
+    assert firsts[0]["rescale"]["base"] == "exp" and firsts[0]["rescale"]["other"] == "exp2", firsts[0]
+
+
+def test_an_exp2_without_log2e_is_named(worker):
+    # was all-wrong with no line (finding 5): verify._exp2_without_log2e, the file has no trace of log2(e)
+    name = "l14_swiglu_wrong_exp2_sigmoid_without_log2e.py"
+    diag = first(verify(worker, "14/swiglu", name))
+    assert diag.get("line") == line_of(name, "tl.exp2(-a)"), diag

@@ -132,3 +132,56 @@ def test_a_float_division_by_zero_or_no_warning_adds_nothing(tmp_path):
         diag = {"kind": "unwritten", "cause": "tile-map", "count": 3, "message": "m"}
         _zero_division([diag], warned, str(path))
         assert "zero_division" not in diag and "line" not in diag, diag
+
+
+GROUP_INDEX = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def tile_coords(tile_id, num_pid_m, GROUP_M: tl.constexpr):
+    num_pid_in_group = GROUP_M * num_pid_m
+    group_id = tile_id // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + (tile_id % num_pid_in_group) % group_size_m
+"""
+
+
+def test_a_divisor_behind_a_group_index_is_not_called_a_floor_count(tmp_path):
+    # probe round 16c: `tile_id // num_pid_in_group` is a group index, not a block count — no tl.cdiv advice;
+    # the fact says where the divisor was computed instead
+    from tritonlab.engine.tasks.verify import _zero_division
+
+    path = tmp_path / "group.py"
+    path.write_text(GROUP_INDEX)
+    warned = [{"category": "RuntimeWarning", "message": "divide by zero encountered in fmod", "line": 12}]
+    diag = {"kind": "unwritten", "cause": "tile-id-map", "count": 3, "message": "m", "line": 40}
+    _zero_division([diag], warned, str(path))
+    assert diag["zero_division"] == {
+        "line": 12,
+        "op": "%",
+        "divisor": "group_size_m",
+        "made": "group_size_m = min(num_pid_m - first_pid_m, GROUP_M)",
+        "made_line": 11,
+    }, diag
+    assert diag["line"] == 40 and "tl.cdiv" not in diag["message"], diag
+    en, ja = describe(diag, "en"), describe(diag, "ja")
+    assert "tl.cdiv" not in en and "floor division" not in en, en
+    assert "group_size_m is computed at line 11" in en, en
+    assert "tl.cdiv" not in ja and "11 行目" in ja, ja
+
+
+def test_a_floor_count_is_a_division_by_a_block_size():
+    import ast
+
+    from tritonlab.engine.tasks.verify import _floor_count
+
+    def expr(text: str) -> ast.AST:
+        return ast.parse(text, mode="eval").body
+
+    for text in ("M // BLOCK_M", "(M + 1) // BM", "N // 64", "K // meta.BLOCK_K"):
+        assert _floor_count(expr(text), {"BM"}), text
+    for text in ("tile_id // num_pid_in_group", "M // 1", "M // n", "M % BLOCK_M", "M / BLOCK_M"):
+        assert not _floor_count(expr(text), {"BM"}), text

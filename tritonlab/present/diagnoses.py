@@ -140,15 +140,28 @@ def describe(facts: Any, lang: str) -> str:
 def _zero_division(zero: Mapping) -> Said:
     line, op = zero["line"], zero.get("op") or "%"
     origin_en = origin_ja = ""
-    if zero.get("floor_line"):
-        floor, at, name = verbatim(zero.get("floor")), zero["floor_line"], zero.get("divisor")
-        origin_en = f"; {name} comes from {floor} (line {at}), a floor division that is 0 when the size is below the block"
-        origin_ja = f"。{name} は {at} 行目の {floor} から来ていて、この切り捨ての割り算は大きさがブロックより小さいと 0 になります"
+    name = zero.get("divisor")
+    if zero.get("floor_line"):  # a block count floored to 0
+        floor, at = verbatim(zero.get("floor")), zero["floor_line"]
+        origin_en = (
+            f"; {name} comes from {floor} (line {at}), a floor division that is 0 when the size is below the "
+            "block: count tiles with tl.cdiv"
+        )
+        origin_ja = (
+            f"。{name} は {at} 行目の {floor} から来ていて、この切り捨ての割り算は大きさがブロックより小さいと "
+            "0 になります。タイル数は tl.cdiv で数えてください"
+        )
+    elif zero.get("made_line"):  # no block count behind it: where the divisor was computed
+        made, at = verbatim(zero.get("made")), zero["made_line"]
+        origin_en = f"; {name} is computed at line {at}, {made} — check why it is 0 there"
+        origin_ja = (
+            f"。{name} は {at} 行目の {made} で計算されています。そこで 0 になる理由を確認してください"
+        )
     return Said(
         f"in this case your kernel divided an integer by zero at line {line} (an integer {op} whose divisor is "
-        f"0{origin_en}: count tiles with tl.cdiv); on a GPU the result is undefined. What followed: ",
-        f"このケースではカーネルが {line} 行目で整数を 0 で割っています(割る数が 0 の整数の {op} です{origin_ja}。"
-        "タイル数は tl.cdiv で数えてください)。GPU では結果が未定義です。その結果: ",
+        f"0{origin_en}); on a GPU the result is undefined. What followed: ",
+        f"このケースではカーネルが {line} 行目で整数を 0 で割っています(割る数が 0 の整数の {op} です{origin_ja})。"
+        "GPU では結果が未定義です。その結果: ",
     )
 
 
@@ -2392,6 +2405,38 @@ def _nan(f: Facts) -> Said:
     )
 
 
+def _loop_steps_slip(param: str, block: str, line: int, slip: Mapping) -> Said:
+    """`loop-steps` with the rescale slip the lab read in the loop: an accumulator rescaled in one branch of an
+    `if` only, or one running max's differences taken by tl.exp and tl.exp2."""
+    said = Said(
+        f"every case whose loop takes one step ({param} ≤ {block}) passes and every failing case takes several: ",
+        f"ループが 1 ステップで終わるケース({param} ≤ {block})はすべて合格し、失敗したケースはすべて複数"
+        "ステップです。",
+    )
+    if slip.get("slip") == "one-branch":
+        name, factor, at = slip.get("name"), slip.get("factor"), slip.get("rescaled_line")
+        return said + Said(
+            f"line {line} updates {name} without rescaling it by {factor}, as line {at} does in the other branch "
+            f"of the if — whenever this branch runs after the max grew, {name} keeps terms scaled to the old "
+            "max: rescale it in both branches",
+            f"{line} 行目は {name} を {factor} で再スケールせずに更新していますが、if のもう一方の分岐では "
+            f"{at} 行目で再スケールしています。最大値が増えたあとにこの分岐を通ると、{name} には古い最大値の"
+            "スケールのままの項が残ります。両方の分岐で再スケールしてください",
+        )
+    base, arg, other, other_arg = slip.get("base"), slip.get("arg"), slip.get("other"), slip.get("other_arg")
+    same = slip.get("other_line") == line
+    where_en = "the same line" if same else f"line {slip.get('other_line')}"
+    where_ja = "同じ行" if same else f"{slip.get('other_line')} 行目"
+    return said + Said(
+        f"line {line} takes tl.{base}({arg}), while {where_en} takes tl.{other}({other_arg}) of the same running "
+        "max — one state in two bases, so the rescaled sum and the new terms disagree: use one exponential for "
+        "both (exp2 where the values are in base-2 units)",
+        f"{line} 行目は tl.{base}({arg}) を計算していますが、{where_ja}では同じ途中の最大値から "
+        f"tl.{other}({other_arg}) を計算しています。1 つの状態に 2 つの底が混ざっているので、再スケールした和と"
+        "新しい項が合いません。両方に同じ指数関数を使ってください(値が底 2 の単位なら exp2)",
+    )
+
+
 def _runs(values: list) -> list:
     runs: list[list[int]] = []
     for v in values:
@@ -2419,6 +2464,17 @@ def _pattern(f: Facts) -> Said | None:
             "ブロック。たとえば平らな [B*H*S, D] テンソルで、あるヘッドの最後のクエリブロックが次のヘッドの"
             "行に入り込む場合)",
         )
+    if cause == "exp2-without-log2e":
+        line, call = f["line"], f["call"] or "tl.exp2(...)"
+        return Said(
+            f"line {line} takes {call}, and nothing in your file multiplies by log2(e): exp2(t) is 2^t, not "
+            "e^t — write tl.exp(t), or tl.exp2(t * 1.4426950408889634) (exp(t) = exp2(t · log2(e)))",
+            f"{line} 行目は {call} を計算していますが、ファイルのどこにも log2(e) を掛ける処理がありません。"
+            "exp2(t) は e^t ではなく 2^t です。tl.exp(t) と書くか、tl.exp2(t * 1.4426950408889634) としてください"
+            "(exp(t) = exp2(t · log2(e)))",
+        )
+    if cause == "loop-steps" and isinstance(f["rescale"], Mapping) and f["line"]:
+        return _loop_steps_slip(f["param"] or "N", f["block"] or "BLOCK", f["line"], f["rescale"])
     if cause == "loop-steps":
         param, block = f["param"] or "N", f["block"] or "BLOCK"
         return Said(

@@ -369,6 +369,7 @@ def handle(args: dict, ctx) -> dict:
     _local_index_cause(result["cases"], str(path))
     _rescale_after_add_cause(result["cases"], str(path))
     _split_not_multiple(result["cases"], exercise, str(path))
+    _exp2_cause(result["cases"], str(path))
     contracts.numerics_first(result["cases"], bool(result["error"]))
     result["passed"] = (
         bool(result["cases"]) and not result["error"] and all(c["passed"] for c in result["cases"])
@@ -861,23 +862,31 @@ def _zero_division(diagnoses: list, warned, learner_file: str | None) -> None:
     diag["zero_division"] = found
     if not diag.get("line"):
         diag["line"] = found.get("floor_line") or found["line"]
-    origin = (
-        f"; {found['divisor']} comes from {found['floor']} (line {found['floor_line']}), a floor division "
-        "that is 0 when the size is below the block"
-        if found.get("floor_line")
-        else ""
-    )
+    if found.get("floor_line"):  # a tile count floored to 0: the advice is tl.cdiv
+        origin = (
+            f"; {found['divisor']} comes from {found['floor']} (line {found['floor_line']}), a floor "
+            "division that is 0 when the size is below the block: count tiles with tl.cdiv"
+        )
+    elif found.get("made_line"):  # no tile count behind it: say where the divisor was computed, no advice
+        origin = (
+            f"; {found['divisor']} is computed at line {found['made_line']}, {found['made']} — check why it "
+            "is 0 there"
+        )
+    else:
+        origin = ""
     diag["message"] = (
         f"in this case your kernel divided an integer by zero at line {found['line']} (an integer "
-        f"{found['op']} whose divisor is 0{origin}: count tiles with tl.cdiv); on a GPU the result is "
-        "undefined. What followed: " + str(diag["message"])
+        f"{found['op']} whose divisor is 0{origin}); on a GPU the result is undefined. What followed: "
+        + str(diag["message"])
     )
 
 
 def _zero_divisor(path: str | None, line: int) -> dict | None:
     """For the integer % or // at `line`: its divisor's name and, following that name back through the
-    assignments of the function (a few steps), the first one made by a floor division (`num_pid_m = M //
-    BLOCK_M`): {"divisor", "floor", "floor_line"}."""
+    assignments of the function (a few steps), the first one made by a floor division that counts blocks
+    (`_floor_count`: `num_pid_m = M // BLOCK_M`): {"divisor", "floor", "floor_line"}; when no such one
+    is found, the divisor's own assignment: {"divisor", "made", "made_line"} (a `//` that is not a count,
+    `group_id = tile_id // num_pid_in_group`, is followed through, never blamed: probe round 16c)."""
     tree = _learner_tree(path)
     if tree is None:
         return None
@@ -908,6 +917,11 @@ def _zero_divisor(path: str | None, line: int) -> dict | None:
     )
     if divisor is None:
         return None
+    constexprs = {
+        a.arg
+        for a in holder.args.args + holder.args.kwonlyargs
+        if a.annotation is not None and ast.unparse(a.annotation).endswith("constexpr")
+    }
     names, seen = [divisor], set()
     for _ in range(4):
         following = []
@@ -916,11 +930,29 @@ def _zero_divisor(path: str | None, line: int) -> dict | None:
             if made is None or name in seen:
                 continue
             seen.add(name)
-            if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv) for n in ast.walk(made.value)):
+            if any(_floor_count(n, constexprs) for n in ast.walk(made.value)):
                 return {"divisor": divisor, "floor": ast.unparse(made)[:80], "floor_line": made.lineno}
             following += [n.id for n in ast.walk(made.value) if isinstance(n, ast.Name)]
         names = following
-    return {"divisor": divisor}
+    own = assigned.get(divisor)
+    if own is None:
+        return {"divisor": divisor}
+    return {"divisor": divisor, "made": ast.unparse(own)[:80], "made_line": own.lineno}
+
+
+def _floor_count(node: ast.AST, constexprs: set) -> bool:
+    """`size // block`: a floor division whose right operand is a block size — a `tl.constexpr` parameter of
+    the function, a name with BLOCK in it, or an integer literal above 1 (`M // BLOCK_M`, `N // 64`). A
+    count of blocks that is 0 when the size is below the block; a `//` by a computed value (`tile_id //
+    num_pid_in_group`, a group index) is not one."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv)):
+        return False
+    right = node.right
+    if isinstance(right, ast.Name):
+        return right.id in constexprs or "BLOCK" in right.id.upper()
+    if isinstance(right, ast.Attribute):  # META.BLOCK_M, self.BLOCK
+        return "BLOCK" in right.attr.upper()
+    return isinstance(right, ast.Constant) and type(right.value) is int and right.value > 1
 
 
 def _input_bounds(err: dict, inputs) -> None:
@@ -2311,7 +2343,7 @@ def _local_index_compared(path: str) -> dict | None:
 
 
 #: facts a case pattern wrote on a diagnosis, dropped when a source rule names the cause in its place
-_PATTERN_FACTS = {"loop-steps": ("param", "block"), "variant-only": ("variant",)}
+_PATTERN_FACTS = {"loop-steps": ("param", "block", "rescale"), "variant-only": ("variant",)}
 #: the same for the generic cause of an inf/NaN diagnosis (a rule open to those: `nan=True`)
 _NAN_FACTS = {"nan-reduction": ("subtracts_max", "tiles")}
 
@@ -2337,6 +2369,8 @@ def _open_to_source_rule(cases: list, nan: bool = False) -> tuple[dict, dict] | 
 
 def _name_cause(diag: dict, cause: str, facts: dict, message: str) -> None:
     old = diag.get("cause") or ""
+    if old == "loop-steps" and isinstance(diag.get("rescale"), dict):  # its line was the rescale slip's
+        diag.pop("line", None)
     for key in (*_PATTERN_FACTS.get(old, ()), *_NAN_FACTS.get(old, ())):
         diag.pop(key, None)
     diag.update(facts, cause=cause)
@@ -2498,6 +2532,212 @@ def _rescaled_in_a_later_statement(loop: ast.AST, exp_call) -> dict | None:
     return None
 
 
+def _exp_of_difference(node: ast.AST) -> bool:
+    """`tl.exp(...)`/`tl.exp2(...)` whose argument holds a subtraction (`tl.exp2(m_i - m_new)`,
+    `tl.exp((m - m_new) * c)`)."""
+    return (
+        isinstance(node, ast.Call)
+        and name_of(node.func) in _EXP_NAMES
+        and bool(node.args)
+        and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) for n in ast.walk(node.args[0]))
+    )
+
+
+def _assigns(node: ast.AST, name: str) -> bool:
+    if isinstance(node, ast.AugAssign):
+        return isinstance(node.target, ast.Name) and node.target.id == name
+    return isinstance(node, ast.Assign) and any(
+        isinstance(t, ast.Name) and t.id == name for t in node.targets
+    )
+
+
+def _unrescaled_branch(loop: ast.AST) -> dict | None:
+    """An accumulator updated in both branches of an `if` inside a loop (`if MASKED: ... else: ...`) where one
+    branch multiplies it by the rescale factor (a name the loop assigns an exp/exp2 of a difference to, or
+    such a call: `acc = acc * alpha[:, None]`, `l_i = l_i * alpha + ...`) and the other does not, nor does the
+    loop outside the `if`: the other branch's update keeps the old max's scale (probe round 16c). {slip:
+    "one-branch", line (the unrescaled update), name, factor, rescaled_line}, or None."""
+    factors = {
+        t.id
+        for n in ast.walk(loop)
+        if isinstance(n, ast.Assign) and _exp_of_difference(n.value)
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+
+    def is_factor(node: ast.AST) -> bool:
+        base = node.value if isinstance(node, ast.Subscript) else node  # alpha[:, None]
+        return (isinstance(base, ast.Name) and base.id in factors) or _exp_of_difference(base)
+
+    def scaling(stmt: ast.AST, name: str) -> str | None:  # the factor `stmt` multiplies `name` by
+        if not _assigns(stmt, name):
+            return None
+        if isinstance(stmt, ast.AugAssign):
+            return (
+                ast.unparse(stmt.value) if isinstance(stmt.op, ast.Mult) and is_factor(stmt.value) else None
+            )
+        for n in ast.walk(stmt.value) if isinstance(stmt, ast.Assign) else ():
+            if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
+                for mine, other in ((n.left, n.right), (n.right, n.left)):
+                    if name in _names_in(mine) and is_factor(other):
+                        return ast.unparse(other)
+        return None
+
+    def updates(stmt: ast.AST, name: str) -> bool:  # `name` assigned from itself
+        return _assigns(stmt, name) and (
+            isinstance(stmt, ast.AugAssign)
+            or (isinstance(stmt, ast.Assign) and name in _names_in(stmt.value))
+        )
+
+    everywhere = _body_in_order(getattr(loop, "body", []))
+    for branch in ast.walk(loop):
+        if not (isinstance(branch, ast.If) and branch.body and branch.orelse):
+            continue
+        sides = (_body_in_order(branch.body), _body_in_order(branch.orelse))
+        inside = {id(n) for side in sides for n in side}
+        names = {t.id for n in sides[0] for t in ast.walk(n) if isinstance(t, ast.Name)}
+        for name in sorted(names):
+            if not all(any(updates(n, name) for n in side) for side in sides):
+                continue
+            scaled = [[(n, f) for n in side if (f := scaling(n, name)) is not None] for side in sides]
+            outside = any(scaling(n, name) for n in everywhere if id(n) not in inside)
+            if outside or bool(scaled[0]) == bool(scaled[1]):
+                continue
+            bare = sides[0] if not scaled[0] else sides[1]
+            rescaled, factor = (scaled[0] or scaled[1])[0]
+            update = next(n for n in bare if updates(n, name))
+            return {
+                "slip": "one-branch",
+                "line": update.lineno,
+                "name": name,
+                "factor": factor[:80],
+                "rescaled_line": rescaled.lineno,
+            }
+    return None
+
+
+def _mixed_base(tree: ast.AST, loop: ast.AST) -> dict | None:
+    """One loop taking both tl.exp and tl.exp2 of a bare difference with the same running max (a name the loop
+    assigns a `tl.maximum` to): `s = s * tl.exp(m - m_new) + tl.exp2(x2 - m_new)` — one state in two bases.
+    The odd one is the base the file's exp/exp2 calls of differences use less often; on a tie, the rescale
+    (`m - m_new` where the loop assigns `m = m_new`). {slip: "mixed-base", line, base, arg, other, other_arg,
+    other_line, running}, or None when the odd one cannot be told."""
+    maxes = {
+        t.id
+        for n in ast.walk(loop)
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and name_of(n.value.func) == "maximum"
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+    olds = {  # m, where the loop has m = m_new
+        t.id
+        for n in ast.walk(loop)
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id in maxes
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+
+    def bare_difference(call: ast.AST) -> ast.BinOp | None:
+        if not (isinstance(call, ast.Call) and name_of(call.func) in _EXP_NAMES and call.args):
+            return None
+        arg = call.args[0]
+        return arg if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Sub) else None
+
+    def operand(node: ast.AST) -> str | None:
+        base = node.value if isinstance(node, ast.Subscript) else node  # m_new[:, None]
+        return base.id if isinstance(base, ast.Name) else None
+
+    loop_calls = {id(n) for n in ast.walk(loop)}
+
+    calls: dict[str, list[tuple[ast.Call, ast.BinOp]]] = {"exp": [], "exp2": []}
+    uses = {"exp": 0, "exp2": 0}  # the file's exp/exp2 calls of differences, each base
+    for call in ast.walk(tree):
+        diff = bare_difference(call)
+        if diff is None or not isinstance(call, ast.Call):
+            continue
+        base = name_of(call.func)
+        uses[base] += 1
+        if id(call) in loop_calls and {operand(diff.left), operand(diff.right)} & maxes:
+            calls[base].append((call, diff))
+    if not calls["exp"] or not calls["exp2"]:
+        return None
+    if uses["exp"] != uses["exp2"]:
+        odd = min(uses, key=lambda b: uses[b])
+    else:  # a tie: the rescale of the old max is the odd one, when only one base takes it
+        rescales = {b for b, found in calls.items() for _, diff in found if operand(diff.left) in olds}
+        if len(rescales) != 1:
+            return None
+        (odd,) = rescales
+    other = "exp2" if odd == "exp" else "exp"
+    (mine, diff), (theirs, _) = calls[odd][0], calls[other][0]
+    running = next((r for r in (operand(diff.right), operand(diff.left)) if r in maxes), None)
+    return {
+        "slip": "mixed-base",
+        "line": mine.lineno,
+        "base": odd,
+        "arg": ast.unparse(mine.args[0])[:60],
+        "other": other,
+        "other_arg": ast.unparse(theirs.args[0])[:60],
+        "other_line": theirs.lineno,
+        "running": running,
+    }
+
+
+def _rescale_slip(path: str | None) -> dict | None:
+    """In the learner's loops: an accumulator rescaled in one branch of an `if` only (`_unrescaled_branch`),
+    or a running max's differences taken in two bases (`_mixed_base`): the first found, or None."""
+    tree = contracts.file_tree(path) if path else None
+    if tree is None:
+        return None
+    for loop in ast.walk(tree):
+        if isinstance(loop, (ast.For, ast.While)):
+            found = _unrescaled_branch(loop) or _mixed_base(tree, loop)
+            if found is not None:
+                return found
+    return None
+
+
+def _loop_steps_slip(first: dict, bad: list, loop_steps, learner_file: str | None) -> None:
+    """A `loop-steps` verdict on `first` (the first failing case's diagnosis): when the learner's loop has a
+    rescale slip (`_rescale_slip`), its line and `rescale` facts go on it, and on every other failing case
+    whose loop takes several steps and whose first diagnosis is a mismatch with no cause but `all-wrong` and
+    no line (the same slip, vaguer there)."""
+    found = _rescale_slip(learner_file)
+    if found is None:
+        return
+    line = found.pop("line")
+    for case in bad:
+        diag = case["diagnoses"][0]
+        if diag is not first and not (
+            diag.get("kind") == "mismatch"
+            and diag.get("cause") in (None, "all-wrong")
+            and not diag.get("line")
+            and (loop_steps(case) or 0) > 1
+        ):
+            continue
+        diag.update(cause="loop-steps", param=first["param"], block=first["block"], line=line, rescale=found)
+        diag["message"] = f"{_head(diag)}: {_loop_slip_words(first['param'], first['block'], line, found)}"
+
+
+def _loop_slip_words(param: str, block: str, line: int, found: dict) -> str:
+    said = f"every case whose loop takes one step ({param} ≤ {block}) passes and every failing case takes "
+    said += "several"
+    if found["slip"] == "one-branch":
+        return (
+            f"{said}: line {line} updates {found['name']} without rescaling it by {found['factor']}, as "
+            f"line {found['rescaled_line']} does in the other branch of the if — whenever this branch runs "
+            f"after the max grew, {found['name']} keeps terms scaled to the old max: rescale it in both "
+            "branches"
+        )
+    where = "the same line" if found["other_line"] == line else f"line {found['other_line']}"
+    return (
+        f"{said}: line {line} takes tl.{found['base']}({found['arg']}), while {where} takes "
+        f"tl.{found['other']}({found['other_arg']}) of the same running max — one state in two bases, so the "
+        "rescaled sum and the new terms disagree: use one exponential for both (exp2 where the values are in "
+        "base-2 units)"
+    )
+
+
 def _rescale_after_add_cause(cases: list, learner_file: str) -> None:
     """The first failing case's wrong or non-finite values, when no more specific cause named them and the
     file rescales a running sum after adding the chunk (`_rescaled_after_add`): cause `rescale-after-add`."""
@@ -2525,6 +2765,70 @@ def _rescale_after_add_cause(cases: list, learner_file: str) -> None:
         "were added, so the new terms shrink too (on the first chunk the running max is -inf and the factor "
         f"is 0); rescale the old sum first, then add the chunk: {found['name']} = {found['name']} * "
         f"{found['factor']} + {added}",
+    )
+
+
+_LOG2_NAME = re.compile(r"log_?2|ln_?2", re.IGNORECASE)
+
+
+def _exp2_without_log2e(path: str) -> dict | None:
+    """The first `tl.exp2(...)` of a file in which nothing carries log2(e): no constant near log2(e) or ln 2
+    (or twice or half of one), no name or attribute spelling log2/ln2 (`LOG2_E`, `NEG_LOG2_E`, `tl.log2`), no
+    `math.e`, no `math.log(...)` — so exp2(t) is 2^t where the exercise's exponential is e^t (probe round 16c:
+    a sigmoid as 1 / (1 + exp2(-a))). {line, call}, or None. A file that folds log2(e) anywhere (a qk_scale
+    computed in the wrapper, x scaled as it is loaded) is left alone."""
+    tree = contracts.file_tree(path)
+    if tree is None:
+        return None
+    first = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and type(node.value) is float and node.value:
+            size = abs(node.value)
+            if any(
+                abs(size / (k * c) - 1) < 1e-3
+                for k in (0.5, 1.0, 2.0)
+                for c in (refit.LOG2_E, 1 / refit.LOG2_E)
+            ):
+                return None
+        elif _spells_log2(node):
+            return None
+        elif (
+            isinstance(node, ast.Call)
+            and name_of(node.func) == "exp2"
+            and node.args
+            and (first is None or (node.lineno, node.col_offset) < (first.lineno, first.col_offset))
+        ):
+            first = node
+    if first is None:
+        return None
+    return {"line": first.lineno, "call": ast.unparse(first)[:80]}
+
+
+def _spells_log2(node: ast.AST) -> bool:
+    """A name or attribute spelling log2/ln2 (`LOG2_E`, `tl.log2`), `math.e`, or a `log(...)` call."""
+    if isinstance(node, ast.Name):
+        return bool(_LOG2_NAME.search(node.id))
+    if isinstance(node, ast.Attribute):
+        return bool(_LOG2_NAME.search(node.attr)) or (node.attr == "e" and name_of(node.value) == "math")
+    return isinstance(node, ast.Call) and name_of(node.func) == "log"
+
+
+def _exp2_cause(cases: list, learner_file: str) -> None:
+    """The first failing case's wrong values, when no cause but `all-wrong` named them and the file takes exp2
+    with no log2(e) anywhere (`_exp2_without_log2e`): cause `exp2-without-log2e` with that line."""
+    _, diag = _open_to_source_rule(cases)
+    if diag is None or diag.get("cause") not in (None, "all-wrong") or diag.get("line"):
+        return
+    found = _exp2_without_log2e(learner_file)
+    if found is None:
+        return
+    _name_cause(
+        diag,
+        "exp2-without-log2e",
+        found,
+        f"line {found['line']} takes {found['call']}, and nothing in your file multiplies by log2(e): "
+        "exp2(t) is 2^t, not e^t — write tl.exp(t), or tl.exp2(t * 1.4426950408889634) (exp(t) = "
+        "exp2(t · log2(e)))",
     )
 
 
@@ -4160,6 +4464,8 @@ def _case_patterns(
             f"failing case takes several — check what carries from one {loop[1]} step to the next: the "
             "pointers' advance and the running state (max, sum, accumulator rescaled when the max grows)"
         )
+        if not first.get("line"):
+            _loop_steps_slip(first, bad, loop_steps, learner_file)
         return
 
     if first.get("kind") not in ("mismatch", "nan") or first.get("cause") not in (
