@@ -1287,6 +1287,20 @@ def _access(d: Facts) -> Said:
             f"ビュー(形状 {view_shape}、ストライド {view_strides})のどの要素にも当たらず、要素と要素の間を"
             "指しています。テンソルのストライドを使って進めてください",
         )
+    narrow = d["narrow_wrap"]
+    if reason == "before_start" and isinstance(narrow, Mapping) and narrow.get("cast_line"):
+        bits, at, cast = int(narrow.get("bits") or 16), narrow["cast_line"], verbatim(narrow.get("cast"))
+        top = number(2 ** (bits - 1) - 1)
+        return Said(
+            f"{verb.en} {arg} out of bounds in program {program}: {where_en}, before the start of the tensor. "
+            f"That is element {number(narrow['offset'])} minus 2**{bits}: the offsets were narrowed to "
+            f"int{bits} at line {at} ({cast}) and wrapped past {top} to negative numbers — keep offsets in int32 "
+            "(drop the cast)",
+            f"プログラム {program} の {arg} への{verb.ja}が範囲外です: {where_ja} がテンソルの先頭より前です。"
+            f"これは要素 {number(narrow['offset'])} から 2**{bits} を引いた位置です。{at} 行目({cast})で"
+            f"オフセットを int{bits} に狭めたため、{top} を超えたところで負の数に折り返しています。オフセットは"
+            " int32 のままにしてください(キャストを外してください)",
+        )
     wrap = d["int32_wrap"]
     if reason == "before_start" and isinstance(wrap, Mapping):
         row_en = row_ja = ""
