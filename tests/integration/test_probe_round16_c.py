@@ -76,13 +76,13 @@ WRONG = [
         "12/rms-norm-backward",
         "l12_rms_backward_wrong_rstd_recomputed_with_centred_variance.py",
         "mismatch",
-        None,
+        "stat-recomputed",
     ),
     (
         "12/rms-norm-backward",
         "l12_rms_backward_wrong_stage2_reads_partials_column_major.py",
         "mismatch",
-        None,
+        "partials-transposed",
     ),
     (
         "13/persistent-matmul",
@@ -135,27 +135,39 @@ def test_a_rescale_missing_in_the_unmasked_branch_is_named(worker):
     assert diag["rescale"]["rescaled_line"] == line_of(name, "acc = acc * alpha[:, None]"), diag
 
 
-@_gap(
-    "grad_w is called all-wrong ('check its formula in the backward'); the formula and stage 1 are right: "
-    "stage 2 reads partial[cols * P + p] (line 74), a [N, P] layout, while stage 1 wrote [P, N] "
-    "(p * N + cols) — every partial is read once, into the wrong column"
-)
 def test_a_transposed_partial_read_is_not_called_a_formula(worker):
+    # stage 2 reads partial[cols * P + p] (a [N, P] layout) while stage 1 wrote [P, N] (p * N + cols): every
+    # partial is read once, into the wrong column; the formula is right (memcheck `layout_reads`)
     name = "l12_rms_backward_wrong_stage2_reads_partials_column_major.py"
     result = verify(worker, "12/rms-norm-backward", name)
     firsts = [c["diagnoses"][0] for c in result["cases"] if not c["passed"] and c.get("diagnoses")]
     assert not any(d.get("cause") == "all-wrong" for d in firsts), [d.get("message") for d in firsts]
-    assert any(d.get("line") == line_of(name, "cols * P + p") for d in firsts), firsts
+    assert all(d.get("cause") == "partials-transposed" for d in firsts), [d.get("message") for d in firsts]
+    assert all(d.get("line") == line_of(name, "partial_dw_ptr + cols * P + p") for d in firsts), firsts
+    assert firsts[0]["store_line"] == line_of(name, "tl.store(partial_dw_ptr + pid * N + cols"), firsts[0]
+    # its twin (the same stage 1, stage 2 reading p * N + cols in two accumulators) passes: test_correct_files_pass
 
 
-@_gap(
-    "grad_x fails with no cause and no line; the backward never reads the forward's rstd (it is not saved) and "
-    "recomputes it at line 55 from the centred variance: naming the kernel's own rstd line is the lead"
-)
 def test_a_recomputed_rstd_is_named(worker):
+    # the backward never reads the forward's rstd (it is not saved) and recomputes it at line 55 from the
+    # centred variance: the kernel's own rstd line, beside the forward's formula (line 25)
     name = "l12_rms_backward_wrong_rstd_recomputed_with_centred_variance.py"
     diag = first(verify(worker, "12/rms-norm-backward", name))
+    assert diag.get("cause") == "stat-recomputed", diag
     assert diag.get("line") == line_of(name, "rstd = tl.rsqrt(tl.sum(xc * xc"), diag
+    assert diag.get("forward_line") == line_of(name, "rstd = tl.rsqrt(tl.sum(x * x"), diag
+
+
+def test_a_right_recomputed_rstd_passes_without_that_cause(worker, tmp_path):
+    # the held-out twin: the same file with the mean square (the forward's formula) in the dx kernel passes
+    wrong = (PROBES / "l12_rms_backward_wrong_rstd_recomputed_with_centred_variance.py").read_text()
+    assert "rstd = tl.rsqrt(tl.sum(xc * xc, axis=0) / N + eps)" in wrong
+    right = tmp_path / "l12_rms_backward_ok_rstd_recomputed_as_the_forward.py"
+    right.write_text(wrong.replace("tl.sum(xc * xc, axis=0)", "tl.sum(x * x, axis=0)"))
+    result = worker.request("verify", {"exercise": "12/rms-norm-backward", "file": str(right)}, timeout=600)
+    assert result["passed"], result.get("summary")
+    causes = [d.get("cause") for c in result["cases"] for d in c.get("diagnoses") or []]
+    assert "stat-recomputed" not in causes, causes
 
 
 def test_a_group_size_from_the_wrong_dimension_is_not_called_a_floor_count(worker):

@@ -92,6 +92,19 @@ CASES = [
         "BLOCK_SIZE=1024",
     ),
     ({"kind": "output-layout", "strides": [1, 7]}, "(1, 7)", "torch.empty(x.shape"),
+    ({"kind": "output-layout", "strides": [1, 7], "like": "x"}, "(1, 7)", "empty_like keeps x's layout"),
+    (
+        {
+            "kind": "output-layout",
+            "strides": [16, 1],
+            "shape": [7, 13],
+            "padded": True,
+            "line": 37,
+            "source": "output = padded[:, :n_cols]",
+        },
+        "rows 16 elements apart holding 13",
+        "line 37",
+    ),
     ({"kind": "output-layout", "strides": [1, 13], "shape": [13, 7], "transposed": True}, ".t()", "(7, 13)"),
     ({"kind": "kernel-bypassed", "input": "x"}, "x.contiguous()", "strided"),
     ({"kind": "autotune-key", "key": [], "expected_any": ["M", "N", "K"]}, "key is empty", "M, N, K"),
@@ -241,3 +254,12 @@ def test_a_value_already_transposed_is_not_told_to_transpose_again_in_both_langu
     assert "tl.trans を外すか" in ja and "[128, 16] の形で作って" in ja and "で転置してください" not in ja, ja
     plain = describe(dict(facts, transposed=None), "en")
     assert "transpose the value with tl.trans" in plain
+
+
+def test_an_output_layout_guesses_empty_like_only_when_an_input_has_its_strides():
+    plain = {"kind": "output-layout", "strides": [26, 2], "shape": [7, 13]}
+    assert "empty_like" not in describe(plain, "en") and "empty_like" not in describe(plain, "ja")
+    padded = {"kind": "output-layout", "strides": [16, 1], "shape": [7, 13], "padded": True, "like": None}
+    en, ja = describe(padded, "en"), describe(padded, "ja")
+    assert "empty_like" not in en and "slice or view of a wider buffer" in en, en
+    assert "スライスかビュー" in ja and "torch.empty((7, 13)" in ja, ja

@@ -190,6 +190,90 @@ def prepare_inputs(exercise, inputs: dict) -> None:
         row[half:].div_(100).sub_(100)
 
 
+def _output_layout(exercise, inputs: dict, got, learner_file: str | None) -> dict:
+    """The `output-layout` fact for a returned output that is not row-major: transposed (strides (1, M) on
+    [M, N]: a row-major [N, M] seen through .t()), padded rows (unit column stride, a row stride above the
+    width: a slice of a wider buffer, `padded[:, :N]`, with the line assigning the returned name from such a
+    slice when the entry has one), else its strides; `like` names an input with the output's shape and strides
+    (only then is torch.empty_like of it the likely maker)."""
+    strides, shape = tuple(got.stride()), tuple(got.shape)
+    # a row-major [N, M] buffer returned through .t(): strides (1, N) on shape [M, N]
+    transposed = got.dim() == 2 and min(shape) > 1 and strides == (1, shape[0])
+    padded = got.dim() == 2 and shape[0] > 1 and strides[1] == 1 and strides[0] > shape[1]
+    like = next(
+        (
+            name
+            for name, value in inputs.items()
+            if hasattr(value, "stride") and tuple(value.shape) == shape and tuple(value.stride()) == strides
+        ),
+        None,
+    )
+    fact: dict = {
+        "kind": "output-layout",
+        "strides": list(strides),
+        "shape": list(shape),
+        "expected": "contiguous",
+        "transposed": transposed,
+        "padded": padded and not transposed,
+        "like": like,
+    }
+    if transposed:
+        fact["message"] = (
+            f"the output is laid out transposed (shape {shape}, strides {strides}): "
+            f"the memory of a row-major {tuple(reversed(shape))} tensor, seen through .t() (or made by "
+            "torch.empty_like of a transposed tensor) — allocate the output row-major in its own shape, "
+            f"torch.empty({shape}, ...), and store each element at its place there"
+        )
+    elif fact["padded"]:
+        where = _returned_slice(learner_file, exercise.entry)
+        if where is not None:
+            fact.update(line=where[0], source=where[1])
+        at = f" (line {where[0]}: {where[1]})" if where is not None else ""
+        fact["message"] = (
+            f"the output comes back with strides {strides}: rows {strides[0]} elements apart holding "
+            f"{shape[1]} each — a slice or view of a wider buffer{at}, not a row-major tensor: return a "
+            f"tensor whose row stride is its width, torch.empty({shape}, ...)"
+        )
+    else:
+        fact["message"] = (
+            f"the output comes back with strides {strides}, not row-major: allocate it with "
+            "torch.empty(x.shape, ...)" + (f" (torch.empty_like keeps {like}'s layout)" if like else "")
+        )
+    return fact
+
+
+def _returned_slice(file: str | None, entry: str) -> tuple[int, str] | None:
+    """In the entry function of the learner's file: the last assignment, before its last `return NAME`, of
+    NAME from a subscript with a slice (`output = padded[:, :n_cols]`): (line, source). None otherwise."""
+    tree = file_tree(file)
+    if tree is None:
+        return None
+    function = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == entry), None)
+    if function is None:
+        return None
+    returns = [n for n in ast.walk(function) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)]
+    if not returns:
+        return None
+    last = max(returns, key=lambda n: n.lineno)
+    name = last.value.id if isinstance(last.value, ast.Name) else ""
+    assigned = [
+        n
+        for n in ast.walk(function)
+        if isinstance(n, ast.Assign)
+        and n.lineno < last.lineno
+        and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
+    ]
+    if not assigned:
+        return None
+    final = max(assigned, key=lambda n: n.lineno)
+    value = final.value
+    if not isinstance(value, ast.Subscript):
+        return None
+    if not any(isinstance(x, ast.Slice) for x in ast.walk(value.slice)):
+        return None
+    return final.lineno, ast.unparse(final)[:80]
+
+
 def _programs(launch: dict) -> int | None:
     grid = launch.get("grid")
     if not grid:
@@ -200,7 +284,9 @@ def _programs(launch: dict) -> int | None:
     return total
 
 
-def check_case(exercise, params: dict, kwargs: dict, inputs: dict, got, launches: list) -> list[dict]:
+def check_case(
+    exercise, params: dict, kwargs: dict, inputs: dict, got, launches: list, learner_file: str | None = None
+) -> list[dict]:
     """Facts about contract breaks in one case; `launches` are the learner's own (already filtered)."""
     spec = exercise.verify.contracts
     if not spec:
@@ -213,27 +299,7 @@ def check_case(exercise, params: dict, kwargs: dict, inputs: dict, got, launches
         and hasattr(got, "is_contiguous")
         and not got.is_contiguous()
     ):
-        # a row-major [N, M] buffer returned through .t(): strides (1, N) on shape [M, N]
-        transposed = got.dim() == 2 and min(got.shape) > 1 and tuple(got.stride()) == (1, got.shape[0])
-        message = (
-            f"the output is laid out transposed (shape {tuple(got.shape)}, strides {tuple(got.stride())}): "
-            f"the memory of a row-major {tuple(reversed(got.shape))} tensor, seen through .t() (or made by "
-            "torch.empty_like of a transposed tensor) — allocate the output row-major in its own shape, "
-            f"torch.empty({tuple(got.shape)}, ...), and store each element at its place there"
-            if transposed
-            else f"the output comes back with strides {tuple(got.stride())}, not row-major: "
-            "allocate it with torch.empty(x.shape, ...) (torch.empty_like keeps x's layout)"
-        )
-        facts.append(
-            {
-                "kind": "output-layout",
-                "strides": list(got.stride()),
-                "shape": list(got.shape),
-                "expected": "contiguous",
-                "transposed": transposed,
-                "message": message,
-            }
-        )
+        facts.append(_output_layout(exercise, inputs, got, learner_file))
     for name in spec.get("knobs") or []:
         if name in kwargs:
             facts += _check_knob(name, kwargs[name], launches)

@@ -1300,6 +1300,20 @@ def _access(d: Facts) -> Said:
             f"ビュー(形状 {view_shape}、ストライド {view_strides})のどの要素にも当たらず、要素と要素の間を"
             "指しています。テンソルのストライドを使って進めてください",
         )
+    narrow = d["narrow_wrap"]
+    if reason == "before_start" and isinstance(narrow, Mapping) and narrow.get("cast_line"):
+        bits, at, cast = int(narrow.get("bits") or 16), narrow["cast_line"], verbatim(narrow.get("cast"))
+        top = number(2 ** (bits - 1) - 1)
+        return Said(
+            f"{verb.en} {arg} out of bounds in program {program}: {where_en}, before the start of the tensor. "
+            f"That is element {number(narrow['offset'])} minus 2**{bits}: the offsets were narrowed to "
+            f"int{bits} at line {at} ({cast}) and wrapped past {top} to negative numbers — keep offsets in int32 "
+            "(drop the cast)",
+            f"プログラム {program} の {arg} への{verb.ja}が範囲外です: {where_ja} がテンソルの先頭より前です。"
+            f"これは要素 {number(narrow['offset'])} から 2**{bits} を引いた位置です。{at} 行目({cast})で"
+            f"オフセットを int{bits} に狭めたため、{top} を超えたところで負の数に折り返しています。オフセットは"
+            " int32 のままにしてください(キャストを外してください)",
+        )
     wrap = d["int32_wrap"]
     if reason == "before_start" and isinstance(wrap, Mapping):
         row_en = row_ja = ""
@@ -3257,6 +3271,52 @@ def _mismatch(f: Facts) -> Said:
             "第 2 段が partial[0] だけを読んでいます。すべてのプログラムの部分和の行を足してください"
             "(for p in range(P): total += partial[p])",
         )
+    if cause == "stat-recomputed":
+        # the forward's saved tensor (rstd) reached no backward kernel, and a backward kernel takes a root itself
+        kernel, line = f["kernel"] or "your backward kernel", f["line"]
+        source = f" ({verbatim(f['source'])})" if f["source"] else ""
+        source_ja = f"({verbatim(f['source'])})" if f["source"] else ""
+        forward_en, forward_ja = "the forward's formula", "forward の式"
+        if f["forward_line"] and f["forward_source"]:
+            code = verbatim(f["forward_source"])
+            forward_en = f"the forward's formula (line {f['forward_line']}: {code})"
+            forward_ja = f"forward の式({f['forward_line']} 行目: {code})"
+        return head + Said(
+            f": your backward kernel {kernel} recomputes rstd at line {line}{source} instead of using the "
+            "forward's — no backward kernel is handed the tensor the forward stored it in — compare with "
+            f"{forward_en}, or save rstd in the forward and pass it to the backward",
+            f"。backward のカーネル {kernel} は、forward の rstd を使わずに {line} 行目{source_ja}で計算し直して"
+            "います(forward が rstd をストアしたテンソルは、どの backward のカーネルにも渡されていません)。"
+            f"{forward_ja}と比べるか、forward で rstd を保存して backward に渡してください",
+        )
+    if cause == "partials-transposed":
+        # a later launch read a buffer an earlier one stored along its rows, in another layout (stage 2 reading
+        # the [P, N] partials as [N, P]): most loaded elements belong to another column
+        name, kernel, buffer = f["output"] or "the output", f["kernel"] or "the kernel", f["buffer"] or "it"
+        writer, line, store_line = f["store_kernel"] or "the earlier kernel", f["line"], f["store_line"]
+        at_en = f" (line {line})" if line else ""
+        at_ja = f"({line} 行目)" if line else ""
+        stored_en = f" (line {store_line}, rows of" if store_line else " (rows of"
+        stored_ja = f"{store_line} 行目、" if store_line else ""
+        row = number(f["row"]) if f["row"] else "N"
+        example = Said("", "")
+        if f["column"] is not None and f["read_column"] is not None:
+            c, r = number(f["column"]), number(f["read_column"])
+            example = Said(
+                f"; e.g. a lane that writes column {c} loaded a value stored for column {r}",
+                f"。たとえば列 {c} を書くレーンが、列 {r} 用にストアされた値をロードしています",
+            )
+        return head + Said(
+            f": {name} is made of the wrong columns' partials — {kernel}{at_en} reads {buffer} in another layout "
+            f"than {writer} stored it{stored_en} {row} elements): {number(f['misread'])} of "
+            f"{_n(f['lanes'], 'en', 'loaded element', 'loaded elements', '')} were stored for another column "
+            f"than the one the loading program writes{example.en} — read the buffer the way it was stored "
+            "(row p at p * N + cols)",
+            f"。{name} は別の列の部分和でできています。{kernel}{at_ja}は {buffer} を、{writer} がストアしたとき"
+            f"({stored_ja}1 行 {row} 要素)とは別の並びで読んでいます。ロードした {number(f['lanes'])} 要素の"
+            f"うち {number(f['misread'])} 要素は、読んだプログラムが書く列とは別の列のためにストアされた値です"
+            f"{example.ja}。ストアしたときと同じ並びで読んでください(行 p は p * N + cols)",
+        )
     if cause == "partial-last-row":
         # a weight's gradient equal to the sum over each program's last row: stage 1's accumulator reset per row
         name, programs, rows = f["output"] or "the gradient", f["programs"], f["partial_rows"] or []
@@ -3811,13 +3871,29 @@ def _output_layout(f: Facts) -> Said:
             f"出力はそれ自身の形状で行優先に確保し(torch.empty({dims}, ...))、各要素をそこでの位置にストア"
             "してください",
         )
+    if f["padded"] and len(f["shape"] or ()) == 2 and len(f["strides"] or ()) == 2:
+        dims = shape(f["shape"])
+        pitch, width = number(f["strides"][0]), number(f["shape"][1])
+        at = Said("", "")
+        if f["line"] and f["source"]:
+            at = Said(
+                f" (line {f['line']}: {verbatim(f['source'])})",
+                f"({f['line']} 行目: {verbatim(f['source'])})",
+            )
+        return Said(
+            f"the output comes back with strides {strides}: rows {pitch} elements apart holding {width} each — a "
+            f"slice or view of a wider buffer{at.en}, not a row-major tensor: return a tensor whose row stride is "
+            f"its width, torch.empty({dims}, ...)",
+            f"出力のストライドが {strides} です。行の間隔が {pitch} 要素なのに、各行は {width} 要素しかありません。"
+            f"もっと幅の広いバッファのスライスかビュー{at.ja}で、行優先のテンソルではありません。行のストライドが"
+            f"幅と等しいテンソル(torch.empty({dims}, ...))を返してください",
+        )
+    like = str(f["like"])[:40] if f["like"] else None
     return Said(
         f"the output{made} comes back with strides {strides}, not row-major: allocate it with "
-        "torch.empty(x.shape, ...) "
-        "(torch.empty_like keeps x's layout)",
+        "torch.empty(x.shape, ...)" + (f" (torch.empty_like keeps {like}'s layout)" if like else ""),
         f"{made_ja}出力のストライドが {strides} で、行優先になっていません。torch.empty(x.shape, ...) "
-        "で確保してください"
-        "(torch.empty_like は x のレイアウトを引き継ぎます)",
+        "で確保してください" + (f"(torch.empty_like は {like} のレイアウトを引き継ぎます)" if like else ""),
     )
 
 

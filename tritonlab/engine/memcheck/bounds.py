@@ -15,7 +15,9 @@ from typing import Any
 import numpy as np
 import torch
 
+from . import launches as _launches
 from .hooks import _interpret_mode, _kernel_file, _kernel_name, _Patches, _same_file
+from .layout import LaunchAccesses, LayoutWatch
 from .report import _MAX_OFFSETS, OutOfBounds, WaitsForever, _parsed_file, _spans_line, find_oob
 
 _UINT64 = 1 << 64
@@ -241,6 +243,10 @@ class MemcheckStats:
     # per kernel argument, the first load by which one program read elements it had already loaded (a second
     # pass over x), with its line: the judge names what a perf-bytes overrun re-reads
     reread: list[dict] = dataclasses.field(default_factory=list)
+    # layout reads: a launch's load from a 2-D buffer an earlier launch of the same phase stored along its
+    # rows, read in another layout so that most lanes get another column than the one their program stores
+    # (stage 2 of a two-stage reduction reading the [P, N] partials as [N, P]): memcheck/layout.py
+    layout_reads: list[dict] = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -280,6 +286,8 @@ class _Launch:
     # same program repeated it there with the same result and the memory unchanged
     spin: tuple = ()
     spin_count: int = 0
+    # the layout-read record: plain loads and stores with their lane shapes (memcheck/layout.py)
+    accesses: LaunchAccesses = dataclasses.field(default_factory=LaunchAccesses)
 
 
 def _caller_facts(file: str, helper: FrameType, line: int) -> dict | None:
@@ -397,6 +405,7 @@ class InterpreterMemcheck:
         self._nested = 0
         self._volatile = False  # the access being checked is a volatile load (a wait, not a read of data)
         self._paths: dict = {}
+        self._layout = LayoutWatch()
 
     # -- context manager ------------------------------------------------------------------------------------
 
@@ -462,6 +471,12 @@ class InterpreterMemcheck:
             if len(memcheck.stats.races) == races:  # a read-modify-write race says it already
                 memcheck._find_cross_read(launch)
             memcheck._find_atomic_read(launch)
+            try:
+                memcheck._layout.after_launch(
+                    launch, launch.accesses, _launches._phase[-1], memcheck.stats.layout_reads
+                )
+            except Exception as e:  # noqa: BLE001 - a checker bug must not break the learner's run
+                memcheck.reason = f"layout check skipped: {type(e).__name__}: {e}"
             return result
 
         self._patches.set(executor_cls, "__call__", call)
@@ -610,12 +625,31 @@ class InterpreterMemcheck:
         else:
             self.stats.bytes_stored += moved
         self._note_access(launch, op, access, addrs)
+        if op in ("create_masked_load", "create_load", "create_masked_store", "create_store") and not (
+            access == "load" and self._volatile
+        ):
+            self._note_layout(launch, access, ptrs, mask)
         if not launch.checking or addrs.size == 0:
             return
         ok = _covered(launch.regions, addrs, nbytes)
         if ok.all():
             return
         raise self._report(launch, op, access, addrs, ok, nbytes)
+
+    def _note_layout(self, launch: _Launch, access: str, ptrs: Any, mask: Any) -> None:
+        """Keep a plain load's or store's addresses with their lane shape, for the layout-read test."""
+        data = np.asarray(getattr(ptrs, "data", ptrs))
+        if data.ndim == 0 or data.size < 2:
+            return
+        on = (
+            np.ones(data.shape, dtype=bool)
+            if mask is None
+            else np.broadcast_to(np.asarray(getattr(mask, "data", mask)).astype(bool, copy=False), data.shape)
+        )
+        program = tuple(getattr(self._builder, "grid_idx", None) or (0, 0, 0))
+        launch.accesses.note(
+            access, program, self._source_line(launch)[1], data.astype(np.uint64, copy=False), on
+        )
 
     # -- spin-waits -----------------------------------------------------------------------------------------
 

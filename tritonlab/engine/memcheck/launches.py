@@ -20,6 +20,21 @@ from .hooks import _evaluate_grid, _kernel_file, _kernel_name, _Patches
 _launch_sinks: list[list] = []
 _launch_patches: _Patches | None = None
 _phase: list[str] = ["forward"]  # gradient mode marks the launches made inside .backward()
+# while hold_forward_tensors() stands: the tensor arguments of forward-phase launches, kept alive so that no
+# later launch of the call can be handed new memory at their addresses (each pointer names one tensor)
+_held: list[list] = []
+
+
+@contextlib.contextmanager
+def hold_forward_tensors() -> Iterator[list]:
+    """Keep the tensors every forward-phase launch is handed alive until the block ends (gradient mode:
+    whether a backward kernel is handed what the forward stored, by pointer)."""
+    held: list = []
+    _held.append(held)
+    try:
+        yield held
+    finally:
+        _held.remove(held)
 
 
 @contextlib.contextmanager
@@ -75,6 +90,10 @@ def _record_launch(fn: Any, grid: Any, args: tuple, kwargs: dict) -> None:
         record["op"] = inside["op"]
         record["wrapped"] = inside["wrapped"]
         record["frames"] = inside["frames"]
+    if _held and _phase[-1] == "forward":
+        tensors = [v for v in map(tensor_of, list(args) + list(kwargs.values())) if hasattr(v, "data_ptr")]
+        for held in _held:
+            held.extend(tensors)
     for sink in _launch_sinks:
         sink.append(dict(record))
 

@@ -149,6 +149,14 @@ class OutOfBounds(Exception):
                 f"that is element {wrap['offset']}{row} minus 2**32: an offset computed in int32 passed "
                 f"2**31 and wrapped; {fix}"
             )
+        if self.reason == "before_start" and self.narrow_wrap:
+            narrow = self.narrow_wrap
+            return (
+                f"{verb} {target} out of bounds in {self.program}: {where}, before the start of the tensor — "
+                f"that is element {narrow['offset']} minus 2**{narrow['bits']}: the offsets were narrowed to "
+                f"int{narrow['bits']} at line {narrow['cast_line']} ({narrow['cast']}) and wrapped past "
+                f"{2 ** (narrow['bits'] - 1) - 1} — keep offsets in int32 (drop the cast)"
+            )
         if self.reason == "before_start":
             return (
                 f"{verb} {target} out of bounds in {self.program}: {where}, before the start of the tensor — "
@@ -179,6 +187,22 @@ class OutOfBounds(Exception):
         if late is not None:  # the learner did cast, after the product had wrapped
             wrap["cast_line"], wrap["cast"], wrap["product"] = late
         return wrap
+
+    @property
+    def narrow_wrap(self) -> dict | None:
+        """{bits, offset, cast_line, cast} when the offsets before the tensor are offsets inside it minus
+        2**bits (16 or 8) and a @triton.jit function of the file casts to that integer type (`.to(tl.int16)`):
+        offsets narrowed to int16/int8 wrapped past 2**(bits - 1) - 1. None without such a cast."""
+        if self.reason != "before_start" or self.span is None or self.span[1] >= 0:
+            return None
+        for bits in (16, 8):
+            low = self.span[0] + 2**bits
+            if not 2 ** (bits - 1) <= low < self.extent:
+                continue  # the first true offset lies past the narrow type's top, inside the tensor
+            cast = _narrow_cast(self.file, bits)
+            if cast is not None:
+                return {"bits": bits, "offset": low, "cast_line": cast[0], "cast": cast[1]}
+        return None
 
     def mask_facts(self) -> dict:
         """The learner's own words for the guard: the mask expression of the faulting line (None: no mask) and
@@ -380,6 +404,7 @@ class OutOfBounds(Exception):
             "launch_line": self.launch_line,
             "itemsize": self.itemsize,
             "int32_wrap": self.int32_wrap,
+            "narrow_wrap": self.narrow_wrap,
             **{k: v for k, v in self.mask_facts().items() if k != "parsed"},
             "message": self.message,
         }
@@ -559,6 +584,27 @@ def _wrong_bound(
             "expected": candidates[0] if candidates else None,
         }
     return None
+
+
+def _narrow_cast(file: str | None, bits: int) -> tuple[int, str] | None:
+    """(line, source) of the first `tl.int{bits}` (`.to(tl.int16)`, a cast or a dtype) in a @triton.jit
+    function of the learner's file, or None."""
+    tree = _parsed_file(file) if file else None
+    if tree is None:
+        return None
+    names = (f"tl.int{bits}", f"triton.language.int{bits}")
+    found = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef) or not any("jit" in ast.unparse(d) for d in fn.decorator_list):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Attribute) and ast.unparse(node) in names:
+                found.append(node.lineno)
+    if not found:
+        return None
+    line = min(found)
+    text = linecache.getline(str(file), line).strip() if file else ""
+    return line, text[:80]
 
 
 def _late_int64_cast(file: str | None) -> tuple[int, str, str] | None:

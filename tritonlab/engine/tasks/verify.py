@@ -1143,6 +1143,8 @@ def judge_plan_case(
     _zero_row(exercise, diagnoses)
     _padding_reached_plan(diagnoses, facts.get("padding_nonfinite"))
     _one_partial(exercise, plan, inputs, params, kwargs, got, tols, mine, diagnoses, learner_file)
+    _layout_read(diagnoses, stats, learner_file, plan.names, got)
+    _recomputed_stat(diagnoses, facts.get("forward_unread"), mine, learner_file)
     refit.along_input(exercise, plan, inputs, params, got, expected, tols, mine, diagnoses)
     refit.input_terms_per_output(plan, inputs, got, expected, tols, diagnoses)
     refit.upstream_ignored(exercise, plan, inputs, params, kwargs, got, tols, diagnoses)
@@ -4682,6 +4684,125 @@ def _zero_row(exercise, diagnoses: list) -> None:
                 f" (the lab lifted row 0 of {lifted} by 100: exp overflows there unless the row's max is "
                 "subtracted first)"
             )
+
+
+#: the mismatch causes a layout read replaces: a guess at the formula, or a pattern the misplaced columns make
+_LAYOUT_CAUSES = (None, "all-wrong", "scaled", "permuted", "formula")
+
+
+def _layout_read(diagnoses: list, stats: dict | None, learner_file: str | None, names, got) -> None:
+    """A wrong output stored by a launch whose load read a buffer an earlier launch of the same call stored,
+    in another layout: most loaded elements were stored at another column than the one the loading program
+    stores (memcheck `layout_reads`: stage 2 reading the [P, N] partials at `cols * P + p`). Said on the
+    mismatch of the output of that store's shape (`output_shape`), when nothing more specific explained it:
+    cause `partials-transposed` at the load's line, with the store's line of the earlier launch."""
+    records = _learner_records(stats, "layout_reads", learner_file)
+    if not records:
+        return
+    got = tuple(got) if isinstance(got, (tuple, list)) else (got,)
+    for diag in diagnoses:
+        if diag.get("kind") != "mismatch" or diag.get("cause") not in _LAYOUT_CAUSES:
+            continue
+        index = list(names).index(diag["output"]) if diag.get("output") in list(names) else None
+        value = got[index] if index is not None and index < len(got) else None
+        if not isinstance(value, torch.Tensor):
+            continue
+        record = next((r for r in records if list(value.shape) == list(r.get("output_shape") or [])), None)
+        if record is None:
+            continue
+        example = record.get("example") if isinstance(record.get("example"), list) else None
+        diag.update(
+            cause="partials-transposed",
+            line=record.get("line"),
+            kernel=record.get("kernel"),
+            buffer=record.get("argument"),
+            store_kernel=record.get("store_kernel"),
+            store_line=record.get("store_line"),
+            row=_int(record.get("row")),
+            lanes=_int(record.get("lanes")),
+            misread=_int(record.get("count")),
+            column=example[0] if example else None,
+            read_column=example[1] if example else None,
+        )
+        kernel, line, buffer = record.get("kernel"), record.get("line"), record.get("argument")
+        writer, store_line = record.get("store_kernel"), record.get("store_line")
+        diag["message"] = (
+            f"{_head(diag)}: {kernel} (line {line}) reads {buffer} in another layout than {writer} stored it "
+            f"(line {store_line}, rows of {record.get('row')}): {record.get('count')} of "
+            f"{record.get('lanes')} loaded elements were stored for another column than the one the "
+            "loading program writes — it reads another column's partials: index the buffer the way the "
+            "first kernel stored it "
+            "(p * N + cols)"
+        )
+
+
+#: the mismatch causes a recomputed statistic replaces: nothing, or a guess the wrong per-row scale makes
+_RECOMPUTED_CAUSES = (None, "all-wrong", "scaled", "row-scaled")
+
+
+def _recomputed_stat(diagnoses: list, unread: object, mine: list, learner_file: str | None) -> None:
+    """A wrong gradient from a backward that never reads what the forward saved (the runner's fact
+    `forward_unread`: tensors the learner's forward kernels were handed, neither inputs nor outputs — rstd —
+    that no backward kernel was handed) while a kernel launched in the backward computes a square root itself
+    (`rstd = tl.rsqrt(...)`): it recomputes the statistic, and its formula is the first suspect. Cause
+    `stat-recomputed` at that line, with the forward's own rsqrt/sqrt line when the file has one; said on the
+    first gradient mismatch nothing more specific explained. A backward that recomputes it right passes."""
+    if not _int(unread) or not learner_file:
+        return
+    diag = next(
+        (
+            d
+            for d in diagnoses
+            if d.get("kind") == "mismatch"
+            and str(d.get("output") or "").startswith("grad_")
+            and d.get("cause") in _RECOMPUTED_CAUSES
+        ),
+        None,
+    )
+    if diag is None:
+        return
+    backward = {str(x.get("kernel")) for x in mine if x.get("phase") == "backward"}
+    forward = {str(x.get("kernel")) for x in mine if x.get("phase") == "forward"} - backward
+    found = _root_lines(learner_file, backward)
+    if not found:
+        return
+    (line, source, kernel), *_ = found
+    before = _root_lines(learner_file, forward)
+    diag.update(cause="stat-recomputed", line=line, source=source, kernel=kernel, unread=_int(unread))
+    if before:
+        diag.update(forward_line=before[0][0], forward_source=before[0][1], forward_kernel=before[0][2])
+    where = f" (line {before[0][0]}: {before[0][1]})" if before else ""
+    diag["message"] = (
+        f"{_head(diag)}: your backward kernel {kernel} recomputes at line {line} ({source}) what the forward "
+        "saved, instead of using the forward's — no backward kernel is handed the forward's saved tensor — "
+        f"compare with the forward's formula{where}, or pass the saved rstd to the backward"
+    )
+
+
+_ROOTS = ("rsqrt", "sqrt")
+
+
+def _root_lines(path: str, kernels: set[str]) -> list[tuple[int, str, str]]:
+    """(line, source, kernel) of each assignment in the named @triton.jit functions of the file whose value
+    calls a square root (tl.rsqrt, tl.sqrt, libdevice's, math's), in file order."""
+    tree = contracts.file_tree(path)
+    if tree is None or not kernels:
+        return []
+    found = []
+    for function in tree.body:
+        if not isinstance(function, ast.FunctionDef) or function.name not in kernels:
+            continue
+        for node in ast.walk(function):
+            if not isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) or node.value is None:
+                continue
+            calls = [
+                c
+                for c in ast.walk(node.value)
+                if isinstance(c, ast.Call) and getattr(c.func, "attr", getattr(c.func, "id", None)) in _ROOTS
+            ]
+            if calls:
+                found.append((node.lineno, ast.unparse(node)[:100], function.name))
+    return sorted(found)
 
 
 def _one_partial(

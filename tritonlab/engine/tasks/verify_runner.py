@@ -920,7 +920,9 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         facts["default_device"] = work.device_found
     mine = [launch for launch in call.launches if same_file(launch.get("file"), loaded.file)]
     if isinstance(got, torch.Tensor):  # layout, knobs and input storage need the runner's own memory
-        facts["contracts"] = contracts.check_case(exercise, case["params"], kwargs, inputs, got, mine)
+        facts["contracts"] = contracts.check_case(
+            exercise, case["params"], kwargs, inputs, got, mine, loaded.file
+        )
     facts["block_guess"] = _block_size_guess(loaded)
     # Only inputs that no longer hold the judge's values travel back (the judge names the change): a GPU case
     # of 16M elements then moves one tensor, not three.
@@ -1161,7 +1163,7 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
     wanted = list(exercise.verify.ops or [])
     began = time.perf_counter()
     try:
-        with outputs.OpRecorder(wanted) as recorder:
+        with outputs.OpRecorder(wanted) as recorder, memcheck.hold_forward_tensors() as held:
             got = call(*inputs.values(), **kwargs)
     except BaseException as exc:  # even BaseException or sys.exit: the learner's line, not a dead runner
         if contracts.is_real_interrupt(exc):
@@ -1175,6 +1177,10 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
     facts["unwrapped"] = _unwrapped(call.launches, loaded.file)
     if plan is not None and plan.upstream_changed:  # the backward wrote into dy
         facts["upstream_changed"] = plan.upstream_changed
+    unread = _forward_unread(inputs, got, call.launches, loaded.file)
+    if unread:  # the forward's own buffers (a saved rstd) never reached a backward kernel of the learner's
+        facts["forward_unread"] = unread
+    del held
     grads_from_torch = _grads_from_torch(exercise, plan, call.launches, loaded.file, work)
     if grads_from_torch:  # the lesson's kernel gradients that no learner kernel was handed
         facts["grads_from_torch"] = grads_from_torch
@@ -1229,6 +1235,25 @@ def run_plan_case(loaded, case: dict, backend: str, values: dict) -> dict:
     facts["check_ms"] = round((time.perf_counter() - checking) * 1e3, 3)  # with a second run, torch.compile
     _save(payload, case["output"], facts)
     return facts
+
+
+def _forward_unread(inputs: dict, got, launches: list, learner_file: str) -> int:
+    """Gradient mode: how many tensors the learner's forward kernels were handed that are neither an input nor
+    a returned output (what the forward stores for the backward: rstd) when no learner backward kernel was
+    handed any of them — the backward recomputes what the forward saved. 0 otherwise (no backward launch, or
+    one reads them). Exact by pointer: the runner holds the forward's tensors alive through the backward
+    (`memcheck.hold_forward_tensors`)."""
+    mine = [launch for launch in launches if same_file(launch.get("file"), learner_file)]
+    forward = {p for launch in mine if launch.get("phase") == "forward" for p in launch.get("ptrs") or []}
+    backward = {p for launch in mine if launch.get("phase") == "backward" for p in launch.get("ptrs") or []}
+    if not forward or not backward:
+        return 0
+    known = {v.data_ptr() for v in inputs.values() if isinstance(v, torch.Tensor)}
+    for value in got if isinstance(got, (tuple, list)) else (got,):
+        if isinstance(value, torch.Tensor):
+            known.add(value.data_ptr())
+    saved = forward - known
+    return len(saved) if saved and not saved & backward else 0
 
 
 def _grads_from_torch(exercise, plan, launches: list, learner_file: str, work) -> list[str]:
