@@ -335,6 +335,195 @@ def _first_call(file: str | None, name: str) -> int | None:
     return min(calls) if calls else None
 
 
+def _powers_of_two(meta: dict | None) -> list[int]:
+    """The launch's integer meta-parameters that are powers of two of at least 2 (block widths), sorted."""
+    values = {v for v in (meta or {}).values() if _int(v) is not None and v >= 2 and v & (v - 1) == 0}
+    return sorted(values)
+
+
+def padding_in_sum(
+    diagnoses: list,
+    exercise,
+    got: torch.Tensor,
+    inputs: dict,
+    meta: dict | None,
+    atol: float,
+    rtol: float,
+    file: str | None = None,
+) -> None:
+    """A row softmax (the reference says softmax) whose output equals exp(x - m) / (Σ exp(x - m) + P·exp(-m)),
+    m the row's max and P = W - N the padding lanes of a block W wider than the row: each padding lane reached
+    the sum as exp(0 - m) (padding loaded as -inf for the max, then set to 0 before the exp; the same values
+    as a softmax over the row with P zeros appended). W is the next power of two of N or a power-of-two
+    meta-parameter of the launch above N. Cause `padding-in-sum` (`padding`, `block_value`, `size`; `line` of
+    a `tl.where(mask, x, 0.0)` that follows the first tl.max in the learner's file, when there is one)."""
+    diag = _unexplained(diagnoses)
+    if diag is None or "softmax" not in str(exercise.reference) or got.dim() != 2 or got.numel() < 1:
+        return
+    x = next(
+        (
+            v
+            for v in inputs.values()
+            if isinstance(v, torch.Tensor) and v.shape == got.shape and v.is_floating_point()
+        ),
+        None,
+    )
+    if x is None:
+        return
+    size = got.shape[1]
+    xf = x.detach().double().to(got.device)
+    if size < 1 or not bool(torch.isfinite(xf).all()):
+        return
+    m = xf.amax(dim=1, keepdim=True)
+    e = torch.exp(xf - m)
+    total = e.sum(dim=1, keepdim=True)
+    widths = sorted({1 << (size - 1).bit_length()} | {w for w in _powers_of_two(meta) if w > size})
+    for width in widths:
+        pad = width - size
+        if pad <= 0:
+            continue
+        if _close(got, e / (total + pad * torch.exp(-m)), atol, rtol):
+            line = _zeroed_after_max(file)
+            diag.update(cause="padding-in-sum", padding=pad, block_value=width, size=size)
+            if line is not None:
+                diag["line"] = line
+            at = f" (line {line})" if line is not None else ""
+            terms, lanes = ("term", "lane") if pad == 1 else ("terms", "lanes")
+            diag["message"] = (
+                f"{head(diag)}: the output equals the softmax with {pad} extra exp(0 - max) {terms} in each "
+                f"row's sum — the {pad} padding {lanes} of the {width}-wide block ({size} columns) reach the "
+                f"sum as 0{at}: keep the padding at -inf through the exp (exp(-inf) = 0) or mask it out of "
+                "the sum"
+            )
+            return
+
+
+def _zeroed_after_max(file: str | None) -> int | None:
+    """The line of a `name = tl.where(mask, value, 0)` (the third argument a zero constant) that comes after
+    the first tl.max call of the learner's file: the padding set to 0 once the max is taken."""
+    import ast
+
+    if not file:
+        return None
+    try:
+        with open(file, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    maxes = [
+        n.lineno
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "max"
+    ]
+    if not maxes:
+        return None
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assign):
+            continue
+        value = node.value
+        if not isinstance(value, ast.Call) or name_of(value.func) != "where" or len(value.args) != 3:
+            continue
+        zero = value.args[2]
+        if isinstance(zero, ast.Constant) and zero.value == 0 and node.lineno > min(maxes):
+            found.append(node.lineno)
+    return min(found) if found else None
+
+
+def chunk_scale(
+    diagnoses: list,
+    got: torch.Tensor,
+    expected: torch.Tensor,
+    meta: dict | None,
+    atol: float,
+    rtol: float,
+    file: str | None = None,
+) -> None:
+    """A 2D output that is the answer times one factor per chunk of columns — the chunks of a power-of-two
+    meta-parameter W of the launch narrower than the row, or of a power of two from 16 up — where the factors
+    differ between the chunks of a
+    row: each chunk was scaled by something it computed itself (a write pass that shifts by the chunk's own
+    max, or divides by its own sum) instead of the row's. Cause `per-chunk-scale` (`block`, `block_value`,
+    `factors`: the first failing row's factors, ≤ 8; `line` of the one tl.max / tl.sum assignment inside the
+    loop that holds the store, when there is exactly one)."""
+    diag = _unexplained(diagnoses)
+    if diag is None or got.dim() != 2 or expected.shape != got.shape or got.shape[1] < 2:
+        return
+    g = got.detach().double()
+    ex = expected.detach().double().to(g.device)
+    if not (bool(torch.isfinite(g).all()) and bool(torch.isfinite(ex).all())) or not bool((ex != 0).any()):
+        return
+    rows, cols = g.shape
+    # the launch's block widths first; the launch record keeps only BLOCK* names, so then every power of two
+    # from 16 up, widest first (a fit at W fits at W/2 too: the widest is the chunk)
+    tried = [w for w in _powers_of_two(meta) if w < cols]
+    tried += [w for w in (1 << k for k in range(cols.bit_length(), 3, -1)) if w < cols and w not in tried]
+    for width in tried:
+        chunks = -(-cols // width)
+        pad = chunks * width - cols
+        gp = torch.nn.functional.pad(g, (0, pad)).reshape(rows, chunks, width)
+        ep = torch.nn.functional.pad(ex, (0, pad)).reshape(rows, chunks, width)
+        weight = (ep * ep).sum(dim=2)  # a chunk whose answer is all 0 (underflow) fits any factor: 1
+        factors = torch.where(weight > 0, (gp * ep).sum(dim=2) / weight.clamp_min(1e-300), 1.0)
+        if not bool((factors > 0).all()):
+            continue  # a chunk zeroed or negated is another slip (unwritten, a sign), not a scale
+        fitted = (ep * factors[:, :, None]).reshape(rows, -1)[:, :cols]
+        if not _close(got, fitted, atol, rtol):
+            continue
+        spread = (factors.amax(dim=1) - factors.amin(dim=1)) / factors.abs().amax(dim=1).clamp_min(1e-300)
+        differs = spread > max(10 * rtol, 1e-3)
+        if not bool(differs.any()):
+            continue  # one factor for the whole row: a row scale, not this
+        row = int(torch.nonzero(differs).reshape(-1)[0])
+        name = next((k for k, v in (meta or {}).items() if v == width), None)
+        diag.update(
+            cause="per-chunk-scale",
+            block=name,
+            block_value=width,
+            row=row,
+            factors=[round(float(f), 4) for f in factors[row][:8]],
+        )
+        line = _reduction_in_store_loop(file)
+        if line is not None:
+            diag["line"] = line
+        shown = ", ".join(f"{f:.4g}" for f in diag["factors"])
+        at = f" (line {line})" if line is not None else ""
+        named = f" ({name})" if name else ""
+        diag["message"] = (
+            f"{head(diag)}: each chunk of {width} columns{named} is the answer times its "
+            f"own factor ({shown} in row {row}) — each chunk is scaled by something it computed itself{at}: "
+            "the write pass must use the row's max and sum, not the chunk's"
+        )
+        return
+
+
+def _reduction_in_store_loop(file: str | None) -> int | None:
+    """The line of the one `name = tl.max(...)` / `tl.sum(...)` / `tl.min(...)` inside a for loop that also
+    holds a tl.store (the write pass of a chunked kernel), when exactly one such assignment exists."""
+    import ast
+
+    if not file:
+        return None
+    try:
+        with open(file, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    found: set[int] = set()
+    for loop in ast.walk(tree):
+        if not isinstance(loop, ast.For):
+            continue
+        calls = [n for n in ast.walk(loop) if isinstance(n, ast.Call)]
+        if not any(name_of(c.func) == "store" for c in calls):
+            continue
+        for node in ast.walk(loop):
+            if not isinstance(node, ast.Assign):
+                continue
+            if isinstance(node.value, ast.Call) and name_of(node.value.func) in ("max", "sum", "min"):
+                found.add(node.lineno)
+    return found.pop() if len(found) == 1 else None
+
+
 def softmax_temperature(
     diagnoses: list, exercise, got: torch.Tensor, inputs: dict, params: dict, kwargs: dict, atol, rtol
 ) -> None:

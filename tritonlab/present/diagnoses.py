@@ -1501,6 +1501,19 @@ def _mask_hint(d: Facts) -> Said:
                     f"({i1} には {s2}、{i2} には {s1})",
                 )
         return hint
+    crossed = [u for u in unbounded if isinstance(u, Mapping) and u.get("mask_axis") in (0, 1)]
+    if mask and crossed and crossed[0].get("axis") in (0, 1):
+        name, axis, other = crossed[0]["name"], crossed[0]["axis"], crossed[0]["mask_axis"]
+        form = {0: "[:, None]", 1: "[None, :]"}
+        word_en, word_ja = {0: "rows", 1: "columns"}, {0: "行", 1: "列"}
+        return Said(
+            f"the mask ({mask}) bounds {name} along {word_en[other]} ({name}{form[other]}), but the address uses "
+            f"it along {word_en[axis]} ({name}{form[axis]}): the {word_en[axis]} past the end are not masked — "
+            f"write {name}{form[axis]} in the mask too, as in the pointer",
+            f"マスク ({mask}) は {name} を{word_ja[other]}方向({name}{form[other]})で制限していますが、アドレスでは"
+            f"{word_ja[axis]}方向({name}{form[axis]})に使っています。そのため末尾を越えた{word_ja[axis]}がマスクされ"
+            f"ません。マスクでもポインタと同じく {name}{form[axis]} と書いてください",
+        )
     if unbounded:
         names_en = " and ".join(f"{u['name']} (axis {u['axis']})" for u in unbounded)
         names_ja = "、".join(f"{u['name']}(軸 {u['axis']})" for u in unbounded)
@@ -2827,6 +2840,55 @@ def _pattern(f: Facts) -> Said | None:
             "テンソルの [行, 列] です(A のタイルは [off_m, k * BLOCK_K]、B は [k * BLOCK_K, off_n]、B.T なら "
             "[off_n, k * BLOCK_K])",
         )
+    if cause == "padding-in-sum":
+        pad, width, size, line = f["padding"], f["block_value"], f["size"], f["line"]
+        terms, lanes = ("term", "lane") if pad == 1 else ("terms", "lanes")
+        at_en, at_ja = (f" (line {line})", f"({line} 行目)") if line else ("", "")
+        return Said(
+            f"the output equals the softmax with {pad} extra exp(0 - max) {terms} in each row's sum — the {pad} "
+            f"padding {lanes} of the {width}-wide block ({size} columns) reach the sum as 0{at_en}: keep the "
+            "padding at -inf through the exp (exp(-inf) = 0) or mask it out of the sum",
+            f"出力は、各行の和に exp(0 - max) の項を {pad} 個余分に足したソフトマックスと一致します。幅 {width} の"
+            f"ブロック({size} 列)のパディング {pad} レーンが 0 として和に入っています{at_ja}。パディングは exp を"
+            "通るまで -inf のままにする(exp(-inf) = 0)か、和からマスクで除いてください",
+        )
+    if cause == "per-chunk-scale":
+        width, name, row, line = f["block_value"], f["block"], f["row"], f["line"]
+        shown = ", ".join(f"{float(x):.4g}" for x in f["factors"] or [])
+        named_en, named_ja = (f" ({name})", f"({name})") if name else ("", "")
+        at_en, at_ja = (f" (line {line})", f"({line} 行目)") if line else ("", "")
+        return Said(
+            f"each chunk of {width} columns{named_en} is the answer times its own factor ({shown} in row {row}) — "
+            f"each chunk is scaled by something it computed itself{at_en}: the write pass must use the row's max "
+            "and sum, not the chunk's",
+            f"{width} 列ずつのチャンク{named_ja}がそれぞれ、正解に固有の係数を掛けた値になっています(行 {row} では "
+            f"{shown})。各チャンクが自分で計算した値でスケールされています{at_ja}。書き込みのパスでは、チャンクの"
+            "ものではなく行全体の max と和を使ってください",
+        )
+    only = f["first_step"]
+    if cause == "k-steps" and isinstance(only, Mapping):
+        head = Said(
+            "every case with one K step (K ≤ BLOCK_K) passes and every case with several fails, and the result "
+            "is exactly the first K step's product: the later steps add nothing — ",
+            "K のステップが 1 回のケース(K ≤ BLOCK_K)はすべて合格し、複数回のケースはすべて失敗しています。"
+            "結果は最初の K ステップの積とぴったり一致し、2 回目以降のステップは何も足していません。",
+        )
+        if only.get("line"):
+            line, loop, var, step, code = (only.get(k) for k in ("line", "loop_line", "var", "step", "code"))
+            return head + Said(
+                f"line {line} multiplies {var} by {step} ({code}), but the loop (line {loop}) already steps "
+                f"{var} by {step}: {var} is an offset, not a step count, so from the second step on what that "
+                f"line computes is {step} times too far — use {var} itself (the K mask: K - {var})",
+                f"{line} 行目で {var} に {step} を掛けていますが({code})、ループ({loop} 行目)はすでに {var} を "
+                f"{step} ずつ進めています。{var} はステップ数ではなくオフセットなので、2 回目以降はこの行の値が "
+                f"{step} 倍ずれます。{var} をそのまま使ってください(K のマスクなら K - {var})",
+            )
+        return head + Said(
+            "check what each later step loads: the K mask (what is left of K), the loop's range and how the A "
+            "and B pointers advance",
+            "2 回目以降の各ステップで何を読み込んでいるかを確認してください。K のマスク(K の残り)、ループの範囲、"
+            "A と B のポインタの進め方です",
+        )
     if cause == "k-steps":
         return Said(
             "every case with one K step (K ≤ BLOCK_K) passes and every case with several fails — check what "
@@ -3414,6 +3476,43 @@ def _mismatch(f: Facts) -> Said:
         up = ", ".join(f"{x['param']} = {number(x['passed_up_to'])}" for x in sizes)
         up_ja = "、".join(f"{x['param']} = {number(x['passed_up_to'])}" for x in sizes)
         whole, whole_ja = " and ".join(names), "と".join(names)
+        unread = f["unread"]
+        if isinstance(unread, Mapping) and unread.get("input"):
+            name, count, numel = (
+                str(unread["input"]),
+                number(unread.get("unread")),
+                number(unread.get("numel")),
+            )
+            first, last = unread.get("first") or [], unread.get("last") or []
+            spot = f"{name}[{', '.join(map(str, first))}]"
+            if last != first:
+                where_en = f"{spot} to {name}[{', '.join(map(str, last))}]"
+                where_ja = f"{spot} から {name}[{', '.join(map(str, last))}]"
+            else:
+                where_en = where_ja = spot
+            told = head + Said(
+                f": every element is wrong at {at}, while every case up to {up} passes, and the kernel never "
+                f"loaded {count} of the {numel} elements of {name} ({where_en})",
+                f"。{at_ja} ではすべての要素が違い、{up_ja} までのケースは合格しています。カーネルは {name} の "
+                f"{numel} 要素のうち {count} 要素({where_ja})を一度も読み込んでいません",
+            )
+            chunk = f["chunk_offset"]
+            if isinstance(chunk, Mapping) and chunk.get("line"):
+                line, loop, var, block, code = (
+                    chunk.get(k) for k in ("line", "loop_line", "var", "block", "code")
+                )
+                return told + Said(
+                    f": line {line} starts chunk {var} at {var} itself ({code}), so the chunks overlap and stop "
+                    f"short of the end — the loop (line {loop}) counts chunks: start chunk {var} at {var} * {block}",
+                    f"。{line} 行目でチャンク {var} の開始位置を {var} そのものにしているため({code})、チャンク同士が"
+                    f"重なり、末尾まで届きません。ループ({loop} 行目)はチャンクの番号を数えているので、チャンク "
+                    f"{var} は {var} * {block} から始めてください",
+                )
+            return told + Said(
+                f" — does a loop (or the block) reach the whole of {whole}, and do its steps overlap?",
+                f"。ループ(またはブロック)が {whole_ja} 全体に届いているか、ステップ同士が重なっていないかを"
+                "確認してください",
+            )
         if f["loaded_all"]:
             return head + Said(
                 f": every element is wrong at {at}, while every case up to {up} passes, yet the kernel read all "

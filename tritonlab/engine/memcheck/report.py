@@ -323,6 +323,9 @@ class OutOfBounds(Exception):
             )
         if mask and facts.get("base_offset"):
             return base_offset_hint(mask, facts["base_offset"])
+        crossed = [u for u in unbounded if u.get("mask_axis") is not None]
+        if mask and crossed:
+            return other_axis_hint(mask, crossed)
         if unbounded:
             names = " and ".join(f"{u['name']} (axis {u['axis']})" for u in unbounded)
             if mask:
@@ -752,6 +755,21 @@ def _bound_terms(
     return axis_of, terms
 
 
+_AXIS_FORM = {0: "[:, None]", 1: "[None, :]"}
+_AXIS_WORD = {0: "rows", 1: "columns"}
+
+
+def other_axis_hint(mask: str, crossed: list[dict]) -> str:
+    """The mask bounds an index of the pointer only broadcast along the other axis (`_mask_other_axis`)."""
+    u = crossed[0]
+    name, axis, other = u["name"], u["axis"], u["mask_axis"]
+    return (
+        f"the mask ({mask}) bounds {name} along {_AXIS_WORD[other]} ({name}{_AXIS_FORM[other]}), but the "
+        f"address uses it along {_AXIS_WORD[axis]} ({name}{_AXIS_FORM[axis]}): the {_AXIS_WORD[axis]} past "
+        f"the end are not masked — write {name}{_AXIS_FORM[axis]} in the mask too, as in the pointer"
+    )
+
+
 def promise_holds(promise: dict) -> bool:
     """A flag launched True promises something (EVEN_K: every K step is full); launched False (0) it promises
     nothing, and the line it guards is the branch meant to mask everything."""
@@ -849,6 +867,7 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
             axes.setdefault(name, axis)
     mentioned = set(re.findall(r"\w+", mask or ""))
     unbounded = [{"name": n, "axis": a} for n, a in axes.items() if n not in mentioned]
+    unbounded += _mask_other_axis(axes, mask or "")
     # the mask names every index of the pointer with a strict bound: then the address itself may be off
     indices = set(axes) or (set(re.findall(r"[A-Za-z_]\w*", pointer)) - {"tl", "None"})
     bounded = bool(mask) and not unbounded and bool(indices & mentioned) and "<=" not in (mask or "")
@@ -884,6 +903,22 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
     if bounded and extra:
         facts["extra"] = extra
     return facts
+
+
+def _mask_other_axis(axes: dict[str, int], mask: str) -> list[dict]:
+    """The pointer's 2D indices that the mask names only broadcast along the other axis: B's pointer steps
+    its rows with offs_k[:, None] while the mask (pasted from A's) says offs_k[None, :] < k_remaining — the
+    rows past K are never masked. Each as {"name", "axis" (the pointer's), "mask_axis"}; an index the mask
+    also names in any other way (bare, or on the pointer's axis) is left out."""
+    found = []
+    for name, axis in axes.items():
+        uses = len(re.findall(rf"\b{re.escape(name)}\b", mask))
+        if not uses:
+            continue
+        mask_axes = [a for a, pattern in _AXIS_PATTERNS for n in pattern.findall(mask) if n == name]
+        if len(mask_axes) == uses and axis not in mask_axes:
+            found.append({"name": name, "axis": axis, "mask_axis": mask_axes[0]})
+    return found
 
 
 def _precedence(mask: str | None) -> str | None:

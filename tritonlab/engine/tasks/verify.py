@@ -363,7 +363,7 @@ def handle(args: dict, ctx) -> dict:
             result["error"] = _error_dict(dry_facts["error"])  # the lab's code was rewritten: no verdict
         else:
             _loop_once(result["cases"], exercise, str(path), backend, dry, dry_facts)
-    _size_threshold(result["cases"], size_names(exercise), exercise)
+    _size_threshold(result["cases"], size_names(exercise), exercise, str(path))
     _case_patterns(result["cases"], exercise.verify.dtypes, exercise.verify.contracts or {}, str(path))
     _pid_in_row_loop(result["cases"], str(path))
     _local_index_cause(result["cases"], str(path))
@@ -518,10 +518,12 @@ def _input_bytes(exercise, params: dict, dtype: str) -> int | None:
     return total
 
 
-def _size_threshold(cases: list, names: set, exercise=None) -> None:
+def _size_threshold(cases: list, names: set, exercise=None, learner_file: str | None = None) -> None:
     """Every element wrong at a size above every size that passed (a row sum that covers only its first
     4096 columns): "check the operation" would point away from the bug. The diagnosis then says the kernel
-    works up to a size (cause `size-threshold`: `param`, `passed_up_to`, `value`)."""
+    works up to a size (cause `size-threshold`: `param`, `passed_up_to`, `value`). Whether the kernel read all
+    of its input is judged from the elements its loads reached (the runner's `stats.unread`), not from the
+    bytes it loaded: overlapping chunks load as many bytes as the row holds and still miss its end."""
     plain = [c for c in cases if c.get("kind") is None and isinstance(c.get("params"), dict)]
     passed = [c for c in plain if c.get("passed")]
     failing = [c for c in plain if not c.get("passed")]
@@ -591,6 +593,10 @@ def _size_threshold(cases: list, names: set, exercise=None) -> None:
             diag["also"] = also
         needed = _input_bytes(exercise, case["params"], str(case.get("dtype"))) if exercise else None
         loaded = _int((case.get("stats") or {}).get("bytes_loaded"))
+        unread = [u for u in (case.get("stats") or {}).get("unread") or [] if isinstance(u, dict)]
+        if unread:  # some elements no load reached, however many bytes were loaded
+            _size_unread(diag, unread[0], head, at, up, whole, learner_file)
+            continue
         if needed and loaded >= needed:  # the kernel read all of it: the reach is fine, the sum is not
             diag.update(
                 loaded_all=True,
@@ -603,6 +609,34 @@ def _size_threshold(cases: list, names: set, exercise=None) -> None:
             f"{head}: every element is wrong at {at}, while every case up to {up} passes — the kernel covers "
             f"sizes only up to a limit: does a loop (or the block) reach the whole of {whole}?"
         )
+
+
+def _size_unread(diag: dict, unread: dict, head: str, at: str, up: str, whole: str, file: str | None) -> None:
+    """The size-threshold diagnosis when the runner saw elements of an input that no load reached (`unread`:
+    {input, unread, numel, first, last}), with the line when a chunk loop starts chunk c at c itself."""
+    name, count, numel = unread.get("input"), unread.get("unread"), unread.get("numel")
+    first, last = unread.get("first") or [], unread.get("last") or []
+    diag.update(unread=dict(unread))
+    span = f"{name}[{', '.join(map(str, first))}]"
+    if last != first:
+        span += f" to {name}[{', '.join(map(str, last))}]"
+    said = (
+        f"{head}: every element is wrong at {at}, while every case up to {up} passes, and the kernel "
+        f"never loaded {count} of the {numel} elements of {name} ({span})"
+    )
+    chunk = _chunk_index_offset(file)
+    if chunk is not None:
+        diag.update(line=chunk["line"], chunk_offset=chunk)
+        var, block = chunk["var"], chunk["block"]
+        diag["message"] = (
+            f"{said}: line {chunk['line']} starts chunk {var} at {var} itself ({chunk['code']}), so the "
+            f"chunks overlap and stop short of the end — the loop (line {chunk['loop_line']}) counts chunks: "
+            f"start chunk {var} at {var} * {block}"
+        )
+        return
+    diag["message"] = (
+        f"{said} — does a loop (or the block) reach the whole of {whole}, and do its steps overlap?"
+    )
 
 
 def _zeroed_rows_size(exercise) -> str | None:
@@ -1411,6 +1445,9 @@ def judge_case(
     stats = facts.get("stats") if isinstance(facts.get("stats"), dict) else None
     if stats is not None:
         case["stats"] = {k: _int(stats.get(k)) for k in ("bytes_loaded", "bytes_stored", "programs")}
+        partly = (facts.get("provenance") or {}).get("partly_read")
+        if isinstance(partly, list) and partly:  # inputs some of whose elements no load reached
+            case["stats"]["unread"] = [p for p in partly if isinstance(p, dict)][:4]
         diagnoses.extend(_races(stats, learner_file))
     mine = [launch for launch in launches if same_file(launch.get("file"), learner_file)]
     returned = payload.get("out")
@@ -1582,6 +1619,8 @@ def judge_case(
     # the reference recomputed under one changed premise (padding counted in, another scale) before the value
     # patterns below, which would call such an output "scaled" or "nearly right"
     refit.explain(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, blocks, atol, rtol)
+    refit.padding_in_sum(report.get("diagnoses", []), exercise, got, inputs, blocks, atol, rtol, learner_file)
+    refit.chunk_scale(report.get("diagnoses", []), got, expected, blocks, atol, rtol, learner_file)
     refit.lead_rows(report.get("diagnoses", []), exercise, got, expected, params)
     _explain_values(
         report.get("diagnoses", []),
@@ -1612,7 +1651,7 @@ def judge_case(
     )
     if blocks:
         case["meta"] = dict(blocks)  # the tile sizes of the learner's launch: a K-loop pattern reads BLOCK_K
-        _k_loop(report.get("diagnoses", []), got, inputs, params, blocks, kwargs, atol, rtol)
+        _k_loop(report.get("diagnoses", []), got, inputs, params, blocks, kwargs, atol, rtol, learner_file)
         _carried_tiles(report.get("diagnoses", []), got, expected, blocks, atol, rtol)
     _all_zero_stored(report.get("diagnoses", []), facts.get("provenance"), got.numel(), learner_file)
     _input_unread(report.get("diagnoses", []), facts.get("provenance"), learner_file)
@@ -3505,9 +3544,22 @@ def _carried_tiles(diagnoses: list, got, expected, meta: dict, atol: float, rtol
         )
 
 
-def _k_loop(diagnoses: list, got, inputs: dict, params: dict, meta: dict, kwargs: dict, atol, rtol) -> None:
-    """A matmul wrong only with several K steps, tested against two mistakes inside the K loop: the
-    accumulator re-created each step (only the last K slice survives), and the bias added each step."""
+def _k_loop(
+    diagnoses: list,
+    got,
+    inputs: dict,
+    params: dict,
+    meta: dict,
+    kwargs: dict,
+    atol,
+    rtol,
+    learner_file: str | None = None,
+) -> None:
+    """A matmul wrong only with several K steps, tested against three mistakes inside the K loop: the
+    accumulator re-created each step (only the last K slice survives), the bias added each step, and every
+    step after the first adding nothing (the output is the first K slice's product: fact `first_step`, with
+    the line when a K loop over offsets multiplies its variable by the step again — the `k-steps` message
+    across cases says it)."""
     a, b, bias = inputs.get("a"), inputs.get("b"), inputs.get("bias")
     K, block = params.get("K"), meta.get("BLOCK_K")
     diag = next((d for d in diagnoses if d.get("kind") == "mismatch"), None)
@@ -3538,6 +3590,16 @@ def _k_loop(diagnoses: list, got, inputs: dict, params: dict, meta: dict, kwargs
                 f"{_head(diag)}: the bias was added {steps} times, once per K step — add it once, after the "
                 "loop"
             )
+            return
+    first = a[:, :block].float() @ b[:block, :].float()
+    if isinstance(bias, torch.Tensor) and plain:
+        first = first + bias.float()[None, :]
+    if first.shape == g.shape and torch.allclose(g, first.to(got.dtype).float(), **tol):
+        found: dict = {"steps": steps}
+        scaled = _offset_loop_scaled(learner_file)
+        if scaled is not None:
+            found.update(scaled)
+        diag["first_step"] = found
 
 
 def _block_values(
@@ -3893,6 +3955,111 @@ def _loop_never_ran(path: str | None, unread) -> dict | None:
                 "bound_line": bound_line,
                 "bound_text": bound_text,
             }
+    return None
+
+
+def _range_args(loop) -> list | None:
+    """The arguments of `for v in range(...)` / tl.range / tl.static_range, or None for another loop."""
+    import ast
+
+    it = loop.iter
+    if not isinstance(it, ast.Call) or not isinstance(loop.target, ast.Name):
+        return None
+    func = it.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return list(it.args) if name in ("range", "static_range") and it.args and not it.keywords else None
+
+
+def _statement_of(loop, node) -> Any:
+    """The statement of `loop`'s body (at any depth) that holds `node`."""
+    import ast
+
+    best: Any = None
+    for stmt in ast.walk(loop):
+        if not isinstance(stmt, ast.stmt) or stmt is loop or not any(n is node for n in ast.walk(stmt)):
+            continue
+        if best is None or stmt.lineno >= best.lineno:
+            best = stmt
+    return best
+
+
+def _offset_loop_scaled(path: str | None) -> dict | None:
+    """`for k in range(0, K, BLOCK_K)` — k already an offset, stepping by BLOCK_K — whose body multiplies k by
+    that step again (`k_remaining = K - k * BLOCK_K`): from the second step on, the offset is BLOCK_K times
+    too far. {"line", "code", "loop_line", "var", "step"} of the first such statement, or None."""
+    import ast
+
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    for loop in ast.walk(tree):
+        args = _range_args(loop) if isinstance(loop, ast.For) else None
+        if not args or len(args) != 3 or not isinstance(args[2], ast.Name):
+            continue
+        assert isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
+        var, step = loop.target.id, args[2].id
+        for node in ast.walk(loop):
+            if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+                continue
+            sides = {n.id for n in (node.left, node.right) if isinstance(n, ast.Name)}
+            if sides == {var, step}:
+                stmt = _statement_of(loop, node)
+                if stmt is None:
+                    continue
+                return {
+                    "line": stmt.lineno,
+                    "code": ast.unparse(stmt)[:160],
+                    "loop_line": loop.lineno,
+                    "var": var,
+                    "step": step,
+                }
+    return None
+
+
+def _chunk_index_offset(path: str | None) -> dict | None:
+    """`for c in range(0, tl.cdiv(n, BLOCK))` — c counts chunks — whose body starts a chunk at the chunk index
+    itself (`cols = c + tl.arange(0, BLOCK)`) rather than at c * BLOCK: chunk c starts at column c, so the
+    chunks overlap and the end of the row is never read. {"line", "code", "loop_line", "var", "block"} of the
+    first such statement, or None."""
+    import ast
+
+    def is_call(node, names: tuple) -> bool:
+        if not isinstance(node, ast.Call):
+            return False
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        return name in names
+
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    for loop in ast.walk(tree):
+        args = _range_args(loop) if isinstance(loop, ast.For) else None
+        if not args or len(args) > 2:
+            continue
+        stop = args[-1]
+        if not is_call(stop, ("cdiv",)) or len(stop.args) != 2:
+            continue
+        assert isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
+        var, block = loop.target.id, ast.unparse(stop.args[1])
+        for node in ast.walk(loop):
+            if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)):
+                continue
+            pair = (node.left, node.right)
+            if any(
+                isinstance(a, ast.Name) and a.id == var and is_call(b, ("arange",))
+                for a, b in (pair, pair[::-1])
+            ):
+                stmt = _statement_of(loop, node)
+                if stmt is None:
+                    continue
+                return {
+                    "line": stmt.lineno,
+                    "code": ast.unparse(stmt)[:160],
+                    "loop_line": loop.lineno,
+                    "var": var,
+                    "block": block,
+                }
     return None
 
 
@@ -4547,6 +4714,26 @@ def _case_patterns(
     if not nearly and all((steps(c) or 0) > 1 for c in bad) and all(steps(c) == 1 for c in good):
         descriptors = "make_tensor_descriptor" in ((contracts or {}).get("calls_any") or [])
         first.update(cause="k-steps", descriptors=descriptors)
+        only = first.get("first_step")
+        if isinstance(only, dict) and not descriptors:
+            if only.get("line"):
+                first["line"] = only["line"]
+            var, step = only.get("var"), only.get("step")
+            scaled = (
+                f"line {only['line']} multiplies {var} by {step} ({only['code']}), but the loop (line "
+                f"{only['loop_line']}) already steps {var} by {step}: {var} is an offset, not a step count, "
+                f"so from the second step on what that line computes is {step} times too far — use {var} "
+                f"itself (the K mask: K - {var})"
+                if only.get("line")
+                else "check what each later step loads: the K mask (what is left of K), the loop's range and "
+                "how the A and B pointers advance"
+            )
+            first["message"] = (
+                f"{_head(first)}: every case with one K step (K ≤ BLOCK_K) passes and every case with "
+                f"several fails, and the result is exactly the first K step's product: the later steps add "
+                f"nothing — {scaled}"
+            )
+            return
         first["message"] = (
             f"{_head(first)}: every case with one K step (K ≤ BLOCK_K) passes and every case "
             "with several fails — check what changes from one K step to the next: "

@@ -111,6 +111,11 @@ class Provenance:
         self.launch_loaded: list[set[int]] = []
         self.launch_seen_load: list[bool] = []
         self.current_ranges: list[tuple[int, int]] = []  # (start, end) of the storages the running launch got
+        # interpreter: every address a learner kernel loaded (up to LOADS_KEPT of them; `loads_whole` says
+        # whether all were kept): which elements of an input were never read (`partly_read`)
+        self.loads: list[np.ndarray] = []
+        self.loads_total = 0
+        self.loads_whole = True
         self.in_learner_launch = 0
         self.store_calls = 0  # interpreter: tl.store calls of learner kernels, and the lanes they left on
         self.store_lanes = 0
@@ -327,6 +332,55 @@ class Provenance:
                 return []
         return [name for name, ptr in ptrs.items() if ptr not in loaded][:4]
 
+    #: load addresses kept for `partly_read` (8 bytes each: 64 MiB at most)
+    LOADS_KEPT = 1 << 23
+
+    def partly_read(self, inputs: dict) -> list[dict]:
+        """Interpreter: the inputs that learner launches loaded from, but not every element of: a chunk loop
+        whose chunks overlap (`cols = c + tl.arange(...)`) loads as many lanes as the row has elements, yet
+        never reaches its end. Each {"input", "unread" (elements never loaded), "numel", "first", "last" (the
+        indices of the first and last of them)}. Said only when the bounds checker saw every launch's loads
+        and kept every address."""
+        if self.backend != "interpreter" or not self.launch_loaded or not all(self.launch_seen_load):
+            return []
+        if not self.loads_whole or not self.loads:
+            return []
+        loaded_storages: set[int] = set().union(*self.launch_loaded)
+        found: list[dict] = []
+        addrs = None
+        for name, value in inputs.items():
+            if type(value) is not torch.Tensor or not value.numel() or value.numel() > self.LOADS_KEPT:
+                continue
+            base = value.untyped_storage().data_ptr()
+            if base not in loaded_storages or base in self.unwatched or value.device.type != "cpu":
+                continue
+            if addrs is None:
+                addrs = np.unique(np.concatenate(self.loads))
+            size = value.element_size()
+            # numel offsets, whatever the span (far rows: 2^30 elements apart)
+            offsets: np.ndarray = np.full((), int(value.storage_offset()), dtype=np.int64)
+            for extent, stride in zip(value.shape, value.stride(), strict=True):
+                offsets = offsets[..., None] + np.arange(int(extent), dtype=np.int64) * int(stride)
+            elements = offsets.reshape(-1).astype(np.uint64) * np.uint64(size) + np.uint64(base)
+            never = ~np.isin(elements, addrs)
+            count = int(never.sum())
+            if 0 < count < value.numel():
+                where = np.nonzero(never)[0]
+                index = [
+                    [int(i) for i in np.unravel_index(int(w), tuple(value.shape))]
+                    for w in (where[0], where[-1])
+                ]
+                found.append(
+                    {
+                        "input": str(name)[:60],
+                        "unread": count,
+                        "numel": int(value.numel()),
+                        "first": index[0],
+                        "last": index[1],
+                    }
+                )
+        return found[:4]
+
     def copied(self, got, inputs: dict) -> dict | None:
         """The answer made outside the kernels and only copied by one: a tensor a learner launch was given,
         that no learner kernel wrote and that is not an input, holding exactly the returned values
@@ -446,6 +500,11 @@ class StoreRecorder(memcheck.InterpreterMemcheck):
         if not watch.launch_loaded:
             return
         watch.launch_seen_load[-1] = True
+        if watch.loads_whole and watch.loads_total + addrs.size <= watch.LOADS_KEPT:
+            watch.loads.append(addrs.copy())
+            watch.loads_total += int(addrs.size)
+        else:
+            watch.loads_whole = False
         loaded = watch.launch_loaded[-1]
         for start, end in watch.current_ranges:
             if start not in loaded and bool(((addrs >= np.uint64(start)) & (addrs < np.uint64(end))).any()):
@@ -885,6 +944,9 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
     unread = watch.unread(inputs, written)
     if unread:  # the judge names it only for an output whose values no other pattern explains
         facts["provenance"]["unread"] = unread
+    partly = watch.partly_read(inputs)
+    if partly:  # the judge says it instead of "read all of its input" (a size threshold)
+        facts["provenance"]["partly_read"] = partly
     if not output_spec.startswith("inplace:") and type(got) is torch.Tensor and got.numel():
         same = [
             k
