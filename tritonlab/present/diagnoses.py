@@ -3498,13 +3498,13 @@ def _mismatch(f: Facts) -> Said:
             )
             chunk = f["chunk_offset"]
             if isinstance(chunk, Mapping) and chunk.get("line"):
-                line, loop, var, block, code = (
+                at_line, loop, var, block, code = (
                     chunk.get(k) for k in ("line", "loop_line", "var", "block", "code")
                 )
                 return told + Said(
-                    f": line {line} starts chunk {var} at {var} itself ({code}), so the chunks overlap and stop "
+                    f": line {at_line} starts chunk {var} at {var} itself ({code}), so the chunks overlap and stop "
                     f"short of the end — the loop (line {loop}) counts chunks: start chunk {var} at {var} * {block}",
-                    f"。{line} 行目でチャンク {var} の開始位置を {var} そのものにしているため({code})、チャンク同士が"
+                    f"。{at_line} 行目でチャンク {var} の開始位置を {var} そのものにしているため({code})、チャンク同士が"
                     f"重なり、末尾まで届きません。ループ({loop} 行目)はチャンクの番号を数えているので、チャンク "
                     f"{var} は {var} * {block} から始めてください",
                 )
