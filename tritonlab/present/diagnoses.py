@@ -3498,15 +3498,15 @@ def _mismatch(f: Facts) -> Said:
             )
             chunk = f["chunk_offset"]
             if isinstance(chunk, Mapping) and chunk.get("line"):
-                at_line, loop, var, block, code = (
+                c_line, c_loop, c_var, c_block, c_code = (
                     chunk.get(k) for k in ("line", "loop_line", "var", "block", "code")
                 )
                 return told + Said(
-                    f": line {at_line} starts chunk {var} at {var} itself ({code}), so the chunks overlap and stop "
-                    f"short of the end — the loop (line {loop}) counts chunks: start chunk {var} at {var} * {block}",
-                    f"。{at_line} 行目でチャンク {var} の開始位置を {var} そのものにしているため({code})、チャンク同士が"
-                    f"重なり、末尾まで届きません。ループ({loop} 行目)はチャンクの番号を数えているので、チャンク "
-                    f"{var} は {var} * {block} から始めてください",
+                    f": line {c_line} starts chunk {c_var} at {c_var} itself ({c_code}), so the chunks overlap and stop "
+                    f"short of the end — the loop (line {c_loop}) counts chunks: start chunk {c_var} at {c_var} * {c_block}",
+                    f"。{c_line} 行目でチャンク {c_var} の開始位置を {c_var} そのものにしているため({c_code})、チャンク同士が"
+                    f"重なり、末尾まで届きません。ループ({c_loop} 行目)はチャンクの番号を数えているので、チャンク "
+                    f"{c_var} は {c_var} * {c_block} から始めてください",
                 )
             return told + Said(
                 f" — does a loop (or the block) reach the whole of {whole}, and do its steps overlap?",
