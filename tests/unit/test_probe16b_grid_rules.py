@@ -200,7 +200,13 @@ def test_a_passing_case_that_divides_a_scalar_by_zero_fails(tmp_path):
     diagnoses: list = []
     verify._zero_division_passed(diagnoses, WARNED, path)
     assert len(diagnoses) == 1 and diagnoses[0]["kind"] == "zero-division", diagnoses
-    assert diagnoses[0]["line"] == 15 and diagnoses[0]["divisor"] == "group_size_m"
+    zero = diagnoses[0]["zero_division"]
+    assert zero["line"] == 15 and zero["divisor"] == "group_size_m"
+    assert diagnoses[0]["line"] == 15  # no floor count behind it (tl.cdiv): the division's own line
+    floored = _file(tmp_path, GEMM.replace("tl.cdiv(M, BLOCK_M)", "M // BLOCK_M"), "floored.py")
+    diagnoses = []
+    verify._zero_division_passed(diagnoses, WARNED, floored)
+    assert diagnoses[0]["line"] == 9 and diagnoses[0]["zero_division"]["floor_line"] == 9
     assert "line 15" in describe(diagnoses[0], "en") and "What followed" not in describe(diagnoses[0], "en")
     assert "15 行目" in describe(diagnoses[0], "ja")
 

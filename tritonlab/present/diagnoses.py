@@ -132,7 +132,8 @@ def describe(facts: Any, lang: str) -> str:
         if f.get("replayed"):  # a race the interpreter found behind a GPU case's wrong answer
             text = REPLAYED.in_(lang) + text
         zero = f.get("zero_division")
-        if isinstance(zero, Mapping) and zero.get("line"):  # the interpreter divided an integer by zero
+        if isinstance(zero, Mapping) and zero.get("line") and kind is not Kind.ZERO_DIVISION:
+            # the interpreter divided an integer by zero: said before what followed
             text = _zero_division(zero).in_(lang) + text
         return text
     return generic(f, lang)
@@ -4472,7 +4473,8 @@ def _cross_program_read(f: Facts) -> Said:
 
 @says(Kind.ZERO_DIVISION)
 def _zero_division_passed(f: Facts) -> Said:
-    return _zero_division(f, followed=False) + Said(
+    zero = f["zero_division"] if isinstance(f["zero_division"], Mapping) else f
+    return _zero_division(zero, followed=False) + Said(
         "The interpreter gives 0 there and this case matched torch, but a GPU gives no such promise: the "
         "program that divided may compute any tile — make the divisor nonzero for every program the grid "
         "launches",

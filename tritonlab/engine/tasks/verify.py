@@ -911,7 +911,8 @@ def _zero_division_passed(diagnoses: list, warned, learner_file: str | None) -> 
         diagnoses.append(
             {
                 "kind": Kind.ZERO_DIVISION.value,
-                **found,
+                "line": found.get("floor_line") or found["line"],
+                "zero_division": found,
                 "message": f"in this case your kernel divided an integer by zero at line {found['line']} (an "
                 f"integer {found['op']} whose divisor is 0{origin}); on a GPU the result is undefined. The "
                 "interpreter gives 0 there and this case matched torch, but a GPU gives no such promise: the "
