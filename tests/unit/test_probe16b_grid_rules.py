@@ -230,6 +230,8 @@ def k(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
 def test_a_lane_division_or_no_warning_adds_nothing(tmp_path):
     lanes = _file(tmp_path, LANES, "lanes.py")
     assert not verify._scalar_divisor(lanes, 12)  # masked lanes loaded as 0: their quotient is never used
+    cols = _file(tmp_path, LANES.replace("q = x // y", "q = offs % n"), "cols.py")
+    assert not verify._scalar_divisor(cols, 12)  # lanes divided by a scalar: the lanes may all be masked
     diagnoses: list = []
     warned = [
         {"category": "RuntimeWarning", "message": "divide by zero encountered in floor_divide", "line": 12}

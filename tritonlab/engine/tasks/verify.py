@@ -884,7 +884,7 @@ def _zero_division(diagnoses: list, warned, learner_file: str | None) -> None:
 def _zero_division_passed(diagnoses: list, warned, learner_file: str | None) -> None:
     """A case with no value diagnosis (its output matched torch) in which Triton's interpreter warned "divide
     by zero encountered in fmod / remainder / floor_divide" on a learner line whose divisor is a scalar (one
-    value for the whole program, not a tensor of lanes: `pid % group_size_m` with group_size_m = 0). numpy
+    value for the whole program, and so is what it divides: `pid % group_size_m` with group_size_m = 0). numpy
     gives 0 there; a GPU's integer division by zero is undefined, so the program may compute any tile: the
     case fails with `zero-division`. A division of tensors (lanes of a tl.load, masked lanes loaded as 0) is
     left alone: a masked lane's quotient is never used."""
@@ -930,9 +930,10 @@ _TENSOR_CALLS = frozenset(
 
 
 def _scalar_divisor(path: str | None, line: int) -> bool:
-    """Whether every integer % or // at `line` of the learner's file divides by a scalar: the divisor,
-    followed through its function's assignments, never comes from a tensor call (tl.load, tl.arange,
-    tl.zeros, …) or a broadcast index (`[:, None]`). False when no such division is found there (no claim)."""
+    """Whether every integer % or // at `line` of the learner's file divides a scalar by a scalar: neither
+    operand, followed through its function's assignments, comes from a tensor call (tl.load, tl.arange,
+    tl.zeros, …) or a broadcast index (`[:, None]`): a division of lanes (`offs % n`) may be masked off.
+    False when no such division is found there (no claim)."""
     tree = _learner_tree(path)
     if tree is None:
         return False
@@ -961,7 +962,7 @@ def _scalar_divisor(path: str | None, line: int) -> bool:
             for n in ast.walk(node.target):
                 if isinstance(n, ast.Name):
                     assigned.setdefault(n.id, []).append(node.iter)
-    todo: list[ast.AST] = [d.right for d in divisions]
+    todo: list[ast.AST] = [*(d.right for d in divisions), *(d.left for d in divisions)]
     seen: set[str] = set()
     while todo:
         node = todo.pop()
