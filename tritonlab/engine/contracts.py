@@ -1334,6 +1334,97 @@ def _literal_block_start(file: str | None) -> tuple[int, int] | None:
     return None
 
 
+def _kernel_function(file: str | None, kernel: str | None) -> ast.FunctionDef | None:
+    """The one top-level function of the learner's file named `kernel`, or None."""
+    tree = file_tree(file)
+    if tree is None or not kernel:
+        return None
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == kernel]
+    return found[0] if len(found) == 1 else None
+
+
+def stores_2d_tile(file: str | None, kernel: str | None) -> bool:
+    """Whether the kernel `kernel` of the file takes several rows a program: a `tl.constexpr` parameter
+    named for rows (ROWS, BLOCK_ROWS, ROWS_PER_PROGRAM), or a `tl.store` whose pointer, followed through the
+    kernel's assignments, is a 2-D tile (an index broadcast with [:, None] and one with [None, :])."""
+    function = _kernel_function(file, kernel)
+    if function is None:
+        return False
+    for arg in function.args.args:
+        if (
+            "ROW" in arg.arg.upper()
+            and arg.annotation is not None
+            and "constexpr" in ast.unparse(arg.annotation)
+        ):
+            return True
+    assigned: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).append(node.value)
+    for call in ast.walk(function):
+        if not (isinstance(call, ast.Call) and name_of(call.func) == "store" and call.args):
+            continue
+        texts: list[str] = []
+        todo: list[ast.AST] = [call.args[0]]
+        seen: set[str] = set()
+        while todo and len(seen) < 32:
+            node = todo.pop()
+            texts.append(ast.unparse(node))
+            for name in {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} - seen:
+                seen.add(name)
+                todo.extend(assigned.get(name, []))
+        text = " ".join(texts).replace(" ", "")
+        if "[:,None]" in text and "[None,:]" in text:
+            return True
+    return False
+
+
+def unscaled_start(file: str | None, kernel: str | None) -> tuple[int, str, str] | None:
+    """(line, text, size) of the one assignment in the kernel `kernel` that adds a tl.arange(0, size) to the
+    program id itself, unscaled (`rows = tl.program_id(0) + tl.arange(0, ROWS)`): program p then takes
+    indices p .. p + size - 1, its neighbours' too. None when there is not exactly one, or size is the
+    literal 1."""
+    function = _kernel_function(file, kernel)
+    if function is None:
+        return None
+    pids = {
+        t.id
+        for n in ast.walk(function)
+        if isinstance(n, ast.Assign)
+        and isinstance(n.value, ast.Call)
+        and name_of(n.value.func) == "program_id"
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+
+    def is_pid(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Name) and node.id in pids) or (
+            isinstance(node, ast.Call) and name_of(node.func) == "program_id"
+        )
+
+    def arange_size(node: ast.AST) -> str | None:
+        if isinstance(node, ast.Call) and name_of(node.func) == "arange" and len(node.args) == 2:
+            start, end = node.args
+            if isinstance(start, ast.Constant) and start.value == 0:
+                return ast.unparse(end)
+        return None
+
+    found = []
+    for node in ast.walk(function):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp)):
+            continue
+        value = node.value
+        if not isinstance(value.op, ast.Add):
+            continue
+        for a, b in ((value.left, value.right), (value.right, value.left)):
+            size = arange_size(b)
+            if is_pid(a) and size is not None and size != "1":
+                found.append((node.lineno, ast.unparse(node)[:80], size))
+    return found[0] if len(found) == 1 else None
+
+
 def _explain_flat_2d(diag: dict, launch: dict, programs: int, dims: list, block, sizes: list) -> bool:
     """A 2D output written through a flat 1D launch (offsets pid * BLOCK_SIZE + arange over numel, no 2D tile
     in meta) whose flat tail [start, numel) stayed unwritten. The 2D reading of that tail (a row or a corner)
@@ -1345,6 +1436,8 @@ def _explain_flat_2d(diag: dict, launch: dict, programs: int, dims: list, block,
         return False
     if _tile_blocks(launch, None, tuple(sizes)) is not None:  # a 2D tile (BLOCK_M x BLOCK_N) was launched
         return False
+    if stores_2d_tile(launch.get("file"), launch.get("kernel")):
+        return False  # ROWS rows per program, BLOCK_SIZE columns: not a flat block over numel (probe 16b)
     if diag.get("cause") not in ("tiles", "rows-short", "columns-short", "tail-2d"):
         return False  # a flat reading already named the grid (one program, floor division): keep it
     numel = sizes[0] * sizes[1]

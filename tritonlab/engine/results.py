@@ -99,6 +99,7 @@ class Kind(str, Enum):
     RACE = "race"  # programs of one launch load and store one element without atomics (lost updates on a GPU)
     CROSS_PROGRAM_READ = "cross-program-read"  # one program loads what another stores in the same launch
     LOOP_ONCE = "loop-once"  # contract loop: at the GPU's size one block covers the whole dimension
+    ZERO_DIVISION = "zero-division"  # a case that matched torch, though the kernel divided an integer by 0
 
     @classmethod
     def parse(cls, value: Any) -> Kind | None:

@@ -90,6 +90,7 @@ LABELS: dict[Kind, Said] = {
     Kind.RACE: Said("race between programs", "プログラム間の競合"),
     Kind.CROSS_PROGRAM_READ: Said("reads another program's store", "別のプログラムのストアを読む"),
     Kind.LOOP_ONCE: Said("the loop never streams", "ループがストリームしない"),
+    Kind.ZERO_DIVISION: Said("integer division by zero", "整数のゼロ除算"),
 }
 
 
@@ -131,13 +132,14 @@ def describe(facts: Any, lang: str) -> str:
         if f.get("replayed"):  # a race the interpreter found behind a GPU case's wrong answer
             text = REPLAYED.in_(lang) + text
         zero = f.get("zero_division")
-        if isinstance(zero, Mapping) and zero.get("line"):  # the interpreter divided an integer by zero
+        if isinstance(zero, Mapping) and zero.get("line") and kind is not Kind.ZERO_DIVISION:
+            # the interpreter divided an integer by zero: said before what followed
             text = _zero_division(zero).in_(lang) + text
         return text
     return generic(f, lang)
 
 
-def _zero_division(zero: Mapping) -> Said:
+def _zero_division(zero: Mapping, followed: bool = True) -> Said:
     line, op = zero["line"], zero.get("op") or "%"
     origin_en = origin_ja = ""
     name = zero.get("divisor")
@@ -159,9 +161,9 @@ def _zero_division(zero: Mapping) -> Said:
         )
     return Said(
         f"in this case your kernel divided an integer by zero at line {line} (an integer {op} whose divisor is "
-        f"0{origin_en}); on a GPU the result is undefined. What followed: ",
+        f"0{origin_en}); on a GPU the result is undefined. " + ("What followed: " if followed else ""),
         f"このケースではカーネルが {line} 行目で整数を 0 で割っています(割る数が 0 の整数の {op} です{origin_ja})。"
-        "GPU では結果が未定義です。その結果: ",
+        "GPU では結果が未定義です。" + ("その結果: " if followed else ""),
     )
 
 
@@ -1208,11 +1210,15 @@ def _oob(f: Facts) -> Said:
             return guard
         # the interpreter's replay of the run named the access itself (its pointer, its mask)
         return guard + Said("; replayed on the interpreter: ", "。インタプリタで再実行すると: ") + _access(d)
-    found = (
-        _access(d)
-        if d is not f or f["access"] is not None
-        else Said("an out-of-bounds access", "範囲外アクセスがあります")
-    )
+    over = d["grid_over"]
+    if isinstance(over, Mapping) and over.get("tiles"):  # an extra program, past the tiles, ran out of bounds
+        found = _grid_over(over, d)
+    else:
+        found = (
+            _access(d)
+            if d is not f or f["access"] is not None
+            else Said("an out-of-bounds access", "範囲外アクセスがあります")
+        )
     if f["cause"] == "audit":
         return (
             Said(
@@ -1232,6 +1238,29 @@ def _oob(f: Facts) -> Said:
             + found
         )
     return found
+
+
+def _grid_over(over: Mapping, d: Facts) -> Said:
+    """An out-of-bounds access in a program past the output's tiles: the grid launched too many programs."""
+    programs, tiles, program = over["programs"], over["tiles"], over.get("program")
+    bm, bn = (over.get("blocks") or [0, 0])[:2]
+    rows, cols = (over.get("shape") or [0, 0])[:2]
+    at, grid_at = over.get("access_line"), over.get("grid_line")
+    arg = d["arg"] or "?"
+    store = d["access"] == "store"
+    where_en = f" (line {grid_at})" if grid_at else ""
+    where_ja = f"({grid_at} 行目)" if grid_at else ""
+    return Said(
+        f"the grid launched {number(programs)} programs for {number(tiles)} tiles ({bm} x {bn} tiles of the "
+        f"{rows} x {cols} output): programs {tiles}–{programs - 1} have no tile, and program {program} "
+        f"{'stored to' if store else 'loaded from'} {arg} out of bounds at line {at} — launch one program per "
+        f"tile of the launch's own config: triton.cdiv(M, BLOCK_M) * triton.cdiv(N, BLOCK_N){where_en}",
+        f"グリッドが {number(tiles)} タイル({rows} x {cols} の出力を {bm} x {bn} のタイルに分けた数)に対して "
+        f"{number(programs)} 個のプログラムを起動しています。プログラム {tiles}–{programs - 1} には受け持つ"
+        f"タイルがなく、そのうちプログラム {program} が {at} 行目で {arg} の範囲外を"
+        f"{'ストア' if store else 'ロード'}しました。グリッド{where_ja}は起動時の config 自身のタイルで、"
+        "triton.cdiv(M, BLOCK_M) * triton.cdiv(N, BLOCK_N) 個のプログラムを起動してください",
+    )
 
 
 def _access(d: Facts) -> Said:
@@ -2199,6 +2228,20 @@ def _unwritten(f: Facts) -> Said:
     if cause == "overlap":
         where_en, where_ja = _cells(f)
         arg, stored = f["overlap_argument"] or "the output", f["overlap_count"]
+        if f.get("start_text") and f.get("line"):  # pid + tl.arange(0, ROWS): the start is not scaled
+            at, text, size = f["line"], verbatim(f["start_text"]), f.get("start_size") or "BLOCK"
+            return Said(
+                f"{where_en} were never written, while {_n(stored, 'en', 'element', 'elements', '')} of {arg} "
+                f"were stored by more than one program: line {at} ({text}) starts program p at index p itself, "
+                f"so it covers p .. p + {size} - 1 and overlaps its neighbours, and the grid's programs stop short "
+                f"of the end — multiply the program id by {size}: tl.program_id(0) * {size} + "
+                f"tl.arange(0, {size})",
+                f"{where_ja} が書き込まれていません。一方で {arg} の {number(stored)} 要素は複数のプログラムから"
+                f"ストアされています。{at} 行目({text})はプログラム p を添字 p そのものから始めるため、p から "
+                f"p + {size} - 1 までを受け持ち、隣のプログラムと重なります。そのためグリッドのプログラムが末尾まで"
+                f"届きません。プログラム ID に {size} を掛けて tl.program_id(0) * {size} + tl.arange(0, {size}) "
+                "としてください",
+            )
         return Said(
             f"{where_en} were never written, while {_n(stored, 'en', 'element', 'elements', '')} of {arg} were "
             "stored by more than one program: the programs write into the same place — the store's offset "
@@ -4524,6 +4567,19 @@ def _cross_program_read(f: Facts) -> Said:
         "1 回の起動のプログラムは同時に、順不同に動くので、この読み込みがストアの前の値を見るか後の値を見るかは"
         "決まりません。別のプログラムの結果は次の起動(2 段階のリダクションの第2段のような 2 つ目のカーネル)で"
         "読むか、アトミック操作で読み手を待たせてください",
+    )
+
+
+@says(Kind.ZERO_DIVISION)
+def _zero_division_passed(f: Facts) -> Said:
+    zero = f["zero_division"] if isinstance(f["zero_division"], Mapping) else f
+    return _zero_division(zero, followed=False) + Said(
+        "The interpreter gives 0 there and this case matched torch, but a GPU gives no such promise: the "
+        "program that divided may compute any tile — make the divisor nonzero for every program the grid "
+        "launches",
+        "インタプリタではその結果が 0 になり、このケースは torch と一致しましたが、GPU ではそうなる保証が"
+        "ありません。割り算をしたプログラムがどのタイルを計算するかは決まりません。グリッドが起動するすべての"
+        "プログラムで割る数が 0 にならないようにしてください",
     )
 
 

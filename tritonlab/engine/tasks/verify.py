@@ -915,6 +915,102 @@ def _zero_division(diagnoses: list, warned, learner_file: str | None) -> None:
     )
 
 
+def _zero_division_passed(diagnoses: list, warned, learner_file: str | None) -> None:
+    """A case with no value diagnosis (its output matched torch) in which Triton's interpreter warned "divide
+    by zero encountered in fmod / remainder / floor_divide" on a learner line whose divisor is a scalar (one
+    value for the whole program, and so is what it divides: `pid % group_size_m` with group_size_m = 0). numpy
+    gives 0 there; a GPU's integer division by zero is undefined, so the program may compute any tile: the
+    case fails with `zero-division`. A division of tensors (lanes of a tl.load, masked lanes loaded as 0) is
+    left alone: a masked lane's quotient is never used."""
+    for w in warned or []:
+        match = re.fullmatch(r"divide by zero encountered in (\w+)", str(w.get("message") or ""))
+        if not (match and match.group(1) in _INT_DIVISIONS and isinstance(w.get("line"), int)):
+            continue
+        if not _scalar_divisor(learner_file, w["line"]):
+            continue
+        found = {"line": w["line"], "op": _INT_DIVISIONS[match.group(1)]}
+        found.update(_zero_divisor(learner_file, found["line"]) or {})
+        if found.get("floor_line"):
+            origin = (
+                f"; {found['divisor']} comes from {found['floor']} (line {found['floor_line']}), a floor "
+                "division that is 0 when the size is below the block: count tiles with tl.cdiv"
+            )
+        elif found.get("made_line"):
+            origin = (
+                f"; {found['divisor']} is computed at line {found['made_line']}, {found['made']} — check why "
+                "it is 0 there"
+            )
+        else:
+            origin = ""
+        diagnoses.append(
+            {
+                "kind": Kind.ZERO_DIVISION.value,
+                "line": found.get("floor_line") or found["line"],
+                "zero_division": found,
+                "message": f"in this case your kernel divided an integer by zero at line {found['line']} (an "
+                f"integer {found['op']} whose divisor is 0{origin}); on a GPU the result is undefined. The "
+                "interpreter gives 0 there and this case matched torch, but a GPU gives no such promise: the "
+                "program that divided may compute any tile — make the divisor nonzero for every program the "
+                "grid launches",
+            }
+        )
+        return
+
+
+#: calls whose value is a tensor of lanes: a division by one of them divides lane by lane
+_TENSOR_CALLS = frozenset(
+    {"load", "arange", "zeros", "full", "where", "rand", "randn", "randint", "zeros_like"}
+)
+
+
+def _scalar_divisor(path: str | None, line: int) -> bool:
+    """Whether every integer % or // at `line` of the learner's file divides a scalar by a scalar: neither
+    operand, followed through its function's assignments, comes from a tensor call (tl.load, tl.arange,
+    tl.zeros, …) or a broadcast index (`[:, None]`): a division of lanes (`offs % n`) may be masked off.
+    False when no such division is found there (no claim)."""
+    tree = _learner_tree(path)
+    if tree is None:
+        return False
+    holder = None
+    for fn in ast.walk(tree):
+        if isinstance(fn, ast.FunctionDef) and fn.lineno <= line <= (fn.end_lineno or fn.lineno):
+            holder = fn if holder is None or fn.lineno > holder.lineno else holder
+    if holder is None:
+        return False
+    divisions = [
+        n
+        for n in ast.walk(holder)
+        if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Mod, ast.FloorDiv)) and n.lineno == line
+    ]
+    if not divisions:
+        return False
+    assigned: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(holder):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for n in ast.walk(target):
+                    if isinstance(n, ast.Name):
+                        assigned.setdefault(n.id, []).append(node.value)
+        if isinstance(node, ast.For):  # a loop variable over tl.range / range is a scalar; over a tensor, not
+            for n in ast.walk(node.target):
+                if isinstance(n, ast.Name):
+                    assigned.setdefault(n.id, []).append(node.iter)
+    todo: list[ast.AST] = [*(d.right for d in divisions), *(d.left for d in divisions)]
+    seen: set[str] = set()
+    while todo:
+        node = todo.pop()
+        for n in ast.walk(node):
+            if isinstance(n, ast.Call) and name_of(n.func) in _TENSOR_CALLS:
+                return False
+            if isinstance(n, ast.Subscript) and "None" in ast.unparse(n.slice):
+                return False
+            if isinstance(n, ast.Name) and n.id not in seen:
+                seen.add(n.id)
+                todo.extend(assigned.get(n.id, []))
+    return True
+
+
 def _zero_divisor(path: str | None, line: int) -> dict | None:
     """For the integer % or // at `line`: its divisor's name and, following that name back through the
     assignments of the function (a few steps), the first one made by a floor division that counts blocks
@@ -1438,6 +1534,7 @@ def judge_case(
         case["error"] = _error_dict(facts["error"])
         _input_bounds(case["error"], inputs)
         _block_not_pow2(case["error"], launches, learner_file)
+        _grid_over(case["error"], launches, exercise, inputs, params, kwargs, learner_file)
         diagnoses.append(dict(case["error"]))
         return case
     if isinstance(facts.get("ms_wall"), (int, float)):
@@ -1669,6 +1766,8 @@ def judge_case(
         _nonfinite_from_finite(report.get("diagnoses", []), got, expected, inputs)
     diagnoses.extend(report.get("diagnoses", []))
     _zero_division(diagnoses, case.get("interpreter_warnings"), learner_file)
+    if not any(d.get("zero_division") for d in diagnoses):
+        _zero_division_passed(diagnoses, case.get("interpreter_warnings"), learner_file)
 
     budget = exercise.verify.bytes_budget
     if budget and facts.get("checked") and stats is not None and not diagnoses:  # numerics first
@@ -3014,6 +3113,94 @@ def _reduction_without_axis(path: str) -> tuple[int, str] | None:
         ):
             return node.lineno, ast.get_source_segment(source, node) or f"tl.{node.func.attr}(...)"
     return None
+
+
+def _grid_over(
+    error: dict, launches: list, exercise, inputs: dict, params: dict, kwargs: dict, learner_file: str | None
+) -> None:
+    """An out-of-bounds access in a program whose id is at or past the number of tiles: a 1-D grid launched
+    more programs than the output has BLOCK_M x BLOCK_N tiles (of the launch's own meta), and one of the
+    extra programs — it has no tile — ran past a tensor (a grouped order past its last group reads at
+    negative offsets). The grid is the cause, not the access's mask: the error gets `grid_over` {programs,
+    tiles, blocks, shape, program, grid_line} and the grid's line. Never for a persistent kernel (contract
+    `store_once`, or a loop starting at the program id): there programs past the tiles are on purpose."""
+    detail = error.get("detail")
+    if error.get("kind") != Kind.OOB or not isinstance(detail, dict) or error.get("cause"):
+        return
+    if not same_file(detail.get("file"), learner_file) or (exercise.verify.contracts or {}).get("store_once"):
+        return
+    pid, grid = detail.get("program_id"), detail.get("grid")
+    if not (isinstance(pid, list) and isinstance(grid, list) and len(pid) == 3 and len(grid) == 3):
+        return
+    if any(int(g) != 1 for g in grid[1:]) or not isinstance(pid[0], int):
+        return  # a 2-D grid: programs past the tiles along one axis are a swapped or missing axis
+    launch = next(
+        (
+            x
+            for x in reversed(launches)
+            if x.get("kernel") == detail.get("kernel") and (x.get("grid") or [])[:1] == grid[:1]
+        ),
+        None,
+    )
+    blocks = contracts.tile_of(launch.get("meta") or {}) if launch is not None else None
+    if blocks is None or _tile_loop(learner_file):
+        return
+    over = (exercise.verify.contracts or {}).get("tiles_over")
+    tiled = dict(inputs).get(over) if over else None
+    if not isinstance(tiled, torch.Tensor):
+        try:
+            expected = exercise_env.reference(exercise, dict(inputs), params, kwargs)
+        except Exception:  # noqa: BLE001 - no reference here: no claim
+            return
+        tiled = expected[0] if isinstance(expected, (tuple, list)) and expected else expected
+    if not isinstance(tiled, torch.Tensor) or tiled.dim() != 2:
+        return
+    rows, cols = (int(d) for d in tiled.shape)
+    tiles = -(-rows // blocks[0]) * -(-cols // blocks[1])
+    programs = int(grid[0])
+    if not tiles < programs or pid[0] < tiles:
+        return
+    line = contracts.grid_line(learner_file, detail.get("kernel"))
+    facts = {
+        "programs": programs,
+        "tiles": tiles,
+        "blocks": list(blocks),
+        "shape": [rows, cols],
+        "program": pid[0],
+        "access_line": error.get("line"),
+        "grid_line": line,
+    }
+    detail["grid_over"] = facts
+    error["cause"] = "grid-over"
+    if line:
+        error["line"] = line
+    where = f" (line {line})" if line else ""
+    verb = "stored to" if detail.get("access") == "store" else "loaded from"
+    error["message"] = detail["message"] = (
+        f"the grid launched {programs} programs for {tiles} tiles ({blocks[0]} x {blocks[1]} tiles of the "
+        f"{rows} x {cols} output): programs {tiles}–{programs - 1} have no tile, and program {pid[0]} "
+        f"{verb} {detail.get('arg') or 'memory'} out of bounds at line {facts['access_line']} — launch one "
+        f"program per tile of the launch's own config: triton.cdiv(M, BLOCK_M) * triton.cdiv(N, BLOCK_N)"
+        f"{where}"
+    )
+
+
+def _tile_loop(path: str | None) -> bool:
+    """Whether the learner's file has a for loop whose range starts at a program id (`for tile_id in
+    range(pid, num_tiles, NUM_SMS)`): a persistent kernel, which may launch programs that get no tile."""
+    tree = _learner_tree(path)
+    if tree is None:
+        return False
+    pids = contracts.program_id_names(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and node.iter.args:
+            start = node.iter.args[0] if len(node.iter.args) >= 2 else None
+            if start is not None and (
+                "program_id" in ast.unparse(start)
+                or any(isinstance(n, ast.Name) and n.id in pids for n in ast.walk(start))
+            ):
+                return True
+    return False
 
 
 def _block_not_pow2(error: dict, launches: list, learner_file: str | None = None) -> None:
@@ -5264,6 +5451,17 @@ def _overlapped(diagnoses: list, stats: dict | None, learner_file: str | None) -
                 "more than one program, so the programs write into the same place — the store's offset "
                 "misses each program's own rows (pid * stride, or row * N)"
             )
+            start = contracts.unscaled_start(worst.get("file"), worst.get("kernel"))
+            if start is not None:  # `rows = pid + tl.arange(0, ROWS)`: program p starts at p, not p * ROWS
+                line, text, size = start
+                diag.update(line=line, start_text=text, start_size=size)
+                diag["message"] = (
+                    f"{_head(diag)}: {worst.get('count')} elements of {worst.get('argument')} were stored by "
+                    f"more than one program: line {line} ({text}) starts program p at index p itself, so it "
+                    f"covers p .. p + {size} - 1 and overlaps its neighbours, and the grid's programs stop "
+                    f"short of the end — multiply the program id by {size}: tl.program_id(0) * {size} + "
+                    f"tl.arange(0, {size})"
+                )
 
 
 def _reorder_case(cases: list) -> int | None:
