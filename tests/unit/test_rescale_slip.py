@@ -143,6 +143,23 @@ def test_the_loop_steps_verdict_carries_the_slip_line_to_every_multi_step_case(t
     assert "6 行目は tl.exp(m - m_new) を計算していますが" in ja, ja
 
 
+def test_a_lineless_size_threshold_on_a_longer_case_takes_the_slip_line(tmp_path):
+    # a random case whose loop ran once passes; the size threshold then read the longer cases' symptom, with no
+    # line (seen on some seeds of probe 16c's cross-entropy file): the slip's line is the sharper verdict there.
+    # One that names its own line, or a case whose loop took one step, keeps what it said
+    path = tmp_path / "k.py"
+    path.write_text(MIXED.replace("RESCALE", "exp").replace("TERMS", "exp2").replace("AFTER", "pass"))
+    first = {"kind": "mismatch", "cause": "loop-steps", "param": "V", "block": "BLOCK_V", "count": 3}
+    symptom = {"kind": "mismatch", "cause": "size-threshold", "count": 9, "message": "s"}
+    lined = {"kind": "mismatch", "cause": "size-threshold", "line": 25, "count": 9, "message": "c"}
+    short = {"kind": "mismatch", "cause": "size-threshold", "count": 9, "message": "one step"}
+    bad = [{"diagnoses": [first]}, {"diagnoses": [symptom]}, {"diagnoses": [lined]}, {"diagnoses": [short]}]
+    _loop_steps_slip(first, bad, lambda case: 1 if case is bad[3] else 3, str(path))
+    assert symptom["cause"] == "loop-steps" and symptom["line"] == 6, symptom
+    assert (lined["cause"], lined["line"]) == ("size-threshold", 25), lined
+    assert short["cause"] == "size-threshold" and "line" not in short, short
+
+
 def test_the_one_branch_slip_is_worded_in_both_languages():
     diag = {
         "kind": "mismatch",

@@ -2840,8 +2840,9 @@ def _rescale_slip(path: str | None) -> dict | None:
 def _loop_steps_slip(first: dict, bad: list, loop_steps, learner_file: str | None) -> None:
     """A `loop-steps` verdict on `first` (the first failing case's diagnosis): when the learner's loop has a
     rescale slip (`_rescale_slip`), its line and `rescale` facts go on it, and on every other failing case
-    whose loop takes several steps and whose first diagnosis is a mismatch with no cause but `all-wrong` and
-    no line (the same slip, vaguer there)."""
+    whose loop takes several steps and whose first diagnosis is a mismatch with no cause but `all-wrong` or
+    `size-threshold` and no line (the same slip, vaguer there: a random case whose loop ran once passes, and
+    the size threshold then reads the symptom on the longer cases)."""
     found = _rescale_slip(learner_file)
     if found is None:
         return
@@ -2850,7 +2851,7 @@ def _loop_steps_slip(first: dict, bad: list, loop_steps, learner_file: str | Non
         diag = case["diagnoses"][0]
         if diag is not first and not (
             diag.get("kind") == "mismatch"
-            and diag.get("cause") in (None, "all-wrong")
+            and diag.get("cause") in (None, "all-wrong", "size-threshold")
             and not diag.get("line")
             and (loop_steps(case) or 0) > 1
         ):
