@@ -3536,7 +3536,7 @@ def _mismatch(f: Facts) -> Said:
             told = head + Said(
                 f": every element is wrong at {at}, while every case up to {up} passes, and the kernel never "
                 f"loaded {count} of the {numel} elements of {name} ({where_en})",
-                f"。{at_ja} ではすべての要素が違い、{up_ja} までのケースは合格しています。カーネルは {name} の "
+                f"。{at_ja} ではすべての要素が違い、{up_ja} までのケースはすべて合格しています。カーネルは {name} の "
                 f"{numel} 要素のうち {count} 要素({where_ja})を一度も読み込んでいません",
             )
             chunk = f["chunk_offset"]
@@ -3561,7 +3561,7 @@ def _mismatch(f: Facts) -> Said:
                 f": every element is wrong at {at}, while every case up to {up} passes, yet the kernel read all "
                 f"of its input: it reaches the whole of {whole} but keeps only part of it — is the accumulator "
                 "reset inside the loop?",
-                f"。{at_ja} ではすべての要素が違い、{up_ja} までのケースは合格していますが、カーネルは入力を"
+                f"。{at_ja} ではすべての要素が違い、{up_ja} までのケースはすべて合格していますが、カーネルは入力を"
                 f"すべて読んでいます。{whole_ja} 全体に届いているのに、その一部しか残っていません。"
                 "ループの中でアキュムレータを初期化し直していませんか?",
             )
