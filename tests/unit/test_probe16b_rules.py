@@ -423,3 +423,25 @@ def test_a_row_scale_a_zeroed_chunk_or_the_answer_is_not_called_per_chunk(tmp_pa
         diags = _mismatch()
         chunk_scale(diags, got, right, {"BLOCK_SIZE": 256}, 1e-6, 1e-5, None)
         assert "cause" not in diags[0], diags
+
+
+def test_a_row_scale_beside_a_chunk_whose_answer_is_zero_is_not_per_chunk():
+    # a chunk whose answer is all 0 (underflow) fits any factor and was counted as 1: a row-scaled output
+    # (an online softmax with exp for exp2, probe round 5) read as "1.216, 1" per chunk. It still fits, but
+    # shows nothing: the row's other chunks share one factor
+    import torch
+
+    from tritonlab.engine.refit import chunk_scale
+
+    torch.manual_seed(0)
+    right = torch.softmax(torch.randn(2, 64), -1)
+    right[1, 32:] = 0.0
+    got = right * torch.tensor([[1.5], [1.216]])
+    diags = _mismatch()
+    chunk_scale(diags, got, right, {"BLOCK_SIZE": 32}, 1e-6, 1e-5, None)
+    assert "cause" not in diags[0], diags
+    per_chunk = right.clone()
+    per_chunk[0, 32:] *= 1.3  # row 0's two known chunks differ: that is per chunk
+    diags = _mismatch()
+    chunk_scale(diags, per_chunk, right, {"BLOCK_SIZE": 32}, 1e-6, 1e-5, None)
+    assert diags[0].get("cause") == "per-chunk-scale" and diags[0]["row"] == 0, diags

@@ -470,7 +470,11 @@ def chunk_scale(
         fitted = (ep * factors[:, :, None]).reshape(rows, -1)[:, :cols]
         if not _close(got, fitted, atol, rtol):
             continue
-        spread = (factors.amax(dim=1) - factors.amin(dim=1)) / factors.abs().amax(dim=1).clamp_min(1e-300)
+        # a chunk whose answer is all 0 fits any factor: it neither shows nor spoils one row factor
+        known = weight > 0
+        high = torch.where(known, factors, torch.full_like(factors, -torch.inf)).amax(dim=1)
+        low = torch.where(known, factors, torch.full_like(factors, torch.inf)).amin(dim=1)
+        spread = torch.where(known.sum(dim=1) > 1, (high - low) / high.abs().clamp_min(1e-300), 0.0)
         differs = spread > max(10 * rtol, 1e-3)
         if not bool(differs.any()):
             continue  # one factor for the whole row: a row scale, not this
