@@ -12,6 +12,9 @@
 # shards side by side, with the return-in-loop compile test and the config-not-pow2 probe file; then, alone on
 # the card, issue 15/17/18's timings: perf_kernels.py --only matmul fused, perf_lesson_13.py,
 # rms_backward_autograd.py. One archive: $OUT/s29b.tgz.
+#
+# Call C (`bash scripts/gpu_s29.sh c`): every gpu-marked test (`pytest -n 3 -m gpu tests`, three workers: more ran
+# the card out of memory in the twenty-sixth session), stopped before LIMIT. One archive: $OUT/s29c.tgz.
 set -uo pipefail
 part=${1:-a}
 export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD
@@ -71,5 +74,11 @@ if [ "$part" = b ]; then
   T0=$SECONDS
   timeout -s INT 80 python3 scripts/rms_backward_autograd.py --json $W/rms.json > $W/rms.log 2>&1
   echo "rms_backward_autograd rc=$? $((SECONDS - T0))s"; tail -12 $W/rms.log
+fi
+if [ "$part" = c ]; then
+  TRITONLAB_HOME=$W/home-m timeout -s INT $LIMIT python3 -m pytest -p no:cacheprovider -rfEs -q -n 3 -m gpu tests \
+    --ignore=tests/functional > $W/pytest-marked.log 2>&1
+  echo "pytest -m gpu rc=$? ${SECONDS}s: $(tail -1 $W/pytest-marked.log)"
+  grep -E "^(FAILED|ERROR) " $W/pytest-marked.log | head -25
 fi
 tar czf $OUT/s29$part.tgz -C $W --exclude='home-*' . && echo "archive s29$part.tgz"
