@@ -80,5 +80,20 @@ if [ "$part" = c ]; then
     --ignore=tests/functional > $W/pytest-marked.log 2>&1
   echo "pytest -m gpu rc=$? ${SECONDS}s: $(tail -1 $W/pytest-marked.log)"
   grep -E "^(FAILED|ERROR) " $W/pytest-marked.log | head -25
+  # the test that fills the card skips under -n: alone here, then the tamper test that ran out of memory beside it
+  TRITONLAB_HOME=$W/home-o timeout -s INT 200 python3 -m pytest -p no:cacheprovider -rfEs -q \
+    tests/gpu/test_out_of_memory_gpu.py "tests/integration/tamper/test_tamper.py::test_tamper_attempt_fails_on_the_gpu[t07_patch_torch_functions.py]" \
+    > $W/pytest-alone.log 2>&1
+  echo "alone rc=$? ${SECONDS}s: $(tail -1 $W/pytest-alone.log)"
+  grep -E "^(FAILED|ERROR) " $W/pytest-alone.log | head
+fi
+if [ "$part" = d ]; then  # call C's one failure again, and the card-filling test alone
+  TRITONLAB_HOME=$W/home-o timeout -s INT 200 python3 -m pytest -p no:cacheprovider -rfEs -q \
+    tests/gpu/test_out_of_memory_gpu.py "tests/integration/tamper/test_tamper.py::test_tamper_attempt_fails_on_the_gpu[t07_patch_torch_functions.py]" \
+    > $W/pytest-alone.log 2>&1
+  echo "alone rc=$? ${SECONDS}s: $(tail -1 $W/pytest-alone.log)"
+  grep -E "^(FAILED|ERROR) " $W/pytest-alone.log | head
+  PYTEST_XDIST_WORKER=gw0 timeout -s INT 60 python3 -m pytest -p no:cacheprovider -q -rs \
+    tests/gpu/test_out_of_memory_gpu.py > $W/pytest-skip.log 2>&1; echo "under a worker: $(tail -1 $W/pytest-skip.log)"
 fi
 tar czf $OUT/s29$part.tgz -C $W --exclude='home-*' . && echo "archive s29$part.tgz"
