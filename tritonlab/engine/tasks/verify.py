@@ -4211,12 +4211,8 @@ def _chunk_index_offset(path: str | None) -> dict | None:
     first such statement, or None."""
     import ast
 
-    def is_call(node, names: tuple) -> bool:
-        if not isinstance(node, ast.Call):
-            return False
-        func = node.func
-        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-        return name in names
+    def is_call(node, name: str) -> bool:
+        return isinstance(node, ast.Call) and name_of(node.func) == name
 
     tree = _learner_tree(path)
     if tree is None:
@@ -4226,7 +4222,7 @@ def _chunk_index_offset(path: str | None) -> dict | None:
         if not args or len(args) > 2:
             continue
         stop = args[-1]
-        if not is_call(stop, ("cdiv",)) or len(stop.args) != 2:
+        if not is_call(stop, "cdiv") or len(stop.args) != 2:
             continue
         assert isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
         var, block = loop.target.id, ast.unparse(stop.args[1])
@@ -4235,7 +4231,7 @@ def _chunk_index_offset(path: str | None) -> dict | None:
                 continue
             pair = (node.left, node.right)
             if any(
-                isinstance(a, ast.Name) and a.id == var and is_call(b, ("arange",))
+                isinstance(a, ast.Name) and a.id == var and is_call(b, "arange")
                 for a, b in (pair, pair[::-1])
             ):
                 stmt = _statement_of(loop, node)
