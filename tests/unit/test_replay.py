@@ -366,3 +366,59 @@ def test_a_guard_hit_takes_the_interpreters_account_of_the_access(monkeypatch):
     assert "インタプリタで再実行" in ja
     plain = describe(guard | {"detail": None}, "en")
     assert "replayed" not in plain and "was overwritten" in plain
+
+
+UNREAD = {
+    "kind": "mismatch",
+    "cause": "input-unread",
+    "line": 16,
+    "inputs": ["y"],
+    "message": "your kernels never loaded y",
+}
+PER_CHUNK = {
+    "kind": "mismatch",
+    "cause": "per-chunk-scale",
+    "line": 40,
+    "message": "each chunk scaled by its own max",
+}
+
+
+def test_a_bare_gpu_mismatch_takes_the_cause_the_replay_names():
+    """The GPU keeps no load records: y loaded through x_ptr is "every element is wrong" there. The replay of
+    that case names the cause and the line; it goes first, marked as the interpreter's, the GPU's own after."""
+    result = gpu_result("mismatch", {"n": 100})
+    result["cases"][1]["diagnoses"] = [{"kind": "mismatch", "cause": "all-wrong"}]
+    result = replay.with_replay(
+        result, {"exercise": "5/add"}, client=RecordingClient(replayed_case(dict(UNREAD)))
+    )
+    diagnoses = result["cases"][1]["diagnoses"]
+    assert [d.get("cause") for d in diagnoses] == ["input-unread", "all-wrong"]
+    assert diagnoses[0]["replayed"] is True and diagnoses[0]["line"] == 16
+    assert "likely cause" in result["summary"]
+
+
+def test_a_gpu_case_that_already_names_its_cause_keeps_it():
+    """The false-cause side: where the GPU's own judge named a cause or a line, the replay does not put the
+    interpreter's reading in front of it."""
+    result = gpu_result("mismatch", {"n": 100})
+    own = {"kind": "mismatch", "cause": "size-threshold", "line": 12}
+    result["cases"][1]["diagnoses"] = [dict(own)]
+    result = replay.with_replay(
+        result, {"exercise": "5/add"}, client=RecordingClient(replayed_case(dict(UNREAD)))
+    )
+    assert result["cases"][1]["diagnoses"] == [own]
+    assert "likely cause" not in result["summary"]
+
+
+@pytest.mark.parametrize("found, kept", [(UNREAD, True), (PER_CHUNK, False)])
+def test_on_a_bf16_case_only_a_cause_from_the_load_records_is_taken(found, kept):
+    """The interpreter's bf16 arithmetic is not the GPU's (a bf16 x * x of 30.875 gave 2.35e17): a cause read
+    from its values (a per-chunk scale) is not carried onto a bf16 GPU case; one read from which storage a
+    launch loaded is."""
+    result = gpu_result("mismatch", {"n": 100})
+    result["cases"][1]["dtype"] = "bfloat16"
+    answer = replayed_case(dict(found))
+    answer["cases"][0]["dtype"] = "bfloat16"
+    result = replay.with_replay(result, {"exercise": "8"}, client=RecordingClient(answer))
+    causes = [d.get("cause") for d in result["cases"][1]["diagnoses"]]
+    assert causes == ([found["cause"], None] if kept else [None])

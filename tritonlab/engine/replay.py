@@ -33,7 +33,9 @@ def _failing_case(result: dict, kinds=REPLAY_KINDS) -> dict | None:
         faulted = case.get("error") or next(
             (d for d in case.get("diagnoses", []) if d.get("kind") in kinds), None
         )
-        if faulted and case.get("kind") != "reject" and "params" in case:  # a case kind, not a diagnosis Kind
+        if (
+            faulted and case.get("kind") != "reject" and isinstance(case.get("params"), dict)
+        ):  # a case kind, not a diagnosis Kind
             size = 1
             for value in case["params"].values():
                 if isinstance(value, (int, float)):
@@ -243,14 +245,12 @@ def with_replay(
             f" — likely cause: an out-of-bounds access at line {replay['line']} ({replay.get('message')})"
         )
         return result
-    races = _replayed_races(replay) if suspect is not None else []
-    if races:  # the race behind the GPU's wrong answer, named on the case that showed it
-        for case in result.get("cases", []):
-            if _exact(case) == suspect:
-                case["diagnoses"] = races + list(case.get("diagnoses") or [])
-                break
+    shown = next((c for c in result.get("cases", []) if _exact(c) == suspect), None) if suspect else None
+    causes = _replayed_causes(replay, shown) if shown is not None else []
+    if shown is not None and causes:  # the race or the cause behind the GPU's wrong answer, on its case
+        shown["diagnoses"] = causes + list(shown.get("diagnoses") or [])
         result["summary"] = (result.get("summary") or "") + (
-            f" — likely cause, found by replaying this case on the interpreter: {races[0].get('message')}"
+            f" — likely cause, found by replaying this case on the interpreter: {causes[0].get('message')}"
         )
         return result
     if replay.get("line"):
@@ -271,13 +271,41 @@ def with_replay(
     return result
 
 
-def _replayed_races(replay: dict) -> list[dict]:
-    """The race records of the interpreter's replay of a failing GPU case, marked `replayed` (the UI says the
-    interpreter found them). The interpreter's values may be right (it runs programs in order); the records
-    say why the GPU's were not."""
+#: Causes the interpreter finds from what it records (which storage a launch loaded, what a program stored),
+#: not from its arithmetic: they hold for a bf16 case too, whose arithmetic the interpreter gets wrong.
+RECORDED_CAUSES = frozenset({"input-unread", "partials-transposed", "stored-poison", "store-never-ran"})
+
+
+def _generic(diagnoses: list) -> bool:
+    """A GPU case that says only that values are wrong (or NaN, or unwritten): no line, no cause beyond
+    "every element is wrong"."""
+    first = next((d for d in diagnoses if isinstance(d, dict)), None)
+    if first is None:
+        return True
+    return not first.get("line") and first.get("cause") in (None, "all-wrong")
+
+
+def _replayed_causes(replay: dict, shown: dict) -> list[dict]:
+    """What the interpreter's replay of a failing GPU case found, marked `replayed` (the UI says the
+    interpreter found it), to put before the GPU's own diagnoses of that case:
+
+    - a race record (the interpreter's values may be right, since it runs programs in order; the records say
+      why the GPU's were not), whatever the GPU said;
+    - a named cause or a line, where the GPU could only say that values are wrong: the interpreter records
+      which storage each load read and runs the judge's pattern checks on a case small enough, the GPU does
+      not (a y loaded through x_ptr is "every element wrong" there, "y is never read" here). On a bf16 case
+      only a cause read from those records counts: the interpreter's bf16 arithmetic is not the GPU's."""
     failed = replay.get("failed") or {}
-    return [
-        dict(d, replayed=True)
-        for d in failed.get("diagnoses") or []
-        if isinstance(d, dict) and d.get("kind") in RACE_KINDS
+    diagnoses = [d for d in failed.get("diagnoses") or [] if isinstance(d, dict)]
+    races = [dict(d, replayed=True) for d in diagnoses if d.get("kind") in RACE_KINDS]
+    if races or not _generic(list(shown.get("diagnoses") or [])):
+        return races
+    bf16 = "bfloat16" in str(shown.get("dtype") or failed.get("dtype") or "")
+    named = [
+        d
+        for d in diagnoses
+        if (d.get("cause") not in (None, "all-wrong") or d.get("line"))
+        and not d.get("near_miss")
+        and (not bf16 or d.get("cause") in RECORDED_CAUSES)
     ]
+    return [dict(d, replayed=True) for d in named[:1]]

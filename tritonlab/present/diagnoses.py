@@ -129,7 +129,7 @@ def describe(facts: Any, lang: str) -> str:
         output = f.get("output")
         if output and kind not in _NAMES_ITS_OUTPUT:  # gradient mode: which of out, grad_x, grad_w
             text = f"{output}: {text}"
-        if f.get("replayed"):  # a race the interpreter found behind a GPU case's wrong answer
+        if f.get("replayed"):  # a race or a cause the interpreter found behind a GPU case's wrong answer
             text = REPLAYED.in_(lang) + text
         zero = f.get("zero_division")
         if isinstance(zero, Mapping) and zero.get("line") and kind is not Kind.ZERO_DIVISION:
@@ -167,7 +167,8 @@ def _zero_division(zero: Mapping, followed: bool = True) -> Said:
     )
 
 
-#: Before a race record carried from the interpreter's replay onto the GPU case whose answer it explains.
+#: Before a race record or a named cause carried from the interpreter's replay onto the GPU case whose answer
+#: it explains.
 REPLAYED = Said(
     "the cause, found by replaying this case on the interpreter: ",
     "このケースをインタプリタで再実行して見つかった原因: ",
