@@ -53,6 +53,9 @@ FOLDERS = {
     "test_probe_round16_a.py": "probe_round16_a",
     "test_probe_round16_b.py": "probe_round16_b",
     "test_probe_round16_c.py": "probe_round16_c",
+    "test_probe_round17_a.py": "probe_round17_a",
+    "test_probe_round17_b.py": "probe_round17_b",
+    "test_probe_round17_c.py": "probe_round17_c",
 }
 
 
