@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Thirtieth session. Call A (`bash scripts/gpu_s30.sh a`): probe rounds 15 and 16 (93 held-out files) through
-# Lab.verify on the GPU, four shards side by side, after the replay change (a GPU case that only says "all
+# Lab.verify on the GPU, with round 17 (44 more), four shards side by side, after the replay change (a GPU case that only says "all
 # wrong" or "NaN" takes the cause the interpreter's replay of that case names). One archive: $OUT/s30a.tgz.
 # Call B (`bash scripts/gpu_s30.sh b`): every gpu-marked test (`pytest -n 3 -m gpu tests`), stopped before LIMIT.
 set -uo pipefail
@@ -15,7 +15,7 @@ SECONDS=0
 if [ "$part" = a ]; then
   for s in 0 1 2 3; do
     ( TRITONLAB_HOME=$W/home-p$s timeout -s INT $LIMIT python3 scripts/probe_files_on_gpu.py --backend gpu \
-        --folders probe_round15_a probe_round15_b probe_round15_c probe_round16_a probe_round16_b probe_round16_c \
+        --folders probe_round15_a probe_round15_b probe_round15_c probe_round16_a probe_round16_b probe_round16_c probe_round17_a probe_round17_b probe_round17_c \
         --shard $s/4 --json $W/probe-$s.json > $W/probe-$s.log 2>&1; echo "probe shard $s rc=$? ${SECONDS}s" > $W/probe-$s.rc ) &
   done
   wait
