@@ -80,18 +80,18 @@ WRONG = [
         "loop-steps",
     ),
     ("12/rms-norm-backward", "l12_rms_backward_wrong_dw_accumulates_g_not_dy.py", "mismatch", None),
-    pytest.param(
+    (  # finding 1, fixed: was tile-id-map ("the tile loop … steps by the program count")
         "13/persistent-matmul",
         "l13_persistent_matmul_wrong_tile_loop_steps_by_num_tiles.py",
         "unwritten",
         "tile-loop",
-        marks=_gap(
-            "finding 1: a tile loop stepping by num_tiles is called tile-id-map ('the tile loop takes every tile "
-            "id once … steps by the program count'); verify._tile_map_line takes any step but 1 for the "
-            "program count"
-        ),
     ),
-    ("13/matmul-descriptors", "l13_matmul_descriptors_wrong_b_tile_loaded_at_off_m.py", "mismatch", None),
+    (  # finding 5, fixed: was a bare mismatch
+        "13/matmul-descriptors",
+        "l13_matmul_descriptors_wrong_b_tile_loaded_at_off_m.py",
+        "mismatch",
+        "descriptor-axis",
+    ),
     ("14/swiglu", "l14_swiglu_wrong_sigmoid_exponent_sign_flipped.py", "mismatch", "all-wrong"),
     ("14/cross-entropy", "l14_cross_entropy_wrong_target_logit_loaded_at_row_times_v.py", "oob", None),
 ]
@@ -136,14 +136,14 @@ def test_a_max_never_carried_fails_only_where_the_key_loop_takes_several_steps(w
 # --- findings: the verdict is right, the explanation is not yet ------------------------------------------------
 
 
-@_gap(
-    "finding 1: the message says the tile loop 'steps by the program count' and blames tile_coords; the loop at "
-    "line 47 steps by num_tiles, so each program computes one tile"
-)
 def test_a_tile_loop_stepping_by_the_tile_count_is_named_at_the_loop(worker):
+    # finding 1, fixed: was "the tile loop takes every tile id once (… steps by the program count)" at line 48
+    # (tile-id-map); the loop at line 47 steps by num_tiles, its own stop, so each program computes one tile
     name = "l13_persistent_matmul_wrong_tile_loop_steps_by_num_tiles.py"
     diag = first(verify(worker, "13/persistent-matmul", name))
+    assert diag.get("cause") == "tile-loop" and diag.get("form") == "stop", diag
     assert "steps by the program count" not in diag["message"], diag["message"]
+    assert "its own stop" in diag["message"], diag["message"]
     assert diag.get("line") == line_of(
         name, "for tile_id in range(tl.program_id(axis=0), num_tiles, num_tiles)"
     ), diag
@@ -199,14 +199,13 @@ def test_dw_accumulated_from_g_is_named(worker):
     assert diag.get("line") == line_of(name, "    dw_acc += g * x_hat"), diag
 
 
-@_gap(
-    "finding 5: a bare mismatch (rows 0–16, columns 32–63) with no cause and no line; B's tile is loaded at "
-    "column off_m (line 61)"
-)
 def test_a_b_tile_loaded_at_the_row_offset_is_named(worker):
+    # finding 5, fixed: was a bare mismatch (rows 0–16, columns 32–63) with no cause and no line; B's tile is
+    # loaded at column off_m (line 61), the coordinate A's load and C's store give the M axis
     name = "l13_matmul_descriptors_wrong_b_tile_loaded_at_off_m.py"
     diag = first(verify(worker, "13/matmul-descriptors", name))
-    assert diag.get("cause") is not None, diag
+    assert diag.get("cause") == "descriptor-axis", diag
+    assert (diag.get("coordinate"), diag.get("instead")) == ("off_m", "off_n"), diag
     assert diag.get("line") == line_of(name, "b = b_desc.load([ki * BLOCK_K, off_m])"), diag
 
 

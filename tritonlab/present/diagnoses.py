@@ -2021,6 +2021,34 @@ def _unwritten(f: Facts) -> Said:
             f"{line} 行目({text})でタイル ID を (pid_m, pid_n) にする計算を確認してください。グリッドの大きさを"
             "渡す順序と、グループの実際の高さ min(num_pid_m - first_pid_m, GROUP_M) です",
         )
+    if cause == "tile-loop" and f["line"] and f["form"] == "stop":
+        # range(pid, num_tiles, num_tiles): one iteration per program
+        line, call, step = f["line"], verbatim(f["call"] or "for tile_id in range(...)"), f["step"] or "?"
+        return Said(
+            f"{_n(count, 'en', 'element was', 'elements were', '')} never written: the tile loop at line {line} "
+            f"({call}) steps by {step} — its own stop — so each program computes only its first tile and leaves "
+            "the loop: step by the program count P (NUM_PROGRAMS, tl.num_programs(0)), so that program pid takes "
+            "tiles pid, pid + P, pid + 2P, …",
+            f"{number(count)} 要素が書き込まれていません。{line} 行目のタイルループ({call})は、終了値と同じ "
+            f"{step} ずつ進むため、各プログラムは最初のタイルだけを計算してループを抜けます。プログラム数 P"
+            "(NUM_PROGRAMS や tl.num_programs(0))ずつ進めて、プログラム pid がタイル pid、pid + P、pid + 2P、… "
+            "を受け持つようにしてください",
+        )
+    if cause == "tile-loop" and f["line"] and f["form"] == "block":
+        # range(pid, num_tiles, BLOCK_M): a tile size where the program count belongs
+        line, call, step = f["line"], verbatim(f["call"] or "for tile_id in range(...)"), f["step"] or "?"
+        value, programs = f["step_value"], f["programs"]
+        return Said(
+            f"{_n(count, 'en', 'element was', 'elements were', '')} never written: the tile loop at line {line} "
+            f"({call}) steps by {step} = {number(value)}, a tile size, but the grid launched "
+            f"{_n(programs, 'en', 'program', 'programs', '')} — program pid takes tiles pid, pid + {number(value)}, "
+            "…, and the tiles in between get no program: step by the program count P (tiles pid, pid + P, "
+            "pid + 2P, …)",
+            f"{number(count)} 要素が書き込まれていません。{line} 行目のタイルループ({call})はタイルの大きさ "
+            f"{step} = {number(value)} ずつ進みますが、グリッドが起動したプログラムは {number(programs)} 個です。"
+            f"プログラム pid はタイル pid、pid + {number(value)}、… を受け持ち、その間のタイルはどのプログラムも"
+            "担当しません。プログラム数 P ずつ進めてください(タイル pid、pid + P、pid + 2P、…)",
+        )
     if cause == "tile-loop" and f["line"] and f["count_name"]:
         line, name, text = f["line"], f["count_name"], verbatim(f["count_text"] or "num_tiles // P")
         return Said(
@@ -2534,6 +2562,19 @@ def _pattern(f: Facts) -> Said | None:
             "届いています。各ストアをそのプログラム自身の行と列にマスクしてください(区間の終わりを越える"
             "ブロック。たとえば平らな [B*H*S, D] テンソルで、あるヘッドの最後のクエリブロックが次のヘッドの"
             "行に入り込む場合)",
+        )
+    if cause == "descriptor-axis" and f["line"]:
+        # b_desc.load([k, off_m]): the coordinate along N is the one the file gives along M
+        line, call, desc = f["line"], verbatim(f["call"] or "desc.load([...])"), f["desc"] or "the descriptor"
+        size, coord, other = f["axis_size"] or "?", f["coordinate"] or "?", f["coordinate_axis"] or "?"
+        at, instead, instead_at = f["coordinate_line"], f["instead"] or "?", f["instead_line"]
+        return Said(
+            f"line {line} ({call}) gives {desc}'s axis along {size} the coordinate {coord}, which line {at} gives "
+            f"the axis along {other} — the tile is right only where the two coordinates happen to be equal: "
+            f"along {size} use {instead}, as line {instead_at} does",
+            f"{line} 行目({call})は、{desc} の {size} 方向の軸に座標 {coord} を渡していますが、これは {at} 行目で "
+            f"{other} 方向の軸に渡している座標です。タイルが正しくなるのは 2 つの座標がたまたま等しいときだけです。"
+            f"{size} 方向には、{instead_at} 行目と同じく {instead} を使ってください",
         )
     if cause == "exp2-without-log2e":
         line, call = f["line"], f["call"] or "tl.exp2(...)"

@@ -370,6 +370,7 @@ def handle(args: dict, ctx) -> dict:
     _rescale_after_add_cause(result["cases"], str(path))
     _split_not_multiple(result["cases"], exercise, str(path))
     _exp2_cause(result["cases"], str(path))
+    _descriptor_axis_cause(result["cases"], str(path))
     contracts.numerics_first(result["cases"], bool(result["error"]))
     result["passed"] = (
         bool(result["cases"]) and not result["error"] and all(c["passed"] for c in result["cases"])
@@ -1640,7 +1641,7 @@ def judge_case(
     if (exercise.verify.contracts or {}).get("store_once") and twice:
         # a persistent loop that does not step by the program count: every tile is computed by several
         # programs — right values, the exercise's point missed (the interpreter records every store)
-        steps = _loop_has_step(learner_file)
+        steps = _loop_has_step(learner_file) and _tile_loop_wrong_step(learner_file, mine) is None
         report.setdefault("diagnoses", []).append(
             {
                 "kind": "stored-twice",
@@ -1678,6 +1679,27 @@ def judge_case(
                 "tiles",
             ):
                 diag["cause"] = "tile-loop"
+                stepped = _tile_loop_wrong_step(learner_file, mine)
+                if stepped is not None:  # the loop does not step by the program count: it skips tiles
+                    diag.update(cause="tile-loop", **stepped)
+                    line, step = stepped["line"], stepped["step"]
+                    head = f"{diag.get('count')} elements were never written: the tile loop at line {line}"
+                    if stepped["form"] == "stop":
+                        diag["message"] = (
+                            f"{head} ({stepped['call']}) steps by {step} — its own stop — so each program "
+                            "computes only its first tile and leaves the loop: step by the program count P "
+                            "(NUM_PROGRAMS, tl.num_programs(0)), so that program pid takes tiles pid, "
+                            "pid + P, pid + 2P, …"
+                        )
+                    else:
+                        value, programs = stepped["step_value"], stepped["programs"]
+                        diag["message"] = (
+                            f"{head} ({stepped['call']}) steps by {step} = {value}, a tile size, but the "
+                            f"grid launched {programs} programs — program pid takes tiles pid, "
+                            f"pid + {value}, …, and the tiles in between get no program: step by the program "
+                            "count P (tiles pid, pid + P, pid + 2P, …)"
+                        )
+                    continue
                 mapping = _tile_map_line(learner_file)
                 if mapping is not None:  # the loop takes every id: two ids map to one tile
                     line, text = mapping
@@ -4295,6 +4317,238 @@ def _tile_map_line(path: str | None) -> tuple[int, str] | None:
                 if "pid_m" in names or "pid_n" in names:
                     return node.lineno, ast.unparse(node)[:80]
     return None
+
+
+def _single_assignments(function: ast.AST) -> dict[str, ast.expr]:
+    """name -> value of every name a function assigns exactly once, by a plain `name = value` (not a tuple
+    target, not `+=`), in its own body (nested functions left out): what `_expanded` writes a name out to."""
+    seen: dict[str, list] = {}
+    todo: list[ast.AST] = list(getattr(function, "body", []))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            plain = isinstance(node, ast.Assign) and len(targets) == 1 and isinstance(targets[0], ast.Name)
+            for target in targets:
+                for n in ast.walk(target):
+                    if isinstance(n, ast.Name):
+                        seen.setdefault(n.id, []).append(node.value if plain else None)
+        elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.AST):
+            for n in ast.walk(node.target):
+                if isinstance(n, ast.Name):
+                    seen.setdefault(n.id, []).extend([None, None])
+        todo.extend(ast.iter_child_nodes(node))
+    return {name: values[0] for name, values in seen.items() if len(values) == 1 and values[0] is not None}
+
+
+def _expanded(node: ast.AST, assigns: dict[str, ast.expr], depth: int = 4) -> str:
+    """`node`'s text with every name the function assigns once written out as its value (to `depth` levels):
+    `off_m` and `pid_m * BLOCK_M` read alike when `off_m = pid_m * BLOCK_M`. The parsed tree is left as it
+    is."""
+    copy = ast.parse(ast.unparse(node), mode="eval").body
+    for _ in range(depth):
+        changed = False
+
+        class _Out(ast.NodeTransformer):
+            def visit_Name(self, name: ast.Name) -> ast.AST:
+                nonlocal changed
+                value = assigns.get(name.id)
+                if value is None:
+                    return name
+                changed = True
+                return ast.parse(f"({ast.unparse(value)})", mode="eval").body
+
+        copy = _Out().visit(copy)
+        if not changed:
+            break
+    return ast.unparse(copy)
+
+
+def _tile_loop_wrong_step(path: str | None, launches: list | None = None) -> dict | None:
+    """A persistent tile loop that starts at the program id (`for tile_id in range(pid, stop, step)`, or
+    tl.range) and whose step cannot be the program count: the step is the loop's own stop — the same
+    expression, through the function's single assignments (`range(pid, num_tiles, num_tiles)`: every program
+    takes one iteration, its first tile, form "stop") — or a launch block size (`BLOCK_M`) whose value at each
+    launch of the loop's kernel differs from that launch's program count (form "block": program pid takes
+    pid, pid + BLOCK_M, …). {"line" (the loop's), "call" (its header), "step", "stop", "form", and with form
+    "block" "step_value", "programs"}, or None."""
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    pids = contracts.program_id_names(tree)
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        assigns: dict[str, ast.expr] | None = None
+        for loop in ast.walk(function):
+            it = loop.iter if isinstance(loop, ast.For) else None
+            if not (isinstance(it, ast.Call) and ast.unparse(it.func) in _RANGE_CALLS and len(it.args) == 3):
+                continue
+            assert isinstance(loop, ast.For)
+            start, stop, step = it.args
+            if not ("program_id" in ast.unparse(start) or (isinstance(start, ast.Name) and start.id in pids)):
+                continue
+            if isinstance(step, ast.Constant):
+                continue
+            assigns = _single_assignments(function) if assigns is None else assigns
+            found = {
+                "line": loop.lineno,
+                "call": f"for {ast.unparse(loop.target)} in {ast.unparse(it)}"[:120],
+                "step": ast.unparse(step)[:60],
+                "stop": ast.unparse(stop)[:60],
+            }
+            if _expanded(step, assigns) == _expanded(stop, assigns) and "program" not in ast.unparse(step):
+                return dict(found, form="stop")
+            if not (isinstance(step, ast.Name) and step.id.startswith("BLOCK")):
+                continue
+            mine = [x for x in launches or [] if isinstance(x, dict) and x.get("kernel") == function.name]
+            pairs = []
+            for launch in mine:
+                value, grid = (launch.get("meta") or {}).get(step.id), launch.get("grid") or []
+                if not isinstance(value, int) or not grid:
+                    break
+                programs = math.prod(max(int(d), 1) for d in grid)
+                if value == programs:
+                    break
+                pairs.append((value, programs))
+            else:
+                if pairs:
+                    return dict(found, form="block", step_value=pairs[0][0], programs=pairs[0][1])
+    return None
+
+
+def _descriptor_accesses(function: ast.FunctionDef) -> list[dict]:
+    """The loads and stores of a function's in-kernel tensor descriptors (`d = tl.make_tensor_descriptor(ptr,
+    shape=[M, K], ...)`, then `d.load([r, c])`, `d.store([r, c], v)`) whose coordinates are a list as long as
+    the descriptor's shape: {"node", "desc", "sizes" (the shape's entries as written), "coords"} each. A
+    descriptor name assigned more than once (one shape under `if`, another under `else`) is left out."""
+    shapes: dict[str, list[str]] = {}
+    assigned: dict[str, int] = {}
+    for node in ast.walk(function):
+        for target in node.targets if isinstance(node, ast.Assign) else []:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    assigned[name.id] = assigned.get(name.id, 0) + 1
+    for node in ast.walk(function):
+        if not (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+            and name_of(node.value.func) == "make_tensor_descriptor"
+        ):
+            continue
+        call = node.value
+        shape = next((k.value for k in call.keywords if k.arg == "shape"), None)
+        shape = shape if shape is not None or len(call.args) < 2 else call.args[1]
+        if isinstance(shape, (ast.List, ast.Tuple)) and assigned.get(node.targets[0].id) == 1:
+            shapes[node.targets[0].id] = [ast.unparse(e) for e in shape.elts]
+    found = []
+    for node in ast.walk(function):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("load", "store")
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in shapes
+            and node.args
+            and isinstance(node.args[0], (ast.List, ast.Tuple))
+        ):
+            continue
+        desc = node.func.value.id
+        coords = list(node.args[0].elts)
+        if len(coords) == len(shapes[desc]):
+            found.append({"node": node, "desc": desc, "sizes": shapes[desc], "coords": coords})
+    return found
+
+
+def _descriptor_axis_slip(path: str | None) -> dict | None:
+    """A tensor descriptor's load or store that gives one axis of the descriptor's shape a coordinate the
+    function's other descriptor accesses give another axis: with A over [M, K], B over [K, N] and C over
+    [M, N], `b_desc.load([k, off_m])` puts along N the coordinate `a_desc.load` and `c_desc.store` put along
+    M, while `c_desc.store([off_m, off_n], …)` gives N its own, off_n (probe round 17c: B's tile loaded at the
+    row offset). Axes are told apart by the shape's entries as written (a square shape [N, N] names one axis
+    twice: never said); coordinates are compared through the function's single assignments (`off_m` and
+    `pid_m * BLOCK_M` alike), and a coordinate that holds no name (0, a literal) is never taken for an axis's.
+    {"line", "call", "desc", "axis" (the index), "axis_size", "coordinate", "coordinate_axis",
+    "coordinate_line", "instead", "instead_line"} of the first such access, or None."""
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        accesses = _descriptor_accesses(function)
+        if len(accesses) < 2:
+            continue
+        assigns = _single_assignments(function)
+        uses = [
+            (n, size, _expanded(coord, assigns), coord)
+            for n, access in enumerate(accesses)
+            for size, coord in zip(access["sizes"], access["coords"], strict=True)
+            if any(isinstance(x, ast.Name) for x in ast.walk(coord))
+        ]
+        slips: list[tuple[int, dict]] = []
+        for n, size, text, coord in uses:
+            elsewhere = [(m, s) for m, s, t, _ in uses if m != n and t == text]
+            other_axis = [(m, s) for m, s in elsewhere if s != size]
+            own = [(m, c) for m, s, t, c in uses if m != n and s == size and t != text]
+            if not other_axis or not own or any(s == size for _, s in elsewhere):
+                continue
+            access = accesses[n]
+            index = next(i for i, c in enumerate(access["coords"]) if c is coord)
+            other_axis.sort(key=lambda pair: accesses[pair[0]]["node"].lineno)
+            own.sort(key=lambda pair: accesses[pair[0]]["node"].lineno)
+            slips.append(
+                (
+                    n,
+                    {
+                        "line": access["node"].lineno,
+                        "call": ast.unparse(access["node"])[:120],
+                        "desc": access["desc"],
+                        "axis": index,
+                        "axis_size": size[:40],
+                        "coordinate": ast.unparse(coord)[:60],
+                        "coordinate_axis": other_axis[0][1][:40],
+                        "coordinate_line": accesses[other_axis[0][0]]["node"].lineno,
+                        "instead": ast.unparse(own[0][1])[:60],
+                        "instead_line": accesses[own[0][0]]["node"].lineno,
+                    },
+                )
+            )
+        if slips:  # B's coordinates swapped make A's K coordinate look misplaced too: the access with the
+            # most misplaced axes is the slip, then the first by line
+            count: dict[int, int] = {}
+            for n, _ in slips:
+                count[n] = count.get(n, 0) + 1
+            return min(slips, key=lambda s: (-count[s[0]], s[1]["line"], s[1]["axis"]))[1]
+    return None
+
+
+def _descriptor_axis_cause(cases: list, learner_file: str) -> None:
+    """The first failing case's wrong values, when nothing more specific than a case pattern named their cause
+    and a descriptor access of the file puts one axis's coordinate along another (`_descriptor_axis_slip`):
+    cause `descriptor-axis` with that access's line."""
+    _, diag = _open_to_source_rule(cases)
+    if diag is None or diag.get("line"):
+        return
+    found = _descriptor_axis_slip(learner_file)
+    if found is None:
+        return
+    _name_cause(
+        diag,
+        "descriptor-axis",
+        found,
+        f"line {found['line']} ({found['call']}) gives {found['desc']}'s axis along {found['axis_size']} the "
+        f"coordinate {found['coordinate']}, which line {found['coordinate_line']} gives the axis along "
+        f"{found['coordinate_axis']} — the tile is right only where the two coordinates happen to be equal: "
+        f"along {found['axis_size']} use {found['instead']}, as line {found['instead_line']} does",
+    )
+
+
+_RANGE_CALLS = frozenset({"range", "tl.range", "triton.language.range"})
 
 
 def _floor_tile_count(path: str | None) -> tuple[int, str, str] | None:
