@@ -149,10 +149,7 @@ def test_a_tile_loop_stepping_by_the_tile_count_is_named_at_the_loop(worker):
     ), diag
 
 
-@_gap(
-    "finding 2: loop-steps with no line; the file computes m_new (line 53) and never assigns it back to m_i, "
-    "which stays -inf through the loop"
-)
+# finding 2, fixed: verify._uncarried_max gives loop-steps the tl.maximum's line
 def test_a_running_max_never_carried_is_named(worker):
     name = "l11_attention_wrong_running_max_never_carried_to_next_block.py"
     diag = first(verify(worker, "11/attention", name))
@@ -160,10 +157,7 @@ def test_a_running_max_never_carried_is_named(worker):
     assert diag.get("line") == line_of(name, "m_new = tl.maximum(m_i, tl.max(s, axis=1))"), diag
 
 
-@_gap(
-    "finding 2: the causal cases' NaN (exp2(-inf - -inf) on a fully masked key block, m_i still -inf) is told "
-    "'subtract a max before exp' — the file subtracts one; the max is not carried"
-)
+# finding 2, fixed: the uncarried max's slip takes the causal cases' NaN too (-inf - (-inf), not an overflow)
 def test_the_causal_nan_of_an_uncarried_max_is_not_called_an_overflow(worker):
     name = "l11_attention_wrong_running_max_never_carried_to_next_block.py"
     result = verify(worker, "11/attention", name)
@@ -178,10 +172,7 @@ def test_the_causal_nan_of_an_uncarried_max_is_not_called_an_overflow(worker):
         assert diag.get("line") == line_of(name, "m_new = tl.maximum(m_i, tl.max(s, axis=1))"), diag
 
 
-@_gap(
-    "finding 3: row-scaled with no line; line 37 adds the chunk's terms exp2(x - m_chunk) to a sum rescaled to "
-    "m_new"
-)
+# finding 3, fixed: verify._terms_off_max gives row-scaled the terms' line
 def test_chunk_terms_against_the_chunk_max_are_named(worker):
     name = "l11_online_softmax_wrong_chunk_terms_against_chunk_max.py"
     diag = first(verify(worker, "11/online-softmax", name))

@@ -221,6 +221,10 @@ def test_only_the_slips_are_flagged_across_the_corpora():
         "l11_attention_wrong_acc_rescale_only_in_masked_branch.py",
         "l14_cross_entropy_wrong_terms_in_base2_rescale_in_natural_exp.py",
         "l11_online_softmax_wrong_rescale_natural_exp.py",
+        # probe round 17c's rules (`_uncarried_max`, `_terms_off_max`; tests/unit/test_probe17c_online_rules.py)
+        "l11_attention_wrong_running_max_never_carried_to_next_block.py",
+        "l11_online_softmax_wrong_m_not_updated.py",
+        "l11_online_softmax_wrong_chunk_terms_against_chunk_max.py",
     }, slips
     assert log2e == {
         "l14_swiglu_wrong_exp2_sigmoid_without_log2e.py",

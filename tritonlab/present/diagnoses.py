@@ -2504,17 +2504,65 @@ def _nan(f: Facts) -> Said:
     )
 
 
-def _loop_steps_slip(param: str, block: str, line: int, slip: Mapping) -> Said:
-    """`loop-steps` with the rescale slip the lab read in the loop: an accumulator rescaled in one branch of an
-    `if` only, or one running max's differences taken by tl.exp and tl.exp2."""
+def _loop_steps_slip(param: str, block: str, line: int, slip: Mapping, nan: bool = False) -> Said:
+    """`loop-steps` with the rescale slip the lab read in the loop (`_rescale_slip_said`)."""
     said = Said(
         f"every case whose loop takes one step ({param} ≤ {block}) passes and every failing case takes several: ",
         f"ループが 1 ステップで終わるケース({param} ≤ {block})はすべて合格し、失敗したケースはすべて複数"
         "ステップです。",
     )
-    if slip.get("slip") == "one-branch":
-        name, factor, at = slip.get("name"), slip.get("factor"), slip.get("rescaled_line")
+    return said + _rescale_slip_said(line, slip, nan)
+
+
+def _rescale_slip_said(line: int, slip: Mapping, nan: bool = False) -> Said:
+    """The rescale slip the lab read in the learner's loop, at `line`: an accumulator rescaled in one branch of
+    an `if` only (`one-branch`), one running max's differences taken by tl.exp and tl.exp2 (`mixed-base`), a
+    running max never carried to the next step (`uncarried`; `nan`: the case made NaN, which a step that masks
+    a whole row does), or a step's terms taken against another max than the sum's rescale (`terms-max`)."""
+    kind = slip.get("slip")
+    if kind == "uncarried":
+        name, running, factor = slip.get("name"), slip.get("running"), slip.get("factor")
+        said = Said(
+            f"line {line} computes the new running max {running} from {name}, but the loop never sets {name} to "
+            f"it: every step rescales by {factor} against the max the loop started with, not the previous "
+            "step's (from -inf the factor is 0), so each step drops or misweights what the earlier steps added",
+            f"{line} 行目で {name} から新しい途中の最大値 {running} を計算していますが、ループの中で {name} に"
+            f"それを代入していません。そのため各ステップは、前のステップの最大値ではなくループ開始時の最大値に"
+            f"対して {factor} で再スケールします(-inf から始めると係数は 0 です)。各ステップで、それまでの"
+            "ステップで足した分が消えるか、誤った重みになります",
+        )
+        if nan:
+            said += Said(
+                f"; where a step masks a whole row, {running} is still -inf there and -inf - (-inf) is NaN",
+                f"。ある行をすべてマスクするステップでは {running} もまだ -inf なので、-inf - (-inf) が NaN に"
+                "なります",
+            )
         return said + Said(
+            f" — end the update with {name} = {running}",
+            f"。更新の最後に {name} = {running} を追加してください",
+        )
+    if kind == "terms-max":
+        name, running, other = slip.get("name"), slip.get("running"), slip.get("terms_max")
+        terms, factor, at = slip.get("terms"), slip.get("factor"), slip.get("rescale_line")
+        same = at == line
+        return Said(
+            f"line {line} takes this step's terms as {terms}, against {other}, while "
+            f"{'the same line' if same else f'line {at}'} rescales the old {name} to {running} ({factor}) — "
+            f"whenever {other} is below {running} the new terms are too large by the exponential of {running} - "
+            f"{other}: take the terms against {running}",
+            (
+                f"{line} 行目では、古い {name} を {running} 基準に再スケールしている({factor})のに、このステップの"
+                f"項は {other} 基準で {terms} として取っています。"
+                if same
+                else f"{at} 行目では古い {name} を {running} 基準に再スケールしている({factor})のに、{line} 行目"
+                f"ではこのステップの項を {other} 基準で {terms} として取っています。"
+            )
+            + f"{other} が {running} より小さいステップでは、新しい項が ({running} - {other}) の指数関数の値の"
+            f"倍率だけ大きくなりすぎます。項も {running} を基準に取ってください",
+        )
+    if kind == "one-branch":
+        name, factor, at = slip.get("name"), slip.get("factor"), slip.get("rescaled_line")
+        return Said(
             f"line {line} updates {name} without rescaling it by {factor}, as line {at} does in the other branch "
             f"of the if — whenever this branch runs after the max grew, {name} keeps terms scaled to the old "
             "max: rescale it in both branches",
@@ -2526,7 +2574,7 @@ def _loop_steps_slip(param: str, block: str, line: int, slip: Mapping) -> Said:
     same = slip.get("other_line") == line
     where_en = "the same line" if same else f"line {slip.get('other_line')}"
     where_ja = "同じ行" if same else f"{slip.get('other_line')} 行目"
-    return said + Said(
+    return Said(
         f"line {line} takes tl.{base}({arg}), while {where_en} takes tl.{other}({other_arg}) of the same running "
         "max — one state in two bases, so the rescaled sum and the new terms disagree: use one exponential for "
         "both (exp2 where the values are in base-2 units)",
@@ -2586,7 +2634,8 @@ def _pattern(f: Facts) -> Said | None:
             "(exp(t) = exp2(t · log2(e)))",
         )
     if cause == "loop-steps" and isinstance(f["rescale"], Mapping) and f["line"]:
-        return _loop_steps_slip(f["param"] or "N", f["block"] or "BLOCK", f["line"], f["rescale"])
+        nan = f["kind"] == "nan"
+        return _loop_steps_slip(f["param"] or "N", f["block"] or "BLOCK", f["line"], f["rescale"], nan)
     if cause == "loop-steps":
         param, block = f["param"] or "N", f["block"] or "BLOCK"
         return Said(
@@ -2726,6 +2775,28 @@ def _pattern(f: Facts) -> Said | None:
             causes_ja = (
                 "和やノルム: exp と exp2 の底、最大値が増えたときの再スケール、間違った軸でのリダクション、"
                 "和に混ざったパディング"
+            )
+        if isinstance(f["rescale"], Mapping) and f["line"]:  # the rescale slip the loop shows in its source
+            slip = _rescale_slip_said(f["line"], f["rescale"])
+            if len(pairs) == 1 and not more:
+                row, factor = pairs[0]
+                return (
+                    Said(
+                        f"row {row} is off by one factor ({float(factor):.4g} times the right values) while the "
+                        "other rows are right: ",
+                        f"行 {row} だけが一定の倍率でずれています(正しい値の {float(factor):.4g} 倍)。ほかの行は"
+                        "正しい値です。",
+                    )
+                    + slip
+                )
+            return (
+                Said(
+                    f"each wrong row is off by one factor of its own ({listed}{more}) — the values are right up to "
+                    "each row's scale: ",
+                    f"誤っている各行が、行ごとに一定の倍率でずれています({listed_ja}{'、…' if more else ''})。"
+                    "値は行のスケールを除けば正しい値です。",
+                )
+                + slip
             )
         if len(pairs) == 1 and not more:
             row, factor = pairs[0]

@@ -2531,8 +2531,9 @@ def _open_to_source_rule(cases: list, nan: bool = False) -> tuple[dict, dict] | 
 
 def _name_cause(diag: dict, cause: str, facts: dict, message: str) -> None:
     old = diag.get("cause") or ""
-    if old == "loop-steps" and isinstance(diag.get("rescale"), dict):  # its line was the rescale slip's
+    if isinstance(diag.get("rescale"), dict):  # its line was the rescale slip's
         diag.pop("line", None)
+        diag.pop("rescale", None)
     for key in (*_PATTERN_FACTS.get(old, ()), *_NAN_FACTS.get(old, ())):
         diag.pop(key, None)
     diag.update(facts, cause=cause)
@@ -2845,15 +2846,253 @@ def _mixed_base(tree: ast.AST, loop: ast.AST) -> dict | None:
     }
 
 
+def _bound_in(loop: ast.AST) -> set[str]:
+    """Every name a loop binds anywhere inside it (assignments of any form, loop targets, `with ... as`,
+    walrus), nested statements included."""
+    bound: set[str] = set()
+    for node in ast.walk(loop):
+        targets: list = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)):
+            targets = [node.target]
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            targets = [node.optional_vars]
+        for target in targets:
+            bound |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    return bound
+
+
+def _operand_name(node: ast.AST) -> str | None:
+    """The name a difference's operand reads: `m_new`, `m_new[:, None]`; None for anything else."""
+    base = node.value if isinstance(node, ast.Subscript) else node
+    return base.id if isinstance(base, ast.Name) else None
+
+
+def _first_difference(node: ast.AST) -> ast.BinOp | None:
+    """The outermost subtraction in an exp/exp2 argument: `x - m` in `(x - m) * LOG2_E`, or None."""
+    return next((n for n in ast.walk(node) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub)), None)
+
+
+def _uncarried_max(loop: ast.AST) -> dict | None:
+    """A running max the loop never carries: `m_new = tl.maximum(m_i, ...)` where the loop rescales by an
+    exp/exp2 of a difference of m_i and m_new (`alpha = tl.exp2(m_i - m_new)`) but assigns m_i nowhere inside
+    it (the `m_i = m_new` that ends the update is missing; probe round 17c). Every step then measures against
+    the max the loop started with: from -inf the factor is 0 and each step drops what the earlier ones summed,
+    and a step that masks a whole row takes -inf - (-inf) = NaN. {slip: "uncarried", line (the tl.maximum's),
+    name, running, factor}, or None."""
+    bound = _bound_in(loop)
+    for node in ast.walk(loop):
+        if not (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+            and name_of(node.value.func) == "maximum"
+        ):
+            continue
+        running = node.targets[0].id
+        for arg in node.value.args:
+            old = _operand_name(arg)
+            if old is None or old == running or old in bound:
+                continue
+            factor = next(
+                (
+                    n
+                    for n in ast.walk(loop)
+                    if isinstance(n, ast.Call)
+                    and name_of(n.func) in _EXP_NAMES
+                    and n.args
+                    and (diff := _first_difference(n.args[0])) is not None
+                    and {_operand_name(diff.left), _operand_name(diff.right)} == {old, running}
+                ),
+                None,
+            )
+            if factor is not None:
+                return {
+                    "slip": "uncarried",
+                    "line": node.lineno,
+                    "name": old,
+                    "running": running,
+                    "factor": ast.unparse(factor)[:80],
+                }
+    return None
+
+
+def _terms_off_max(loop: ast.AST) -> dict | None:
+    """A step's terms taken against another max than the one the running sum is rescaled to: `l = l *
+    tl.exp2(m - m_new) + tl.sum(tl.exp2(x - m_chunk))` (probe round 17c), or the same over several statements
+    (`p = tl.exp2(s - m_blk[:, None])`, `acc = acc * alpha[:, None]`, `acc = tl.dot(p, v, acc)`). The sum's
+    factor is an exp/exp2 of `a - b` with b a name the loop assigns a `tl.maximum` to; every exp/exp2 of a
+    difference in the added terms (through the names the loop assigned them to) subtracts one other name c,
+    assigned earlier in the same step, neither b nor a (nor a plain copy of either): whenever c is below b
+    the new terms are too large by exp(b - c). Terms that are brought to b (`... * tl.exp(m_chunk - m_new)`)
+    hold a difference against b and are left alone. {slip: "terms-max", line (the terms' exp/exp2), name,
+    terms, terms_max, running, factor, rescale_line}, or None."""
+    maxes = {
+        t.id
+        for n in ast.walk(loop)
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and name_of(n.value.func) == "maximum"
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+    if not maxes:
+        return None
+    defs: dict[str, ast.AST] = {}  # each name's latest value as the step runs
+
+    def resolve(name: str | None) -> str | None:  # through plain copies: m = m_new
+        for _ in range(8):
+            value = defs.get(name) if name is not None else None
+            if not isinstance(value, (ast.Name, ast.Subscript)) or _operand_name(value) is None:
+                return name
+            name = _operand_name(value)
+        return name
+
+    def exps(expr: ast.AST) -> list[ast.Call]:  # the exp/exp2 calls an expression reads, through names
+        found: list[ast.Call] = []
+        seen: set[str] = set()
+
+        def visit(node: ast.AST, depth: int) -> None:
+            if isinstance(node, ast.Call) and name_of(node.func) in _EXP_NAMES and node.args:
+                found.append(node)
+                return
+            if isinstance(node, ast.Name) and node.id in defs and node.id not in seen and depth < 4:
+                seen.add(node.id)
+                visit(defs[node.id], depth + 1)
+                return
+            for child in ast.iter_child_nodes(node):
+                visit(child, depth)
+
+        visit(expr, 0)
+        return found
+
+    def difference(call: ast.Call) -> ast.BinOp | None:  # through a name: exp2(qk), qk = s - m[:, None]
+        arg: ast.AST = call.args[0]
+        if isinstance(arg, ast.Name) and arg.id in defs:
+            arg = defs[arg.id]
+        return _first_difference(arg)
+
+    def rescale(name: str, factor: ast.AST, line: int) -> dict | None:  # a - b of the sum's factor
+        calls = exps(factor)
+        diffs = [d for c in calls if (d := difference(c)) is not None]
+        if len(calls) != 1 or len(diffs) != 1:
+            return None
+        old, new = resolve(_operand_name(diffs[0].left)), resolve(_operand_name(diffs[0].right))
+        if new not in maxes or old is None:
+            return None
+        return {"name": name, "old": old, "running": new, "factor": ast.unparse(factor)[:80], "line": line}
+
+    def scaled_by(expr: ast.AST, name: str) -> ast.AST | None:  # F of `name * F` inside expr
+        for n in ast.walk(expr):
+            if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
+                for mine, other in ((n.left, n.right), (n.right, n.left)):
+                    if _operand_name(mine) == name and name not in _names_in(other):
+                        return other
+        return None
+
+    def addends(expr: ast.AST) -> list[ast.AST]:
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+            return addends(expr.left) + addends(expr.right)
+        return [expr]
+
+    def check(state: dict | None, terms: list[ast.AST]) -> dict | None:
+        if state is None or not terms:
+            return None
+        calls = [c for t in terms for c in exps(t)]
+        against = [(c, _operand_name(d.right)) for c in calls if (d := difference(c)) is not None]
+        if not calls or len(against) != len(calls):
+            return None
+        names = {resolve(n) for _, n in against}
+        if len(names) != 1:
+            return None
+        (other,) = names
+        if other is None or other not in defs or other in (state["running"], state["old"]):
+            return None
+        call = against[0][0]
+        return {
+            "slip": "terms-max",
+            "line": call.lineno,
+            "name": state["name"],
+            "terms": ast.unparse(call)[:80],
+            "terms_max": against[0][1],
+            "running": state["running"],
+            "factor": state["factor"],
+            "rescale_line": state["line"],
+        }
+
+    scaled: dict[str, dict | None] = {}  # accumulators multiplied by a rescale factor in this step so far
+    for node in _body_in_order(getattr(loop, "body", [])):
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            name = node.target.id
+            if isinstance(node.op, ast.Mult):
+                scaled[name] = rescale(name, node.value, node.lineno)
+            elif isinstance(node.op, ast.Add):
+                found = check(scaled.get(name), [node.value])
+                if found is not None:
+                    return found
+            defs.pop(name, None)
+            continue
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            for target in getattr(node, "targets", []):
+                for n in ast.walk(target):
+                    if isinstance(n, ast.Name):
+                        defs.pop(n.id, None)
+                        scaled.pop(n.id, None)
+            continue
+        target, value = node.targets[0], node.value
+        if not isinstance(target, ast.Name):
+            for n in ast.walk(target):
+                if isinstance(n, ast.Name):
+                    defs.pop(n.id, None)
+                    scaled.pop(n.id, None)
+            continue
+        name = target.id
+        state = None
+        if name in _names_in(value):
+            parts = addends(value)
+            mine = [p for p in parts if name in _names_in(p)]
+            if len(mine) == 1:
+                factor = scaled_by(mine[0], name)
+                if factor is not None:  # l = l * alpha + ..., acc = acc * alpha[:, None]
+                    state = rescale(name, factor, node.lineno)
+                elif _operand_name(mine[0]) == name:  # l = l + ... after l = l * alpha
+                    state = scaled.get(name)
+                found = check(state, [p for p in parts if p is not mine[0]])
+                if found is not None:
+                    return found
+            if isinstance(value, ast.Call) and name_of(value.func) == "dot":  # acc = tl.dot(p, v, acc)
+                acc = (
+                    value.args[2]
+                    if len(value.args) > 2
+                    else next((k.value for k in value.keywords if k.arg == "acc"), None)
+                )
+                if acc is not None and name in _names_in(acc):
+                    factor = scaled_by(acc, name)
+                    state = rescale(name, factor, node.lineno) if factor is not None else scaled.get(name)
+                    found = check(state, list(value.args[:2]))
+                    if found is not None:
+                        return found
+        scaled[name] = state
+        defs[name] = value
+    return None
+
+
 def _rescale_slip(path: str | None) -> dict | None:
     """In the learner's loops: an accumulator rescaled in one branch of an `if` only (`_unrescaled_branch`),
-    or a running max's differences taken in two bases (`_mixed_base`): the first found, or None."""
+    a running max's differences taken in two bases (`_mixed_base`), a running max never carried to the next
+    step (`_uncarried_max`), or a step's terms taken against another max than the sum's rescale
+    (`_terms_off_max`): the first found, or None."""
     tree = contracts.file_tree(path) if path else None
     if tree is None:
         return None
     for loop in ast.walk(tree):
         if isinstance(loop, (ast.For, ast.While)):
-            found = _unrescaled_branch(loop) or _mixed_base(tree, loop)
+            found = (
+                _unrescaled_branch(loop)
+                or _mixed_base(tree, loop)
+                or _uncarried_max(loop)
+                or _terms_off_max(loop)
+            )
             if found is not None:
                 return found
     return None
@@ -2864,41 +3103,75 @@ def _loop_steps_slip(first: dict, bad: list, loop_steps, learner_file: str | Non
     rescale slip (`_rescale_slip`), its line and `rescale` facts go on it, and on every other failing case
     whose loop takes several steps and whose first diagnosis is a mismatch with no cause but `all-wrong` or
     `size-threshold` and no line (the same slip, vaguer there: a random case whose loop ran once passes, and
-    the size threshold then reads the symptom on the longer cases)."""
+    the size threshold then reads the symptom on the longer cases). A running max never carried also takes
+    the inf/NaN of such a case that nothing named (a step that masks a whole row computes -inf - (-inf))."""
     found = _rescale_slip(learner_file)
     if found is None:
         return
     line = found.pop("line")
     for case in bad:
         diag = case["diagnoses"][0]
+        vague = diag.get("kind") == "mismatch" and diag.get("cause") in (None, "all-wrong", "size-threshold")
+        nan = (
+            found["slip"] == "uncarried"
+            and diag.get("kind") == "nan"
+            and diag.get("cause") in (None, *_NAN_FACTS)
+        )
         if diag is not first and not (
-            diag.get("kind") == "mismatch"
-            and diag.get("cause") in (None, "all-wrong", "size-threshold")
-            and not diag.get("line")
-            and (loop_steps(case) or 0) > 1
+            (vague or nan) and not diag.get("line") and (loop_steps(case) or 0) > 1
         ):
             continue
+        for key in _NAN_FACTS.get(diag.get("cause") or "", ()):
+            diag.pop(key, None)
         diag.update(cause="loop-steps", param=first["param"], block=first["block"], line=line, rescale=found)
-        diag["message"] = f"{_head(diag)}: {_loop_slip_words(first['param'], first['block'], line, found)}"
+        words = _loop_slip_words(first["param"], first["block"], line, found, nan=diag.get("kind") == "nan")
+        diag["message"] = f"{_head(diag)}: {words}"
 
 
-def _loop_slip_words(param: str, block: str, line: int, found: dict) -> str:
-    said = f"every case whose loop takes one step ({param} ≤ {block}) passes and every failing case takes "
-    said += "several"
+def _rescale_slip_words(line: int, found: dict, nan: bool = False) -> str:
+    """The engine's English for a rescale slip (`_rescale_slip`) at `line`; the lab's sentences in both
+    languages are `present.diagnoses`'s."""
+    if found["slip"] == "uncarried":
+        name, running, factor = found["name"], found["running"], found["factor"]
+        said = (
+            f"line {line} computes the new running max {running} from {name}, but the loop never sets {name} "
+            f"to it: every step rescales by {factor} against the max the loop started with, not the "
+            "previous step's (from -inf the factor is 0), so each step drops or misweights what the earlier "
+            "steps added"
+        )
+        if nan:
+            said += (
+                f"; where a step masks a whole row, {running} is still -inf there and -inf - (-inf) is NaN"
+            )
+        return f"{said} — end the update with {name} = {running}"
     if found["slip"] == "one-branch":
         return (
-            f"{said}: line {line} updates {found['name']} without rescaling it by {found['factor']}, as "
-            f"line {found['rescaled_line']} does in the other branch of the if — whenever this branch runs "
-            f"after the max grew, {found['name']} keeps terms scaled to the old max: rescale it in both "
-            "branches"
+            f"line {line} updates {found['name']} without rescaling it by {found['factor']}, as line "
+            f"{found['rescaled_line']} does in the other branch of the if — whenever this branch runs after "
+            f"the max grew, {found['name']} keeps terms scaled to the old max: rescale it in both branches"
         )
-    where = "the same line" if found["other_line"] == line else f"line {found['other_line']}"
-    return (
-        f"{said}: line {line} takes tl.{found['base']}({found['arg']}), while {where} takes "
-        f"tl.{found['other']}({found['other_arg']}) of the same running max — one state in two bases, so the "
-        "rescaled sum and the new terms disagree: use one exponential for both (exp2 where the values are in "
-        "base-2 units)"
-    )
+    if found["slip"] == "mixed-base":
+        where = "the same line" if found["other_line"] == line else f"line {found['other_line']}"
+        return (
+            f"line {line} takes tl.{found['base']}({found['arg']}), while {where} takes "
+            f"tl.{found['other']}({found['other_arg']}) of the same running max — one state in two bases, so "
+            "the rescaled sum and the new terms disagree: use one exponential for both (exp2 where the "
+            "values are in base-2 units)"
+        )
+    if found["slip"] == "terms-max":
+        name, running, other = found["name"], found["running"], found["terms_max"]
+        at = "the same line" if found["rescale_line"] == line else f"line {found['rescale_line']}"
+        return (
+            f"line {line} takes this step's terms as {found['terms']}, against {other}, while {at} rescales "
+            f"the old {name} to {running} ({found['factor']}) — whenever {other} is below {running} the new "
+            f"terms are too large by the exponential of {running} - {other}: take the terms against {running}"
+        )
+    raise ValueError(found["slip"])
+
+
+def _loop_slip_words(param: str, block: str, line: int, found: dict, nan: bool = False) -> str:
+    said = f"every case whose loop takes one step ({param} ≤ {block}) passes and every failing case takes "
+    return f"{said}several: {_rescale_slip_words(line, found, nan)}"
 
 
 def _rescale_after_add_cause(cases: list, learner_file: str) -> None:
@@ -3512,18 +3785,26 @@ def _explain_values(
                 diag.update(
                     cause="row-scaled", factors=factors[:4], scaled_rows=len(factors), divisor=divisor
                 )
-                diag["message"] = (
+                said = (
                     f"{_head(diag)}: each wrong row is off by one factor of its own ("
                     + ", ".join(f"row {r} × {f:.4g}" for r, f in factors[:4])
-                    + ") — the values are right up to each row's scale: check what the row is divided by "
-                    + (
-                        "(its sum or norm: the exp/exp2 base, the rescale when the max grows, a reduction "
-                        "over the wrong axis, padding summed in)"
-                        if divisor == "exp"
-                        else "(its norm: the mean of squares over the whole row, eps inside the square root, "
-                        "the weight applied after the statistics, padding summed in)"
-                    )
+                    + ") — the values are right up to each row's scale"
                 )
+                # a softmax's rows scaled one by one: a rescale slip the loop shows in its source says where
+                loop_slip = _rescale_slip(learner_file) if divisor == "exp" and not diag.get("line") else None
+                if loop_slip is not None:
+                    at = loop_slip.pop("line")
+                    diag.update(line=at, rescale=loop_slip)
+                    diag["message"] = f"{said}: {_rescale_slip_words(at, loop_slip)}"
+                    continue
+                what = (
+                    "its sum or norm: the exp/exp2 base, the rescale when the max grows, a reduction over "
+                    "the wrong axis, padding summed in"
+                    if divisor == "exp"
+                    else "its norm: the mean of squares over the whole row, eps inside the square root, the "
+                    "weight applied after the statistics, padding summed in"
+                )
+                diag["message"] = f"{said}: check what the row is divided by ({what})"
                 continue
         if diag.get("kind") == "nan" and diag.get("cause") == "softmax":
             x = next((v for v in inputs.values() if isinstance(v, torch.Tensor) and v.dim() == 2), None)
@@ -5393,6 +5674,7 @@ def _recomputed_stat(diagnoses: list, unread: object, mine: list, learner_file: 
         return
     (line, source, kernel), *_ = found
     before = _root_lines(learner_file, forward)
+    diag.pop("rescale", None)  # a row-scaled guess's source fact, if it had one
     diag.update(cause="stat-recomputed", line=line, source=source, kernel=kernel, unread=_int(unread))
     if before:
         diag.update(forward_line=before[0][0], forward_source=before[0][1], forward_kernel=before[0][2])
