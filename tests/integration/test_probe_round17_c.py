@@ -79,7 +79,12 @@ WRONG = [
         "mismatch",
         "loop-steps",
     ),
-    ("12/rms-norm-backward", "l12_rms_backward_wrong_dw_accumulates_g_not_dy.py", "mismatch", None),
+    (
+        "12/rms-norm-backward",
+        "l12_rms_backward_wrong_dw_accumulates_g_not_dy.py",
+        "mismatch",
+        "grad-times-input",
+    ),
     (  # finding 1, fixed: was tile-id-map ("the tile loop … steps by the program count")
         "13/persistent-matmul",
         "l13_persistent_matmul_wrong_tile_loop_steps_by_num_tiles.py",
@@ -92,7 +97,7 @@ WRONG = [
         "mismatch",
         "descriptor-axis",
     ),
-    ("14/swiglu", "l14_swiglu_wrong_sigmoid_exponent_sign_flipped.py", "mismatch", "all-wrong"),
+    ("14/swiglu", "l14_swiglu_wrong_sigmoid_exponent_sign_flipped.py", "mismatch", "sigmoid-sign"),
     ("14/cross-entropy", "l14_cross_entropy_wrong_target_logit_loaded_at_row_times_v.py", "oob", None),
 ]
 
@@ -180,14 +185,14 @@ def test_chunk_terms_against_the_chunk_max_are_named(worker):
     assert diag.get("line") == line_of(name, "tl.sum(tl.exp2(x - m_chunk), axis=0)"), diag
 
 
-@_gap(
-    "finding 4: grad_w all-wrong 'check its formula in the backward' with no line; grad_w[j] is the right value "
-    "times w[j] and the one dw accumulation is line 59 (dw_acc += g * x_hat, g = dy * w)"
-)
 def test_dw_accumulated_from_g_is_named(worker):
+    # was all-wrong 'check its formula in the backward' with no line (finding 4): grad_w[j] is the right value
+    # times w[j] (value_slips.grad_times_input), and the one dw accumulation is line 59, its g = dy * w
     name = "l12_rms_backward_wrong_dw_accumulates_g_not_dy.py"
     diag = first(verify(worker, "12/rms-norm-backward", name))
+    assert diag.get("cause") == "grad-times-input" and diag.get("input") == "w", diag
     assert diag.get("line") == line_of(name, "    dw_acc += g * x_hat"), diag
+    assert diag.get("via") == "g" and diag.get("via_line") == line_of(name, "g = dy * w"), diag
 
 
 def test_a_b_tile_loaded_at_the_row_offset_is_named(worker):
@@ -200,11 +205,12 @@ def test_a_b_tile_loaded_at_the_row_offset_is_named(worker):
     assert diag.get("line") == line_of(name, "b = b_desc.load([ki * BLOCK_K, off_m])"), diag
 
 
-@_gap(
-    "finding 6: all-wrong 'check the operation, the argument order and the dtype' with no line; the output is "
-    "a * sigmoid(-a) * b exactly, from the hand-written sigmoid at line 18"
-)
 def test_a_sigmoid_with_the_sign_flipped_is_named(worker):
+    # was all-wrong 'check the operation, the argument order and the dtype' with no line (finding 6): the output
+    # is a * sigmoid(-a) * b (value_slips.sigmoid_sign), from the hand-written sigmoid at line 18
     name = "l14_swiglu_wrong_sigmoid_exponent_sign_flipped.py"
-    diag = first(verify(worker, "14/swiglu", name))
+    result = verify(worker, "14/swiglu", name)
+    diag = first(result)
+    assert diag.get("cause") == "sigmoid-sign", diag
     assert diag.get("line") == line_of(name, "gate = 1.0 / (1.0 + tl.exp(a))"), diag
+    assert all(c["diagnoses"][0].get("cause") == "sigmoid-sign" for c in result["cases"] if not c["passed"])

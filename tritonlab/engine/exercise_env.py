@@ -153,11 +153,20 @@ def element_size(dtype_name: str) -> int:
     return torch.empty((), dtype=DTYPES[dtype_name]).element_size()
 
 
-def reference(exercise, inputs: dict, params: dict, kwargs: dict, expression: str | None = None):
+def reference(
+    exercise,
+    inputs: dict,
+    params: dict,
+    kwargs: dict,
+    expression: str | None = None,
+    modules: dict | None = None,
+):
+    """The exercise's reference expression evaluated on the inputs; `modules` replaces `torch` / `F` in its
+    namespace (value_slips: the reference with every sigmoid flipped)."""
     import torch
     import torch.nn.functional as F
 
-    names = {"torch": torch, "F": F, "math": math, "kw": kwargs}
+    names = {"torch": torch, "F": F, "math": math, "kw": kwargs, **(modules or {})}
     names.update(params)
     # an optional input this case does not pass is None
     names.update({spec.name: None for spec in exercise.inputs if getattr(spec, "optional", False)})

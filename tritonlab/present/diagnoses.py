@@ -2584,6 +2584,73 @@ def _rescale_slip_said(line: int, slip: Mapping, nan: bool = False) -> Said:
     )
 
 
+def _grad_times_input(f: Facts) -> Said:
+    """A gradient equal to its right value times an input (value_slips.grad_times_input), with the one
+    accumulation of the file whose term carries that input, where it was found."""
+    name, x = f["output"] or "this gradient", f["input"] or "w"
+    if f["per"] == "column":
+        spot_en, spot_ja = f"column j × {x}[j]", f"列 j は {x}[j] 倍"
+    else:
+        spot_en, spot_ja = f"element i × {x}[i]", f"要素 i は {x}[i] 倍"
+    said = Said(
+        f"every element of {name} is its right value times {x} ({spot_en})",
+        f"{name} のどの要素も、正しい値に {x} を掛けたものです({spot_ja})",
+    )
+    line, term = f["line"], f["term"] or "…"
+    if not line:
+        return said + Said(
+            f" — a term summed into {name} carries a factor {x} it should not have: check what the backward "
+            f"multiplies before it accumulates {name}",
+            f"。{name} に足し込む項に、本来ないはずの {x} の因子が入っています。backward が {name} を累積する"
+            "前に何を掛けているかを確認してください",
+        )
+    if f["via"]:
+        via, via_line = f["via"], f["via_line"]
+        through_en, through_ja = (
+            f", and {via} carries {x} (line {via_line})",
+            f"が、{via} には {x} が入っています({via_line} 行目)",
+        )
+    else:
+        through_en, through_ja = f", which carries {x}", f"が、この項には {x} が入っています"
+    return said + Said(
+        f" — line {line} accumulates {term}{through_en}: each term summed into {name} is {x} times too large "
+        f"— accumulate it without {x}",
+        f"。{line} 行目で {term} を累積しています{through_ja}。{name} に足し込む各項に余分な {x} が掛かって"
+        f"いるので、{x} を掛けずに累積してください",
+    )
+
+
+def _sigmoid_sign(f: Facts) -> Said:
+    """An output equal to the reference with sigmoid(-t) for sigmoid(t) (value_slips.sigmoid_sign), with the
+    file's flipped sigmoid where it was found."""
+    said = Said(
+        "the output equals the right formula with sigmoid(-t) where sigmoid(t) belongs",
+        "出力は、正しい式の sigmoid(t) を sigmoid(-t) に置き換えた値と一致します",
+    )
+    line, expr, call = f["line"], f["expr"] or "…", f["call"] or "tl.exp(...)"
+    if not line:
+        return said + Said(
+            " — check the sign of the exponent in your sigmoid: sigmoid(t) = 1 / (1 + exp(-t))",
+            "。sigmoid の指数の符号を確認してください。sigmoid(t) = 1 / (1 + exp(-t)) です",
+        )
+    if f["form"] == "call":
+        return said + Said(
+            f" — line {line} takes {expr}, the sigmoid of the negated argument (sigmoid(-t) = 1 - sigmoid(t)): "
+            "take the sigmoid of the argument itself",
+            f"。{line} 行目は {expr} を計算しています。これは符号を反転した引数の sigmoid です"
+            "(sigmoid(-t) = 1 - sigmoid(t))。引数そのものの sigmoid を取ってください",
+        )
+    if f["expr_line"]:
+        where_en = f"line {line} takes {call} and line {f['expr_line']} makes it {expr}"
+        where_ja = f"{line} 行目で {call} を計算し、{f['expr_line']} 行目でそれを {expr} にしています"
+    else:
+        where_en, where_ja = f"line {line} computes {expr}", f"{line} 行目は {expr} を計算しています"
+    return said + Said(
+        f" — {where_en}, a sigmoid with the exponent's sign flipped: sigmoid(t) = 1 / (1 + exp(-t))",
+        f"。{where_ja}。これは指数の符号が逆になった sigmoid です。sigmoid(t) = 1 / (1 + exp(-t)) です",
+    )
+
+
 def _runs(values: list) -> list:
     runs: list[list[int]] = []
     for v in values:
@@ -3732,6 +3799,10 @@ def _mismatch(f: Facts) -> Said:
             f"。{name} は上流の勾配がすべて 1 の場合の勾配と一致します。backward が受け取った勾配(dy)を"
             "掛けていません。連鎖律どおり dy を掛けてください",
         )
+    if cause == "grad-times-input":
+        return head + Said(": ", "。") + _grad_times_input(f)
+    if cause == "sigmoid-sign":
+        return head + Said(": ", "。") + _sigmoid_sign(f)
     if cause == "swapped":
         name, other = f["output"] or "this output", f["swapped_with"] or "the other output"
         return head + Said(

@@ -29,7 +29,16 @@ from typing import Any, TypeGuard
 
 import torch
 
-from tritonlab.engine import contracts, cuda_ipc, exercise_env, features, memcheck, outputs, refit
+from tritonlab.engine import (
+    contracts,
+    cuda_ipc,
+    exercise_env,
+    features,
+    memcheck,
+    outputs,
+    refit,
+    value_slips,
+)
 from tritonlab.engine.diagnose import diagnose
 from tritonlab.engine.inputs import case_inputs, describe, digest, jittered, optional_passed, size_names
 from tritonlab.engine.inputs import facts as input_facts
@@ -363,6 +372,7 @@ def handle(args: dict, ctx) -> dict:
             result["error"] = _error_dict(dry_facts["error"])  # the lab's code was rewritten: no verdict
         else:
             _loop_once(result["cases"], exercise, str(path), backend, dry, dry_facts)
+    value_slips.carry(result["cases"])  # a 1-element case's fit, named where a larger case named it
     _size_threshold(result["cases"], size_names(exercise), exercise, str(path))
     _case_patterns(result["cases"], exercise.verify.dtypes, exercise.verify.contracts or {}, str(path))
     _pid_in_row_loop(result["cases"], str(path))
@@ -1279,6 +1289,7 @@ def judge_plan_case(
     refit.along_input(exercise, plan, inputs, params, got, expected, tols, mine, diagnoses)
     refit.input_terms_per_output(plan, inputs, got, expected, tols, diagnoses)
     refit.upstream_ignored(exercise, plan, inputs, params, kwargs, got, tols, diagnoses)
+    value_slips.grad_times_input(plan, inputs, got, expected, tols, diagnoses, learner_file)
     _input_holds_output(plan, payload, expected, tols, diagnoses)
     _upstream_overwritten(facts, diagnoses)
     backward_ran = bool(got) and isinstance(got[0], torch.Tensor)  # a tuple or None returned: it never did
@@ -1738,6 +1749,9 @@ def judge_case(
     # the reference recomputed under one changed premise (padding counted in, another scale) before the value
     # patterns below, which would call such an output "scaled" or "nearly right"
     refit.explain(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, blocks, atol, rtol)
+    value_slips.sigmoid_sign(
+        report.get("diagnoses", []), exercise, got, expected, inputs, params, kwargs, atol, rtol, learner_file
+    )
     refit.padding_in_sum(report.get("diagnoses", []), exercise, got, inputs, blocks, atol, rtol, learner_file)
     refit.chunk_scale(report.get("diagnoses", []), got, expected, blocks, atol, rtol, learner_file)
     refit.lead_rows(report.get("diagnoses", []), exercise, got, expected, params)
