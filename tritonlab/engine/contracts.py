@@ -904,6 +904,16 @@ def config_holding(file: str | None, name: str, value: int) -> dict | None:
     return next((literal for _, literal in _config_literals(file) if literal.get(name) == value), None)
 
 
+def configs_holding(file: str | None, name: str, value: int) -> list[tuple[int, dict]]:
+    """(line, literal keywords) of every `triton.Config({...})` of the learner's file whose `name` is `value`
+    (an int: True and 1.0 are not 1)."""
+    return [
+        (line, literal)
+        for line, literal in _config_literals(file)
+        if type(literal.get(name)) is int and literal.get(name) == value
+    ]
+
+
 def explain_config_error(pinned: dict | None, info: dict, file: str | None = None) -> None:
     """A launch that failed while the autotuner timed one of the file's other GPU configs: name that config
     (fact `config`, and `config_line`, the line of its triton.Config). A tl.dot below the GPU's minimum K

@@ -430,6 +430,23 @@ def _zeroed_after_max(file: str | None) -> int | None:
     return min(found) if found else None
 
 
+def _one_factor_fits(got: torch.Tensor, expected: torch.Tensor, atol: float, rtol: float) -> torch.Tensor:
+    """Per row of 2D float64 tensors: whether one positive factor f makes every element close (|got - f·e| <=
+    atol + rtol·|f·e|, torch.isclose's test). Each element with e != 0 allows f in [(h - atol) / (|e|(1 +
+    rtol)), (h + atol) / (|e|(1 - rtol))] (h = got·sign(e)); the row fits when those ranges meet above 0 and
+    every element with e = 0 is within atol of 0."""
+    a = expected.abs()
+    h = got * torch.sign(expected)
+    nonzero = a > 0
+    safe = torch.where(nonzero, a, torch.ones_like(a))
+    low = torch.where(nonzero, (h - atol) / (safe * (1 + rtol)), torch.full_like(a, -torch.inf))
+    high = torch.where(nonzero, (h + atol) / (safe * max(1 - rtol, 1e-12)), torch.full_like(a, torch.inf))
+    lo = low.amax(dim=1).clamp_min(0.0)
+    hi = high.amin(dim=1)
+    zeros_ok = torch.where(nonzero, True, got.abs() <= atol).all(dim=1)
+    return (lo <= hi * (1 + 1e-9)) & (hi > 0) & zeros_ok
+
+
 def chunk_scale(
     diagnoses: list,
     got: torch.Tensor,
@@ -475,7 +492,10 @@ def chunk_scale(
         high = torch.where(known, factors, torch.full_like(factors, -torch.inf)).amax(dim=1)
         low = torch.where(known, factors, torch.full_like(factors, torch.inf)).amin(dim=1)
         spread = torch.where(known.sum(dim=1) > 1, (high - low) / high.abs().clamp_min(1e-300), 0.0)
-        differs = spread > max(10 * rtol, 1e-3)
+        # the factors must differ beyond what the tolerance leaves free: a row that one factor fits (a row
+        # scale whose small values rounded apart, fp16's atol letting a chunk of tiny values take any factor)
+        # shows no chunk of its own
+        differs = (spread > max(10 * rtol, 1e-3)) & ~_one_factor_fits(g, ex, atol, rtol)
         if not bool(differs.any()):
             continue  # one factor for the whole row: a row scale, not this
         row = int(torch.nonzero(differs).reshape(-1)[0])

@@ -153,16 +153,41 @@ def _zero_division(zero: Mapping, followed: bool = True) -> Said:
             f"。{name} は {at} 行目の {floor} から来ていて、この切り捨ての割り算は大きさがブロックより小さいと "
             "0 になります。タイル数は tl.cdiv で数えてください"
         )
+    elif zero.get("config_line"):  # a triton.Config of the file sets a factor of the divisor to 0
+        param, at = zero.get("zero_param"), zero["config_line"]
+        others = [n for n in zero.get("config_lines") or [] if n != at]
+        also_en = f" (and the one at line {', '.join(map(str, others))})" if others else ""
+        also_ja = f"({'、'.join(map(str, others))} 行目の config も同じです)" if others else ""
+        if zero.get("made_line"):
+            made, made_at = verbatim(zero.get("made")), zero["made_line"]
+            origin_en = f"; {name} is computed at line {made_at}, {made}, and"
+            origin_ja = f"。{name} は {made_at} 行目の {made} で計算されていて、"
+        else:
+            origin_en, origin_ja = ";", "。"
+        origin_en += (
+            f" the autotune config at line {at}{also_en} sets {param} = 0 — make {param} nonzero there"
+        )
+        origin_ja += (
+            f"{at} 行目のオートチューンの config が {param} = 0 にしています{also_ja}。その config の {param} を "
+            "0 以外にしてください"
+        )
     elif zero.get("made_line"):  # no block count behind it: where the divisor was computed
         made, at = verbatim(zero.get("made")), zero["made_line"]
         origin_en = f"; {name} is computed at line {at}, {made} — check why it is 0 there"
         origin_ja = (
             f"。{name} は {at} 行目の {made} で計算されています。そこで 0 になる理由を確認してください"
         )
+    if zero.get("config_timed") and zero.get("config_line"):  # the division ran in a timing run
+        who_en = (
+            f"in this case, while the autotuner timed the config at line {zero['config_line']}, your kernel"
+        )
+        who_ja = f"このケースでは、オートチューナーが {zero['config_line']} 行目の config を計測している間に、カーネルが"
+    else:
+        who_en, who_ja = "in this case your kernel", "このケースではカーネルが"
     return Said(
-        f"in this case your kernel divided an integer by zero at line {line} (an integer {op} whose divisor is "
+        f"{who_en} divided an integer by zero at line {line} (an integer {op} whose divisor is "
         f"0{origin_en}); on a GPU the result is undefined. " + ("What followed: " if followed else ""),
-        f"このケースではカーネルが {line} 行目で整数を 0 で割っています(割る数が 0 の整数の {op} です{origin_ja})。"
+        f"{who_ja} {line} 行目で整数を 0 で割っています(割る数が 0 の整数の {op} です{origin_ja})。"
         "GPU では結果が未定義です。" + ("その結果: " if followed else ""),
     )
 
@@ -1400,6 +1425,33 @@ def _access(d: Facts) -> Said:
     )
 
 
+def _promise_size(
+    short: Mapping, name: Any, value: Any, line: Any, where_en: str, where_ja: str, arg: str
+) -> Said:
+    """A line under a flag launched True whose promise holds for the size passed (EVEN_K with K a multiple of
+    BLOCK_K), over a tensor shorter than that size along the axis its mask leaves out."""
+    size, total, block, step = short["size"], short.get("value"), short.get("block"), short.get("block_value")
+    extent, axis, index = short.get("extent"), short.get("axis"), short.get("index")
+    if short.get("passed_line") and short.get("passed") != size:
+        passed, at = short.get("passed"), short["passed_line"]
+        passed_en = f"the launch passes {passed} as {size} (line {at}), more than that tensor holds"
+        passed_ja = f"起動時に {passed} を {size} として渡していて({at} 行目)、このテンソルに収まりません"
+    else:
+        passed_en = f"{size} = {total} is more than that tensor holds"
+        passed_ja = f"{size} = {total} はこのテンソルに収まりません"
+    return Said(
+        f"line {line} runs only because the launch passed {name}={value}{where_en}, and that holds for the {size} "
+        f"the kernel was given ({size} = {total}, a multiple of {block} = {step}) — but the tensor passed as {arg} "
+        f"has size {extent} along axis {axis}, the axis {index} indexes up to {size}: {passed_en} — pass the "
+        f"{size} of every tensor indexed along it, or pad {arg}'s tensor to {total} along that axis as well",
+        f"{line} 行目が実行されたのは起動時に {name}={value} が渡されたからです{where_ja}。この約束は、カーネルが"
+        f"受け取った {size}({size} = {total}、{block} = {step} の倍数)については成り立っています。しかし {arg} に"
+        f"渡したテンソルは軸 {axis} の長さが {extent} しかなく、{index} はこの軸を {size} まで進みます。"
+        f"{passed_ja}。{size} にはこの軸で添字を使うすべてのテンソルが持つ大きさを渡すか、{arg} のテンソルも"
+        f"この軸で {total} までパディングしてください",
+    )
+
+
 def _code(text: Any) -> Any:
     """A line of the learner's code as quoted in a sentence: without its trailing # comment (their English
     would land in a Japanese sentence) and without runs of blanks."""
@@ -1460,6 +1512,9 @@ def _mask_hint(d: Facts) -> Said:
                 f"。ここはブロックが大きさを割り切れないときに実行される {name}=False の分岐なので、{names_ja} "
                 f"を範囲の残りの分で制限してください{example_ja}",
             )
+        short = d["promise_size"]
+        if isinstance(short, Mapping) and short.get("size"):  # the promise holds: the size passed is wrong
+            return _promise_size(short, name, value, line, where_en, where_ja, d["arg"] or "?")
         return (
             Said(
                 f"line {line} runs only because the launch passed {name}={value}{where_en}: if that promise "
@@ -2447,6 +2502,27 @@ def _nan(f: Facts) -> Said:
             f"the max inside the exp instead, exp(x - {m})",
             f"{line} 行目では exp を取った後で最大値を外しています({call} を exp({m}) で割っています)。{why.ja}。"
             f"割るのでは間に合いません。exp の中で最大値を引いてください(exp(x - {m}))",
+        )
+    if f["cause"] == "unshifted-exp":
+        line, call, top = f["line"], verbatim(f["call"] or "tl.exp(x)"), f["top"]
+        if top is not None and top < 0:
+            why = Said(
+                f"exp underflows to 0 below about -103 (these rows' max is {number(top)}) and 0 / 0 is NaN",
+                f"exp は約 -103 を下回ると 0 にアンダーフローし(これらの行の最大値は {number(top)})、0 / 0 は NaN "
+                "になります",
+            )
+        else:
+            reach = f" (these rows reach {number(top)})" if top is not None else ""
+            reach_ja = f"(これらの行は {number(top)} に達します)" if top is not None else ""
+            why = Said(
+                f"exp overflows to inf above ~88.7{reach} and inf / inf is NaN",
+                f"exp は約 88.7 を超えると inf にあふれ{reach_ja}、inf / inf は NaN になります",
+            )
+        hint = Said(
+            f"line {line} takes {call} with no max subtracted inside it (the max the file takes elsewhere does "
+            f"not reach this exp) — {why.en}: subtract the row max there too, exp(x - max)",
+            f"{line} 行目の {call} は、引数から最大値を引いていません(ファイルの別の箇所で取っている最大値は"
+            f"この exp には届いていません)。{why.ja}。ここでも行の最大値を引いてください(exp(x - max))",
         )
     if f["cause"] == "high-row":
         name = f["input"] or "x"

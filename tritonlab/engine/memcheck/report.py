@@ -204,6 +204,45 @@ class OutOfBounds(Exception):
                 return {"bits": bits, "offset": low, "cast_line": cast[0], "cast": cast[1]}
         return None
 
+    @property
+    def promise_size(self) -> dict | None:
+        """Under a flag launched True whose name holds a size argument with a BLOCK_ of its own (EVEN_K: K and
+        BLOCK_K) and whose promise holds for the size the launch passed (K a multiple of BLOCK_K): the tensor
+        the access left is shorter than that size along the axis of the one index the mask leaves out — the
+        size passed is what is wrong, not the flag (probe round 17b: A padded along K to K_pad, K_pad passed
+        as K, B left with K rows). {size, value, block, block_value, index, axis, extent, and passed,
+        passed_line: what the launch passes for the size and where}, or None."""
+        promise = self.promise
+        if not (promise and promise_holds(promise)) or not self.ints or not self.shape:
+            return None
+        parts = str(promise.get("name") or "").split("_")
+        size = next((p for p in parts if p in self.ints and f"BLOCK_{p}" in self.ints), None)
+        if size is None:
+            return None
+        value, block = int(self.ints[size]), int(self.ints[f"BLOCK_{size}"])
+        if block <= 0 or value % block:
+            return None  # the promise is false for this size: the flag is the slip (promise_hint)
+        unbounded = [u for u in self.mask_facts().get("unbounded") or [] if u.get("mask_axis") is None]
+        axes = {u["axis"] for u in unbounded}
+        if len(axes) != 1:
+            return None
+        axis = axes.pop()
+        if not 0 <= axis < len(self.shape) or int(self.shape[axis]) >= value:
+            return None
+        fact: dict = {
+            "size": size,
+            "value": value,
+            "block": f"BLOCK_{size}",
+            "block_value": block,
+            "index": next(u["name"] for u in unbounded if u["axis"] == axis),
+            "axis": axis,
+            "extent": int(self.shape[axis]),
+        }
+        passed = _launch_argument(self.file, self.launch_line, self.kernel, size)
+        if passed is not None:
+            fact["passed_line"], fact["passed"] = passed
+        return fact
+
     def mask_facts(self) -> dict:
         """The learner's own words for the guard: the mask expression of the faulting line (None: no mask) and
         the index names its pointer is built from that the mask never mentions, with their axes."""
@@ -300,6 +339,9 @@ class OutOfBounds(Exception):
         if self.strides_passed:
             return swapped_strides_hint(self.arg or "", self.strides_passed)
         if self.promise and promise_holds(self.promise):
+            short = self.promise_size
+            if short:  # the promise holds for the size passed: that size is what the tensor lacks
+                return promise_size_hint(self.promise, self.line, self.arg or "?", short)
             return promise_hint(self.promise, self.line) + "; otherwise " + self._plain_mask_hint(what)
         if self.promise:  # FLAG=False promises nothing: the masked branch itself misses a bound
             return self._plain_mask_hint(what) + unpromised_note(self.promise, self.mask_facts())
@@ -403,6 +445,7 @@ class OutOfBounds(Exception):
             "descriptor": descriptor_access(self.code),
             "strides_passed": self.strides_passed,
             "promise": self.promise,
+            "promise_size": self.promise_size,
             "caller": self.caller,
             "launch_line": self.launch_line,
             "itemsize": self.itemsize,
@@ -788,6 +831,27 @@ def unpromised_note(promise: dict, facts: dict) -> str:
     return (
         f" (this is the {promise['name']}=False branch, which runs when the blocks do not divide the size: "
         f"bound {names} by what is left of its range{example})"
+    )
+
+
+def promise_size_hint(promise: dict, line: int | None, arg: str, short: dict) -> str:
+    """The promise holds for the size the kernel got, but the tensor is shorter than that size."""
+    name, value = promise["name"], promise["value"]
+    where = f" (line {promise['line']}: {name}={promise.get('expr') or '...'})" if promise.get("line") else ""
+    size, total = short["size"], short["value"]
+    passed = (
+        f"the launch passes {short['passed']} as {size} (line {short['passed_line']}), more than that tensor "
+        "holds"
+        if short.get("passed_line") and short.get("passed") != size
+        else f"{size} = {total} is more than that tensor holds"
+    )
+    block = f"{short['block']} = {short['block_value']}"
+    return (
+        f"line {line} runs only because the launch passed {name}={value}{where}, and that holds for the "
+        f"{size} the kernel was given ({size} = {total}, a multiple of {block}) — but the tensor passed as "
+        f"{arg} has size {short['extent']} along axis {short['axis']}, the axis {short['index']} indexes up "
+        f"to {size}: {passed} — pass the {size} of every tensor indexed along it, or pad {arg}'s tensor to "
+        f"{total} along that axis as well"
     )
 
 

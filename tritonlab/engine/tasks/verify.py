@@ -885,10 +885,13 @@ def _interpreter_warnings(found) -> list[dict]:
 _INT_DIVISIONS = {"fmod": "%", "remainder": "%", "floor_divide": "//"}
 
 
-def _zero_division(diagnoses: list, warned, learner_file: str | None) -> None:
+def _zero_division(diagnoses: list, warned, learner_file: str | None, pinned: dict | None = None) -> None:
     """A failing case in which Triton's interpreter warned "divide by zero encountered in fmod / remainder /
     floor_divide" on a learner line: an integer % or // by zero ran there (a group size of 0 from
-    M // BLOCK_M). The first value diagnosis without a line of its own gets the fact and that line."""
+    M // BLOCK_M). The first value diagnosis without a line of its own gets the fact and that line. The
+    operator is the line's own (`_zero_divisor`: the interpreter computes an integer // with an fmod too, so
+    the warning's ufunc does not tell them apart); `pinned`, the config a pinned autotune case ran with,
+    tells the file's config that set the divisor's factor to 0 from one the autotuner only timed."""
     found = None
     for w in warned or []:
         match = re.fullmatch(r"divide by zero encountered in (\w+)", str(w.get("message") or ""))
@@ -904,29 +907,82 @@ def _zero_division(diagnoses: list, warned, learner_file: str | None) -> None:
     if diag is None:
         return
     found.update(_zero_divisor(learner_file, found["line"]) or {})
+    _zero_config(found, learner_file, pinned)
     diag["zero_division"] = found
     if not diag.get("line"):
         diag["line"] = found.get("floor_line") or found["line"]
+    diag["message"] = _zero_division_words(found) + "What followed: " + str(diag["message"])
+
+
+def _zero_division_words(found: dict) -> str:
+    """The sentence before what followed (English; present/diagnoses.py says it in every language): where the
+    integer division by zero ran, and where its divisor came from."""
+    name = found.get("divisor")
     if found.get("floor_line"):  # a tile count floored to 0: the advice is tl.cdiv
         origin = (
-            f"; {found['divisor']} comes from {found['floor']} (line {found['floor_line']}), a floor "
+            f"; {name} comes from {found['floor']} (line {found['floor_line']}), a floor "
             "division that is 0 when the size is below the block: count tiles with tl.cdiv"
+        )
+    elif found.get("config_line"):  # a triton.Config of the file sets a factor of the divisor to 0
+        param, at = found["zero_param"], found["config_line"]
+        others = [n for n in found.get("config_lines") or [] if n != at]
+        also = f" (and the one at line {', '.join(map(str, others))})" if others else ""
+        made = (
+            f"; {name} is computed at line {found['made_line']}, {found['made']}, and"
+            if found.get("made_line")
+            else ";"
+        )
+        origin = (
+            f"{made} the autotune config at line {at}{also} sets {param} = 0 — make {param} nonzero there"
         )
     elif found.get("made_line"):  # no tile count behind it: say where the divisor was computed, no advice
         origin = (
-            f"; {found['divisor']} is computed at line {found['made_line']}, {found['made']} — check why it "
-            "is 0 there"
+            f"; {name} is computed at line {found['made_line']}, {found['made']} — check why it is 0 there"
         )
     else:
         origin = ""
-    diag["message"] = (
-        f"in this case your kernel divided an integer by zero at line {found['line']} (an integer "
-        f"{found['op']} whose divisor is 0{origin}); on a GPU the result is undefined. What followed: "
-        + str(diag["message"])
+    who = (
+        f"in this case, while the autotuner timed the config at line {found['config_line']}, your kernel"
+        if found.get("config_timed")
+        else "in this case your kernel"
+    )
+    return (
+        f"{who} divided an integer by zero at line {found['line']} (an integer {found['op']} whose divisor "
+        f"is 0{origin}); on a GPU the result is undefined. "
     )
 
 
-def _zero_division_passed(diagnoses: list, warned, learner_file: str | None) -> None:
+def _zero_config(found: dict, learner_file: str | None, pinned: dict | None) -> None:
+    """When no block count explains the zero divisor: a `tl.constexpr` parameter that makes it 0 (the divisor
+    itself, or a factor of a product or an argument of min() on the way to it, `num_pid_in_group = GROUP_M *
+    num_pid_n`) and a `triton.Config({...})` literal of the file that sets that parameter to 0 — the config
+    is the slip. Facts `zero_param`, `config` (its keywords), `config_line`, `config_lines` (every config
+    setting it to 0), `config_timed` (the case ran another config, `pinned`, and the division came while the
+    autotuner timed this one)."""
+    if found.get("floor_line") or not found.get("zero_params"):
+        found.pop("zero_params", None)
+        return
+    params = found.pop("zero_params")
+    for param in params:
+        held = contracts.configs_holding(learner_file, param, 0)
+        if not held:
+            continue
+        lines = [line for line, _ in held]
+        own = isinstance(pinned, dict) and pinned.get(param) == 0
+        line, config = next(((n, c) for n, c in held if own and c == pinned), held[0])
+        found.update(
+            zero_param=param,
+            config=config,
+            config_line=line,
+            config_lines=lines[:4],
+            config_timed=isinstance(pinned, dict) and bool(pinned) and not own,
+        )
+        return
+
+
+def _zero_division_passed(
+    diagnoses: list, warned, learner_file: str | None, pinned: dict | None = None
+) -> None:
     """A case with no value diagnosis (its output matched torch) in which Triton's interpreter warned "divide
     by zero encountered in fmod / remainder / floor_divide" on a learner line whose divisor is a scalar (one
     value for the whole program, and so is what it divides: `pid % group_size_m` with group_size_m = 0). numpy
@@ -941,28 +997,16 @@ def _zero_division_passed(diagnoses: list, warned, learner_file: str | None) -> 
             continue
         found = {"line": w["line"], "op": _INT_DIVISIONS[match.group(1)]}
         found.update(_zero_divisor(learner_file, found["line"]) or {})
-        if found.get("floor_line"):
-            origin = (
-                f"; {found['divisor']} comes from {found['floor']} (line {found['floor_line']}), a floor "
-                "division that is 0 when the size is below the block: count tiles with tl.cdiv"
-            )
-        elif found.get("made_line"):
-            origin = (
-                f"; {found['divisor']} is computed at line {found['made_line']}, {found['made']} — check why "
-                "it is 0 there"
-            )
-        else:
-            origin = ""
+        _zero_config(found, learner_file, pinned)
         diagnoses.append(
             {
                 "kind": Kind.ZERO_DIVISION.value,
                 "line": found.get("floor_line") or found["line"],
                 "zero_division": found,
-                "message": f"in this case your kernel divided an integer by zero at line {found['line']} (an "
-                f"integer {found['op']} whose divisor is 0{origin}); on a GPU the result is undefined. The "
-                "interpreter gives 0 there and this case matched torch, but a GPU gives no such promise: the "
-                "program that divided may compute any tile — make the divisor nonzero for every program the "
-                "grid launches",
+                "message": _zero_division_words(found)
+                + "The interpreter gives 0 there and this case matched torch, but a GPU gives no such "
+                "promise: the program that divided may compute any tile — make the divisor nonzero for every "
+                "program the grid launches",
             }
         )
         return
@@ -1045,9 +1089,9 @@ def _zero_divisor(path: str | None, line: int) -> dict | None:
                     target.id not in assigned or node.lineno > assigned[target.id].lineno
                 ):
                     assigned[target.id] = node
-    divisor = next(
+    division = next(
         (
-            n.right.id
+            n
             for n in ast.walk(holder)
             if isinstance(n, ast.BinOp)
             and isinstance(n.op, (ast.Mod, ast.FloorDiv))
@@ -1056,13 +1100,20 @@ def _zero_divisor(path: str | None, line: int) -> dict | None:
         ),
         None,
     )
-    if divisor is None:
+    if division is None or not isinstance(division.right, ast.Name):
         return None
+    divisor = division.right.id
     constexprs = {
         a.arg
         for a in holder.args.args + holder.args.kwonlyargs
         if a.annotation is not None and ast.unparse(a.annotation).endswith("constexpr")
     }
+    # the operator as the line writes it: Triton's interpreter computes an integer // with an fmod as well,
+    # and that warning comes first (probe round 17b)
+    op: dict[str, Any] = {"op": "//" if isinstance(division.op, ast.FloorDiv) else "%"}
+    zero = _zero_factors(divisor, assigned, constexprs)
+    if zero:
+        op["zero_params"] = zero
     names, seen = [divisor], set()
     for _ in range(4):
         following = []
@@ -1072,13 +1123,44 @@ def _zero_divisor(path: str | None, line: int) -> dict | None:
                 continue
             seen.add(name)
             if any(_floor_count(n, constexprs) for n in ast.walk(made.value)):
-                return {"divisor": divisor, "floor": ast.unparse(made)[:80], "floor_line": made.lineno}
+                return {**op, "divisor": divisor, "floor": ast.unparse(made)[:80], "floor_line": made.lineno}
             following += [n.id for n in ast.walk(made.value) if isinstance(n, ast.Name)]
         names = following
     own = assigned.get(divisor)
     if own is None:
-        return {"divisor": divisor}
-    return {"divisor": divisor, "made": ast.unparse(own)[:80], "made_line": own.lineno}
+        return {**op, "divisor": divisor}
+    return {**op, "divisor": divisor, "made": ast.unparse(own)[:80], "made_line": own.lineno}
+
+
+def _zero_factors(divisor: str, assigned: dict, constexprs: set) -> list[str]:
+    """The `tl.constexpr` parameters that make `divisor` 0 when they are 0: the divisor itself, or, through
+    the function's assignments (a few steps), a factor of a product or an argument of min() that it is made
+    of (`num_pid_in_group = GROUP_M * num_pid_n`). A sum or a call such as tl.cdiv does not carry a 0."""
+
+    def zero_parts(node: ast.AST) -> list[ast.AST]:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            return zero_parts(node.left) + zero_parts(node.right)
+        if isinstance(node, ast.Call) and name_of(node.func) == "min":
+            return [p for a in node.args for p in zero_parts(a)]
+        return [node]
+
+    found: list[str] = []
+    names, seen = [divisor], set()
+    for _ in range(4):
+        following = []
+        for name in names:
+            if name in seen:
+                continue
+            seen.add(name)
+            if name in constexprs:
+                found.append(name)
+                continue
+            made = assigned.get(name)
+            if made is None:
+                continue
+            following += [p.id for p in zero_parts(made.value) if isinstance(p, ast.Name)]
+        names = following
+    return found
 
 
 def _floor_count(node: ast.AST, constexprs: set) -> bool:
@@ -1801,9 +1883,10 @@ def judge_case(
         # last: every pattern above names its own cause first; this is what is left of an inf/NaN
         _nonfinite_from_finite(report.get("diagnoses", []), got, expected, inputs)
     diagnoses.extend(report.get("diagnoses", []))
-    _zero_division(diagnoses, case.get("interpreter_warnings"), learner_file)
+    pinned = facts.get("autotune_config") if isinstance(facts.get("autotune_config"), dict) else None
+    _zero_division(diagnoses, case.get("interpreter_warnings"), learner_file, pinned)
     if not any(d.get("zero_division") for d in diagnoses):
-        _zero_division_passed(diagnoses, case.get("interpreter_warnings"), learner_file)
+        _zero_division_passed(diagnoses, case.get("interpreter_warnings"), learner_file, pinned)
 
     budget = exercise.verify.bytes_budget
     if budget and facts.get("checked") and stats is not None and not diagnoses:  # numerics first
@@ -3553,6 +3636,122 @@ def _uses_exp(learner_file: str | None) -> bool:
 _MAX_NAMES = frozenset({"max", "maximum"})
 
 
+def _unshifted_exp(path: str | None) -> dict | None:
+    """The first exp/exp2 of the learner's @triton.jit functions whose argument subtracts nothing: no `a - b`
+    with b not a constant in it, nor in what its names hold where it runs (followed through the assignments
+    that reach it: the branches of an `if` apart, a loop's body twice; `x -= m` shifts x). A name with no
+    assignment there (a parameter), a call of the file's own helper or any other form counts as shifted (no
+    claim); a tl.load is raw data whatever its address. {line, call} or None. One branch of a kernel that
+    subtracts the max (`if ROWS == 1: tl.exp(row)` beside `tl.exp(x - row_max[:, None])`) is found here,
+    where a search of the whole file for a max is not (probe round 17b)."""
+    tree = contracts.file_tree(path) if path else None
+    if tree is None:
+        return None
+    modules = {"tl", "triton", "math", "libdevice", "torch", "np"}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            modules.update((a.asname or a.name).split(".")[0] for a in node.names)
+
+    def constant(node: ast.AST) -> bool:
+        if isinstance(node, ast.UnaryOp):
+            return constant(node.operand)
+        return isinstance(node, ast.Constant)
+
+    def shifted(node: ast.AST, env: dict[str, bool]) -> bool:
+        if isinstance(node, ast.Constant):
+            return False
+        if isinstance(node, ast.Name):
+            return False if node.id in modules else env.get(node.id, True)
+        if isinstance(node, ast.Attribute):
+            return shifted(node.value, env)
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Sub) and not constant(node.right):
+                return True
+            return shifted(node.left, env) or shifted(node.right, env)
+        if isinstance(node, ast.UnaryOp):
+            return shifted(node.operand, env)
+        if isinstance(node, ast.Subscript):
+            return shifted(node.value, env)
+        if isinstance(node, ast.IfExp):
+            return shifted(node.body, env) or shifted(node.orelse, env)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return any(shifted(e, env) for e in node.elts)
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name):
+                return True  # the file's own helper (or a builtin): unknown
+            if name_of(node.func) == "load":
+                return False
+            values = [*node.args, *(k.value for k in node.keywords)]
+            return shifted(node.func, env) or any(shifted(v, env) for v in values)
+        return True
+
+    found: list[tuple[int, str]] = []
+
+    def look(node: ast.AST, env: dict[str, bool]) -> None:
+        for call in ast.walk(node):
+            if not (isinstance(call, ast.Call) and name_of(call.func) in _EXP_NAMES and call.args):
+                continue
+            if not shifted(call.args[0], env):
+                found.append((call.lineno, ast.unparse(call)[:80]))
+
+    def merge(a: dict[str, bool], b: dict[str, bool]) -> dict[str, bool]:
+        return {k: a.get(k, True) or b.get(k, True) for k in a.keys() | b.keys()}
+
+    def run(body: list, env: dict[str, bool]) -> dict[str, bool]:
+        for stmt in body:
+            if isinstance(stmt, ast.If):
+                look(stmt.test, env)
+                env = merge(run(stmt.body, dict(env)), run(stmt.orelse, dict(env)))
+            elif isinstance(stmt, (ast.For, ast.While)):
+                head = stmt.iter if isinstance(stmt, ast.For) else stmt.test
+                look(head, env)
+                if isinstance(stmt, ast.For):
+                    for n in ast.walk(stmt.target):
+                        if isinstance(n, ast.Name):
+                            env[n.id] = True
+                once = run(stmt.body, dict(env))
+                env = merge(env, run(stmt.body, merge(env, once)))
+                env = run(stmt.orelse, env)
+            elif isinstance(stmt, (ast.With, ast.Try)):
+                env = run(list(getattr(stmt, "body", [])), env)
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                if stmt.value is None:
+                    continue
+                look(stmt.value, env)
+                value = shifted(stmt.value, env)
+                if isinstance(stmt, ast.AugAssign):
+                    value = value or (isinstance(stmt.op, ast.Sub) and not constant(stmt.value))
+                    if isinstance(stmt.target, ast.Name):
+                        value = value or env.get(stmt.target.id, True)
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                for target in targets:
+                    for n in ast.walk(target):
+                        if isinstance(n, ast.Name):
+                            env[n.id] = value
+            elif not isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+                look(stmt, env)
+        return env
+
+    for fn in _jit_functions(tree):
+        run(fn.body, {})
+    if not found:
+        return None
+    line, call = min(found)
+    return {"line": line, "call": call}
+
+
+def _unshifted_exp_words(bare: dict, top: float) -> str:
+    over = (
+        f"exp overflows to inf above ~88.7 (these rows reach {top:.4g}) and inf / inf is NaN"
+        if top >= 0
+        else f"exp underflows to 0 below about -103 (these rows' max is {top:.4g}) and 0 / 0 is NaN"
+    )
+    return (
+        f"line {bare['line']} takes {bare['call']} with no max subtracted inside it (the max the file takes "
+        f"elsewhere does not reach this exp) — {over}: subtract the row max there too, exp(x - max)"
+    )
+
+
 def _max_after_exp(path: str | None) -> dict | None:
     """A row max taken, then its exponential divided (or multiplied) out after the row's own exp:
     `tl.exp(row) / tl.exp(row_max)`, `tl.exp(row) * tl.exp(-row_max)`. Mathematically softmax is shift
@@ -3847,6 +4046,14 @@ def _explain_values(
                 )
                 continue
             subtracts_a_max = bool(re.search(r"\btl\.max\(|\.max\(|tl\.maximum\(", source))
+            top = float(x[torch.tensor(rows, device=x.device)].float().amax())
+            bare = (
+                _unshifted_exp(learner_file) if subtracts_a_max and (top >= 80.0 or top <= -103.0) else None
+            )
+            if bare is not None:  # the file takes a max, but this exp subtracts none (another branch does)
+                diag.update(cause="unshifted-exp", top=round(top, 1), **bare)
+                diag["message"] = f"{_head(diag)}: {_unshifted_exp_words(bare, top)}"
+                continue
             # exp(80) is finite in fp32: no overflow to subtract away; or the kernel subtracts a max already
             if float(peak) < 80.0 or subtracts_a_max:
                 overflow = float(peak) >= 80.0

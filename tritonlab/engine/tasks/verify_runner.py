@@ -915,6 +915,8 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
             got = call(*positional, **optional, **kwargs)
         if pinned and pinned.get("@benched"):  # the autotuner timed the pinned config and its twin first
             facts["autotune_benched"] = int(pinned["@benched"])
+        if pinned:  # the config this case pinned: a fact that ran under another config names that one
+            facts["autotune_config"] = {k: v for k, v in pinned.items() if not str(k).startswith("@")}
     except BaseException as exc:  # even BaseException or sys.exit: the learner's line, not a dead runner
         if contracts.is_real_interrupt(exc):
             raise
