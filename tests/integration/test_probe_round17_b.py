@@ -280,11 +280,9 @@ def test_mask_less_or_equal_stops_at_the_first_load_past_the_row(worker):
     assert "it must be False for every offset past the end" in error["message"], error["message"]
 
 
-@_gap(
-    "finding 9: 'the mask (mask = cols <= N) lets these lanes through: it must be False for every offset past "
-    "the end' — right, but it does not say the one lane through is lane N (the mask is off by one: cols < N), "
-    "and the report/engine already treats a '<=' mask as unbounded (memcheck/report._mask_facts)"
-)
 def test_mask_less_or_equal_says_off_by_one(worker):
     error = verify(worker, "10/debug-rms-norm", RMS_LE)["error"]
     assert "cols < N" in error["message"], error["message"]
+    # the access keeps its line; the mask's own line is a fact of its own (finding 9)
+    assert error["line"] == line_of(RMS_LE, "x = tl.load(x_ptr"), error
+    assert error["detail"]["mask_line"] == line_of(RMS_LE, "mask = cols <= N"), error["detail"]

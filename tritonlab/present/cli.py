@@ -44,7 +44,17 @@ def _detail(console, err: dict) -> None:
 def _printed(console, output: str, lang: str, cap: int) -> None:
     if output:
         console.print(f"[dim]{escape(verify_words.PRINTED.in_(lang))}[/]")
-        console.print(escape(output[-cap:]))
+        console.print(escape(printed_tail(output, cap)))
+
+
+def printed_tail(output: str, cap: int) -> str:
+    """The last `cap` characters of what the program printed, from a line's start (a cut mid-line read as
+    output of its own): "…" on a line of its own says that more came before."""
+    if len(output) <= cap:
+        return output
+    tail = output[-cap:]
+    _, newline, rest = tail.partition("\n")
+    return "…\n" + rest if newline and rest else "…" + tail
 
 
 def print_verify(console, result: Any, lang: str = "en") -> None:

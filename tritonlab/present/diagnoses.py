@@ -1795,10 +1795,24 @@ def _mask_hint(d: Facts) -> Said:
             "範囲条件が間違っていないなら、アドレスそのものがずれています。ストライド、ポインタに足した"
             f"オフセット、テンソルを確保したときの形 {allocated} を確認してください",
         )
-    if mask:
+    off, mask_line = d["off_by_one"], d["mask_line"]
+    if mask and isinstance(off, Mapping) and off.get("compare"):
+        compare, index, bound, fix = (_code(off[k]) for k in ("compare", "index", "bound", "fix"))
+        at_en = f" at line {mask_line}" if mask_line else ""
+        at_ja = f"{mask_line} 行目の " if mask_line else ""
         return Said(
-            f"the mask ({mask}) lets these lanes through: it must be False for every offset past the end",
-            f"マスク ({mask}) がこれらのレーンを通しています。末尾より先のオフセットでは False になる"
+            f"the mask ({mask}) lets these lanes through: it must be False for every offset past the end, and "
+            f"{compare}{at_en} is off by one, letting {index} = {bound} through — use {fix}",
+            f"マスク ({mask}) がこれらのレーンを通しています。末尾より先のオフセットでは False になる必要が"
+            f"ありますが、{at_ja}{compare} は 1 つずれていて、{index} = {bound}(最後の有効なインデックスの 1 つ"
+            f"先)も通してしまいます。{fix} としてください",
+        )
+    if mask:
+        at_en = f", line {mask_line}" if mask_line else ""
+        at_ja = f"({mask_line} 行目)" if mask_line else ""
+        return Said(
+            f"the mask ({mask}{at_en}) lets these lanes through: it must be False for every offset past the end",
+            f"マスク ({mask}){at_ja}がこれらのレーンを通しています。末尾より先のオフセットでは False になる"
             "必要があります",
         )
     caller = d["caller"]
@@ -1921,13 +1935,17 @@ def _unwritten(f: Facts) -> Said:
         programs, numel, first = f["grid_programs"], f["numel"], f["first"]
         tail = numel - first if isinstance(numel, int) and isinstance(first, int) else count
         last = "the last element" if tail == 1 else f"the last {_n(tail, 'en', 'element', 'elements', '')}"
+        at_en = at_ja = ""
+        if f["line"] and f["mask"]:
+            code = _code(f["mask"])
+            at_en, at_ja = f" (line {f['line']}: {code})", f"({f['line']} 行目: {code})"
         return Said(
             f"{elems_en} {were} never written: a program covered {'them' if were == 'were' else 'it'} "
-            f"({number(programs)} × BLOCK_SIZE {number(block)} ≥ {number(numel)}), but the store's mask "
+            f"({number(programs)} × BLOCK_SIZE {number(block)} ≥ {number(numel)}), but the store's mask{at_en} "
             f"switched off {last} — it must be True for every "
             "offset below n_elements (an off-by-one?)",
             f"{elems_ja} が書き込まれていません。担当するプログラムはありました({number(programs)} × "
-            f"BLOCK_SIZE {number(block)} ≥ {number(numel)})が、ストアのマスクが最後の {number(tail)} 要素を"
+            f"BLOCK_SIZE {number(block)} ≥ {number(numel)})が、ストアのマスク{at_ja}が最後の {number(tail)} 要素を"
             "外しています。n_elements 未満のすべてのオフセットで True になる必要があります(1 つずれていませんか?)",
         )
     if cause == "mask-short":
@@ -2183,6 +2201,15 @@ def _unwritten(f: Facts) -> Said:
             f"外しています。{line} 行目のマスク({text})はプログラム全体で 1 つの値で、レーンごとの値では"
             "ないため、端数のブロックが丸ごと外れます。オフセットから作ってください(mask = offsets < "
             "n_elements)",
+        )
+    if cause == "masked-off" and f["line"] and f["mask"]:
+        line, code = f["line"], _code(f["mask"])
+        return Said(
+            "no element was written: your kernel ran tl.store, but its mask switched off every lane — check "
+            f"the store's mask at line {line} ({code}): it must be True for every offset below n_elements",
+            "どの要素も書き込まれていません。カーネルは tl.store を実行しましたが、マスクがすべてのレーンを"
+            f"外しています。{line} 行目のストアのマスク({code})を確認してください。n_elements 未満のすべての"
+            "オフセットで True になる必要があります",
         )
     if cause == "masked-off":
         return Said(
@@ -4061,6 +4088,21 @@ def _wrong_shape(f: Facts) -> Said:
 @says(Kind.WRONG_DTYPE)
 def _wrong_dtype(f: Facts) -> Said:
     got, exp = dtype(f["got"]), dtype(f["expected"])
+    line, code = f["line"], _code(f["code"])
+    if line and code and f["fixed"]:
+        return Said(
+            f"output dtype {got}, expected {exp} — this output is {exp} whatever the inputs' dtype: allocate it "
+            f"with dtype=torch.{exp} at line {line} ({code})",
+            f"出力の dtype が {got} です(正しくは {exp})。この出力は入力の dtype によらず {exp} です。"
+            f"{line} 行目({code})で dtype=torch.{exp} を指定して確保してください",
+        )
+    if line and code:
+        return Said(
+            f"output dtype {got}, expected {exp} — line {line} makes it {got} ({code}): allocate it like the "
+            "input (torch.empty_like) or pass dtype=",
+            f"出力の dtype が {got} です(正しくは {exp})。{line} 行目({code})で {got} になっています。"
+            "入力と同じように確保する(torch.empty_like)か、dtype= を指定してください",
+        )
     if f["fixed"]:
         return Said(
             f"output dtype {got}, expected {exp} — this output is {exp} whatever the inputs' dtype: allocate it "

@@ -415,9 +415,13 @@ class OutOfBounds(Exception):
                 "bounds is wrong, the address itself is off — check the strides and any offset added to the "
                 f"pointer, and the shape the tensor was allocated with {tuple(self.shape or ())}"
             )
+        if mask and facts.get("off_by_one"):
+            return off_by_one_hint(mask, facts["off_by_one"], facts.get("mask_line"))
         if mask:
+            at = f", line {facts['mask_line']}" if facts.get("mask_line") else ""
             return (
-                f"the mask ({mask}) lets these lanes through: it must be False for every offset past the end"
+                f"the mask ({mask}{at}) lets these lanes through: it must be False for every offset past the "
+                "end"
             )
         if facts.get("parsed"):
             return f"{what} has no mask: pass mask= with a bound for each index (e.g. offsets < n_elements)"
@@ -496,6 +500,15 @@ def swapped_strides_hint(arg: str, passed: dict) -> str:
         f"the strides passed for {arg} are in the wrong order{where}: {given}, but the tensor passed as "
         f"{arg} has strides {tuple(passed['strides'])} — in-range indices then walk out of the tensor "
         "whatever the mask says"
+    )
+
+
+def off_by_one_hint(mask: str, off: dict, mask_line: int | None) -> str:
+    at = f" at line {mask_line}" if mask_line else ""
+    return (
+        f"the mask ({mask}) lets these lanes through: it must be False for every offset past the end, and "
+        f"{off['compare']}{at} is off by one, letting {off['index']} = {off['bound']} through — use "
+        f"{off['fix']}"
     )
 
 
@@ -939,6 +952,15 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
     mask_source = (
         mask.split(" = ", 1)[1] if mask and isinstance(mask_node, ast.Name) and " = " in mask else mask
     )
+    off = _off_by_one(mask_source, set(re.findall(r"[A-Za-z_]\w*", source)) - {"tl", "None"})
+    if off:
+        facts["off_by_one"] = off
+    if isinstance(mask_node, ast.Name) and mask and file and line:
+        made = _assignment_lines(mask_node.id, file, line)
+        if off:  # the assignment that holds the `<=` (a mask built over several lines)
+            made = [m for m in made if off["compare"] in " ".join(m[1].split())] or made
+        if len(made) == 1:
+            facts["mask_line"] = made[0][0]
     precedence = _precedence(mask_source)
     if precedence:
         facts["precedence"] = precedence
@@ -967,6 +989,48 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
     if bounded and extra:
         facts["extra"] = extra
     return facts
+
+
+def _off_by_one(mask: str | None, names: set[str]) -> dict | None:
+    """{compare, index, bound, fix} for a comparison `index <= bound` (or `bound >= index`) in the mask whose
+    index side names the pointer's indices (`names`): it lets index == bound through, one past the last valid
+    index — `<` is meant. Not for `index <= n - 1` (right as it stands), nor a chained comparison
+    (`_precedence` names that). None when the mask has no such comparison."""
+    if not mask or not names:
+        return None
+    try:
+        tree = ast.parse(mask.strip(), mode="eval")
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+            continue
+        op, right = node.ops[0], node.comparators[0]
+        if isinstance(op, ast.LtE):
+            index, bound, fix = node.left, right, "<"
+        elif isinstance(op, ast.GtE):
+            index, bound, fix = right, node.left, ">"
+        else:
+            continue
+        index_names = {n.id for n in ast.walk(index) if isinstance(n, ast.Name)}
+        if not index_names & names or not any(isinstance(n, ast.Name) for n in ast.walk(bound)):
+            continue
+        if (
+            isinstance(bound, ast.BinOp)
+            and isinstance(bound.op, ast.Sub)
+            and isinstance(bound.right, ast.Constant)
+            and isinstance(bound.right.value, int)
+            and bound.right.value >= 1
+        ):
+            continue  # `offsets <= n - 1` is `offsets < n`
+        left, right_text = ast.unparse(node.left), ast.unparse(right)
+        return {
+            "compare": ast.unparse(node),
+            "index": ast.unparse(index),
+            "bound": ast.unparse(bound),
+            "fix": f"{left} {fix} {right_text}",
+        }
+    return None
 
 
 def _mask_other_axis(axes: dict[str, int], mask: str) -> list[dict]:
@@ -1581,6 +1645,17 @@ def _assignments(name: str, file: str, line: int, lookback: int = 60) -> str:
         if match:
             found.append(match.group(1))
     return " ".join(found)
+
+
+def _assignment_lines(name: str, file: str, line: int, lookback: int = 60) -> list[tuple[int, str]]:
+    """(line, right-hand side) of each `name = ...` / `name += ...` in the lines above `line`, inside the
+    function that holds it (what `_assignments` joins into one text)."""
+    pattern = re.compile(rf"^\s*{re.escape(name)}\s*(?:\+|-)?=(?!=)\s*(.+)$")
+    return [
+        (number, match.group(1).strip())
+        for number in range(_function_start(file, line, lookback), line)
+        if (match := pattern.match(linecache.getline(file, number)))
+    ]
 
 
 def _sole_assignment(name: str, file: str, line: int, lookback: int = 60) -> str | None:

@@ -1688,6 +1688,7 @@ def judge_case(
             )
         return case
     if not _check_output(got, expected, diagnoses, case.get("dtype")):
+        _contract_lines(diagnoses, mine, learner_file, exercise.entry)  # a wrong dtype's allocation
         return case
     if exercise.expect_kernel and mine:
         _provenance(facts.get("provenance"), got, exercise.entry, diagnoses)
@@ -1729,6 +1730,7 @@ def judge_case(
         learner_file,
         bool((exercise.verify.contracts or {}).get("store_once")),
     )
+    _store_mask_named(report.get("diagnoses", []), mine, learner_file)
     provenance = facts.get("provenance")
     twice = _int(provenance.get("stored_twice")) if isinstance(provenance, dict) else 0
     if (exercise.verify.contracts or {}).get("store_once") and twice:
@@ -2106,7 +2108,10 @@ def _provenance(facts, got, entry: str, diagnoses: list) -> None:
 def _contract_lines(diagnoses: list, mine: list, learner_file: str, entry: str | None) -> None:
     """The learner's line of a contract fact where one line makes it: a `grid-size` fact's grid (the one
     launch site of its kernel, `contracts.grid_line`), an `output-layout` fact's returned tensor (the one
-    assignment of the name the wrapper returns, `contracts.returned_line`)."""
+    assignment of the name the wrapper returns, `contracts.returned_line`), and the same line for a
+    `wrong-dtype` output (the allocation that gave it its dtype, quoted as `code`)."""
+    import linecache
+
     for diag in diagnoses:
         if "line" in diag:
             continue
@@ -2116,8 +2121,28 @@ def _contract_lines(diagnoses: list, mine: list, learner_file: str, entry: str |
             line = contracts.grid_line(learner_file, kernels.pop()) if len(kernels) == 1 else None
         elif diag.get("kind") == "output-layout":
             line = contracts.returned_line(learner_file, entry)
+        elif diag.get("kind") == "wrong-dtype" and "output" not in diag:
+            line = contracts.returned_line(learner_file, entry)
+            code = linecache.getline(learner_file, line).strip()[:120] if line else ""
+            if line and code:
+                diag["code"] = code
+                diag["message"] = _dtype_message(diag, line, code)
         if line:
             diag["line"] = line
+
+
+def _dtype_message(diag: dict, line: int, code: str) -> str:
+    """The `wrong-dtype` message with the line that made the returned tensor (`code`)."""
+    got, wanted = (str(diag.get(k)).replace("torch.", "") for k in ("got", "expected"))
+    if diag.get("fixed"):
+        return (
+            f"output dtype {got}, expected {wanted} — this output is {wanted} whatever the inputs' dtype: "
+            f"allocate it with dtype=torch.{wanted} at line {line} ({code})"
+        )
+    return (
+        f"output dtype {got}, expected {wanted} — line {line} makes it {got} ({code}): allocate it like the "
+        "input (torch.empty_like) or pass dtype="
+    )
 
 
 def _launch_record(launch: dict) -> dict:
@@ -7004,6 +7029,76 @@ def _arange_start(path: str | None) -> tuple[int, int] | None:
             if isinstance(first, ast.Constant) and isinstance(first.value, int) and first.value != 0:
                 return node.lineno, int(first.value)
     return None
+
+
+def _store_mask_named(diagnoses: list, launches: list, learner_file: str | None) -> None:
+    """An output left unwritten by the store's own mask (`masked-off`: every lane off; `tail-masked`: the last
+    one or two): the line that builds that mask (`_store_mask_line`), as `line` and `mask`, where one line
+    does. The per-program mask (masked-off with `per_program`) already names its line."""
+    kernels = {str(launch.get("kernel")) for launch in launches if launch.get("kernel")}
+    found: tuple[int, str] | None = None
+    for diag in diagnoses:
+        if diag.get("kind") != Kind.UNWRITTEN or diag.get("cause") not in ("masked-off", "tail-masked"):
+            continue
+        if diag.get("line"):
+            continue
+        found = found or _store_mask_line(learner_file, kernels)
+        if found is None:
+            return
+        line, text = found
+        diag.update(line=line, mask=text)
+        head, _, rest = str(diag.get("message") or "").partition(" — ")
+        if diag["cause"] == "tail-masked":
+            diag["message"] = head.replace(
+                "the store's mask switched", f"the store's mask (line {line}: {text}) switched", 1
+            ) + (f" — {rest}" if rest else "")
+        else:
+            diag["message"] = (
+                f"{head} — check the store's mask at line {line} ({text}): it must be True for every offset "
+                "below n_elements"
+            )
+
+
+def _store_mask_line(path: str | None, kernels: set | None = None) -> tuple[int, str] | None:
+    """(line, text) of the mask the learner's tl.store uses: its `mask=` (or third argument) followed to the
+    one assignment of that name in the store's @triton.jit function (`mask = offsets < n_elements - 1`), or
+    the store's own line for a mask written inline. Only the functions named in `kernels` when given. None
+    when that is not one line: no masked store, an unmasked store beside it, stores with masks made on
+    different lines, a name assigned more than once (or not at all: a parameter)."""
+    tree = _learner_tree(path)
+    if tree is None:
+        return None
+    found: set[tuple[int, str]] = set()
+    for function in _jit_functions(tree):
+        if kernels and function.name not in kernels:
+            continue
+        for node in ast.walk(function):
+            if not (
+                isinstance(node, ast.Call) and ast.unparse(node.func) in ("tl.store", "triton.language.store")
+            ):
+                continue
+            mask = next((k.value for k in node.keywords if k.arg == "mask"), None)
+            if mask is None and len(node.args) >= 3:
+                mask = node.args[2]
+            if mask is None:
+                return None
+            if not isinstance(mask, ast.Name):
+                found.add((node.lineno, ast.unparse(mask)[:120]))
+                continue
+            made = [
+                n
+                for n in ast.walk(function)
+                if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                and any(
+                    isinstance(t, ast.Name) and t.id == mask.id
+                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                )
+            ]
+            value = made[0].value if len(made) == 1 else None
+            if value is None or isinstance(made[0], ast.AugAssign):
+                return None
+            found.add((made[0].lineno, f"{mask.id} = {ast.unparse(value)}"[:120]))
+    return found.pop() if len(found) == 1 else None
 
 
 def _program_mask(path: str | None) -> tuple[int, str] | None:

@@ -857,6 +857,13 @@ def _triton_warnings(learner_file: str, into: list):
         yield
 
 
+def _second_run_warnings(learner_file: str):
+    """A second run of a case (to refine a cause: padding left 0, torch's values shifted, a buffer changed)
+    repeats what the first run did, whose Triton warnings are already recorded: its own are dropped, not
+    printed among the learner's output."""
+    return _triton_warnings(learner_file, [])
+
+
 def _oob_input(err: dict, watch, inputs: dict) -> None:
     """An out-of-bounds report whose mask bounds are the faulting tensor's sizes in another order
     (`permuted_bounds`): names the case input that tensor is (the same storage, shape and strides handed to
@@ -1061,7 +1068,7 @@ def _moved_in_second_run(loaded, case, backend, values, got, lab, kwargs, pertur
     call = exercise_env.LearnerCall(loaded, backend, allocator)
     perturbed(inputs, call, allocator)
     try:
-        with _pinned(exercise, loaded, case, lab):
+        with _pinned(exercise, loaded, case, lab), _second_run_warnings(loaded.file):
             again = call(*positional, **optional, **kwargs)
     except Exception:  # noqa: BLE001 - the first run's facts stand; this one only refines a cause
         return False
@@ -1122,7 +1129,8 @@ def _plan_excused_reached(
     call = exercise_env.LearnerCall(plan_loaded, backend, allocator)
     call.watchers.append(torch_work.TorchWork(loaded.file, inputs, lambda: call.launches, perturb=True))
     try:
-        again = call(*inputs.values(), **kwargs)
+        with _second_run_warnings(loaded.file):
+            again = call(*inputs.values(), **kwargs)
     except Exception:  # noqa: BLE001 - no evidence either way
         return False
     first_out = list(got) if isinstance(got, (tuple, list)) else [got]
@@ -1157,6 +1165,7 @@ def _padding_made_nonfinite(loaded, case: dict, backend: str, values: dict, got,
         with (
             memcheck.padding_left_zero(),
             _pinned(exercise, loaded, case, lab),
+            _second_run_warnings(loaded.file),
         ):
             again = exercise_env.LearnerCall(loaded, backend, allocator)(*positional, **optional, **kwargs)
     except Exception:  # noqa: BLE001 - the first run's facts stand; this one only refines a cause
@@ -1425,7 +1434,10 @@ def _plan_again(loaded, plan, case: dict, backend: str, values: dict, kwargs: di
     )
     call = exercise_env.LearnerCall(again, backend, allocator)
     try:
-        with contextlib.nullcontext() if forward_only else memcheck.padding_left_zero():
+        with (
+            contextlib.nullcontext() if forward_only else memcheck.padding_left_zero(),
+            _second_run_warnings(loaded.file),
+        ):
             result = call(*inputs.values(), **kwargs)
     except Exception:  # noqa: BLE001 - the first run's facts stand; this one only refines a cause
         return None
