@@ -145,10 +145,7 @@ def test_the_narrow_columns_fail_only_the_non_square_tile(worker):
 # --- findings: what the lab should say ----------------------------------------------------------------------
 
 
-@_gap(
-    "finding 1: the 16-lane column offsets are called 'grid-axis-missing' (the grid (3, 1) has an axis 1 of "
-    "one program: cdiv(65, 128) = 1) and then 'tile-map' (tile starts are right); no line"
-)
+# finding 1, fixed: cause arange-block at the cols line (contracts._explain_arange_block)
 def test_column_offsets_of_block_m_lanes_are_named(worker):
     name = "l07_copy_2d_wrong_col_arange_length_block_m.py"
     diags = failing(verify(worker, "7/copy-2d", name))
@@ -158,18 +155,13 @@ def test_column_offsets_of_block_m_lanes_are_named(worker):
         assert diag.get("line") == line_of(name, "cols = pid_n * BLOCK_N"), diag
 
 
-@_gap(
-    "finding 1: 'grid-axis-missing' fires for a grid whose axis 1 is launched with the one program it needs"
-)
+# finding 1, fixed: grid-axis-missing only where the output needs more than one program along that axis
 def test_a_one_program_axis_is_not_called_missing(worker):
     diags = failing(verify(worker, "7/copy-2d", "l07_copy_2d_wrong_col_arange_length_block_m.py"))
     assert all("has no axis" not in d.get("message", "") for d in diags), [d["message"] for d in diags]
 
 
-@_gap(
-    "finding 2: a launch that passes (x, output, y) to (x_ptr, y_ptr, output_ptr) is told 'store into the "
-    "output instead' with no line; the kernel does store into output_ptr — the launch's arguments are swapped"
-)
+# finding 2, fixed: input-modified cause launch-order (verify._launch_order, the runner's bindings)
 def test_the_swapped_launch_arguments_are_named(worker):
     name = "l05_add_wrong_launch_output_and_y_swapped.py"
     diag = first(verify(worker, "5/add", name))
@@ -177,10 +169,7 @@ def test_the_swapped_launch_arguments_are_named(worker):
     assert "output_ptr" in diag["message"] and "y_ptr" in diag["message"], diag["message"]
 
 
-@_gap(
-    "finding 3: a mask that joins the row and column bounds with | is said to 'never bound cols' — it does "
-    "bound them, but | lets a lane through when either bound holds: the fix is &"
-)
+# finding 3, fixed: the oob report's or_joined fact (memcheck.report._or_joined)
 def test_an_or_joined_mask_is_called_or_joined(worker):
     error = verify(worker, "7/bias-add", "l07_bias_add_wrong_mask_or_instead_of_and.py")["error"]
     assert "never bounds" not in error["message"], error["message"]
@@ -217,10 +206,7 @@ def test_the_float_program_map_names_its_allocation(worker):
     assert diag.get("line") == line_of(name, "out = torch.empty_like(x)"), diag
 
 
-@_gap(
-    "finding 7: a contiguity check written with `or` is reported through the kernel's load (line of "
-    "tl.load, 'step through it with the tensor's strides'); the slip is the wrapper's check, which exists"
-)
+# finding 7, fixed: contracts.check_let_through names the check and its line
 def test_the_or_contiguity_check_is_named(worker):
     name = "l05_add_checked_wrong_contiguity_check_with_or.py"
     diag = first(verify(worker, "5/add-checked", name))

@@ -1024,6 +1024,8 @@ def explain_unwritten(
         return
     dims = [int(d) for d in grid] + [1, 1]
     axes = launch.get("pid_axes")
+    if _explain_arange_block(diag, launch, sizes):
+        return
     if isinstance(axes, int) and (dims[1] > 1 or dims[2] > 1) and axes == 1:
         diag.update(
             cause="grid-axes-unread",
@@ -1033,15 +1035,31 @@ def explain_unwritten(
             "read tl.program_id(1) in the kernel",
         )
         return
-    if isinstance(axes, int) and axes >= 2 and dims[axes - 1] == 1 and programs > 0:
+    # the tiles the output has along the axis the kernel reads last (2-D tiles only): an axis of one
+    # program is not missing where the output needs only one tile along it (probe round 17a)
+    blocks_along = _tile_blocks(launch, block, shape)
+    needed = (
+        -(-sizes[axes - 1] // blocks_along[axes - 1])
+        if isinstance(axes, int) and blocks_along and 1 <= axes <= len(blocks_along) == len(sizes)
+        else None
+    )
+    if (
+        isinstance(axes, int)
+        and axes >= 2
+        and dims[axes - 1] == 1
+        and programs > 0
+        and (needed is None or needed > 1)
+    ):
+        shown = " x ".join(str(d) for d in dims[:axes])
         diag.update(
             cause="grid-axis-missing",
             grid=grid,
             axis=axes - 1,
-            message=f"the kernel reads tl.program_id({axes - 1}), but the grid "
-            f"({', '.join(str(d) for d in grid)}) "
-            f"has no axis {axes - 1}: there it is always 0 — launch that axis, or number the programs with "
-            "tl.program_id(0)",
+            **({"tiles_along": needed} if needed else {}),
+            message=f"the kernel reads tl.program_id({axes - 1}), but the grid is {shown}: one program "
+            f"along axis {axes - 1}, so tl.program_id({axes - 1}) is always 0"
+            + (f" where the output has {needed} tiles along it" if needed else "")
+            + f" — launch the programs along axis {axes - 1}, or number them with tl.program_id(0)",
         )
         return
     if _explain_flat_2d(diag, launch, programs, dims, block, sizes):
@@ -1433,6 +1451,222 @@ def unscaled_start(file: str | None, kernel: str | None) -> tuple[int, str, str]
             if is_pid(a) and size is not None and size != "1":
                 found.append((node.lineno, ast.unparse(node)[:80], size))
     return found[0] if len(found) == 1 else None
+
+
+def arange_block_starts(file: str | None, kernel: str | None) -> list[dict]:
+    """The kernel's index assignments whose start steps by one block and whose lanes come from another:
+    `cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_M)`, the start `<anything> * STEP` written in the sum or in
+    the one assignment of a name the sum adds (`start_n = pid_n * BLOCK_N`), the lanes `tl.arange(0, LANES)`,
+    STEP and LANES two different names. Each as {line, text, name, steps (the product's names: the pid's
+    among them), lanes} (names, not values)."""
+    function = _kernel_function(file, kernel)
+    if function is None:
+        return []
+
+    def lanes_of(node: ast.AST) -> str | None:
+        if isinstance(node, ast.Call) and name_of(node.func) == "arange" and len(node.args) == 2:
+            start, end = node.args
+            if isinstance(start, ast.Constant) and start.value == 0 and isinstance(end, ast.Name):
+                return end.id
+        return None
+
+    def steps_of(node: ast.AST, follow: bool = True) -> list[str]:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            return [side.id for side in (node.right, node.left) if isinstance(side, ast.Name)]
+        if follow and isinstance(node, ast.Name):
+            made = _own_assignments(function, node.id)
+            if len(made) == 1 and isinstance(made[0], ast.Assign):
+                return steps_of(made[0].value, follow=False)
+        return []
+
+    found = []
+    for node in ast.walk(function):
+        if not (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.BinOp)
+            and isinstance(node.value.op, ast.Add)
+        ):
+            continue
+        for a, b in ((node.value.left, node.value.right), (node.value.right, node.value.left)):
+            lanes, steps = lanes_of(b), steps_of(a)
+            if lanes and steps and lanes not in steps:
+                found.append(
+                    {
+                        "line": node.lineno,
+                        "text": " ".join(ast.unparse(node).split())[:100],
+                        "name": node.targets[0].id,
+                        "steps": steps,
+                        "lanes": lanes,
+                    }
+                )
+                break
+    return found
+
+
+def _gap_runs(size: int, step: int, lanes: int) -> list[list[int]]:
+    """The index runs [first, last] of an axis of `size` that blocks starting every `step` with `lanes`
+    lanes (lanes < step) never reach."""
+    return [
+        [start + lanes, min(start + step, size) - 1] for start in range(0, size, step) if start + lanes < size
+    ]
+
+
+def _explain_arange_block(diag: dict, launch: dict, sizes: list[int]) -> bool:
+    """Index offsets whose start steps by one block size but whose tl.arange has another, smaller one's lanes
+    (`cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_M)` at BLOCK_M < BLOCK_N): each program writes only the
+    first LANES of its STEP indices. Said (cause `arange-block`) only when the unwritten elements are exactly
+    those gaps — along one axis of a 2-D output, every index of the other axis; or of a 1-D output — read
+    from the launch's own block values."""
+    meta = launch.get("meta") or {}
+    for found in arange_block_starts(launch.get("file"), launch.get("kernel")):
+        step_name = next((n for n in found["steps"] if isinstance(meta.get(n), int)), None)
+        step, lanes = meta.get(step_name or ""), meta.get(found["lanes"])
+        if not (isinstance(step, int) and isinstance(lanes, int) and 0 < lanes < step):
+            continue
+        axis = None
+        if len(sizes) == 1:
+            gaps = _gap_runs(sizes[0], step, lanes)
+            got = diag.get("ranges") or []
+            if gaps and got and got == gaps[: len(got)] and diag.get("runs", len(got)) == len(gaps):
+                axis = 0
+        elif len(sizes) == 2 and diag.get("rows") is not None and diag.get("cols") is not None:
+            for a, key, other in ((0, "rows", "cols"), (1, "cols", "rows")):
+                gaps = _gap_runs(sizes[a], step, lanes)
+                whole = [[0, sizes[1 - a] - 1]]
+                got = diag.get(key) or []
+                total = diag.get(f"{key}_total", len(got))  # the runs before the report cut them
+                if (
+                    gaps
+                    and got
+                    and got == gaps[: len(got)]
+                    and total == len(gaps)
+                    and diag.get(other) == whole
+                ):
+                    axis = a
+                    break
+        if axis is None:
+            continue
+        what = "columns" if len(sizes) == 2 and axis == 1 else "rows" if len(sizes) == 2 else "elements"
+        diag.update(
+            cause="arange-block",
+            line=found["line"],
+            code=found["text"],
+            index=found["name"],
+            step_name=step_name,
+            step=step,
+            lanes_name=found["lanes"],
+            lanes=lanes,
+            axis=axis if len(sizes) == 2 else None,
+            message=f"{diag.get('count')} elements were never written: each program wrote only the first "
+            f"{lanes} of its {step} {what} — {found['name']} (line {found['line']}: {found['text']}) starts "
+            f"every {step_name} = {step} but takes tl.arange(0, {found['lanes']}), {lanes} lanes: take "
+            f"the lanes from the block it steps by, tl.arange(0, {step_name})",
+        )
+        return True
+    return False
+
+
+def check_let_through(file: str | None, entry: str | None, tensors: dict) -> dict | None:
+    """A reject case's input that reached the kernel past a check of the wrapper `entry` whose `and`/`or`
+    is the wrong one: an `if <test>: raise ...` above the launch whose test is False for this input, and
+    True once one of its `and`/`or` is the other (`not (x.is_contiguous() or y.is_contiguous())` lets a
+    strided y through beside a contiguous x). The test is worked out from the case's input facts
+    (`inputs.facts`: shape, dtype, device, strides when not contiguous) for the parts it can tell —
+    `t.is_contiguous()`, `t.shape`/`t.dtype`/`t.device` compared with == or != — with the wrapper's
+    parameters bound to the inputs (by name, else by position) and not reassigned above the check; any
+    other part leaves the check alone. {line, check, fixed, op (the one written), parts: [{text, value}]}, or
+    None."""
+    tree = file_tree(file)
+    if tree is None or not entry or not tensors:
+        return None
+    functions = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == entry]
+    if len(functions) != 1:
+        return None
+    function = functions[0]
+    names = list(tensors)
+    params = [a.arg for a in function.args.args]
+    bound = {p: (p if p in tensors else names[i] if i < len(names) else None) for i, p in enumerate(params)}
+    launches = [
+        n.lineno
+        for n in ast.walk(function)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)  # kernel[grid](...)
+    ]
+    stop = min(launches) if launches else None
+    for node in ast.walk(function):
+        if not (isinstance(node, ast.If) and any(isinstance(b, ast.Raise) for b in node.body)):
+            continue
+        if stop is not None and node.lineno > stop:
+            continue
+        reassigned = {p for p in bound if any(a.lineno < node.lineno for a in _own_assignments(function, p))}
+        facts = {
+            p: tensors[t]
+            for p, t in bound.items()
+            if t is not None and p not in reassigned and isinstance(tensors.get(t), dict)
+        }
+        if _check_value(node.test, facts) is not False:
+            continue
+        count = sum(isinstance(n, ast.BoolOp) for n in ast.walk(node.test))
+        for index in range(count):
+            swapped = copy.deepcopy(node.test)
+            op = [n for n in ast.walk(swapped) if isinstance(n, ast.BoolOp)][index]
+            original = [n for n in ast.walk(node.test) if isinstance(n, ast.BoolOp)][index]
+            op.op = ast.And() if isinstance(op.op, ast.Or) else ast.Or()
+            if _check_value(swapped, facts) is not True:
+                continue
+            return {
+                "line": node.lineno,
+                "check": " ".join(ast.unparse(node.test).split())[:160],
+                "fixed": " ".join(ast.unparse(swapped).split())[:160],
+                "op": "or" if isinstance(original.op, ast.Or) else "and",
+                "parts": [
+                    {"text": " ".join(ast.unparse(v).split())[:80], "value": _check_value(v, facts)}
+                    for v in original.values
+                ],
+            }
+    return None
+
+
+def _check_value(node: ast.AST, tensors: dict) -> bool | None:
+    """A wrapper check's truth for tensors known only by their facts (`check_let_through`); None where a part
+    of it cannot be told from them."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _check_value(node.operand, tensors)
+        return None if inner is None else not inner
+    if isinstance(node, ast.BoolOp):
+        values = [_check_value(v, tensors) for v in node.values]
+        if any(v is None for v in values):
+            return None
+        return all(values) if isinstance(node.op, ast.And) else any(values)
+    if (
+        isinstance(node, ast.Call)
+        and not node.args
+        and not node.keywords
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "is_contiguous"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in tensors
+    ):
+        return "strides" not in tensors[node.func.value.id]
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+        sides = [node.left, node.comparators[0]]
+        if not all(
+            isinstance(n, ast.Attribute)
+            and n.attr in ("shape", "dtype", "device")
+            and isinstance(n.value, ast.Name)
+            and n.value.id in tensors
+            for n in sides
+        ):
+            return None
+        a, b = (tensors[n.value.id].get(n.attr) for n in sides)  # type: ignore[attr-defined]
+        if a is None or b is None or sides[0].attr != sides[1].attr:  # type: ignore[attr-defined]
+            return None
+        if sides[0].attr == "device" and a == b:  # type: ignore[attr-defined]
+            return None  # the facts keep the device's type: cuda:0 and cuda:1 read alike
+        same = a == b
+        return same if isinstance(node.ops[0], ast.Eq) else not same
+    return None
 
 
 def _explain_flat_2d(diag: dict, launch: dict, programs: int, dims: list, block, sizes: list) -> bool:

@@ -1548,6 +1548,21 @@ def _mask_hint(d: Facts) -> Said:
             f"ポインタは {steps} で進んでいますが、これは {arg} のストライドではありません({arg} のストライドは "
             f"{strides})。{arg} 自身のストライドで進めてください",
         )
+    joined = d["or_joined"]
+    if mask and isinstance(joined, Mapping) and joined.get("fixed"):
+        # (a < n) | (b < m): each bound is there, but | lets a lane through when any one of them holds
+        at_en, at_ja = (
+            (f" at line {joined['line']}", f"({joined['line']} 行目)") if joined.get("line") else ("", "")
+        )
+        fixed = _code(joined["fixed"])
+        return Said(
+            f"the mask ({mask}) joins its bounds with |{at_en}: a lane passes when any one of them holds, so lanes "
+            f"past the end along one axis still pass where another bound holds — join them with &, so that every "
+            f"bound must hold: {fixed}",
+            f"マスク ({mask}){at_ja}は範囲条件を | でつないでいます。どれか 1 つが成り立てばレーンが通るので、"
+            f"ある軸で末尾を越えたレーンも、ほかの条件が成り立てば通ってしまいます。すべての条件が成り立つ"
+            f"ように & でつないでください: {fixed}",
+        )
     base = d["base_offset"]
     if mask and isinstance(base, Mapping) and base.get("whole"):
         whole = base["whole"]
@@ -2017,17 +2032,35 @@ def _unwritten(f: Facts) -> Said:
             "ください",
         )
     if cause == "grid-axis-missing":
-        axis, dims = f["axis"], _grid_dims(f["grid"])
-        grid = shape(dims)
-        launched_en = "only axis 0" if len(dims) == 1 else f"only axes 0–{len(dims) - 1}"
-        launched_ja = "軸 0" if len(dims) == 1 else f"軸 0–{len(dims) - 1}"
+        axis = f["axis"] if isinstance(f["axis"], int) else 1
+        dims = ([int(d) for d in f["grid"] or []] + [1, 1, 1])[: axis + 1]
+        grid = " × ".join(str(d) for d in dims)  # every axis up to the one read: (3, 1) and (3,) alike
+        needed = f["tiles_along"]
+        tiles_en = f", where the output has {number(needed)} tiles along it" if needed else ""
+        tiles_ja = f"(出力はこの軸方向に {number(needed)} タイルあります)" if needed else ""
         return Said(
-            f"the kernel reads tl.program_id({axis}), but the grid {grid} launches {launched_en}, so "
-            f"tl.program_id({axis}) is always 0 — launch a grid with axis {axis}, or number the programs "
-            "with tl.program_id(0)",
-            f"カーネルは tl.program_id({axis}) を読んでいますが、グリッド {grid} は{launched_ja}しか起動して"
-            f"いないので、tl.program_id({axis}) は常に 0 です。軸 {axis} も起動するか、tl.program_id(0) で"
-            "プログラムを数えてください",
+            f"the kernel reads tl.program_id({axis}), but the grid is {grid}: one program along axis {axis}, so "
+            f"tl.program_id({axis}) is always 0{tiles_en} — launch the programs along axis {axis}, or number "
+            "them with tl.program_id(0)",
+            f"カーネルは tl.program_id({axis}) を読んでいますが、グリッドは {grid} で、軸 {axis} 方向には 1 "
+            f"プログラムしかないため、tl.program_id({axis}) は常に 0 です{tiles_ja}。軸 {axis} 方向にも"
+            "プログラムを起動するか、tl.program_id(0) でプログラムを数えてください",
+        )
+    if cause == "arange-block" and f["line"]:
+        step, lanes = f["step"], f["lanes"]
+        step_name, lanes_name = f["step_name"] or "?", f["lanes_name"] or "?"
+        index, line, code = f["index"] or "?", f["line"], verbatim(_code(f["code"]) or "")
+        what_en = {0: "rows", 1: "columns"}.get(f["axis"], "elements")
+        what_ja = {0: "行", 1: "列"}.get(f["axis"], "要素")
+        return Said(
+            f"{_n(count, 'en', 'element was', 'elements were', '')} never written: each program wrote only the "
+            f"first {number(lanes)} of its {number(step)} {what_en} — {index} (line {line}: {code}) starts every "
+            f"{step_name} = {number(step)} but has tl.arange(0, {lanes_name}), {number(lanes)} lanes: take the "
+            f"lanes from the block it steps by, tl.arange(0, {step_name})",
+            f"{number(count)} 要素が書き込まれていません。各プログラムは担当する {number(step)} {what_ja}のうち"
+            f"先頭の {number(lanes)} {what_ja}しか書いていません。{index}({line} 行目: {code})は {step_name} = "
+            f"{number(step)} ごとに始まりますが、tl.arange(0, {lanes_name}) で {number(lanes)} レーンしか"
+            f"ありません。レーン数は刻みと同じブロックから取り、tl.arange(0, {step_name}) にしてください",
         )
     if cause == "tile-map" and f["group_line"]:
         programs, tiles = f["programs"], f["tiles"]
@@ -2313,6 +2346,15 @@ def _unwritten(f: Facts) -> Said:
             f"出力の {number(count)} 要素が書き込まれていません。失敗したどのケースでも、カーネルが書いた要素数は"
             f"ちょうど {param} 個です。ストアの範囲を決める要素数の引数に {param} が渡っています。起動時の引数の"
             "順序をカーネルの引数と照らし合わせてください",
+        )
+    passed_as = f["launch_order"]
+    if cause == "none-written" and isinstance(passed_as, Mapping) and passed_as.get("output_param"):
+        line, other = passed_as.get("line"), passed_as["output_param"]
+        return Said(
+            f"no element was written: the launch at line {line} passed the output as {other}, not as the "
+            "parameter your kernel stores through",
+            f"どの要素も書き込まれていません。{line} 行目の起動は出力を {other} として渡していて、カーネルが"
+            "ストアする引数には渡していません",
         )
     if cause == "none-written":
         return Said(
@@ -4007,6 +4049,18 @@ def _no_kernel(f: Facts) -> Said:
 @says(Kind.INPUT_MODIFIED)
 def _input_modified(f: Facts) -> Said:
     arg, changed = f["arg"], number(f["changed"])
+    if f["cause"] == "launch-order" and f["line"] and f["param"] and f["output_param"]:
+        # the launch swapped the tensors: the kernel's store is right, the arguments are not
+        line, kernel, param, other = f["line"], f["kernel"] or "the kernel", f["param"], f["output_param"]
+        passed, out = verbatim(f["input_text"]), verbatim(f["output_text"])
+        return Said(
+            f"the launch at line {line} passes {passed} as {param} and {out} as {other}: your kernel stored its "
+            f"result into your input {arg} (through {param}) and read the output as {other} — pass the tensors "
+            f"in the order of {kernel}'s parameters: {out} as {param}, {passed} as {other}",
+            f"{line} 行目の起動は {param} に {passed}、{other} に {out} を渡しています。そのためカーネルは結果を"
+            f"入力 {arg} に({param} を通して)ストアし、出力を {other} として読みました。{kernel} の引数の順に"
+            f"テンソルを渡してください: {param} には {out}、{other} には {passed} です",
+        )
     if f["holds"]:
         held = str(f["holds"])
         grad = held.startswith("grad_")
@@ -4179,6 +4233,33 @@ def _validation(f: Facts) -> Said:
             + (" (python -O removes an assert, and the check with it)" if assertion else ""),
             f"ラッパーは{at_ja}この入力を {q} で拒否しましたが、この演習では {wanted_ja} で拒否します"
             + ("(python -O では assert がチェックごと消えます)" if assertion else ""),
+        )
+    check = f["check"]
+    if f["cause"] == "failed-in-kernel" and isinstance(check, Mapping) and check.get("fixed"):
+        # a check is there, but its and/or lets this input through (contracts.check_let_through)
+        op = "or" if check.get("op") == "or" else "and"
+        other = "and" if op == "or" else "or"
+        parts = [p for p in check.get("parts") or [] if isinstance(p, Mapping)]
+        said = [f"{verbatim(p.get('text'))} is {bool(p.get('value'))}" for p in parts]
+        parts_en = ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + (said[-1] if said else "")
+        parts_ja = "、".join(f"{verbatim(p.get('text'))} は {bool(p.get('value'))}" for p in parts)
+        line, written, fixed = check.get("line"), verbatim(check.get("check")), verbatim(check.get("fixed"))
+        need_en = (
+            "True when any one of its parts is, so the check raises only when every one of them is False"
+            if op == "or"
+            else "True only when all of its parts are, so the check raises only when every one of them holds"
+        )
+        need_ja = (
+            "どれか 1 つが True なら True になるので、チェックはすべてが False のときにしか例外を送出しません"
+            if op == "or"
+            else "すべてが True のときにしか True にならないので、チェックはすべての条件が成り立つときにしか"
+            "例外を送出しません"
+        )
+        return Said(
+            f"this input reached the kernel past your check at line {line} (if {written}): here {parts_en}; "
+            f"`{op}` is {need_en} — join them with `{other}`: if {fixed}",
+            f"この入力は {line} 行目のチェック(if {written})を通り抜けてカーネルに届きました。この入力では "
+            f"{parts_ja} です。`{op}` は{need_ja}。`{other}` でつないでください: if {fixed}",
         )
     if f["cause"] == "failed-in-kernel":
         return Said(

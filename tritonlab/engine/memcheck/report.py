@@ -363,6 +363,8 @@ class OutOfBounds(Exception):
                 f"the pointer steps with {steps}, which is not a stride of {self.arg} (its strides are "
                 f"{tuple(self.strides or ())}): step through {self.arg} with its own strides"
             )
+        if mask and facts.get("or_joined"):
+            return or_joined_hint(mask, facts["or_joined"])
         if mask and facts.get("base_offset"):
             return base_offset_hint(mask, facts["base_offset"])
         crossed = [u for u in unbounded if u.get("mask_axis") is not None]
@@ -471,6 +473,15 @@ def caller_range_hint(caller: dict | None) -> str | None:
         f"this access in {helper} has no mask, and {helper} walks the range its caller gives it — the call "
         f"at line {caller['line']} passes {given}: keep that range inside the tensor there (or mask the "
         "access here)"
+    )
+
+
+def or_joined_hint(mask: str, joined: dict) -> str:
+    at = f" at line {joined['line']}" if joined.get("line") else ""
+    return (
+        f"the mask ({mask}) joins its bounds with |{at}: a lane passes when any one of them holds, so lanes "
+        "past the end along one axis still pass where another bound holds — join them with &, so that every "
+        f"bound must hold: {joined['fixed']}"
     )
 
 
@@ -943,15 +954,24 @@ def _mask_facts(code: str | None, file: str | None, line: int | None) -> dict:
         for name in pattern.findall(source):
             axes.setdefault(name, axis)
     mentioned = set(re.findall(r"\w+", mask or ""))
+    if file and line:  # col_mask[None, :] bounds cols when col_mask = cols < n_cols (probe round 17a)
+        mentioned |= _followed_bounds(mentioned - set(axes), file, line)
     unbounded = [{"name": n, "axis": a} for n, a in axes.items() if n not in mentioned]
     unbounded += _mask_other_axis(axes, mask or "")
     # the mask names every index of the pointer with a strict bound: then the address itself may be off
     indices = set(axes) or (set(re.findall(r"[A-Za-z_]\w*", pointer)) - {"tl", "None"})
     bounded = bool(mask) and not unbounded and bool(indices & mentioned) and "<=" not in (mask or "")
-    facts: dict = {"parsed": True, "mask": mask, "unbounded": unbounded, "bounded": bounded}
     mask_source = (
         mask.split(" = ", 1)[1] if mask and isinstance(mask_node, ast.Name) and " = " in mask else mask
     )
+    or_joined = _or_joined(mask_source, indices, file, line) if mask_source else None
+    if or_joined is not None:  # each bound holds, but | lets a lane through when any one of them does
+        bounded = False
+        if isinstance(mask_node, ast.Name) and file and line:
+            or_joined["line"] = _assignment_line(mask_node.id, file, line)
+    facts: dict = {"parsed": True, "mask": mask, "unbounded": unbounded, "bounded": bounded}
+    if or_joined is not None:
+        facts["or_joined"] = or_joined
     off = _off_by_one(mask_source, set(re.findall(r"[A-Za-z_]\w*", source)) - {"tl", "None"})
     if off:
         facts["off_by_one"] = off
@@ -1031,6 +1051,94 @@ def _off_by_one(mask: str | None, names: set[str]) -> dict | None:
             "fix": f"{left} {fix} {right_text}",
         }
     return None
+
+
+def _followed_bounds(names: set[str], file: str, line: int) -> set[str]:
+    """The names inside the bounds that `names` stand for: each name the function assigns once, above
+    `line`, a comparison or a combination of comparisons (`col_mask = cols < n_cols`, `m = a & b`) gives the
+    names of that expression (two levels deep)."""
+    found: set[str] = set()
+    todo = [(n, 0) for n in names]
+    while todo:
+        name, depth = todo.pop()
+        made = _sole_assignment(name, file, line)
+        try:
+            value = ast.parse(made, mode="eval").body if made else None
+        except SyntaxError:
+            value = None
+        if not _is_bound(value):
+            continue
+        words = set(re.findall(r"\w+", made or "")) - found - {name}
+        found |= words
+        if depth < 1:
+            todo.extend((w, depth + 1) for w in words)
+    return found
+
+
+def _is_bound(node: ast.AST | None) -> bool:
+    """A comparison, or comparisons joined by & / | / ~ (a mask's expression)."""
+    if isinstance(node, ast.Compare):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+        return _is_bound(node.left) or _is_bound(node.right)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+        return _is_bound(node.operand)
+    if isinstance(node, ast.Subscript):  # row_ok[:, None]
+        return _is_bound(node.value)
+    return False
+
+
+def _or_joined(mask: str, indices: set[str], file: str | None, line: int | None) -> dict | None:
+    """A mask whose top level joins bounds of different indices with `|`:
+    `(rows[:, None] < n_rows) | col_mask[None, :]` lets a lane through when its row OR its column is in
+    range, so the edge tiles reach past the tensor along the other axis. {mask, operands, fixed (the same
+    operands joined with &)}; None for any other mask, or where every operand bounds the same indices
+    (`(offs < n) | (offs == 0)` may be meant)."""
+    try:
+        body = ast.parse(mask.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if not (isinstance(body, ast.BinOp) and isinstance(body.op, ast.BitOr)):
+        return None
+    operands: list[ast.expr] = []
+    todo: list[ast.expr] = [body]
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            todo[:0] = [node.left, node.right]
+        else:
+            operands.append(node)
+    bounded: list[frozenset[str]] = []
+    for operand in operands:
+        words = set(re.findall(r"\w+", ast.unparse(operand)))
+        direct = _is_bound(operand)
+        if file and line:
+            followed = _followed_bounds(words, file, line)
+            direct = direct or bool(followed)
+            words |= followed
+        if not direct:
+            return None  # an operand that is no bound (a flag, a loaded value): not a bounds mask
+        bounded.append(frozenset(words & indices))
+    if len(operands) < 2 or not all(bounded) or len(set(bounded)) < 2:
+        return None
+    fixed: ast.expr = operands[0]
+    for operand in operands[1:]:
+        fixed = ast.BinOp(left=fixed, op=ast.BitAnd(), right=operand)
+    return {
+        "mask": " ".join(mask.split()),
+        "operands": [ast.unparse(o) for o in operands],
+        "fixed": ast.unparse(fixed),
+    }
+
+
+def _assignment_line(name: str, file: str, line: int, lookback: int = 60) -> int | None:
+    """The line of the last `name = ...` above `line` in the function that holds it."""
+    pattern = re.compile(rf"^\s*{re.escape(name)}\s*=(?!=)")
+    found = None
+    for number in range(_function_start(file, line, lookback), line):
+        if pattern.match(linecache.getline(file, number)):
+            found = number
+    return found
 
 
 def _mask_other_axis(axes: dict[str, int], mask: str) -> list[dict]:

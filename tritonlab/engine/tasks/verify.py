@@ -363,7 +363,9 @@ def handle(args: dict, ctx) -> dict:
                     result["error"] = _error_dict(error_facts)  # the lab's code was rewritten: no verdict
                     break
                 result["cases"].append(
-                    judge_reject(reject, by_reject.get(index), str(path), exercise.refuse_with)
+                    judge_reject(
+                        reject, by_reject.get(index), str(path), exercise.refuse_with, exercise.entry
+                    )
                 )
     if not result["error"] and len(result["cases"]) < total and not stopped_by_dry:
         result["error"] = error("crash", "the runner stopped before every case was run")
@@ -1257,9 +1259,110 @@ def _input_diagnoses(exercise, inputs: dict, payload: dict, diagnoses: list) -> 
                     "kind": "input-modified",
                     "arg": name,
                     "changed": changed,
-                    "message": f"your kernel modified its input {name} ({changed} elements changed): "
-                    "inputs are read-only — store into the output instead",
+                    "message": f"your kernel modified its input {name} ({changed} element"
+                    f"{'' if changed == 1 else 's'} changed): inputs are read-only — store into the output "
+                    "instead",
                 }
+            )
+
+
+def _param_stem(param: str) -> str:
+    """A kernel parameter's tensor name: output_ptr -> output, y_ptrs -> y, a_desc -> a."""
+    return re.sub(r"_?(?:ptrs?|desc|pointer)$", "", param.lower())
+
+
+def _names_same_tensor(param: str, text: str | None) -> bool:
+    """Whether the kernel parameter `param` is named for the tensor a launch passes as `text` (a plain name):
+    output_ptr for output, out_ptr for output, o_ptr for o, y_ptr for y."""
+    stem = _param_stem(param)
+    if not stem or not text or not re.fullmatch(r"[A-Za-z_]\w*", text):
+        return False
+    name = text.lower()
+    return stem == name or name.startswith(stem) or stem.startswith(name)
+
+
+def _launch_order(diagnoses: list, bindings, learner_file: str | None) -> None:
+    """An input the kernel wrote because the launch passed the tensors in the wrong order: the runner saw the
+    changed input handed to kernel parameter P and the returned output to another parameter Q of the same
+    launch, and the names say they are swapped — P is named for the output the launch passes as Q, and Q for
+    the input (`add_kernel[grid](x, output, y, ...)` for `(x_ptr, y_ptr, output_ptr, ...)`). The
+    input-modified diagnosis then gets cause `launch-order` with the launch's line (the kernel's own store is
+    right; "store into the output instead" was not). A kernel that stores through the input's own parameter
+    is left alone."""
+    from tritonlab.engine.memcheck.report import _launch_argument
+
+    if not isinstance(bindings, dict) or not isinstance(bindings.get("inputs"), dict):
+        return
+    outs = [o for o in bindings.get("output") or [] if isinstance(o, dict)]
+    for diag in diagnoses:
+        if diag.get("kind") != "input-modified" or "changed" not in diag or diag.get("cause"):
+            continue
+        name = str(diag.get("arg"))
+        for given in bindings["inputs"].get(name) or []:
+            if not isinstance(given, dict) or not isinstance(given.get("line"), int):
+                continue
+            param, kernel, line = str(given.get("arg")), str(given.get("kernel")), given["line"]
+            out = next(
+                (o for o in outs if o.get("launch") == given.get("launch") and o.get("arg") != param), None
+            )
+            if out is None:
+                continue
+            other = str(out.get("arg"))
+            as_param = _launch_argument(learner_file, line, kernel, param)
+            as_other = _launch_argument(learner_file, line, kernel, other)
+            if as_param is None or as_other is None:
+                continue
+            text, out_text = as_param[1], as_other[1]
+            if not _names_same_tensor(param, out_text) or not (
+                _names_same_tensor(other, text) or _names_same_tensor(other, name)
+            ):
+                continue
+            at = _launch_call_line(learner_file, line, kernel) or line
+            diag.update(
+                cause="launch-order",
+                line=at,
+                kernel=kernel,
+                param=param,
+                input_text=text,
+                output_param=other,
+                output_text=out_text,
+                message=f"the launch at line {at} passes {text} as {param} and {out_text} as {other}: your "
+                f"kernel stored its result into {name} (through {param}) and read the output as {other} — "
+                f"pass the tensors in the order of {kernel}'s parameters: {out_text} as {param}, {text} as "
+                f"{other}",
+            )
+            break
+
+
+def _launch_call_line(file: str | None, line: int, kernel: str) -> int | None:
+    """The first line of the `kernel[grid](...)` call of the learner's file that spans `line`."""
+    tree = contracts.file_tree(file)
+    for node in ast.walk(tree) if tree is not None else ():
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Subscript)
+            and name_of(node.func.value) == kernel
+            and node.lineno <= line <= (node.end_lineno or node.lineno)
+        ):
+            return node.lineno
+    return None
+
+
+def _output_passed_as(diagnoses: list) -> None:
+    """The output no element of which was written, beside an input-modified of cause `launch-order`: the
+    output went to the kernel as another parameter (fact `launch_order`: {line, output_param}), so "check the
+    tl.store pointer" would send the learner to a store that is right."""
+    swapped = next(
+        (d for d in diagnoses if d.get("kind") == "input-modified" and d.get("cause") == "launch-order"), None
+    )
+    if swapped is None:
+        return
+    for diag in diagnoses:
+        if diag.get("kind") == "unwritten" and diag.get("cause") == "none-written":
+            diag["launch_order"] = {"line": swapped["line"], "output_param": swapped["output_param"]}
+            diag["message"] = (
+                f"no element was written: the launch at line {swapped['line']} passed the output as "
+                f"{swapped['output_param']}, not as the parameter your kernel stores through"
             )
 
 
@@ -1657,6 +1760,7 @@ def judge_case(
         )
     _guard_diagnoses(facts, diagnoses)
     _input_diagnoses(exercise, inputs, payload, diagnoses)
+    _launch_order(diagnoses, facts.get("bindings"), learner_file)
 
     expected = exercise_env.reference(exercise, dict(inputs), params, kwargs)
     declared = atol
@@ -1886,6 +1990,7 @@ def judge_case(
         _nonfinite_from_finite(report.get("diagnoses", []), got, expected, inputs)
     diagnoses.extend(report.get("diagnoses", []))
     pinned = facts.get("autotune_config") if isinstance(facts.get("autotune_config"), dict) else None
+    _output_passed_as(diagnoses)
     _zero_division(diagnoses, case.get("interpreter_warnings"), learner_file, pinned)
     if not any(d.get("zero_division") for d in diagnoses):
         _zero_division_passed(diagnoses, case.get("interpreter_warnings"), learner_file, pinned)
@@ -2267,11 +2372,16 @@ def _new_case(params: dict, dtype: str, seed, kwargs: dict, atol: float, rtol: f
 
 
 def judge_reject(
-    reject, facts: dict | None, path: str | None = None, refuse_with: list[str] | None = None
+    reject,
+    facts: dict | None,
+    path: str | None = None,
+    refuse_with: list[str] | None = None,
+    entry: str | None = None,
 ) -> dict:
     """A reject case passes when the wrapper raised before any launch (the runner's facts, sanity-checked),
     with an exception that is a refusal: not a bug in the check (NameError, ...), and of a class the exercise
-    names in `refuse_with` when it names any."""
+    names in `refuse_with` when it names any. An input that reached the kernel past a check of the wrapper
+    `entry` joined with the wrong `and`/`or` names that check (`contracts.check_let_through`)."""
     case: dict[str, Any] = {
         "name": f"rejects {reject.name}",
         "kind": "reject",
@@ -2313,13 +2423,42 @@ def judge_reject(
                     }
                 )
                 return case
+            given = case.get("input_facts") or {}
+            let = contracts.check_let_through(path, entry, given) if given else None
+            if let is not None:  # a check is there, but its and/or lets this input through
+                op, other = let["op"], "and" if let["op"] == "or" else "or"
+                said = [f"{p['text']} is {p['value']}" for p in let["parts"]]
+                parts = ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + (said[-1] if said else "")
+                case["diagnoses"].append(
+                    {
+                        "kind": "validation",
+                        "cause": "failed-in-kernel",
+                        "error": info,
+                        "line": let["line"],
+                        "check": let,
+                        "message": f"this input reached the kernel past your check at line {let['line']} "
+                        f"(if {let['check']}): here {parts}; `{op}` is "
+                        + (
+                            "True when any one of its parts is, so the check raises only when every one of "
+                            "them is False"
+                            if op == "or"
+                            else "True only when all of its parts are, so the check raises only when every "
+                            "one of them holds"
+                        )
+                        + f" — join them with `{other}`: if {let['fixed']}",
+                    }
+                )
+                return case
+            # the kernel's own fix ("step through it with the tensor's strides") is not this case's: the input
+            # must not reach the kernel at all (probe round 17a)
+            inner = str(info.get("message") or "").split(" — ", 1)[0]
             case["diagnoses"].append(
                 {
                     "kind": "validation",
                     "cause": "failed-in-kernel",
                     "error": info,
-                    "message": f"it failed inside the kernel instead of "
-                    f"being rejected before the launch ({info['message']})",
+                    "message": "it failed inside the kernel instead of being rejected before the launch "
+                    f"({inner})",
                 }
             )
         else:

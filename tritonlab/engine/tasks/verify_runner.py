@@ -106,6 +106,8 @@ class Provenance:
         self.stores: list[np.ndarray] = []  # interpreter: addresses stored to by learner kernels
         self.read: list[tuple[int, str, str, torch.Tensor]] = []  # (launch, kernel, argument, tensor) given
         self.launch_storages: list[set[int]] = []  # per learner launch: the storages it was given
+        self.launch_lines: list[int | None] = []  # per learner launch: the learner's line that launched it
+        self._files: dict[str, bool] = {}  # a frame's file name -> whether it is the learner's file
         # interpreter: per learner launch, the storages it actually loaded from (of those it was given), and
         # whether the bounds checker saw it load at all (block-pointer and descriptor loads are not seen)
         self.launch_loaded: list[set[int]] = []
@@ -147,6 +149,7 @@ class Provenance:
             _refuse_str_arguments(this, given)
             launch_no = len(watch.launch_storages)
             watch.launch_storages.append(set(storages))
+            watch.launch_lines.append(watch._learner_line())
             watch.launch_loaded.append(set())
             watch.launch_seen_load.append(False)
             watch.current_ranges = [(ptr, ptr + s.nbytes()) for ptr, s in storages.items()]
@@ -182,6 +185,42 @@ class Provenance:
                         watch.changed[ptr] = diff | watch.changed[ptr] if ptr in watch.changed else diff
 
         return launch
+
+    def _learner_line(self) -> int | None:
+        """The line of the learner's file that is launching now: its innermost frame on the stack."""
+        frame = sys._getframe(2)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if name not in self._files:
+                self._files[name] = same_file(name, self.learner_file)
+            if self._files[name]:
+                return frame.f_lineno
+            frame = frame.f_back  # type: ignore[assignment]
+        return None
+
+    def bindings(self, inputs: dict, changed: list[str], got) -> dict:
+        """Which kernel parameter each changed input, and the returned output, was passed as: [{launch,
+        kernel, arg, line}] per name (`line`: the learner's launch line). The judge tells a launch that passes
+        its tensors in the wrong order (the kernel stored into an input handed over as its output) from a
+        kernel that stores through an input's own pointer."""
+
+        def passed(tensor) -> list[dict]:
+            ptr = tensor.untyped_storage().data_ptr()
+            found: list[dict] = []
+            for launch_no, kernel, name, value in self.read:
+                if value.untyped_storage().data_ptr() == ptr and len(found) < 4:
+                    line = self.launch_lines[launch_no] if launch_no < len(self.launch_lines) else None
+                    found.append({"launch": launch_no, "kernel": kernel, "arg": name, "line": line})
+            return found
+
+        out: dict = {"inputs": {}}
+        for name in changed[:4]:
+            value = inputs.get(name)
+            if type(value) is torch.Tensor:
+                out["inputs"][name] = passed(value)
+        if type(got) is torch.Tensor:
+            out["output"] = passed(got)
+        return out
 
     def __enter__(self):
         if self.backend == "interpreter":
@@ -1003,6 +1042,8 @@ def run_case(loaded, case: dict, backend: str, values: dict) -> dict:
         }
     }
     facts["inputs_returned"] = sorted(payload["inputs"])
+    if payload["inputs"]:  # the kernel parameters the changed inputs and the output were passed as
+        facts["bindings"] = watch.bindings(inputs, sorted(payload["inputs"]), got)
     if call.checker is not None and facts["stats"].get("padded") and type(got) is torch.Tensor:
         padding = _padding_made_nonfinite(loaded, case, backend, values, got, lab, kwargs)
         if padding is not None:  # the judge names the load without other= only when it is the cause
