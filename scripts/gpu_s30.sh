@@ -13,10 +13,11 @@ OUT=${OUT:-/tmp/s30-out}; W=/tmp/s30-work; rm -rf $W; mkdir -p $W $OUT
 cat $W/versions.txt
 SECONDS=0
 if [ "$part" = a ]; then
-  for s in 0 1 2 3; do
+  N=${SHARDS:-4}
+  for s in $(seq 0 $((N - 1))); do
     ( TRITONLAB_HOME=$W/home-p$s timeout -s INT $LIMIT python3 scripts/probe_files_on_gpu.py --backend gpu \
         --folders probe_round15_a probe_round15_b probe_round15_c probe_round16_a probe_round16_b probe_round16_c probe_round17_a probe_round17_b probe_round17_c \
-        --shard $s/4 --json $W/probe-$s.json > $W/probe-$s.log 2>&1; echo "probe shard $s rc=$? ${SECONDS}s" > $W/probe-$s.rc ) &
+        --shard $s/$N --json $W/probe-$s.json > $W/probe-$s.log 2>&1; echo "probe shard $s rc=$? ${SECONDS}s" > $W/probe-$s.rc ) &
   done
   wait
   cat $W/*.rc
