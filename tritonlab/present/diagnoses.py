@@ -2890,6 +2890,10 @@ def _pattern(f: Facts) -> Said | None:
             )
         if isinstance(f["rescale"], Mapping) and f["line"]:  # the rescale slip the loop shows in its source
             slip = _rescale_slip_said(f["line"], f["rescale"])
+            if f["rescale"].get("slip") == "lanes-unrescaled":  # the divisor itself is the slip
+                slip = (
+                    Said("check what the row is divided by: ", "行を割っている量を確認してください。") + slip
+                )
             if len(pairs) == 1 and not more:
                 row, factor = pairs[0]
                 return (

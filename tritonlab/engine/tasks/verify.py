@@ -3174,6 +3174,7 @@ def _lanes_unrescaled(loop: ast.AST, after: list) -> dict | None:
         return None
     defs: dict[str, ast.AST] = {}
     row_max: dict[str, str] = {}  # lane max -> the name its cross-lane tl.max went to
+    pending: list[tuple[ast.stmt, str, str]] = []  # (statement, lane sum, its lane max) summed as they are
     for stmt in after:
         if isinstance(stmt, (ast.For, ast.While, ast.If, ast.FunctionDef, ast.Return)):
             break  # the combine is the straight-line code right after the loop
@@ -3182,19 +3183,9 @@ def _lanes_unrescaled(loop: ast.AST, after: list) -> dict | None:
                 continue
             arg = call.args[0]
             name = _operand_name(arg) if isinstance(arg, (ast.Name, ast.Subscript)) else None
-            if name not in sums or sums[name] not in row_max or name in defs:
-                continue
-            lane = sums[name]
-            if lane in defs:
-                continue
-            return {
-                "slip": "lanes-unrescaled",
-                "line": stmt.lineno,
-                "name": name,
-                "lane_max": lane,
-                "row_max": row_max[lane],
-                "text": ast.unparse(stmt)[:80],
-            }
+            if name is None or name not in sums or name in defs or sums[name] in defs:
+                continue  # not a lane sum, or the sum or its max reassigned (rescaled) after the loop
+            pending.append((stmt, name, sums[name]))
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             target, value = stmt.targets[0].id, stmt.value
             if (
@@ -3210,6 +3201,16 @@ def _lanes_unrescaled(loop: ast.AST, after: list) -> dict | None:
             for stored in ast.walk(stmt):
                 if isinstance(stored, ast.Name) and isinstance(stored.ctx, ast.Store):
                     defs[stored.id] = stmt
+    for stmt, name, lane in pending:
+        if lane in row_max:  # the max reduced across the lanes, before or after the sum
+            return {
+                "slip": "lanes-unrescaled",
+                "line": stmt.lineno,
+                "name": name,
+                "lane_max": lane,
+                "row_max": row_max[lane],
+                "text": ast.unparse(stmt)[:80],
+            }
     return None
 
 
@@ -3953,7 +3954,10 @@ def _explain_values(
                 if loop_slip is not None:
                     at = loop_slip.pop("line")
                     diag.update(line=at, rescale=loop_slip)
-                    diag["message"] = f"{said}: {_rescale_slip_words(at, loop_slip)}"
+                    words = _rescale_slip_words(at, loop_slip)
+                    if loop_slip["slip"] == "lanes-unrescaled":  # the divisor itself is the slip
+                        words = f"check what the row is divided by: {words}"
+                    diag["message"] = f"{said}: {words}"
                     continue
                 what = (
                     "its sum or norm: the exp/exp2 base, the rescale when the max grows, a reduction over "
