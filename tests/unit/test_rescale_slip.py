@@ -225,6 +225,10 @@ def test_only_the_slips_are_flagged_across_the_corpora():
         "l11_attention_wrong_running_max_never_carried_to_next_block.py",
         "l11_online_softmax_wrong_m_not_updated.py",
         "l11_online_softmax_wrong_chunk_terms_against_chunk_max.py",
+        # probe round 17b's per-lane sums added without the rescale (`_lanes_unrescaled`;
+        # tests/unit/test_probe17_b2_rules.py)
+        "l08_softmax_wrong_per_lane_sums_added_without_rescale.py",
+        "l14_cross_entropy_wrong_lanes_merged_without_rescale.py",
     }, slips
     assert log2e == {
         "l14_swiglu_wrong_exp2_sigmoid_without_log2e.py",

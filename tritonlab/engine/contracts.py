@@ -1117,12 +1117,27 @@ def explain_unwritten(
             cause="tile-map",
             programs=programs,
             tiles=tiles,
-            message=f"{diag.get('count')} elements were never written although the grid launched "
+            message=f"{_were(diag.get('count') or 0)} never written although the grid launched "
             f"{_count(programs, 'program')} for {tiles} tiles: some tiles were never reached (two programs "
             "on one tile, or tile starts that step by the wrong size) — check how the program id becomes the "
             "tile's first row and column (pid_m * BLOCK_M, pid_n * BLOCK_N)",
         )
         height = group_height_line(launches[0].get("file") if launches else None)
+        column = group_column_line(launches[0].get("file") if launches else None) if height is None else None
+        if column is not None:  # pid_n walks GROUP_M programs per column where the last group is shorter
+            line, text, divisor, real = column
+            diag.update(
+                group_line=line,
+                group_text=text,
+                group_divisor=divisor,
+                group_height=real,
+                line=line,
+                message=f"{_were(diag.get('count') or 0)} never written although the grid launched "
+                f"{_count(programs, 'program')} for {tiles} tiles: in the grouped order some programs map to "
+                f"the same tile — pid_n at line {line} ({text}) divides by {divisor}, but the last group is "
+                f"short when num_pid_m is not a multiple of {divisor}: divide by the group's real height, "
+                f"{real}, as pid_m does",
+            )
         if height is not None:  # the grouped order's height: the usual way two programs meet on one tile
             line, text = height
             diag.update(
@@ -1343,6 +1358,61 @@ def group_height_line(file: str | None) -> tuple[int, str] | None:
             if "GROUP" not in ast.unparse(made.value):
                 continue
             return made.lineno, ast.unparse(made)[:80]
+    return None
+
+
+def group_column_line(file: str | None) -> tuple[int, str, str, str] | None:
+    """(line, text, divisor, height) where a grouped tile order's pid_n divides by a constexpr GROUP name
+    (`pid_n = (pid % num_pid_in_group) // GROUP_M`) while pid_m takes the group's real height from a name
+    assigned min(num_pid_m - first_pid_m, GROUP_M) (`% group_size_m`): the column walks GROUP_M programs per
+    step, but the short last group has fewer rows, so two of its programs meet on one tile. None otherwise
+    (the height is wrong too — group_height_line names that — or pid_n divides by the height)."""
+    tree = file_tree(file)
+    if tree is None:
+        return None
+    assigned: dict[str, ast.Assign] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            assigned.setdefault(node.targets[0].id, node)
+
+    def assigns(node: ast.AST, name: str) -> bool:
+        return isinstance(node, ast.Assign) and any(
+            isinstance(n, ast.Name) and n.id == name for t in node.targets for n in ast.walk(t)
+        )
+
+    height = None
+    for node in ast.walk(tree):
+        if not assigns(node, "pid_m"):
+            continue
+        for mod in ast.walk(node.value):  # type: ignore[attr-defined]
+            if isinstance(mod, ast.BinOp) and isinstance(mod.op, ast.Mod) and isinstance(mod.right, ast.Name):
+                made = assigned.get(mod.right.id)
+                if (
+                    made is not None
+                    and isinstance(made.value, ast.Call)
+                    and name_of(made.value.func) in ("min", "minimum")
+                    and any(
+                        isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) for n in ast.walk(made.value)
+                    )
+                    and "GROUP" in ast.unparse(made.value)
+                ):
+                    height = mod.right.id
+    if height is None:
+        return None
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and assigns(node, "pid_n")):
+            continue
+        for div in ast.walk(node.value):  # type: ignore[attr-defined]
+            if (
+                isinstance(div, ast.BinOp)
+                and isinstance(div.op, ast.FloorDiv)
+                and isinstance(div.right, ast.Name)
+                and div.right.id.isupper()
+                and "GROUP" in div.right.id
+                and isinstance(div.left, ast.BinOp)
+                and isinstance(div.left.op, ast.Mod)  # (pid % num_pid_in_group) // ...: within the group
+            ):
+                return node.lineno, ast.unparse(node)[:80], div.right.id, height
     return None
 
 
@@ -1738,6 +1808,11 @@ def _grid_text(grid) -> str:
     while len(dims) > 1 and dims[-1] == 1:
         dims.pop()
     return " x ".join(str(d) for d in dims)
+
+
+def _were(n: int) -> str:
+    """'1 element was' / '3 elements were'."""
+    return f"{n} element was" if n == 1 else f"{n} elements were"
 
 
 def _count(n: int, word: str) -> str:

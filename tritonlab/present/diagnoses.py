@@ -2062,6 +2062,21 @@ def _unwritten(f: Facts) -> Said:
             f"{number(step)} ごとに始まりますが、tl.arange(0, {lanes_name}) で {number(lanes)} レーンしか"
             f"ありません。レーン数は刻みと同じブロックから取り、tl.arange(0, {step_name}) にしてください",
         )
+    if cause == "tile-map" and f["group_line"] and f["group_divisor"] and f["group_height"]:
+        programs, tiles = f["programs"], f["tiles"]
+        line, text = f["group_line"], verbatim(f["group_text"] or "pid_n = ...")
+        divisor, real = f["group_divisor"], f["group_height"]
+        return Said(
+            f"{_n(count, 'en', 'element was', 'elements were', '')} never written although the grid launched "
+            f"{_n(programs, 'en', 'program', 'programs', '')} for {number(tiles)} tiles: in the grouped order "
+            f"some programs map to the same tile — pid_n at line {line} ({text}) divides by {divisor}, but the "
+            f"last group is short when num_pid_m is not a multiple of {divisor}: divide by the group's real "
+            f"height, {real}, as pid_m does",
+            f"グリッドは {number(tiles)} タイルに対して {number(programs)} プログラムを起動しているのに、"
+            f"{number(count)} 要素が書き込まれていません。グループ順序で同じタイルに対応するプログラムがあります。"
+            f"{line} 行目({text})の pid_n は {divisor} で割っていますが、num_pid_m が {divisor} の倍数でないと"
+            f"最後のグループは短くなります。pid_m と同じく、グループの実際の高さ {real} で割ってください",
+        )
     if cause == "tile-map" and f["group_line"]:
         programs, tiles = f["programs"], f["tiles"]
         line, text = f["group_line"], verbatim(f["group_text"] or "group_size_m = ...")
@@ -2663,8 +2678,19 @@ def _rescale_slip_said(line: int, slip: Mapping, nan: bool = False) -> Said:
     """The rescale slip the lab read in the learner's loop, at `line`: an accumulator rescaled in one branch of
     an `if` only (`one-branch`), one running max's differences taken by tl.exp and tl.exp2 (`mixed-base`), a
     running max never carried to the next step (`uncarried`; `nan`: the case made NaN, which a step that masks
-    a whole row does), or a step's terms taken against another max than the sum's rescale (`terms-max`)."""
+    a whole row does), a step's terms taken against another max than the sum's rescale (`terms-max`), or
+    per-lane sums added after the loop without bringing each to the row max (`lanes-unrescaled`)."""
     kind = slip.get("slip")
+    if kind == "lanes-unrescaled":
+        name, lane, row, text = slip.get("name"), slip.get("lane_max"), slip.get("row_max"), slip.get("text")
+        return Said(
+            f"line {line} ({text}) adds the lanes' sums {name} as they are, but each lane's sum is relative to its "
+            f"own running max {lane}, not to the row's max {row} — bring each to the row max first: "
+            f"tl.sum({name} * tl.exp({lane} - {row}))",
+            f"{line} 行目({text})はレーンごとの和 {name} をそのまま足していますが、各レーンの和はそのレーン自身の"
+            f"途中の最大値 {lane} を基準にしていて、行の最大値 {row} が基準ではありません。先にそれぞれを行の"
+            f"最大値の基準にそろえてください: tl.sum({name} * tl.exp({lane} - {row}))",
+        )
     if kind == "uncarried":
         name, running, factor = slip.get("name"), slip.get("running"), slip.get("factor")
         said = Said(
@@ -2955,6 +2981,25 @@ def _pattern(f: Facts) -> Said | None:
         form = forms.get(str(f["form"]))
         if form is not None:
             return form
+    if cause == "input-first-block" and f["block"]:
+        name, width = f["input"] or "bias", f["block"]
+        told = Said(
+            f"the output is right with {name}[j] replaced by {name}[j mod {width}]: every column tile adds the "
+            f"first {width} values of {name}",
+            f"{name}[j] を {name}[j mod {width}] に置き換えると出力は正しい値になります。どの列タイルも {name} の"
+            f"先頭の {width} 個の値を足しています",
+        )
+        if f["line"] and f["address"]:
+            address = verbatim(f["address"])
+            told += Said(
+                f" — line {f['line']} loads it from {address}, an address with no term from tl.program_id",
+                f"。{f['line']} 行目は {address} から読み込んでいて、このアドレスには tl.program_id から来る項が"
+                "ありません",
+            )
+        return told + Said(
+            f": add the tile's column start to {name}'s offsets (the column offsets the store uses)",
+            f"。{name} のオフセットにタイルの列の開始位置を足してください(ストアが使う列のオフセットです)",
+        )
     if cause == "input-axis":
         name, cols = f["input"] or "bias", f["length"]
         return Said(
@@ -2990,6 +3035,10 @@ def _pattern(f: Facts) -> Said | None:
             )
         if isinstance(f["rescale"], Mapping) and f["line"]:  # the rescale slip the loop shows in its source
             slip = _rescale_slip_said(f["line"], f["rescale"])
+            if f["rescale"].get("slip") == "lanes-unrescaled":  # the divisor itself is the slip
+                slip = (
+                    Said("check what the row is divided by: ", "行を割っている量を確認してください。") + slip
+                )
             if len(pairs) == 1 and not more:
                 row, factor = pairs[0]
                 return (

@@ -1965,6 +1965,9 @@ def judge_case(
         on_gpu=got.device.type == "cuda",
     )
     refit.input_axis(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, atol, rtol)
+    _input_first_block(
+        report.get("diagnoses", []), exercise, got, inputs, params, kwargs, blocks, atol, rtol, learner_file
+    )
     refit.input_terms(report.get("diagnoses", []), got, expected, inputs, atol, rtol)
     refit.softmax_temperature(report.get("diagnoses", []), exercise, got, inputs, params, kwargs, atol, rtol)
     refit.log_units(
@@ -3338,6 +3341,126 @@ def _terms_off_max(loop: ast.AST) -> dict | None:
     return None
 
 
+def _lanes_unrescaled(loop: ast.AST, after: list) -> dict | None:
+    """Per-lane running maxima and sums combined without bringing each lane's sum to the row max (probe round
+    17b): the loop keeps a vector running max `m_lane` (`m_new = tl.maximum(m_lane, x)`, carried) and a sum
+    rescaled by an exp/exp2 of their difference, to which it adds exp/exp2 terms of `x - m_new`; in the
+    straight-line code after the loop the file reduces that max across the lanes (`m = tl.max(m_lane,
+    axis=0)`: so the maxima differ per lane) and takes tl.sum of the lane sums as they are (`tl.sum(s_lane,
+    axis=0)`, the sum and its max not reassigned after the loop): each lane's sum stays relative to its own
+    max.
+    {slip: "lanes-unrescaled", line (the tl.sum's statement), name, lane_max, row_max, text}, or None."""
+    copies = {  # m_lane = m_new: the loop carries m_new to the next step
+        (n.targets[0].id, n.value.id)
+        for n in ast.walk(loop)
+        if isinstance(n, ast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], ast.Name)
+        and isinstance(n.value, ast.Name)
+    }
+    lane_maxes: dict[str, str] = {}  # carried running max -> the name the loop assigns tl.maximum to
+    for node in ast.walk(loop):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+            and name_of(node.value.func) == "maximum"
+        ):
+            new = node.targets[0].id
+            for arg in node.value.args:
+                old = _operand_name(arg)
+                if old is not None and old != new and (old, new) in copies:
+                    lane_maxes[old] = new
+    if not lane_maxes:
+        return None
+
+    def rescales(node: ast.AST, old: str, new: str) -> bool:  # an exp/exp2 of a difference of old and new
+        return any(
+            isinstance(n, ast.Call)
+            and name_of(n.func) in _EXP_NAMES
+            and n.args
+            and (diff := _first_difference(n.args[0])) is not None
+            and {_operand_name(diff.left), _operand_name(diff.right)} == {old, new}
+            for n in ast.walk(node)
+        )
+
+    def exponentials(node: ast.AST, old: str, new: str) -> bool:  # exp/exp2 of `x - new`, x not the old max
+        return any(
+            isinstance(n, ast.Call)
+            and name_of(n.func) in _EXP_NAMES
+            and n.args
+            and (diff := _first_difference(n.args[0])) is not None
+            and _operand_name(diff.right) == new
+            and _operand_name(diff.left) != old
+            for n in ast.walk(node)
+        )
+
+    sums: dict[str, str] = {}  # an accumulator of exponentials -> its lane max
+    for old, new in lane_maxes.items():
+        assigns = [
+            n
+            for n in ast.walk(loop)
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+        ]
+        factors = {n.targets[0].id for n in assigns if rescales(n.value, old, new)}  # type: ignore[attr-defined]
+        terms = {n.targets[0].id for n in assigns if exponentials(n.value, old, new)}  # type: ignore[attr-defined]
+        rescaled, added = set(), set()
+        for n in assigns:
+            name = n.targets[0].id  # type: ignore[attr-defined]
+            reads = _names_in(n.value)
+            if name not in reads or name == old:
+                continue
+            if factors & reads or rescales(n.value, old, new):
+                rescaled.add(name)
+            if (terms - {name}) & reads or exponentials(n.value, old, new):
+                added.add(name)
+        for name in rescaled & added:
+            sums[name] = old
+    if not sums:
+        return None
+    defs: dict[str, ast.AST] = {}
+    row_max: dict[str, str] = {}  # lane max -> the name its cross-lane tl.max went to
+    pending: list[tuple[ast.stmt, str, str]] = []  # (statement, lane sum, its lane max) summed as they are
+    for stmt in after:
+        if isinstance(stmt, (ast.For, ast.While, ast.If, ast.FunctionDef, ast.Return)):
+            break  # the combine is the straight-line code right after the loop
+        for call in ast.walk(stmt):
+            if not (isinstance(call, ast.Call) and name_of(call.func) == "sum" and call.args):
+                continue
+            arg = call.args[0]
+            name = _operand_name(arg) if isinstance(arg, (ast.Name, ast.Subscript)) else None
+            if name is None or name not in sums or name in defs or sums[name] in defs:
+                continue  # not a lane sum, or the sum or its max reassigned (rescaled) after the loop
+            pending.append((stmt, name, sums[name]))
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            target, value = stmt.targets[0].id, stmt.value
+            if (
+                isinstance(value, ast.Call)
+                and name_of(value.func) == "max"
+                and value.args
+                and isinstance(value.args[0], ast.Name)
+                and value.args[0].id in lane_maxes
+            ):
+                row_max[value.args[0].id] = target
+            defs[target] = value
+        else:
+            for stored in ast.walk(stmt):
+                if isinstance(stored, ast.Name) and isinstance(stored.ctx, ast.Store):
+                    defs[stored.id] = stmt
+    for stmt, name, lane in pending:
+        if lane in row_max:  # the max reduced across the lanes, before or after the sum
+            return {
+                "slip": "lanes-unrescaled",
+                "line": stmt.lineno,
+                "name": name,
+                "lane_max": lane,
+                "row_max": row_max[lane],
+                "text": ast.unparse(stmt)[:80],
+            }
+    return None
+
+
 def _rescale_slip(path: str | None) -> dict | None:
     """In the learner's loops: an accumulator rescaled in one branch of an `if` only (`_unrescaled_branch`),
     a running max's differences taken in two bases (`_mixed_base`), a running max never carried to the next
@@ -3356,6 +3479,15 @@ def _rescale_slip(path: str | None) -> dict | None:
             )
             if found is not None:
                 return found
+    for node in ast.walk(tree):  # a loop followed by the combine of what it carried per lane
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        for i, loop in enumerate(body):
+            if isinstance(loop, (ast.For, ast.While)):
+                found = _lanes_unrescaled(loop, body[i + 1 :])
+                if found is not None:
+                    return found
     return None
 
 
@@ -3426,6 +3558,13 @@ def _rescale_slip_words(line: int, found: dict, nan: bool = False) -> str:
             f"line {line} takes this step's terms as {found['terms']}, against {other}, while {at} rescales "
             f"the old {name} to {running} ({found['factor']}) — whenever {other} is below {running} the new "
             f"terms are too large by the exponential of {running} - {other}: take the terms against {running}"
+        )
+    if found["slip"] == "lanes-unrescaled":
+        name, lane, row = found["name"], found["lane_max"], found["row_max"]
+        return (
+            f"line {line} ({found['text']}) adds the lanes' sums {name} as they are, but each lane's sum is "
+            f"relative to its own running max {lane}, not to the row's max {row} — bring each to the row max "
+            f"first: tl.sum({name} * tl.exp({lane} - {row}))"
         )
     raise ValueError(found["slip"])
 
@@ -4156,6 +4295,12 @@ def _explain_values(
             # a reduction without axis= over a 2D tile also scales each row by its own factor: that names
             # the line (no-axis, below) and wins
             factors = [] if no_axis else _row_factors(gf, ef)
+            if not factors and not no_axis and diag.get("cause") is None and _uses_exp(learner_file):
+                # lane sums added as they are: a row whose lanes' maxima lie far apart is scaled far below
+                # 0.01 — steady all the same; taken as a scale only where the source shows that slip
+                lanes = _rescale_slip(learner_file)
+                if lanes is not None and lanes["slip"] == "lanes-unrescaled":
+                    factors = _row_factors(gf, ef, floor=1e-6)
             if factors:
                 # a softmax's rows are divided by a sum of exponentials, a norm's by its root mean square
                 divisor = "exp" if _uses_exp(learner_file) else "norm"
@@ -4172,7 +4317,10 @@ def _explain_values(
                 if loop_slip is not None:
                     at = loop_slip.pop("line")
                     diag.update(line=at, rescale=loop_slip)
-                    diag["message"] = f"{said}: {_rescale_slip_words(at, loop_slip)}"
+                    words = _rescale_slip_words(at, loop_slip)
+                    if loop_slip["slip"] == "lanes-unrescaled":  # the divisor itself is the slip
+                        words = f"check what the row is divided by: {words}"
+                    diag["message"] = f"{said}: {words}"
                     continue
                 what = (
                     "its sum or norm: the exp/exp2 base, the rescale when the max grows, a reduction over "
@@ -5348,10 +5496,11 @@ def _against_old_max(path: str, init_line: int) -> tuple[int, str] | None:
     return None
 
 
-def _row_factors(got: torch.Tensor, expected: torch.Tensor) -> list[tuple[int, float]]:
+def _row_factors(got: torch.Tensor, expected: torch.Tensor, floor: float = 0.01) -> list[tuple[int, float]]:
     """[(row, factor)] when every wrong row of a 2D output is its reference times one factor of its own (a
     softmax's denominator off per row), and the factors differ or some rows are right; [] otherwise. All rows
-    at once, on the output's device (a Python loop over 4096 rows cost seconds per GPU case)."""
+    at once, on the output's device (a Python loop over 4096 rows cost seconds per GPU case). A row whose
+    factor is below `floor` is taken for zeros (said elsewhere), not for a scale."""
     if got.dim() != 2 or got.shape[1] < 2 or not bool(torch.isfinite(got).all()):
         return []
     g, e = got.detach().float(), expected.detach().float().to(got.device)
@@ -5365,7 +5514,7 @@ def _row_factors(got: torch.Tensor, expected: torch.Tensor) -> list[tuple[int, f
     considered = counted >= 2
     right = considered & ((factor - 1.0).abs() <= 1e-3)
     off = considered & ~right
-    if bool((off & ((std > 1e-2 * factor.abs()) | (factor.abs() < 0.01))).any()):
+    if bool((off & ((std > 1e-2 * factor.abs()) | (factor.abs() < floor))).any()):
         return []  # a row that is not a pure scale: some other bug
     rows = off.nonzero().flatten().tolist()
     found = [(row, round(value, 6)) for row, value in zip(rows, factor[off].tolist(), strict=True)]
@@ -5508,6 +5657,77 @@ def load_without_block_start(tree: ast.AST | None) -> dict | None:
                 }
             )
     return found[0] if len(found) == 1 else None
+
+
+def _input_first_block(
+    diagnoses: list,
+    exercise,
+    got: torch.Tensor,
+    inputs: dict,
+    params: dict,
+    kwargs: dict,
+    blocks: dict | None,
+    atol: float,
+    rtol: float,
+    learner_file: str | None,
+) -> None:
+    """A 1D input with one value per output column (a bias) read from its first block in every column tile:
+    the output is the reference recomputed with that input's value j replaced by value j mod B, B a block
+    width of the launch below the column count (the input's offsets are tl.arange(0, BLOCK_N) without the
+    tile's column start). Only on a mismatch no other check named; cause `input-first-block` with `input`,
+    `block`, and where the kernel has exactly one block load whose address takes no term from the program id
+    (`load_without_block_start`), its `line`, `address` and `pointer`."""
+    diag = next(
+        (d for d in diagnoses if d.get("kind") == "mismatch" and d.get("cause") in (None, "all-wrong")), None
+    )
+    if diag is None or got.dim() != 2 or not got.is_floating_point() or not blocks:
+        return
+    cols = got.shape[1]
+    widths = [
+        v
+        for v in sorted({v for v in blocks.values() if isinstance(v, int) and not isinstance(v, bool)})
+        if 2 <= v < cols and v & (v - 1) == 0
+    ]
+    if not widths:
+        return
+    g = got.detach().double()
+    for name, value in inputs.items():
+        if not (isinstance(value, torch.Tensor) and value.dim() == 1 and value.shape[0] == cols):
+            continue
+        for width in widths:
+            index = torch.arange(cols, device=value.device) % width
+            moved = value[index]
+            if torch.equal(moved, value):
+                continue
+            with torch.no_grad():
+                try:
+                    alt = exercise_env.reference(
+                        exercise, dict(inputs, **{name: moved}), params, dict(kwargs)
+                    )
+                except Exception:  # noqa: BLE001 - a reference that cannot run so: no claim
+                    continue
+            if not isinstance(alt, torch.Tensor) or tuple(alt.shape) != tuple(got.shape):
+                continue
+            a = alt.detach().double().to(got.device)
+            if not bool(((g - a).abs() <= atol + rtol * a.abs()).all()):
+                continue
+            load = load_without_block_start(contracts.file_tree(learner_file)) if learner_file else None
+            facts: dict = {"input": name, "block": width}
+            if load is not None:
+                facts.update(line=load["line"], address=load["address"], pointer=load["pointer"])
+            diag.update(facts, cause="input-first-block")
+            where = (
+                f" — line {load['line']} loads it from {load['address']}, an address with no term from "
+                "tl.program_id"
+                if load is not None
+                else ""
+            )
+            diag["message"] = (
+                f"{_head(diag)}: the output is right with {name}[j] replaced by {name}[j mod {width}]: every "
+                f"column tile adds the first {width} values of {name}{where}: add the tile's column start to "
+                f"{name}'s offsets (the column offsets the store uses)"
+            )
+            return
 
 
 def _withdraw_tail(bad: list, cause: str | None, facts: dict, said: str) -> None:
