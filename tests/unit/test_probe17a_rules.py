@@ -360,3 +360,15 @@ def test_without_such_a_check_the_kernel_error_is_quoted_without_its_fix(tmp_pat
     d = judge_reject(reject, facts, file, ["ValueError"], "add")["diagnoses"][0]
     assert d["cause"] == "failed-in-kernel" and "line" not in d, d
     assert "load from y_ptr outside the view" in d["message"] and "step through" not in d["message"], d
+
+
+def test_a_grid_counted_by_the_lanes_block_blames_the_step_not_the_arange():
+    """`rows = pid_m * BLOCK_N + tl.arange(0, BLOCK_M)` under a grid of cdiv(M, BLOCK_M) (probe round 13): the
+    step is the slip, so `arange-block` ("take tl.arange(0, BLOCK_N)") is not said; under a grid of
+    cdiv(N, BLOCK_N) (round 17a's columns) the arange is, and it is."""
+    from tritonlab.engine.contracts import _grid_sized_by_lanes
+
+    assert _grid_sized_by_lanes([5, 3, 1], 0, 65, 32, 16) is True  # cdiv(65, 16) = 5: by the lanes
+    assert _grid_sized_by_lanes([3, 2, 1], 1, 65, 64, 32) is False  # axis 1: cdiv(65, 64) = 2, by the step
+    assert _grid_sized_by_lanes([3, 2, 1], 0, 65, 64, 32) is True  # axis 0 holds cdiv(65, 32) = 3
+    assert _grid_sized_by_lanes(None, 0, 65, 32, 16) is False

@@ -1583,6 +1583,17 @@ def _gap_runs(size: int, step: int, lanes: int) -> list[list[int]]:
     ]
 
 
+def _grid_sized_by_lanes(grid, axis: int, size: int, step: int, lanes: int) -> bool:
+    """The launch counts the programs of this axis (the grid's axis of the same number) by the lanes' block,
+    cdiv(size, LANES), and not by the step's: then the start's step is the slip (`rows = pid_m * BLOCK_N +
+    tl.arange(0, BLOCK_M)` under a grid of cdiv(M, BLOCK_M)), not the arange, and `arange-block` would send
+    the learner the wrong way."""
+    if not isinstance(grid, (list, tuple)) or len(grid) <= axis or not isinstance(grid[axis], int):
+        return False
+    by_lanes, by_step = -(-size // lanes), -(-size // step)
+    return by_lanes != by_step and grid[axis] == by_lanes
+
+
 def _explain_arange_block(diag: dict, launch: dict, sizes: list[int]) -> bool:
     """Index offsets whose start steps by one block size but whose tl.arange has another, smaller one's lanes
     (`cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_M)` at BLOCK_M < BLOCK_N): each program writes only the
@@ -1616,7 +1627,7 @@ def _explain_arange_block(diag: dict, launch: dict, sizes: list[int]) -> bool:
                 ):
                     axis = a
                     break
-        if axis is None:
+        if axis is None or _grid_sized_by_lanes(launch.get("grid"), axis, sizes[axis], step, lanes):
             continue
         what = "columns" if len(sizes) == 2 and axis == 1 else "rows" if len(sizes) == 2 else "elements"
         diag.update(
