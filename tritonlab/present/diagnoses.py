@@ -192,6 +192,23 @@ def _zero_division(zero: Mapping, followed: bool = True) -> Said:
     )
 
 
+def _exp_blowup(top: Any) -> Said:
+    """Why an exp with no max subtracted made NaN on these rows: it underflowed to 0 (0 / 0) where their max
+    `top` is negative, else it overflowed to inf (inf / inf)."""
+    if top is not None and top < 0:
+        return Said(
+            f"exp underflows to 0 below about -103 (these rows' max is {number(top)}) and 0 / 0 is NaN",
+            f"exp は約 -103 を下回ると 0 にアンダーフローし(これらの行の最大値は {number(top)})、0 / 0 は NaN "
+            "になります",
+        )
+    reach = f" (these rows reach {number(top)})" if top is not None else ""
+    reach_ja = f"(これらの行は {number(top)} に達します)" if top is not None else ""
+    return Said(
+        f"exp overflows to inf above ~88.7{reach} and inf / inf is NaN",
+        f"exp は約 88.7 を超えると inf にあふれ{reach_ja}、inf / inf は NaN になります",
+    )
+
+
 #: Before a race record or a named cause carried from the interpreter's replay onto the GPU case whose answer
 #: it explains.
 REPLAYED = Said(
@@ -2568,19 +2585,7 @@ def _nan(f: Facts) -> Said:
     if f["cause"] == "max-after-exp":
         line, m, call = f["line"], f["name"] or "row_max", verbatim(f["call"] or "tl.exp(row)")
         top = f["top"]
-        if top is not None and top < 0:
-            why = Said(
-                f"exp underflows to 0 below about -103 (these rows' max is {number(top)}) and 0 / 0 is NaN",
-                f"exp は約 -103 を下回ると 0 にアンダーフローし(これらの行の最大値は {number(top)})、0 / 0 は NaN "
-                "になります",
-            )
-        else:
-            reach = f" (these rows reach {number(top)})" if top is not None else ""
-            reach_ja = f"(これらの行は {number(top)} に達します)" if top is not None else ""
-            why = Said(
-                f"exp overflows to inf above ~88.7{reach} and inf / inf is NaN",
-                f"exp は約 88.7 を超えると inf にあふれ{reach_ja}、inf / inf は NaN になります",
-            )
+        why = _exp_blowup(top)
         hint = Said(
             f"line {line} takes the max out after the exp ({call} divided by exp({m})) — {why.en}: subtract "
             f"the max inside the exp instead, exp(x - {m})",
@@ -2589,19 +2594,7 @@ def _nan(f: Facts) -> Said:
         )
     if f["cause"] == "unshifted-exp":
         line, call, top = f["line"], verbatim(f["call"] or "tl.exp(x)"), f["top"]
-        if top is not None and top < 0:
-            why = Said(
-                f"exp underflows to 0 below about -103 (these rows' max is {number(top)}) and 0 / 0 is NaN",
-                f"exp は約 -103 を下回ると 0 にアンダーフローし(これらの行の最大値は {number(top)})、0 / 0 は NaN "
-                "になります",
-            )
-        else:
-            reach = f" (these rows reach {number(top)})" if top is not None else ""
-            reach_ja = f"(これらの行は {number(top)} に達します)" if top is not None else ""
-            why = Said(
-                f"exp overflows to inf above ~88.7{reach} and inf / inf is NaN",
-                f"exp は約 88.7 を超えると inf にあふれ{reach_ja}、inf / inf は NaN になります",
-            )
+        why = _exp_blowup(top)
         hint = Said(
             f"line {line} takes {call} with no max subtracted inside it (the max the file takes elsewhere does "
             f"not reach this exp) — {why.en}: subtract the row max there too, exp(x - max)",
